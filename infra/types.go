@@ -1,0 +1,158 @@
+// Package infra knows cloud compute: which SKUs carry which accelerators,
+// what they cost per hour in which region, and where each supported
+// Terraform resource type keeps its SKU, node counts, region and tags.
+// It is pure: the catalog is compiled in and nothing here does I/O.
+package infra
+
+// Accelerator is the kind of accelerator a SKU carries.
+type Accelerator string
+
+// Accelerator kinds.
+const (
+	AcceleratorNone       Accelerator = ""
+	AcceleratorNVIDIA     Accelerator = "nvidia-gpu"
+	AcceleratorAMD        Accelerator = "amd-gpu"
+	AcceleratorInferentia Accelerator = "inferentia"
+	AcceleratorTrainium   Accelerator = "trainium"
+)
+
+// SKU is what planwarden knows about one compute SKU.
+type SKU struct {
+	Cloud  string // azure, aws, aws-sagemaker, gcp
+	Name   string
+	Family string
+	VCPU   int
+	// MemoryGiB and GPUMemoryGiB are nominal, as vendors quote them.
+	MemoryGiB float64
+	// GPUCount is accelerators per instance; fractional for partitioned GPUs.
+	GPUCount     float64
+	GPUModel     string // "NVIDIA Tesla V100 16GB", "NVIDIA A100 80GB", ...
+	GPUMemoryGiB float64
+	Accelerator  Accelerator
+	// Retired is true when the vendor has retired the SKU (it may still be priced).
+	Retired   bool
+	RetiredOn string
+	// Known is false when the SKU is in neither the catalog nor the family
+	// rules; such a SKU is unpriced and its GPU facts are unknown.
+	Known bool
+	// FromFamily is true when the GPU facts come from the SKU name's family
+	// rather than a catalog row.
+	FromFamily bool
+}
+
+// HasGPU reports whether the SKU carries an accelerator (GPU, Inferentia or Trainium).
+func (s SKU) HasGPU() bool { return s.Accelerator != AcceleratorNone && s.GPUCount > 0 }
+
+// Kind is the role a resource plays, as rules see it.
+type Kind string
+
+// Resource kinds.
+const (
+	KindNodePool       Kind = "node-pool"       // AKS pools, EKS node groups, GKE node pools
+	KindVM             Kind = "vm"              // single VMs and instances
+	KindScaleSet       Kind = "scale-set"       // VMSS, ASGs
+	KindComputeCluster Kind = "compute-cluster" // Azure ML compute clusters
+	KindEndpoint       Kind = "endpoint"        // serving endpoints (SageMaker endpoint, ...)
+	KindEndpointConfig Kind = "endpoint-config" // SageMaker endpoint configuration
+	KindNotebook       Kind = "notebook"
+)
+
+// Scale is a node or instance count: min, expected and max. A fixed count
+// has Min == Expected == Max. Expected is node_count / desired_size, or Min
+// when the resource does not say.
+type Scale struct {
+	Min, Expected, Max int
+	Autoscaled         bool
+	// Unknown is true when the count is known only after apply.
+	Unknown bool
+}
+
+// Group is one priced group of identical instances in a resource: the
+// pool itself, or one production/shadow variant of an endpoint config.
+type Group struct {
+	Name  string // variant name, or "" for the resource itself
+	SKU   SKU
+	Scale Scale
+	// Serverless is true for SageMaker serverless variants: no hourly price.
+	Serverless bool
+	// Accelerators attached separately (GCP guest_accelerator): per instance.
+	Attached []Attached
+}
+
+// Attached is an accelerator attached to an instance rather than built into its SKU.
+type Attached struct {
+	Type     string // nvidia-tesla-t4
+	Count    int
+	GPUModel string
+}
+
+// Side is a resource as it is before or after the change.
+type Side struct {
+	// SKU is the primary group's SKU name as written in the plan, "" when
+	// unknown; see Groups for everything priced.
+	SKU    string
+	Groups []Group
+	// Region and where it came from: "resource", "parent cluster",
+	// "provider", "default", or "" when unknown.
+	Region       string
+	RegionSource string
+	Tags         map[string]string
+	Labels       map[string]string
+	Taints       []string
+	// Name is the pool/VM/endpoint name from the resource's attributes.
+	Name string
+}
+
+// GPUs returns the accelerators of the side at the given scale point
+// (expected unless atMax), summed over groups.
+func (s *Side) GPUs(atMax bool) float64 {
+	if s == nil {
+		return 0
+	}
+	var n float64
+	for _, g := range s.Groups {
+		count := g.Scale.Expected
+		if atMax {
+			count = g.Scale.Max
+		}
+		per := g.SKU.GPUCount
+		for _, a := range g.Attached {
+			per += float64(a.Count)
+		}
+		n += per * float64(count)
+	}
+	return n
+}
+
+// Resource is infra's view of one change of a supported resource type.
+type Resource struct {
+	Address string
+	Type    string
+	Kind    Kind
+	// Before is nil for a create; After is nil for a delete.
+	Before, After *Side
+	Cost          Cost
+}
+
+// Cost is the hourly USD estimate of one change. A nil figure is unknown,
+// never zero; Unpriced says why.
+type Cost struct {
+	// Hourly before and after at the expected scale; nil when unknown.
+	HourlyBefore, HourlyAfter *float64
+	// MinHourlyAfter and MaxHourlyAfter bound an autoscaled fleet.
+	MinHourlyAfter, MaxHourlyAfter *float64
+	MaxHourlyBefore                *float64
+	// OverlapHourly is what both fleets cost together while a
+	// create-before-destroy replace runs; nil otherwise.
+	OverlapHourly *float64
+	// Unpriced lists what could not be priced, with the reason.
+	Unpriced []Unpriced
+}
+
+// Unpriced is a SKU (or group) whose price is not known, and why.
+type Unpriced struct {
+	Address string
+	SKU     string
+	Region  string
+	Reason  string
+}

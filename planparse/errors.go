@@ -1,0 +1,47 @@
+package planparse
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The kinds of bad input Parse reports. Test with errors.Is.
+var (
+	ErrNotJSON            = errors.New("not JSON")
+	ErrNotPlan            = errors.New("not a plan")
+	ErrWrapperOutput      = errors.New("terraform wrapper output mixed into the plan")
+	ErrBinaryPlan         = errors.New("binary plan file")
+	ErrUnsupportedVersion = errors.New("unsupported plan format version")
+	ErrEmptyInput         = errors.New("empty input")
+)
+
+// Error is a plan file that cannot be read. It names the file, where it
+// went wrong when that is known, and what to do about it.
+type Error struct {
+	File string
+	Kind error // one of the Err* values
+	// Line and Column locate a JSON syntax error (1-based), or are 0.
+	Line, Column int
+	// Detail says what was found; Hint says what to do.
+	Detail, Hint string
+}
+
+func (e *Error) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
+	}
+	msg := fmt.Sprintf("%s: %v", loc, e.Kind)
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrNotJSON) and friends work.
+func (e *Error) Unwrap() error { return e.Kind }
+
+const showHint = "produce it with `terraform plan -out=tfplan && terraform show -json tfplan > plan.json`"

@@ -1,0 +1,443 @@
+package planparse
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// wirePlan is the part of the plan format planparse reads eagerly.
+// Attribute values stay raw until a caller asks for them, which keeps a
+// 20,000-resource plan cheap to review.
+type wirePlan struct {
+	FormatVersion    *string                    `json:"format_version"`
+	TerraformVersion string                     `json:"terraform_version"`
+	Timestamp        string                     `json:"timestamp"`
+	Errored          bool                       `json:"errored"`
+	Complete         *bool                      `json:"complete"`
+	Applyable        *bool                      `json:"applyable"`
+	ResourceChanges  []wireResourceChange       `json:"resource_changes"`
+	ResourceDrift    []wireResourceChange       `json:"resource_drift"`
+	OutputChanges    map[string]wireChange      `json:"output_changes"`
+	DeferredChanges  []wireDeferred             `json:"deferred_changes"`
+	Checks           []tfjson.CheckResultStatic `json:"checks"`
+	PriorState       json.RawMessage            `json:"prior_state"`
+	PlannedValues    json.RawMessage            `json:"planned_values"`
+	Configuration    json.RawMessage            `json:"configuration"`
+	Variables        json.RawMessage            `json:"variables"`
+	Values           json.RawMessage            `json:"values"`  // a state file has this at top level
+	Serial           *json.RawMessage           `json:"serial"`  // a raw state file
+	Lineage          *json.RawMessage           `json:"lineage"` // a raw state file
+	Extra            map[string]json.RawMessage `json:"-"`
+}
+
+type wireResourceChange struct {
+	Address         string          `json:"address"`
+	PreviousAddress string          `json:"previous_address"`
+	ModuleAddress   string          `json:"module_address"`
+	Mode            string          `json:"mode"`
+	Type            string          `json:"type"`
+	Name            string          `json:"name"`
+	Index           json.RawMessage `json:"index"`
+	ProviderName    string          `json:"provider_name"`
+	Deposed         string          `json:"deposed"`
+	Change          wireChange      `json:"change"`
+	ActionReason    string          `json:"action_reason"`
+}
+
+type wireChange struct {
+	Actions         tfjson.Actions    `json:"actions"`
+	Before          json.RawMessage   `json:"before"`
+	After           json.RawMessage   `json:"after"`
+	AfterUnknown    json.RawMessage   `json:"after_unknown"`
+	BeforeSensitive json.RawMessage   `json:"before_sensitive"`
+	AfterSensitive  json.RawMessage   `json:"after_sensitive"`
+	Importing       *tfjson.Importing `json:"importing"`
+	GeneratedConfig string            `json:"generated_config"`
+	ReplacePaths    []json.RawMessage `json:"replace_paths"`
+}
+
+type wireDeferred struct {
+	Reason         string             `json:"reason"`
+	ResourceChange wireResourceChange `json:"resource_change"`
+}
+
+// rawValues keeps a change's attribute JSON until first use.
+type rawValues struct {
+	before, after, afterUnknown, beforeSensitive, afterSensitive json.RawMessage
+}
+
+type values struct {
+	before, after Value
+	err           error
+}
+
+// Parse reads one plan. name is used in errors and kept as Plan.File.
+// It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
+// byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
+// anything else with an *Error.
+func Parse(name string, data []byte) (*Plan, error) {
+	data, err := normalize(name, data)
+	if err != nil {
+		return nil, err
+	}
+	var w wirePlan
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, syntaxError(name, data, err)
+	}
+	if w.FormatVersion == nil {
+		return nil, notPlan(name, &w)
+	}
+	// terraform-json's own format_version check.
+	if err := (&tfjson.Plan{FormatVersion: *w.FormatVersion}).Validate(); err != nil {
+		return nil, &Error{File: name, Kind: ErrUnsupportedVersion, Detail: err.Error(),
+			Hint: "planwarden reads plan format 0.1 to 1.x; upgrade planwarden or produce the plan with a Terraform/OpenTofu release it supports"}
+	}
+	if len(w.ResourceChanges) == 0 && len(w.Values) > 0 && len(w.PlannedValues) == 0 {
+		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: "this is `terraform show -json` of a state, not of a plan",
+			Hint: "pass the plan file to `terraform show -json`: " + showHint}
+	}
+	p := &Plan{
+		File:             name,
+		FormatVersion:    *w.FormatVersion,
+		TerraformVersion: w.TerraformVersion,
+		Timestamp:        w.Timestamp,
+		Errored:          w.Errored,
+		Complete:         w.Complete,
+		Applyable:        w.Applyable,
+		lazy: &lazyPlan{priorState: w.PriorState, plannedValues: w.PlannedValues,
+			configuration: w.Configuration},
+	}
+	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
+	for i := range w.ResourceChanges {
+		c, err := newChange(&w.ResourceChanges[i])
+		if err != nil {
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, w.ResourceChanges[i].Address, err),
+				Hint: "the file looks hand-edited or truncated; " + showHint}
+		}
+		p.Changes = append(p.Changes, c)
+	}
+	for i := range w.ResourceDrift {
+		c, err := newChange(&w.ResourceDrift[i])
+		if err != nil {
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
+		}
+		p.Drift = append(p.Drift, c)
+	}
+	for i := range w.DeferredChanges {
+		d := &w.DeferredChanges[i]
+		c, err := newChange(&d.ResourceChange)
+		if err != nil {
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
+		}
+		p.Deferred = append(p.Deferred, &DeferredChange{Reason: deferredReason(d.Reason), Change: c})
+	}
+	for n, oc := range w.OutputChanges {
+		o, err := newOutput(n, oc)
+		if err != nil {
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("output_changes.%s: %v", n, err), Hint: showHint}
+		}
+		p.Outputs = append(p.Outputs, o)
+	}
+	sort.Slice(p.Outputs, func(i, j int) bool { return p.Outputs[i].Name < p.Outputs[j].Name })
+	for _, c := range w.Checks {
+		p.Checks = append(p.Checks, newChecks(c)...)
+	}
+	return p, nil
+}
+
+// normalize strips a UTF-8 BOM, decodes UTF-16 with a BOM, and recognises
+// binary plans and setup-terraform wrapper output.
+func normalize(name string, data []byte) ([]byte, error) {
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, &Error{File: name, Kind: ErrEmptyInput, Detail: "the file is empty", Hint: showHint}
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		data = data[3:]
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}), bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return decodeUTF16(data), nil
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
+		return nil, &Error{File: name, Kind: ErrBinaryPlan, Detail: "this is a binary plan file (`terraform plan -out`), not JSON",
+			Hint: "convert it with `terraform show -json " + name + " > plan.json` and review the JSON"}
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[' {
+		if start := wrapperJSONStart(trimmed); start >= 0 {
+			return nil, &Error{File: name, Kind: ErrWrapperOutput,
+				Detail: "the file starts with text before the JSON (setup-terraform's wrapper writes `[command]` and `::debug::` lines into stdout)",
+				Hint:   "set `terraform_wrapper: false` on hashicorp/setup-terraform, or run `terraform show -json` with the real binary (`$(which terraform-bin)`)"}
+		}
+		if !utf8.Valid(trimmed[:min(len(trimmed), 512)]) {
+			return nil, &Error{File: name, Kind: ErrBinaryPlan, Detail: "the file is binary, not JSON",
+				Hint: "if it is a plan file from `terraform plan -out`, convert it: " + showHint}
+		}
+	}
+	return data, nil
+}
+
+// wrapperJSONStart finds a line that opens the plan JSON after wrapper noise.
+func wrapperJSONStart(b []byte) int {
+	looksWrapper := bytes.HasPrefix(b, []byte("[command]")) || bytes.HasPrefix(b, []byte("::")) ||
+		bytes.Contains(b[:min(len(b), 4096)], []byte("::debug::")) || bytes.Contains(b[:min(len(b), 4096)], []byte("terraform-bin"))
+	if !looksWrapper {
+		return -1
+	}
+	if i := bytes.Index(b, []byte("{\"format_version\"")); i >= 0 {
+		return i
+	}
+	return 0
+}
+
+func decodeUTF16(b []byte) []byte {
+	big := b[0] == 0xFE
+	b = b[2:]
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		if big {
+			u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
+		} else {
+			u[i] = uint16(b[2*i+1])<<8 | uint16(b[2*i])
+		}
+	}
+	return []byte(string(utf16.Decode(u)))
+}
+
+func syntaxError(name string, data []byte, err error) error {
+	e := &Error{File: name, Kind: ErrNotJSON, Detail: err.Error(), Hint: "make sure the file holds only `terraform show -json` output; " + showHint}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		e.Line, e.Column = lineCol(data, se.Offset)
+		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.Offset > 1 && strings.Contains(se.Error(), "after top-level value") {
+			e.Detail = "more than one JSON document, or text after the JSON: " + se.Error()
+		}
+	case errors.As(err, &te):
+		e.Kind = ErrNotPlan
+		e.Line, e.Column = lineCol(data, te.Offset)
+		e.Detail = fmt.Sprintf("field %q holds a %s where a plan has %s", te.Field, te.Value, te.Type)
+		if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+			e.Detail = "the JSON is not an object; a plan is an object with format_version and resource_changes"
+			e.Line, e.Column = 0, 0
+		}
+	}
+	return e
+}
+
+func lineCol(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - bytes.LastIndexByte(before, '\n')
+	if col < 1 {
+		col = 1
+	}
+	return line, col
+}
+
+func notPlan(name string, w *wirePlan) error {
+	detail := "it has no format_version"
+	switch {
+	case w.Serial != nil || w.Lineage != nil:
+		detail = "this is a raw Terraform state file (it has serial/lineage)"
+	case len(w.ResourceChanges) > 0:
+		detail = "it has resource_changes but no format_version"
+	}
+	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
+}
+
+func newChange(w *wireResourceChange) (*Change, error) {
+	c := &Change{
+		Address:         w.Address,
+		PreviousAddress: w.PreviousAddress,
+		ModuleAddress:   w.ModuleAddress,
+		Mode:            Mode(w.Mode),
+		Type:            w.Type,
+		Name:            w.Name,
+		Provider:        w.ProviderName,
+		Deposed:         w.Deposed,
+		raw: &rawValues{before: w.Change.Before, after: w.Change.After, afterUnknown: w.Change.AfterUnknown,
+			beforeSensitive: w.Change.BeforeSensitive, afterSensitive: w.Change.AfterSensitive},
+	}
+	if c.Mode == "" {
+		c.Mode = ModeManaged
+	}
+	if len(w.Index) > 0 && string(w.Index) != "null" {
+		c.Index = string(w.Index)
+	}
+	act, order, err := action(w.Change.Actions)
+	if err != nil {
+		return nil, err
+	}
+	c.Action, c.ReplaceOrder = act, order
+	c.ReasonCode, c.Reason = actionReason(w.ActionReason)
+	for _, rp := range w.Change.ReplacePaths {
+		c.ReplacePaths = append(c.ReplacePaths, formatPath(rp))
+	}
+	if w.Change.Importing != nil {
+		c.Importing = &Import{ID: w.Change.Importing.ID, GeneratedConfig: w.Change.GeneratedConfig != ""}
+	}
+	return c, nil
+}
+
+// action maps Terraform's action list onto one Action. Replace is checked
+// before create and delete, as both start a replace.
+func action(a tfjson.Actions) (Action, ReplaceOrder, error) {
+	switch {
+	case a.DestroyBeforeCreate():
+		return ActionReplace, DeleteThenCreate, nil
+	case a.CreateBeforeDestroy():
+		return ActionReplace, CreateThenDelete, nil
+	case a.Create():
+		return ActionCreate, "", nil
+	case a.Delete():
+		return ActionDelete, "", nil
+	case a.Update():
+		return ActionUpdate, "", nil
+	case a.Read():
+		return ActionRead, "", nil
+	case a.NoOp():
+		return ActionNoop, "", nil
+	case a.Forget():
+		return ActionForget, "", nil
+	case len(a) == 0:
+		return ActionNoop, "", nil
+	}
+	return "", "", fmt.Errorf("unknown actions %v", a)
+}
+
+var reasons = map[string]string{
+	"replace_because_cannot_update":     "an attribute that cannot be updated in place changed",
+	"replace_because_tainted":           "the object is tainted",
+	"replace_by_request":                "replacement was requested (-replace)",
+	"replace_by_triggers":               "replace_triggered_by fired",
+	"delete_because_no_resource_config": "its configuration was removed",
+	"delete_because_wrong_repetition":   "its count/for_each mode changed",
+	"delete_because_count_index":        "its index is beyond the new count",
+	"delete_because_each_key":           "its key is no longer in for_each",
+	"delete_because_no_module":          "its module was removed",
+	"delete_because_no_move_target":     "it was moved to an address with no configuration",
+	"read_because_config_unknown":       "its configuration depends on values known only after apply",
+	"read_because_dependency_pending":   "it depends on resources with pending changes",
+	"read_because_check_nested":         "it is read inside a check block",
+}
+
+// actionReason returns the known keyword and its words; unknown keywords mean none.
+func actionReason(code string) (string, string) {
+	if words, ok := reasons[code]; ok {
+		return code, words
+	}
+	return "", ""
+}
+
+func deferredReason(r string) string {
+	switch r {
+	case "instance_count_unknown":
+		return "its count or for_each is not known yet"
+	case "resource_config_unknown":
+		return "its configuration is not known yet"
+	case "provider_config_unknown":
+		return "its provider configuration is not known yet"
+	case "absent_prereq":
+		return "a resource it needs does not exist yet"
+	case "deferred_prereq":
+		return "a resource it depends on was deferred"
+	}
+	if r == "" {
+		return "no reason given"
+	}
+	return "deferred (" + r + ")"
+}
+
+// formatPath renders a replace path ["default_node_pool",0,"vm_size"] as
+// default_node_pool[0].vm_size.
+func formatPath(raw json.RawMessage) string {
+	var steps []any
+	if err := decodeNumber(raw, new(any)); err != nil {
+		return string(raw)
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&steps); err != nil {
+		return string(raw)
+	}
+	return joinPath(steps)
+}
+
+func joinPath(steps []any) string {
+	var b strings.Builder
+	for _, s := range steps {
+		switch t := s.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(t)
+		case json.Number:
+			b.WriteString("[" + t.String() + "]")
+		case int:
+			b.WriteString("[" + strconv.Itoa(t) + "]")
+		}
+	}
+	return b.String()
+}
+
+func newOutput(name string, w wireChange) (*OutputChange, error) {
+	act, _, err := action(w.Actions)
+	if err != nil {
+		return nil, err
+	}
+	if act == ActionReplace {
+		act = ActionUpdate
+	}
+	o := &OutputChange{Name: name, Action: act}
+	bs, as := isTrue(w.BeforeSensitive), isTrue(w.AfterSensitive)
+	o.Sensitive = bs || as
+	if o.Before, err = decodeValue(w.Before, w.BeforeSensitive, nil); err != nil {
+		return nil, err
+	}
+	if o.After, err = decodeValue(w.After, w.AfterSensitive, w.AfterUnknown); err != nil {
+		return nil, err
+	}
+	if IsSecretName(name) {
+		o.Sensitive = true
+		if !o.Before.IsNull() {
+			o.Before = Value{redact(o.Before.v)}
+		}
+		if !o.After.IsNull() && !o.After.IsUnknown() {
+			o.After = Value{redact(o.After.v)}
+		}
+	}
+	return o, nil
+}
+
+func isTrue(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
+
+func newChecks(c tfjson.CheckResultStatic) []*Check {
+	kind := string(c.Address.Kind)
+	if len(c.Instances) == 0 {
+		return []*Check{{Address: c.Address.ToDisplay, Kind: kind, Status: string(c.Status)}}
+	}
+	var out []*Check
+	for _, in := range c.Instances {
+		ch := &Check{Address: in.Address.ToDisplay, Kind: kind, Status: string(in.Status)}
+		if ch.Address == "" {
+			ch.Address = c.Address.ToDisplay
+		}
+		for _, pr := range in.Problems {
+			ch.Problems = append(ch.Problems, pr.Message)
+		}
+		out = append(out, ch)
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package planparse
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/maphash"
+	"strings"
+)
+
+// seed keys the digests of hidden values; it is per process, so a digest
+// means nothing outside it.
+var seed = maphash.MakeSeed()
+
+func redact(x any) sensitive {
+	b, _ := json.Marshal(x)
+	return sensitive{sum: maphash.Bytes(seed, b)}
+}
+
+// secretWords are substrings of attribute names whose values are redacted
+// even when the plan does not mark them sensitive (providers forget to).
+var secretWords = []string{
+	"password", "passwd", "secret", "token", "private_key", "privatekey",
+	"connection_string", "connectionstring", "access_key", "accesskey",
+	"api_key", "apikey", "client_key", "sas_url", "sas_token", "credential",
+	"primary_key", "secondary_key", "auth_key", "shared_key", "kube_config",
+	"kube_admin_config", "certificate_data", "client_certificate",
+	"cluster_ca_certificate", "private_ip_key", "ssh_key", "key_material",
+	"user_data_base64", "custom_data", "master_key", "encryption_key",
+}
+
+// publicKeyNames hold secret-looking words but are public by design.
+var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_name", "secret_arn", "secret_id", "kms_key_id", "key_vault_secret_id", "access_key_id_name", "password_enabled", "password_authentication"}
+
+// IsSecretName reports whether an attribute name says it holds a secret.
+func IsSecretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, p := range publicKeyNames {
+		if strings.Contains(n, p) {
+			return false
+		}
+	}
+	if strings.HasPrefix(n, "disable_") || strings.HasSuffix(n, "_enabled") || strings.HasSuffix(n, "_version") {
+		return false
+	}
+	for _, w := range secretWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeValue decodes raw JSON, then redacts what the sensitivity tree
+// marks (and secret-looking keys) and marks what the unknown tree marks.
+func decodeValue(raw, sens, unk json.RawMessage) (Value, error) {
+	var v any
+	if len(raw) > 0 {
+		if err := decodeNumber(raw, &v); err != nil {
+			return Value{}, err
+		}
+	}
+	var s, u any
+	if len(sens) > 0 {
+		_ = decodeNumber(sens, &s) // a malformed mask redacts everything below
+	}
+	if len(unk) > 0 {
+		_ = decodeNumber(unk, &u)
+	}
+	return Value{sanitize(v, s, u, "")}, nil
+}
+
+func decodeNumber(raw json.RawMessage, into *any) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	return d.Decode(into)
+}
+
+// sanitize returns x with sensitive leaves replaced by markers. sens is the
+// matching node of the sensitivity tree (true marks the whole subtree), unk
+// that of the unknown tree, key the attribute name x sits under.
+func sanitize(x, sens, unk any, key string) any {
+	if b, ok := sens.(bool); ok && b {
+		return redact(x)
+	}
+	if b, ok := unk.(bool); ok && b {
+		return unknown{}
+	}
+	if key != "" && IsSecretName(key) && x != nil {
+		if s, ok := x.(string); !ok || s != "" {
+			return redact(x)
+		}
+	}
+	switch t := x.(type) {
+	case map[string]any:
+		sm, _ := sens.(map[string]any)
+		um, _ := unk.(map[string]any)
+		for k, e := range t {
+			t[k] = sanitize(e, sm[k], um[k], k)
+		}
+		// Unknown attributes are absent from "after"; show them.
+		for k, e := range um {
+			if _, ok := t[k]; !ok {
+				if b, ok := e.(bool); ok && b {
+					t[k] = unknown{}
+				}
+			}
+		}
+		return t
+	case []any:
+		sl, _ := sens.([]any)
+		ul, _ := unk.([]any)
+		for i, e := range t {
+			var se, ue any
+			if i < len(sl) {
+				se = sl[i]
+			}
+			if i < len(ul) {
+				ue = ul[i]
+			}
+			// Elements of a list inherit the list's name for the secret check.
+			t[i] = sanitize(e, se, ue, key)
+		}
+		return t
+	case nil:
+		if _, ok := unk.(map[string]any); ok {
+			return sanitize(map[string]any{}, sens, unk, key)
+		}
+	}
+	return x
+}

@@ -1,0 +1,129 @@
+// Package review runs the pure pipeline: parsed plans -> infra's view ->
+// rules -> one Report, the value that drives the JSON output, the PR
+// comment and the check run alike.
+package review
+
+import (
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/rules"
+)
+
+// Report is the whole review of one PR (or one `planwarden review` run).
+// Its JSON form is the contract of ARCHITECTURE.md: fields may be added,
+// never renamed.
+type Report struct {
+	Verdict  rules.Verdict `json:"verdict"`
+	Totals   Totals        `json:"totals"`
+	Projects []*Project    `json:"projects"`
+	// Overrides that were applied, with who and when.
+	Overrides []rules.Override `json:"overrides"`
+}
+
+// Totals are summed over projects. A figure is null when any part of it is
+// unknown in a way that would make the sum misleading; see each project's
+// cost.unpriced.
+type Totals struct {
+	HourlyBefore   *float64 `json:"hourly_before"`
+	HourlyAfter    *float64 `json:"hourly_after"`
+	HourlyDelta    *float64 `json:"hourly_delta"`
+	MaxHourlyAfter *float64 `json:"max_hourly_after"`
+	// UnpricedCount is how many items had no price.
+	UnpricedCount int `json:"unpriced_count"`
+}
+
+// Project is the review of one plan file.
+type Project struct {
+	Name             string          `json:"name"`
+	Environment      string          `json:"environment"`
+	PlanFile         string          `json:"plan_file"`
+	TerraformVersion string          `json:"terraform_version"`
+	FormatVersion    string          `json:"format_version"`
+	Timestamp        string          `json:"timestamp,omitempty"`
+	Errored          bool            `json:"errored"`
+	Complete         bool            `json:"complete"`
+	Summary          Summary         `json:"summary"`
+	Changes          []*Change       `json:"changes"`
+	Drift            []*Change       `json:"drift"`
+	Deferred         []*Change       `json:"deferred"`
+	Outputs          []*Output       `json:"outputs"`
+	Checks           []*Check        `json:"checks"`
+	Cost             Cost            `json:"cost"`
+	Findings         []rules.Finding `json:"findings"`
+
+	// Plan and Resources are the inputs, for renderers that need the
+	// attribute diffs or the GPU facts; they are not part of the JSON.
+	Plan      *planparse.Plan   `json:"-"`
+	Resources []*infra.Resource `json:"-"`
+}
+
+// Summary counts changes per action. A moved or imported resource counts
+// under move/import as well as under its action.
+type Summary struct {
+	Create  int `json:"create"`
+	Update  int `json:"update"`
+	Delete  int `json:"delete"`
+	Replace int `json:"replace"`
+	Move    int `json:"move"`
+	Import  int `json:"import"`
+	Read    int `json:"read"`
+	Forget  int `json:"forget"`
+	NoOp    int `json:"no_op"`
+}
+
+// Change is one resource change as reported.
+type Change struct {
+	Address         string   `json:"address"`
+	Type            string   `json:"type"`
+	Mode            string   `json:"mode"`
+	Action          string   `json:"action"`
+	ReplaceOrder    string   `json:"replace_order,omitempty"`
+	PreviousAddress string   `json:"previous_address"`
+	Importing       bool     `json:"importing"`
+	ReplacePaths    []string `json:"replace_paths"`
+	Reason          string   `json:"reason"`
+	DeferredReason  string   `json:"deferred_reason,omitempty"`
+	SKUBefore       string   `json:"sku_before"`
+	SKUAfter        string   `json:"sku_after"`
+	HourlyBefore    *float64 `json:"hourly_before"`
+	HourlyAfter     *float64 `json:"hourly_after"`
+
+	// Source is the parsed change (for attribute diffs); Resource is infra's
+	// view when the type is supported. Neither is part of the JSON.
+	Source   *planparse.Change `json:"-"`
+	Resource *infra.Resource   `json:"-"`
+}
+
+// Output is a root output change; sensitive values read "(sensitive)".
+type Output struct {
+	Name      string `json:"name"`
+	Action    string `json:"action"`
+	Sensitive bool   `json:"sensitive"`
+	Before    string `json:"before"`
+	After     string `json:"after"`
+}
+
+// Check is a check block or condition result.
+type Check struct {
+	Address  string   `json:"address"`
+	Kind     string   `json:"kind"`
+	Status   string   `json:"status"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Cost is a project's hourly estimate in USD.
+type Cost struct {
+	Currency       string     `json:"currency"`
+	HourlyBefore   *float64   `json:"hourly_before"`
+	HourlyAfter    *float64   `json:"hourly_after"`
+	HourlyDelta    *float64   `json:"hourly_delta"`
+	MaxHourlyAfter *float64   `json:"max_hourly_after"`
+	Unpriced       []Unpriced `json:"unpriced"`
+}
+
+// Unpriced is an item whose cost cannot be known, and why.
+type Unpriced struct {
+	Address string `json:"address"`
+	SKU     string `json:"sku"`
+	Reason  string `json:"reason"`
+}

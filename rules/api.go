@@ -1,0 +1,18 @@
+package rules
+
+// Config is a repo's planwarden configuration. (Placeholder until the rules issue lands.)
+type Config struct{}
+
+// DefaultConfig is the configuration that applies when a repo has none.
+func DefaultConfig() *Config { return &Config{} }
+
+// Result is the outcome of evaluating projects.
+type Result struct {
+	Findings []Finding
+	Verdict  Verdict
+}
+
+// Evaluate runs every rule over the projects and applies overrides.
+func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
+	return Result{Verdict: VerdictPass, Findings: []Finding{}}
+}

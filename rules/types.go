@@ -1,0 +1,63 @@
+// Package rules turns planwarden's change model into findings and a
+// verdict: the built-in GPU/ML guardrails, repo configuration
+// (.github/planwarden.yml) and custom CEL rules.
+package rules
+
+import (
+	"time"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// Severity of a finding.
+type Severity string
+
+// Severities, most serious first.
+const (
+	SeverityBlock Severity = "block"
+	SeverityWarn  Severity = "warn"
+	SeverityInfo  Severity = "info"
+)
+
+// Verdict of a whole review.
+type Verdict string
+
+// Verdicts.
+const (
+	VerdictPass Verdict = "pass"
+	VerdictWarn Verdict = "warn"
+	VerdictFail Verdict = "fail"
+)
+
+// Finding is one thing a rule says about one address.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Address  string   `json:"address"`
+	Message  string   `json:"message"`
+	// Project names the project of the plan the finding is about.
+	Project string `json:"project,omitempty"`
+	// Remedy says what to do: how to fix it, or who may override it and how.
+	Remedy string `json:"remedy,omitempty"`
+	// Override is set when an authorized person overrode a blocking finding.
+	Override *Override `json:"override,omitempty"`
+}
+
+// Override is an authorized decision to let a blocking finding pass.
+type Override struct {
+	Rule    string    `json:"rule"`
+	Address string    `json:"address,omitempty"` // empty: every address of the rule
+	Project string    `json:"project,omitempty"`
+	By      string    `json:"by"`
+	At      time.Time `json:"at"`
+	Reason  string    `json:"reason,omitempty"`
+}
+
+// Project is what the rules see of one plan.
+type Project struct {
+	Name        string
+	Environment string
+	Plan        *planparse.Plan
+	Resources   []*infra.Resource
+}
