@@ -6,10 +6,14 @@ import (
 	"github.com/planwarden/planwarden/rules"
 )
 
+// DefaultEnvironment is the environment of a project that neither the
+// caller nor the config names.
+const DefaultEnvironment = "default"
+
 // Input is one plan to review.
 type Input struct {
 	// Name is the project name; Environment its environment ("" lets the
-	// config decide, else "default").
+	// config decide, else DefaultEnvironment).
 	Name        string
 	Environment string
 	Plan        *planparse.Plan
@@ -24,7 +28,138 @@ type Options struct {
 	DefaultRegion string
 }
 
-// Build reviews the inputs, in order, into one Report.
+// Build reviews the inputs into one Report. Projects keep the input
+// order; changes keep the plan's order. Every slice in the report is
+// non-nil, so the JSON has [] rather than null.
 func Build(inputs []Input, opt Options) *Report {
-	return &Report{}
+	if opt.Config == nil {
+		opt.Config = rules.DefaultConfig()
+	}
+	if opt.Catalog == nil {
+		opt.Catalog = infra.DefaultCatalog()
+	}
+	r := &Report{Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
+	ruleIn := make([]rules.Project, 0, len(inputs))
+	for _, in := range inputs {
+		env := in.Environment
+		if env == "" {
+			env = opt.Config.EnvironmentOf(in.Name)
+		}
+		if env == "" {
+			env = DefaultEnvironment
+		}
+		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion})
+		p := newProject(in.Name, env, in.Plan, resources)
+		r.Projects = append(r.Projects, p)
+		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
+	}
+	res := opt.Config.Evaluate(ruleIn, opt.Overrides)
+	r.Verdict = res.Verdict
+	byName := map[string]*Project{}
+	for _, p := range r.Projects {
+		byName[p.Name] = p
+	}
+	for _, f := range res.Findings {
+		p := byName[f.Project]
+		if p == nil && len(r.Projects) > 0 {
+			p = r.Projects[0]
+		}
+		if p != nil {
+			p.Findings = append(p.Findings, f)
+		}
+		if f.Override != nil {
+			r.Overrides = append(r.Overrides, *f.Override)
+		}
+	}
+	r.Totals = totals(r.Projects)
+	return r
+}
+
+func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource) *Project {
+	p := &Project{
+		Name: name, Environment: env, PlanFile: plan.File,
+		TerraformVersion: plan.TerraformVersion, FormatVersion: plan.FormatVersion,
+		Timestamp: plan.Timestamp, Errored: plan.Errored,
+		Complete:  !plan.Errored && (plan.Complete == nil || *plan.Complete),
+		Changes:   make([]*Change, 0, len(plan.Changes)),
+		Drift:     []*Change{}, Deferred: []*Change{}, Outputs: []*Output{}, Checks: []*Check{},
+		Findings:  []rules.Finding{},
+		Plan:      plan, Resources: resources,
+	}
+	byAddr := make(map[string]*infra.Resource, len(resources))
+	for _, res := range resources {
+		byAddr[res.Address] = res
+	}
+	for _, c := range plan.Changes {
+		ch := newChange(c, byAddr[c.Address])
+		p.Changes = append(p.Changes, ch)
+		p.Summary.count(c)
+	}
+	for _, c := range plan.Drift {
+		p.Drift = append(p.Drift, newChange(c, nil))
+	}
+	for _, d := range plan.Deferred {
+		ch := newChange(d.Change, nil)
+		ch.DeferredReason = d.Reason
+		p.Deferred = append(p.Deferred, ch)
+	}
+	for _, o := range plan.Outputs {
+		if o.Action == planparse.ActionNoop {
+			continue
+		}
+		p.Outputs = append(p.Outputs, &Output{Name: o.Name, Action: string(o.Action), Sensitive: o.Sensitive,
+			Before: o.Before.Display(), After: o.After.Display()})
+	}
+	for _, c := range plan.Checks {
+		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
+	}
+	p.Cost = projectCost(resources)
+	return p
+}
+
+func newChange(c *planparse.Change, res *infra.Resource) *Change {
+	ch := &Change{
+		Address: c.Address, Type: c.Type, Mode: string(c.Mode), Action: string(c.Action),
+		ReplaceOrder: string(c.ReplaceOrder), PreviousAddress: c.PreviousAddress,
+		Importing: c.Importing != nil, ReplacePaths: c.ReplacePaths, Reason: c.Reason,
+		Source: c, Resource: res,
+	}
+	if ch.ReplacePaths == nil {
+		ch.ReplacePaths = []string{}
+	}
+	if res != nil {
+		if res.Before != nil {
+			ch.SKUBefore = res.Before.SKU
+		}
+		if res.After != nil {
+			ch.SKUAfter = res.After.SKU
+		}
+		ch.HourlyBefore, ch.HourlyAfter = res.Cost.HourlyBefore, res.Cost.HourlyAfter
+	}
+	return ch
+}
+
+func (s *Summary) count(c *planparse.Change) {
+	switch c.Action {
+	case planparse.ActionCreate:
+		s.Create++
+	case planparse.ActionUpdate:
+		s.Update++
+	case planparse.ActionDelete:
+		s.Delete++
+	case planparse.ActionReplace:
+		s.Replace++
+	case planparse.ActionRead:
+		s.Read++
+	case planparse.ActionForget:
+		s.Forget++
+	case planparse.ActionNoop:
+		s.NoOp++
+	}
+	if c.PreviousAddress != "" && c.PreviousAddress != c.Address {
+		s.Move++
+	}
+	if c.Importing != nil {
+		s.Import++
+	}
 }

@@ -16,3 +16,6 @@ type Result struct {
 func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 	return Result{Verdict: VerdictPass, Findings: []Finding{}}
 }
+
+// EnvironmentOf returns the environment the config gives a project, or "".
+func (c *Config) EnvironmentOf(project string) string { return "" }
