@@ -19,3 +19,9 @@ func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 
 // EnvironmentOf returns the environment the config gives a project, or "".
 func (c *Config) EnvironmentOf(project string) string { return "" }
+
+// ConfigPaths are where a repo keeps its config, in the order they are tried.
+var ConfigPaths = []string{".github/planwarden.yml", ".planwarden.yml"}
+
+// LoadConfig reads and parses a config file.
+func LoadConfig(path string) (*Config, error) { return DefaultConfig(), nil }

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/rules"
+)
+
+func init() {
+	commands["review"] = command{summary: "review plan JSON files (terraform show -json) and print the PR comment or the JSON report", run: runReview}
+}
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV] [--project NAME] [--format markdown|json] PLAN.json...
+
+Reviews each PLAN.json (the output of terraform show -json; - reads standard
+input) as one project. --project and --environment may be repeated: the Nth
+applies to the Nth plan; a single --environment applies to all. A project
+without --project is named after its file.
+
+Exit status: 0 pass or warn, 1 fail (a blocking finding), 2 bad usage or
+unreadable input.
+`
+
+func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var projects, envs listFlag
+	configPath := fs.String("config", "", "repo config file (default: .github/planwarden.yml or .planwarden.yml if present)")
+	format := fs.String("format", "markdown", "markdown or json")
+	region := fs.String("default-region", "", "region for resources whose plan names none")
+	fs.Var(&projects, "project", "project name (repeatable)")
+	fs.Var(&envs, "environment", "environment (repeatable)")
+	files, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, reviewUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "planwarden review: %v\n%s", err, reviewUsage)
+		return exitUsage
+	}
+	if *format != "markdown" && *format != "json" {
+		fmt.Fprintf(stderr, "planwarden review: --format must be markdown or json, not %q\n", *format)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "planwarden review: no plan file given\n%s", reviewUsage)
+		return exitUsage
+	}
+	if len(projects) > len(files) {
+		fmt.Fprintf(stderr, "planwarden review: %d --project names for %d plan files\n", len(projects), len(files))
+		return exitUsage
+	}
+	if len(envs) > 1 && len(envs) != len(files) {
+		fmt.Fprintf(stderr, "planwarden review: give one --environment for all plans or one per plan (%d plans, %d environments)\n", len(files), len(envs))
+		return exitUsage
+	}
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+		return exitUsage
+	}
+	inputs := make([]review.Input, 0, len(files))
+	seen := map[string]bool{}
+	stdinUsed := false
+	for i, f := range files {
+		var data []byte
+		if f == "-" {
+			if stdinUsed {
+				fmt.Fprintln(stderr, "planwarden review: - (standard input) given more than once")
+				return exitUsage
+			}
+			stdinUsed = true
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "planwarden review: read %s: %v\n", f, errors.Unwrap(err))
+			return exitUsage
+		}
+		plan, err := planparse.Parse(displayName(f), data)
+		if err != nil {
+			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+			return exitUsage
+		}
+		in := review.Input{Name: projectName(f, i), Plan: plan}
+		if i < len(projects) {
+			in.Name = projects[i]
+		}
+		if seen[in.Name] {
+			fmt.Fprintf(stderr, "planwarden review: two plans are named %q; name them with --project\n", in.Name)
+			return exitUsage
+		}
+		seen[in.Name] = true
+		switch {
+		case len(envs) == 1:
+			in.Environment = envs[0]
+		case len(envs) > 1:
+			in.Environment = envs[i]
+		}
+		inputs = append(inputs, in)
+	}
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region})
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			fmt.Fprintf(stderr, "planwarden review: write report: %v\n", err)
+			return exitUsage
+		}
+	} else {
+		fmt.Fprint(stdout, comment.Render(report, comment.Options{}))
+	}
+	if report.Verdict == rules.VerdictFail {
+		return exitFail
+	}
+	return exitOK
+}
+
+// parseInterleaved lets flags and plan files come in any order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		if args[0] == "--" {
+			return append(files, args[1:]...), nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}
+
+func displayName(f string) string {
+	if f == "-" {
+		return "<stdin>"
+	}
+	return f
+}
+
+// projectName names a project after its file: plans/gpu.json -> gpu,
+// and the directory for the usual plan.json / tfplan.json.
+func projectName(f string, i int) string {
+	if f == "-" {
+		return "stdin"
+	}
+	base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+	switch base {
+	case "plan", "tfplan", "terraform", "tfplan.json":
+		if dir := filepath.Base(filepath.Dir(f)); dir != "." && dir != "/" {
+			return dir
+		}
+	}
+	if base == "" {
+		return fmt.Sprintf("project-%d", i+1)
+	}
+	return base
+}
+
+// loadConfig reads --config, else the repo config in the working
+// directory if there is one, else the defaults.
+func loadConfig(path string) (*rules.Config, error) {
+	if path == "" {
+		for _, p := range rules.ConfigPaths {
+			if _, err := os.Stat(p); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		return rules.DefaultConfig(), nil
+	}
+	return rules.LoadConfig(path)
+}
