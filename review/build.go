@@ -80,11 +80,11 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 		Name: name, Environment: env, PlanFile: plan.File,
 		TerraformVersion: plan.TerraformVersion, FormatVersion: plan.FormatVersion,
 		Timestamp: plan.Timestamp, Errored: plan.Errored,
-		Complete:  !plan.Errored && (plan.Complete == nil || *plan.Complete),
-		Changes:   make([]*Change, 0, len(plan.Changes)),
-		Drift:     []*Change{}, Deferred: []*Change{}, Outputs: []*Output{}, Checks: []*Check{},
-		Findings:  []rules.Finding{},
-		Plan:      plan, Resources: resources,
+		Complete: !plan.Errored && (plan.Complete == nil || *plan.Complete),
+		Changes:  make([]*Change, 0, len(plan.Changes)),
+		Drift:    []*Change{}, Deferred: []*Change{}, Outputs: []*Output{}, Checks: []*Check{},
+		Findings: []rules.Finding{},
+		Plan:     plan, Resources: resources,
 	}
 	byAddr := make(map[string]*infra.Resource, len(resources))
 	for _, res := range resources {
