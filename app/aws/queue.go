@@ -1,0 +1,96 @@
+package aws
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/planwarden/planwarden/app"
+)
+
+// MaxMessageBytes is the SQS message size planwarden stays under. Jobs
+// carry references, never plans, so a job near this size is a bug.
+const MaxMessageBytes = 256 * 1024
+
+// Queue is the App's Queue port on an SQS FIFO queue. Every job of one pull
+// request shares a message group (app.Job.GroupKey), so SQS hands them to
+// workers one at a time and in order, while different pull requests run in
+// parallel. The delivery id is the deduplication id, so a delivery GitHub
+// sends twice within SQS's five-minute window is queued once.
+type Queue struct {
+	client *sqs.Client
+	url    string
+}
+
+// NewQueue returns a Queue that sends to the FIFO queue at queueURL.
+func NewQueue(client *sqs.Client, queueURL string) *Queue {
+	return &Queue{client: client, url: queueURL}
+}
+
+// Enqueue sends the job as one JSON message.
+func (q *Queue) Enqueue(ctx context.Context, job app.Job) error {
+	body, err := EncodeJob(job)
+	if err != nil {
+		return err
+	}
+	dedupe := job.DeliveryID
+	if dedupe == "" {
+		sum := sha256.Sum256(body)
+		dedupe = hex.EncodeToString(sum[:])
+	}
+	_, err = q.client.SendMessage(ctx, &sqs.SendMessageInput{
+		QueueUrl:               sdkaws.String(q.url),
+		MessageBody:            sdkaws.String(string(body)),
+		MessageGroupId:         sdkaws.String(fifoID(job.GroupKey())),
+		MessageDeduplicationId: sdkaws.String(fifoID(dedupe)),
+	})
+	if err != nil {
+		return fmt.Errorf("send job %s for %s to sqs: %w", job.DeliveryID, job.GroupKey(), err)
+	}
+	return nil
+}
+
+// EncodeJob is the message body Queue sends: the job as JSON.
+func EncodeJob(job app.Job) ([]byte, error) {
+	body, err := json.Marshal(job)
+	if err != nil {
+		return nil, fmt.Errorf("encode job %s: %w", job.DeliveryID, err)
+	}
+	if len(body) > MaxMessageBytes {
+		return nil, fmt.Errorf("encode job %s: %d bytes, over the %d-byte SQS limit", job.DeliveryID, len(body), MaxMessageBytes)
+	}
+	return body, nil
+}
+
+// DecodeJob reads a message body that EncodeJob wrote.
+func DecodeJob(body string) (app.Job, error) {
+	var job app.Job
+	if err := json.Unmarshal([]byte(body), &job); err != nil {
+		return app.Job{}, fmt.Errorf("decode job: %w", err)
+	}
+	if job.DeliveryID == "" && job.Event == "" {
+		return app.Job{}, errors.New("decode job: no delivery id and no event")
+	}
+	return job, nil
+}
+
+// fifoID fits s into SQS's rules for group and deduplication ids: at most
+// 128 characters of printable ASCII. Owner, repo, PR and delivery ids
+// normally pass unchanged; anything else becomes a stable hash.
+func fifoID(s string) string {
+	ok := len(s) > 0 && len(s) <= 128
+	for i := 0; ok && i < len(s); i++ {
+		ok = s[i] > ' ' && s[i] <= '~'
+	}
+	if ok {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + hex.EncodeToString(sum[:])
+}

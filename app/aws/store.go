@@ -1,0 +1,129 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/planwarden/planwarden/app"
+)
+
+// Table layout: one table, partition key KeyAttribute (a string), no sort
+// key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
+//
+//	pk = "delivery#<X-GitHub-Delivery>", expires_at
+//	pk = "pr#<owner>/<repo>#<n>",        expires_at, state (a map of app.PRState's JSON fields)
+//
+// DynamoDB deletes expired items lazily (within days), so reads and the
+// delivery condition treat an item past expires_at as absent.
+const (
+	KeyAttribute = "pk"
+	TTLAttribute = "expires_at"
+
+	stateAttribute = "state"
+	deliveryPrefix = "delivery#"
+	prPrefix       = "pr#"
+)
+
+// Store is the App's Store port on DynamoDB.
+type Store struct {
+	client *dynamodb.Client
+	table  string
+	now    func() time.Time
+}
+
+// NewStore returns a Store on the table named table, laid out as described
+// at KeyAttribute.
+func NewStore(client *dynamodb.Client, table string) *Store {
+	return &Store{client: client, table: table, now: time.Now}
+}
+
+// MarkDelivery records the delivery id with a conditional put: the put
+// succeeds (and the delivery is new) only if no unexpired item has the id.
+func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Duration) (bool, error) {
+	now := s.now()
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: sdkaws.String(s.table),
+		Item: map[string]types.AttributeValue{
+			KeyAttribute: &types.AttributeValueMemberS{Value: deliveryPrefix + deliveryID},
+			TTLAttribute: epoch(now.Add(ttl)),
+		},
+		ConditionExpression:       sdkaws.String("attribute_not_exists(#pk) OR #exp <= :now"),
+		ExpressionAttributeNames:  map[string]string{"#pk": KeyAttribute, "#exp": TTLAttribute},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)}},
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("mark delivery %s in dynamodb: %w", deliveryID, err)
+	}
+	return true, nil
+}
+
+// PR reads the state of one pull request with a consistent read.
+func (s *Store) PR(ctx context.Context, key string) (app.PRState, bool, error) {
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      sdkaws.String(s.table),
+		Key:            map[string]types.AttributeValue{KeyAttribute: &types.AttributeValueMemberS{Value: prPrefix + key}},
+		ConsistentRead: sdkaws.Bool(true),
+	})
+	if err != nil {
+		return app.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
+	}
+	if out.Item == nil || expired(out.Item[TTLAttribute], s.now()) {
+		return app.PRState{}, false, nil
+	}
+	var st app.PRState
+	if err := attributevalue.UnmarshalWithOptions(out.Item[stateAttribute], &st, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" }); err != nil {
+		return app.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
+	}
+	return st, true, nil
+}
+
+// PutPR writes the state of one pull request, replacing what was there.
+func (s *Store) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Duration) error {
+	av, err := attributevalue.MarshalWithOptions(st, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
+	if err != nil {
+		return fmt.Errorf("encode pr state %s: %w", key, err)
+	}
+	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: sdkaws.String(s.table),
+		Item: map[string]types.AttributeValue{
+			KeyAttribute:   &types.AttributeValueMemberS{Value: prPrefix + key},
+			TTLAttribute:   epoch(s.now().Add(ttl)),
+			stateAttribute: av,
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("put pr state %s to dynamodb: %w", key, err)
+	}
+	return nil
+}
+
+// epoch is a DynamoDB TTL value: whole seconds since 1970, rounded up so
+// an item never expires before its ttl.
+func epoch(t time.Time) types.AttributeValue {
+	sec := t.Unix()
+	if t.Nanosecond() > 0 {
+		sec++
+	}
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(sec, 10)}
+}
+
+func expired(av types.AttributeValue, now time.Time) bool {
+	n, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	sec, err := strconv.ParseInt(n.Value, 10, 64)
+	return err == nil && sec <= now.Unix()
+}

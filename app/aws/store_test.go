@@ -1,0 +1,113 @@
+package aws_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/planwarden/planwarden/app"
+	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/aws/awstest"
+	"github.com/planwarden/planwarden/app/porttest"
+)
+
+func TestStorePortSuite(t *testing.T) {
+	client := dynamodb.NewFromConfig(awstest.Config(t))
+	porttest.RunStore(t, func(t *testing.T) app.Store {
+		return pwaws.NewStore(client, awstest.Table(t, client))
+	})
+}
+
+// clock is a settable time for expiry tests.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newStoreAt(t *testing.T, at time.Time) (*pwaws.Store, *clock, *dynamodb.Client, string) {
+	client := dynamodb.NewFromConfig(awstest.Config(t))
+	table := awstest.Table(t, client)
+	s := pwaws.NewStore(client, table)
+	c := &clock{t: at}
+	pwaws.SetClock(s, c.now)
+	return s, c, client, table
+}
+
+func expiresAt(t *testing.T, client *dynamodb.Client, table, pk string) int64 {
+	t.Helper()
+	out, err := client.GetItem(context.Background(), &dynamodb.GetItemInput{
+		TableName: sdkaws.String(table),
+		Key:       map[string]types.AttributeValue{pwaws.KeyAttribute: &types.AttributeValueMemberS{Value: pk}},
+	})
+	if err != nil {
+		t.Fatalf("get item %s: %v", pk, err)
+	}
+	n, ok := out.Item[pwaws.TTLAttribute].(*types.AttributeValueMemberN)
+	if !ok {
+		t.Fatalf("item %s has no numeric %s attribute: %v", pk, pwaws.TTLAttribute, out.Item)
+	}
+	sec, err := strconv.ParseInt(n.Value, 10, 64)
+	if err != nil {
+		t.Fatalf("item %s: %s = %q: %v", pk, pwaws.TTLAttribute, n.Value, err)
+	}
+	return sec
+}
+
+func TestStoreSetsTTLAttribute(t *testing.T) {
+	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	s, _, client, table := newStoreAt(t, at)
+	ctx := context.Background()
+	if _, err := s.MarkDelivery(ctx, "d-ttl", 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutPR(ctx, "octo/infra#1", app.PRState{HeadSHA: "abc", UpdatedAt: at}, 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		pk   string
+		want time.Time
+	}{
+		"delivery expires after its ttl": {pk: "delivery#d-ttl", want: at.Add(24 * time.Hour)},
+		"pr state expires after its ttl": {pk: "pr#octo/infra#1", want: at.Add(30 * 24 * time.Hour)},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := expiresAt(t, client, table, tc.pk); got != tc.want.Unix() {
+				t.Errorf("%s = %d (%s), want %d (%s)", pwaws.TTLAttribute, got, time.Unix(got, 0).UTC(), tc.want.Unix(), tc.want)
+			}
+		})
+	}
+}
+
+func TestStoreExpiredItemsAreGone(t *testing.T) {
+	// DynamoDB deletes expired items lazily; the Store must not wait for it.
+	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	s, c, _, _ := newStoreAt(t, at)
+	ctx := context.Background()
+	if ok, err := s.MarkDelivery(ctx, "d-old", time.Hour); err != nil || !ok {
+		t.Fatalf("first MarkDelivery = %v, %v", ok, err)
+	}
+	if err := s.PutPR(ctx, "octo/infra#2", app.PRState{HeadSHA: "abc", UpdatedAt: at}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+
+	c.t = at.Add(59 * time.Minute)
+	if ok, err := s.MarkDelivery(ctx, "d-old", time.Hour); err != nil || ok {
+		t.Errorf("MarkDelivery within the ttl = %v, %v; want a repeat (false)", ok, err)
+	}
+	if _, ok, err := s.PR(ctx, "octo/infra#2"); err != nil || !ok {
+		t.Errorf("PR within the ttl = found %v, %v; want found", ok, err)
+	}
+
+	c.t = at.Add(time.Hour + time.Second)
+	if ok, err := s.MarkDelivery(ctx, "d-old", time.Hour); err != nil || !ok {
+		t.Errorf("MarkDelivery after the ttl = %v, %v; want new (true)", ok, err)
+	}
+	if st, ok, err := s.PR(ctx, "octo/infra#2"); err != nil || ok {
+		t.Errorf("PR after the ttl = %+v found %v, %v; want absent", st, ok, err)
+	}
+}

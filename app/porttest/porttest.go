@@ -1,0 +1,212 @@
+// Package porttest is the shared test suite of the App's ports: every Store
+// implementation (in memory for `planwarden serve`, DynamoDB for Lambda)
+// runs RunStore and so behaves the same.
+package porttest
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/app"
+)
+
+const hour = time.Hour
+
+// RunStore checks the app.Store contract. newStore returns an empty store
+// for one subtest; it may register cleanups on t.
+func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
+	t.Helper()
+	ctx := context.Background()
+
+	t.Run("a new delivery is new once", func(t *testing.T) {
+		s := newStore(t)
+		for i, want := range []bool{true, false, false} {
+			got, err := s.MarkDelivery(ctx, "72d3162e-cc78-11e3-81ab-4c9367dc0958", hour)
+			if err != nil {
+				t.Fatalf("MarkDelivery #%d: %v", i+1, err)
+			}
+			if got != want {
+				t.Errorf("MarkDelivery #%d = %v, want %v", i+1, got, want)
+			}
+		}
+	})
+
+	t.Run("different deliveries are each new", func(t *testing.T) {
+		s := newStore(t)
+		for _, id := range []string{"d-1", "d-2", "D-1", "d-1 "} {
+			got, err := s.MarkDelivery(ctx, id, hour)
+			if err != nil {
+				t.Fatalf("MarkDelivery(%q): %v", id, err)
+			}
+			if !got {
+				t.Errorf("MarkDelivery(%q) = false, want true (first time)", id)
+			}
+		}
+	})
+
+	t.Run("concurrent redeliveries: exactly one is new", func(t *testing.T) {
+		s := newStore(t)
+		const n = 8
+		var (
+			wg    sync.WaitGroup
+			mu    sync.Mutex
+			fresh int
+			errs  []error
+		)
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := s.MarkDelivery(ctx, "same-delivery", hour)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					errs = append(errs, err)
+				}
+				if ok {
+					fresh++
+				}
+			}()
+		}
+		wg.Wait()
+		if len(errs) > 0 {
+			t.Fatalf("MarkDelivery: %v", errs)
+		}
+		if fresh != 1 {
+			t.Errorf("%d of %d concurrent MarkDelivery calls reported new, want exactly 1", fresh, n)
+		}
+	})
+
+	t.Run("an unknown PR is absent, not an error", func(t *testing.T) {
+		s := newStore(t)
+		st, ok, err := s.PR(ctx, "octo/infra#404")
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		if ok {
+			t.Errorf("PR(unknown) reported found: %+v", st)
+		}
+	})
+
+	t.Run("PR state round-trips", func(t *testing.T) {
+		s := newStore(t)
+		want := fullState()
+		if err := s.PutPR(ctx, "octo/infra#7", want, hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		got, ok, err := s.PR(ctx, "octo/infra#7")
+		if err != nil || !ok {
+			t.Fatalf("PR = found %v, err %v; want the stored state", ok, err)
+		}
+		if diff := cmp.Diff(want, got, timeEqual); diff != "" {
+			t.Errorf("PR state (-put +got):\n%s", diff)
+		}
+	})
+
+	t.Run("the zero PR state round-trips", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.PutPR(ctx, "octo/infra#8", app.PRState{}, hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		got, ok, err := s.PR(ctx, "octo/infra#8")
+		if err != nil || !ok {
+			t.Fatalf("PR = found %v, err %v; want the stored zero state", ok, err)
+		}
+		if diff := cmp.Diff(app.PRState{}, got, timeEqual); diff != "" {
+			t.Errorf("PR state (-put +got):\n%s", diff)
+		}
+	})
+
+	t.Run("a second put replaces the first", func(t *testing.T) {
+		s := newStore(t)
+		first := fullState()
+		second := app.PRState{CommentID: first.CommentID, HeadSHA: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Conclusion: "failure", UpdatedAt: first.UpdatedAt.Add(time.Minute)}
+		for _, st := range []app.PRState{first, second} {
+			if err := s.PutPR(ctx, "octo/infra#9", st, hour); err != nil {
+				t.Fatalf("PutPR: %v", err)
+			}
+		}
+		got, _, err := s.PR(ctx, "octo/infra#9")
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		if diff := cmp.Diff(second, got, timeEqual); diff != "" {
+			t.Errorf("PR state after two puts (-second +got):\n%s", diff)
+		}
+	})
+
+	t.Run("keys are independent", func(t *testing.T) {
+		s := newStore(t)
+		keys := []string{"octo/infra#1", "octo/infra#10", "octo/infra-live#1", "Octo/infra#1", "octo/infra@0123456789abcdef0123456789abcdef01234567"}
+		for i, k := range keys {
+			if err := s.PutPR(ctx, k, app.PRState{CommentID: int64(i + 1), UpdatedAt: fixed}, hour); err != nil {
+				t.Fatalf("PutPR(%q): %v", k, err)
+			}
+		}
+		for i, k := range keys {
+			got, ok, err := s.PR(ctx, k)
+			if err != nil || !ok {
+				t.Fatalf("PR(%q) = found %v, err %v", k, ok, err)
+			}
+			if got.CommentID != int64(i+1) {
+				t.Errorf("PR(%q).CommentID = %d, want %d", k, got.CommentID, i+1)
+			}
+		}
+	})
+
+	t.Run("delivery ids and PR keys do not collide", func(t *testing.T) {
+		s := newStore(t)
+		const k = "octo/infra#11"
+		if _, err := s.MarkDelivery(ctx, k, hour); err != nil {
+			t.Fatalf("MarkDelivery: %v", err)
+		}
+		if _, ok, err := s.PR(ctx, k); err != nil || ok {
+			t.Errorf("PR(%q) after MarkDelivery(%q) = found %v, err %v; want absent", k, k, ok, err)
+		}
+		if err := s.PutPR(ctx, "octo/infra#12", app.PRState{UpdatedAt: fixed}, hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		if ok, err := s.MarkDelivery(ctx, "octo/infra#12", hour); err != nil || !ok {
+			t.Errorf("MarkDelivery(%q) after PutPR of that key = %v, %v; want new", "octo/infra#12", ok, err)
+		}
+	})
+
+	t.Run("a check summary at GitHub's limit round-trips", func(t *testing.T) {
+		s := newStore(t)
+		want := fullState()
+		want.Summary = strings.Repeat("| `aws_sagemaker_endpoint.main` | replace | ✓ |\n", 65535/50)
+		if err := s.PutPR(ctx, "octo/infra#13", want, hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		got, _, err := s.PR(ctx, "octo/infra#13")
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		if got.Summary != want.Summary {
+			t.Errorf("Summary: got %d bytes, want the %d bytes stored", len(got.Summary), len(want.Summary))
+		}
+	})
+}
+
+var fixed = time.Date(2026, 3, 14, 15, 9, 26, 535897932, time.UTC)
+
+func fullState() app.PRState {
+	return app.PRState{
+		CommentID:  1234567890123,
+		HeadSHA:    "0123456789abcdef0123456789abcdef01234567",
+		PlanTime:   fixed.Add(-time.Minute),
+		Conclusion: "neutral",
+		Title:      "2 warnings: +$3.06/h",
+		Summary:    "| resource | action |\n|---|---|\n| `azurerm_kubernetes_cluster_node_pool.gpu` | update |\n",
+		RunID:      9876543210,
+		UpdatedAt:  fixed,
+	}
+}
+
+// timeEqual compares instants, not locations or monotonic readings.
+var timeEqual = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
