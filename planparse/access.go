@@ -25,11 +25,11 @@ func (c *Change) decode() {
 		if c.raw == nil {
 			return
 		}
-		b, err := decodeValue(c.raw.before, c.raw.beforeSensitive, nil)
+		b, err := decodeValue(c.raw.before, c.raw.beforeSensitive, nil, c.secrets)
 		if err != nil {
 			c.vals.err = err
 		}
-		a, err := decodeValue(c.raw.after, c.raw.afterSensitive, c.raw.afterUnknown)
+		a, err := decodeValue(c.raw.after, c.raw.afterSensitive, c.raw.afterUnknown, c.secrets)
 		if err != nil {
 			c.vals.err = err
 		}
@@ -226,6 +226,7 @@ type ProviderConfig struct {
 
 type lazyPlan struct {
 	priorState, plannedValues, configuration json.RawMessage
+	secrets                                  secretSet
 
 	priorOnce, plannedOnce, configOnce sync.Once
 	prior, planned                     []*StateResource
@@ -243,7 +244,7 @@ func (p *Plan) PriorResources() []*StateResource {
 			Values json.RawMessage `json:"values"`
 		}
 		if len(l.priorState) > 0 && json.Unmarshal(l.priorState, &s) == nil {
-			l.prior = stateResources(s.Values)
+			l.prior = stateResources(s.Values, l.secrets)
 		}
 		l.priorIdx = index(l.prior)
 		l.priorState = nil
@@ -255,7 +256,7 @@ func (p *Plan) PriorResources() []*StateResource {
 func (p *Plan) PlannedResources() []*StateResource {
 	l := p.lazy
 	l.plannedOnce.Do(func() {
-		l.planned = stateResources(l.plannedValues)
+		l.planned = stateResources(l.plannedValues, l.secrets)
 		l.plannedIdx = index(l.planned)
 		l.plannedValues = nil
 	})
@@ -294,7 +295,7 @@ type wireModule struct {
 	ChildModules []json.RawMessage `json:"child_modules"`
 }
 
-func stateResources(values json.RawMessage) []*StateResource {
+func stateResources(values json.RawMessage, secrets secretSet) []*StateResource {
 	var sv struct {
 		RootModule json.RawMessage `json:"root_module"`
 	}
@@ -311,7 +312,7 @@ func stateResources(values json.RawMessage) []*StateResource {
 		}
 		queue = append(queue[1:], m.ChildModules...)
 		for _, r := range m.Resources {
-			v, err := decodeValue(r.Values, r.SensitiveValues, nil)
+			v, err := decodeValue(r.Values, r.SensitiveValues, nil, secrets)
 			if err != nil {
 				continue
 			}
@@ -345,7 +346,7 @@ func (p *Plan) config() *lazyPlan {
 		}
 		for k, pc := range c.ProviderConfig {
 			l.providers[k] = &ProviderConfig{Key: k, Name: pc.Name, FullName: pc.FullName, Alias: pc.Alias,
-				ModuleAddress: pc.ModuleAddress, Expressions: decodeExprs(pc.Expressions)}
+				ModuleAddress: pc.ModuleAddress, Expressions: decodeExprs(pc.Expressions, l.secrets)}
 		}
 		l.walkConfigModule("", c.RootModule)
 		l.configuration = nil
@@ -376,7 +377,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 			mode = ModeManaged
 		}
 		cr := &ConfigResource{Address: prefix + r.Address, Mode: mode, Type: r.Type, Name: r.Name,
-			ProviderKey: r.ProviderConfigKey, Expressions: decodeExprs(r.Expressions)}
+			ProviderKey: r.ProviderConfigKey, Expressions: decodeExprs(r.Expressions, l.secrets)}
 		l.resources = append(l.resources, cr)
 		l.resourceIdx[cr.Address] = cr
 	}
@@ -390,26 +391,26 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 	}
 }
 
-func decodeExprs(raw json.RawMessage) Exprs {
+func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
 	out := make(Exprs, len(m))
 	for k, v := range m {
-		out[k] = decodeExpr(k, v)
+		out[k] = decodeExpr(k, v, secrets)
 	}
 	return out
 }
 
-func decodeExpr(name string, raw json.RawMessage) *Expr {
+func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	raw = bytes.TrimSpace(raw)
 	e := &Expr{}
 	if len(raw) > 0 && raw[0] == '[' {
 		var blocks []json.RawMessage
 		if json.Unmarshal(raw, &blocks) == nil {
 			for _, b := range blocks {
-				e.Blocks = append(e.Blocks, decodeExprs(b))
+				e.Blocks = append(e.Blocks, decodeExprs(b, secrets))
 			}
 		}
 		return e
@@ -424,7 +425,7 @@ func decodeExpr(name string, raw json.RawMessage) *Expr {
 	e.References = w.References
 	if len(w.ConstantValue) > 0 {
 		e.HasConstant = true
-		v, _ := decodeValue(w.ConstantValue, nil, nil)
+		v, _ := decodeValue(w.ConstantValue, nil, nil, secrets)
 		if IsSecretName(name) && !v.IsNull() {
 			v = Value{redact(v.v)}
 		}
@@ -432,7 +433,7 @@ func decodeExpr(name string, raw json.RawMessage) *Expr {
 	}
 	if len(w.ConstantValue) == 0 && len(w.References) == 0 {
 		// A nested block written as an object (single nested block).
-		if sub := decodeExprs(raw); len(sub) > 0 {
+		if sub := decodeExprs(raw, secrets); len(sub) > 0 {
 			e.Blocks = []Exprs{sub}
 		}
 	}

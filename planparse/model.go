@@ -103,9 +103,10 @@ type Change struct {
 	// Importing is set when the change imports an existing object.
 	Importing *Import
 
-	raw  *rawValues
-	once sync.Once
-	vals values
+	raw     *rawValues
+	secrets secretSet
+	once    sync.Once
+	vals    values
 }
 
 // Import describes an import that is part of a change.

@@ -105,6 +105,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: "this is `terraform show -json` of a state, not of a plan",
 			Hint: "pass the plan file to `terraform show -json`: " + showHint}
 	}
+	secrets := collectSecrets(&w)
 	p := &Plan{
 		File:             name,
 		FormatVersion:    *w.FormatVersion,
@@ -114,11 +115,11 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Complete:         w.Complete,
 		Applyable:        w.Applyable,
 		lazy: &lazyPlan{priorState: w.PriorState, plannedValues: w.PlannedValues,
-			configuration: w.Configuration},
+			configuration: w.Configuration, secrets: secrets},
 	}
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
-		c, err := newChange(&w.ResourceChanges[i])
+		c, err := newChange(&w.ResourceChanges[i], secrets)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, w.ResourceChanges[i].Address, err),
 				Hint: "the file looks hand-edited or truncated; " + showHint}
@@ -126,7 +127,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		p.Changes = append(p.Changes, c)
 	}
 	for i := range w.ResourceDrift {
-		c, err := newChange(&w.ResourceDrift[i])
+		c, err := newChange(&w.ResourceDrift[i], secrets)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
 		}
@@ -134,14 +135,14 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	for i := range w.DeferredChanges {
 		d := &w.DeferredChanges[i]
-		c, err := newChange(&d.ResourceChange)
+		c, err := newChange(&d.ResourceChange, secrets)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
 		p.Deferred = append(p.Deferred, &DeferredChange{Reason: deferredReason(d.Reason), Change: c})
 	}
 	for n, oc := range w.OutputChanges {
-		o, err := newOutput(n, oc)
+		o, err := newOutput(n, oc, secrets)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("output_changes.%s: %v", n, err), Hint: showHint}
 		}
@@ -169,7 +170,7 @@ func normalize(name string, data []byte) ([]byte, error) {
 			Hint: "convert it with `terraform show -json " + name + " > plan.json` and review the JSON"}
 	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[' {
+	if len(trimmed) > 0 && (trimmed[0] != '{' && trimmed[0] != '[' || bytes.HasPrefix(trimmed, []byte("[command]"))) {
 		if start := wrapperJSONStart(trimmed); start >= 0 {
 			return nil, &Error{File: name, Kind: ErrWrapperOutput,
 				Detail: "the file starts with text before the JSON (setup-terraform's wrapper writes `[command]` and `::debug::` lines into stdout)",
@@ -216,7 +217,7 @@ func syntaxError(name string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		e.Line, e.Column = lineCol(data, se.Offset)
+		e.Line, e.Column = lineCol(data, se.Offset-1) // Offset is just past the bad byte
 		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.Offset > 1 && strings.Contains(se.Error(), "after top-level value") {
 			e.Detail = "more than one JSON document, or text after the JSON: " + se.Error()
 		}
@@ -232,10 +233,9 @@ func syntaxError(name string, data []byte, err error) error {
 	return e
 }
 
+// lineCol returns the 1-based line and column of the byte at off.
 func lineCol(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
+	off = max(0, min(off, int64(len(data))))
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(off) - bytes.LastIndexByte(before, '\n')
@@ -256,7 +256,7 @@ func notPlan(name string, w *wirePlan) error {
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
 }
 
-func newChange(w *wireResourceChange) (*Change, error) {
+func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 	c := &Change{
 		Address:         w.Address,
 		PreviousAddress: w.PreviousAddress,
@@ -268,6 +268,7 @@ func newChange(w *wireResourceChange) (*Change, error) {
 		Deposed:         w.Deposed,
 		raw: &rawValues{before: w.Change.Before, after: w.Change.After, afterUnknown: w.Change.AfterUnknown,
 			beforeSensitive: w.Change.BeforeSensitive, afterSensitive: w.Change.AfterSensitive},
+		secrets: secrets,
 	}
 	if c.Mode == "" {
 		c.Mode = ModeManaged
@@ -392,7 +393,7 @@ func joinPath(steps []any) string {
 	return b.String()
 }
 
-func newOutput(name string, w wireChange) (*OutputChange, error) {
+func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, error) {
 	act, _, err := action(w.Actions)
 	if err != nil {
 		return nil, err
@@ -403,10 +404,10 @@ func newOutput(name string, w wireChange) (*OutputChange, error) {
 	o := &OutputChange{Name: name, Action: act}
 	bs, as := isTrue(w.BeforeSensitive), isTrue(w.AfterSensitive)
 	o.Sensitive = bs || as
-	if o.Before, err = decodeValue(w.Before, w.BeforeSensitive, nil); err != nil {
+	if o.Before, err = decodeValue(w.Before, w.BeforeSensitive, nil, secrets); err != nil {
 		return nil, err
 	}
-	if o.After, err = decodeValue(w.After, w.AfterSensitive, w.AfterUnknown); err != nil {
+	if o.After, err = decodeValue(w.After, w.AfterSensitive, w.AfterUnknown, secrets); err != nil {
 		return nil, err
 	}
 	if IsSecretName(name) {
@@ -440,4 +441,47 @@ func newChecks(c tfjson.CheckResultStatic) []*Check {
 		out = append(out, ch)
 	}
 	return out
+}
+
+// collectSecrets gathers every value the plan marks sensitive: resource
+// and output changes, and the values of root variables the configuration
+// declares sensitive. Only changes that carry a mark are decoded here.
+func collectSecrets(w *wirePlan) secretSet {
+	s := secretSet{}
+	for _, list := range [][]wireResourceChange{w.ResourceChanges, w.ResourceDrift} {
+		for i := range list {
+			c := &list[i].Change
+			s.collect(c.Before, c.BeforeSensitive)
+			s.collect(c.After, c.AfterSensitive)
+		}
+	}
+	for i := range w.DeferredChanges {
+		c := &w.DeferredChanges[i].ResourceChange.Change
+		s.collect(c.Before, c.BeforeSensitive)
+		s.collect(c.After, c.AfterSensitive)
+	}
+	for _, o := range w.OutputChanges {
+		s.collect(o.Before, o.BeforeSensitive)
+		s.collect(o.After, o.AfterSensitive)
+	}
+	if len(w.Variables) > 0 && bytes.Contains(w.Configuration, []byte(`"sensitive":true`)) {
+		var cfg struct {
+			RootModule struct {
+				Variables map[string]struct {
+					Sensitive bool `json:"sensitive"`
+				} `json:"variables"`
+			} `json:"root_module"`
+		}
+		var vars map[string]struct {
+			Value json.RawMessage `json:"value"`
+		}
+		if json.Unmarshal(w.Configuration, &cfg) == nil && json.Unmarshal(w.Variables, &vars) == nil {
+			for name, v := range cfg.RootModule.Variables {
+				if v.Sensitive {
+					s.collect(vars[name].Value, json.RawMessage("true"))
+				}
+			}
+		}
+	}
+	return s
 }

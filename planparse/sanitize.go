@@ -50,9 +50,94 @@ func IsSecretName(name string) bool {
 	return false
 }
 
+// secretSet holds every value a plan marks sensitive anywhere. Terraform
+// does not always mark a value everywhere it appears (terraform_data's
+// output echoes a sensitive input unmarked, plan variables hold sensitive
+// values in clear), so a leaf equal to a known secret is redacted too.
+type secretSet map[string]struct{}
+
+// minSecretLen keeps short, common values ("true", "1") from being
+// redacted everywhere because one of them was marked somewhere.
+const minSecretLen = 4
+
+func (s secretSet) has(x any) bool {
+	if len(s) == 0 {
+		return false
+	}
+	var str string
+	switch t := x.(type) {
+	case string:
+		str = t
+	case json.Number:
+		str = t.String()
+	default:
+		return false
+	}
+	if len(str) < minSecretLen {
+		return false
+	}
+	_, ok := s[str]
+	return ok
+}
+
+// collect adds the leaves of raw that sens marks sensitive.
+func (s secretSet) collect(raw, sens json.RawMessage) {
+	if len(raw) == 0 || !bytes.Contains(sens, []byte("true")) {
+		return
+	}
+	var v, m any
+	if decodeNumber(raw, &v) != nil || decodeNumber(sens, &m) != nil {
+		return
+	}
+	s.walk(v, m)
+}
+
+func (s secretSet) walk(v, mark any) {
+	if b, ok := mark.(bool); ok && b {
+		s.addAll(v)
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		mm, _ := mark.(map[string]any)
+		for k, e := range t {
+			s.walk(e, mm[k])
+		}
+	case []any:
+		ml, _ := mark.([]any)
+		for i, e := range t {
+			if i < len(ml) {
+				s.walk(e, ml[i])
+			}
+		}
+	}
+}
+
+func (s secretSet) addAll(v any) {
+	switch t := v.(type) {
+	case string:
+		if len(t) >= minSecretLen {
+			s[t] = struct{}{}
+		}
+	case json.Number:
+		if len(t) >= minSecretLen {
+			s[t.String()] = struct{}{}
+		}
+	case map[string]any:
+		for _, e := range t {
+			s.addAll(e)
+		}
+	case []any:
+		for _, e := range t {
+			s.addAll(e)
+		}
+	}
+}
+
 // decodeValue decodes raw JSON, then redacts what the sensitivity tree
-// marks (and secret-looking keys) and marks what the unknown tree marks.
-func decodeValue(raw, sens, unk json.RawMessage) (Value, error) {
+// marks, secret-looking keys and known secret values, and marks what the
+// unknown tree marks.
+func decodeValue(raw, sens, unk json.RawMessage, secrets secretSet) (Value, error) {
 	var v any
 	if len(raw) > 0 {
 		if err := decodeNumber(raw, &v); err != nil {
@@ -66,7 +151,7 @@ func decodeValue(raw, sens, unk json.RawMessage) (Value, error) {
 	if len(unk) > 0 {
 		_ = decodeNumber(unk, &u)
 	}
-	return Value{sanitize(v, s, u, "")}, nil
+	return Value{sanitizer{secrets}.sanitize(v, s, u, "")}, nil
 }
 
 func decodeNumber(raw json.RawMessage, into *any) error {
@@ -78,12 +163,17 @@ func decodeNumber(raw json.RawMessage, into *any) error {
 // sanitize returns x with sensitive leaves replaced by markers. sens is the
 // matching node of the sensitivity tree (true marks the whole subtree), unk
 // that of the unknown tree, key the attribute name x sits under.
-func sanitize(x, sens, unk any, key string) any {
+type sanitizer struct{ secrets secretSet }
+
+func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if b, ok := sens.(bool); ok && b {
 		return redact(x)
 	}
 	if b, ok := unk.(bool); ok && b {
 		return unknown{}
+	}
+	if z.secrets.has(x) {
+		return redact(x)
 	}
 	if key != "" && IsSecretName(key) && x != nil {
 		if s, ok := x.(string); !ok || s != "" {
@@ -95,7 +185,7 @@ func sanitize(x, sens, unk any, key string) any {
 		sm, _ := sens.(map[string]any)
 		um, _ := unk.(map[string]any)
 		for k, e := range t {
-			t[k] = sanitize(e, sm[k], um[k], k)
+			t[k] = z.sanitize(e, sm[k], um[k], k)
 		}
 		// Unknown attributes are absent from "after"; show them.
 		for k, e := range um {
@@ -118,12 +208,12 @@ func sanitize(x, sens, unk any, key string) any {
 				ue = ul[i]
 			}
 			// Elements of a list inherit the list's name for the secret check.
-			t[i] = sanitize(e, se, ue, key)
+			t[i] = z.sanitize(e, se, ue, key)
 		}
 		return t
 	case nil:
 		if _, ok := unk.(map[string]any); ok {
-			return sanitize(map[string]any{}, sens, unk, key)
+			return z.sanitize(map[string]any{}, sens, unk, key)
 		}
 	}
 	return x

@@ -245,7 +245,7 @@ func NewValue(x any) Value {
 	if err != nil {
 		return Value{}
 	}
-	v, err := decodeValue(b, nil, nil)
+	v, err := decodeValue(b, nil, nil, nil)
 	if err != nil {
 		return Value{}
 	}
