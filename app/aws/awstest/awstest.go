@@ -79,7 +79,9 @@ func Table(t testing.TB, client *dynamodb.Client) string {
 	if err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	t.Cleanup(func() { client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: sdkaws.String(name)}) })
+	t.Cleanup(func() {
+		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: sdkaws.String(name)})
+	})
 	_, err = client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
 		TableName:               sdkaws.String(name),
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: sdkaws.String(pwaws.TTLAttribute), Enabled: sdkaws.Bool(true)},
