@@ -2,12 +2,6 @@ package infra
 
 import "github.com/planwarden/planwarden/planparse"
 
-// Catalog is the compiled-in SKU catalog. (Placeholder until the infra issue lands.)
-type Catalog struct{}
-
-// DefaultCatalog returns the catalog compiled into the binary.
-func DefaultCatalog() *Catalog { return &Catalog{} }
-
 // Options tune Analyze.
 type Options struct {
 	// DefaultRegion is used when neither the resource nor its provider says.

@@ -1,0 +1,281 @@
+package infra
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CatalogFormat is the version of the catalog file format this package reads.
+const CatalogFormat = 1
+
+// CatalogFile is the on-disk form of a catalog (infra/catalog.json). It is
+// written by cmd/pricegen and compiled into the binary; edit it only
+// through pricegen so every price keeps its source and date.
+type CatalogFile struct {
+	Format int `json:"format"`
+	// Generated is when pricegen wrote the file.
+	Generated time.Time `json:"generated"`
+	// Note says how the file was made (the pricegen steps).
+	Note string       `json:"note,omitempty"`
+	SKUs []CatalogSKU `json:"skus"`
+}
+
+// CatalogSKU is one SKU row of a catalog file: its facts and its prices by region.
+type CatalogSKU struct {
+	Cloud        string      `json:"cloud"`
+	Name         string      `json:"name"`
+	Family       string      `json:"family,omitempty"`
+	VCPU         int         `json:"vcpu,omitempty"`
+	MemoryGiB    float64     `json:"memory_gib,omitempty"`
+	GPUCount     float64     `json:"gpu_count,omitempty"`
+	GPUModel     string      `json:"gpu_model,omitempty"`
+	GPUMemoryGiB float64     `json:"gpu_memory_gib,omitempty"`
+	Accelerator  Accelerator `json:"accelerator,omitempty"`
+	Retired      bool        `json:"retired,omitempty"`
+	RetiredOn    string      `json:"retired_on,omitempty"`
+	// Source names where the specs came from.
+	Source string         `json:"source,omitempty"`
+	Prices []CatalogPrice `json:"prices,omitempty"`
+}
+
+// CatalogPrice is the on-demand Linux price of a SKU in one region.
+type CatalogPrice struct {
+	Region     string  `json:"region"`
+	USDPerHour float64 `json:"usd_per_hour"`
+	// Observed is when the upstream source stamped the price (ISO-8601
+	// date or time, as the source gives it; may be a note when unknown).
+	Observed string `json:"observed,omitempty"`
+	Source   string `json:"source,omitempty"`
+}
+
+// Price is one catalog price with its provenance.
+type Price struct {
+	USDPerHour float64
+	Observed   string
+	Source     string
+}
+
+// Catalog is a read-only SKU catalog: GPU facts and hourly prices by
+// region. It is safe for concurrent use.
+type Catalog struct {
+	file  CatalogFile
+	rows  map[string]*row // cloud + "/" + lower-case name
+	cache sync.Map        // lookup key -> SKU, for names answered by family rules
+}
+
+type row struct {
+	sku    SKU
+	prices map[string]Price // normalized region
+}
+
+//go:embed catalog.json
+var embedded []byte
+
+var (
+	defaultOnce sync.Once
+	defaultCat  *Catalog
+)
+
+// DefaultCatalog returns the catalog compiled into the binary. The same
+// *Catalog is returned on every call. It panics if the embedded file is
+// invalid, which the package's tests rule out.
+func DefaultCatalog() *Catalog {
+	defaultOnce.Do(func() {
+		c, err := ParseCatalog(embedded)
+		if err != nil {
+			panic(fmt.Sprintf("infra: embedded catalog.json: %v", err))
+		}
+		defaultCat = c
+	})
+	return defaultCat
+}
+
+// ParseCatalog decodes and validates a catalog file. Errors name the SKU
+// and field at fault.
+func ParseCatalog(data []byte) (*Catalog, error) {
+	var f CatalogFile
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("decode catalog: %w", err)
+	}
+	return NewCatalog(f)
+}
+
+// NewCatalog builds a catalog from a file value, validating it: the format
+// must be CatalogFormat, each (cloud, name) must appear once, clouds must
+// be known, prices must be positive and each region priced once per SKU.
+func NewCatalog(f CatalogFile) (*Catalog, error) {
+	if f.Format != CatalogFormat {
+		return nil, fmt.Errorf("catalog format %d: want %d", f.Format, CatalogFormat)
+	}
+	c := &Catalog{file: f, rows: make(map[string]*row, len(f.SKUs))}
+	for i, s := range f.SKUs {
+		switch s.Cloud {
+		case CloudAzure, CloudAWS, CloudSageMaker, CloudGCP:
+		default:
+			return nil, fmt.Errorf("skus[%d] %s: cloud %q is not azure, aws, aws-sagemaker or gcp", i, s.Name, s.Cloud)
+		}
+		if s.Name == "" {
+			return nil, fmt.Errorf("skus[%d]: name is empty", i)
+		}
+		k := key(s.Cloud, s.Name)
+		if c.rows[k] != nil {
+			return nil, fmt.Errorf("skus[%d] %s/%s: duplicate sku", i, s.Cloud, s.Name)
+		}
+		if s.GPUCount < 0 || s.GPUCount > 0 && (s.GPUModel == "" || s.Accelerator == AcceleratorNone) {
+			return nil, fmt.Errorf("skus[%d] %s/%s: gpu_count %v needs gpu_model and accelerator", i, s.Cloud, s.Name, s.GPUCount)
+		}
+		r := &row{sku: SKU{Cloud: s.Cloud, Name: s.Name, Family: s.Family, VCPU: s.VCPU, MemoryGiB: s.MemoryGiB,
+			GPUCount: s.GPUCount, GPUModel: s.GPUModel, GPUMemoryGiB: s.GPUMemoryGiB, Accelerator: s.Accelerator,
+			Retired: s.Retired, RetiredOn: s.RetiredOn, Known: true},
+			prices: make(map[string]Price, len(s.Prices))}
+		for j, p := range s.Prices {
+			reg := NormalizeRegion(p.Region)
+			if reg == "" {
+				return nil, fmt.Errorf("skus[%d] %s/%s: prices[%d].region is empty", i, s.Cloud, s.Name, j)
+			}
+			if !(p.USDPerHour > 0) {
+				return nil, fmt.Errorf("skus[%d] %s/%s: prices[%d].usd_per_hour %v in %s is not positive", i, s.Cloud, s.Name, j, p.USDPerHour, p.Region)
+			}
+			if _, dup := r.prices[reg]; dup {
+				return nil, fmt.Errorf("skus[%d] %s/%s: prices[%d]: region %s priced twice", i, s.Cloud, s.Name, j, p.Region)
+			}
+			r.prices[reg] = Price{USDPerHour: p.USDPerHour, Observed: p.Observed, Source: p.Source}
+		}
+		c.rows[k] = r
+	}
+	return c, nil
+}
+
+func key(cloud, name string) string { return cloud + "/" + strings.ToLower(name) }
+
+// NormalizeRegion folds a region as plans write it into the catalog's
+// form: lower case, spaces removed ("West Europe" -> "westeurope").
+func NormalizeRegion(r string) string {
+	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(r), " ", ""))
+}
+
+// Lookup returns what is known about a SKU: the catalog row when there is
+// one, else the facts of the SKU name's family (FromFamily set), else a
+// SKU with Known false. Names match case-insensitively; the returned Name
+// is the name as asked.
+func (c *Catalog) Lookup(cloud, name string) SKU {
+	k := key(cloud, name)
+	if r := c.rows[k]; r != nil {
+		s := r.sku
+		s.Name = name
+		return s
+	}
+	if v, ok := c.cache.Load(k); ok {
+		s := v.(SKU)
+		s.Name = name
+		return s
+	}
+	s, ok := FamilyFacts(cloud, name)
+	if !ok {
+		s = SKU{Cloud: cloud, Name: name}
+	}
+	if d := RetiredOn(cloud, name); d != "" {
+		s.Retired, s.RetiredOn = true, d
+	}
+	c.cache.Store(k, s)
+	return s
+}
+
+// Price returns the on-demand Linux USD/hour of a SKU in a region, and
+// false when the catalog has no price there. It never returns 0 with true.
+func (c *Catalog) Price(cloud, sku, region string) (float64, bool) {
+	p, ok := c.PriceInfo(cloud, sku, region)
+	return p.USDPerHour, ok
+}
+
+// PriceInfo is Price with the price's source and observation date.
+func (c *Catalog) PriceInfo(cloud, sku, region string) (Price, bool) {
+	r := c.rows[key(cloud, sku)]
+	if r == nil {
+		return Price{}, false
+	}
+	p, ok := r.prices[NormalizeRegion(region)]
+	return p, ok
+}
+
+// Regions lists, sorted, the regions where the catalog prices a SKU.
+func (c *Catalog) Regions(cloud, sku string) []string {
+	r := c.rows[key(cloud, sku)]
+	if r == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.prices))
+	for reg := range r.prices {
+		out = append(out, reg)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Generated is when pricegen wrote the catalog.
+func (c *Catalog) Generated() time.Time { return c.file.Generated }
+
+// Observed returns the oldest and newest price observation dates in the
+// catalog (the first ten characters of each Observed that starts with a
+// date), so a reader can say how old the bundled prices are.
+func (c *Catalog) Observed() (oldest, newest string) {
+	for _, s := range c.file.SKUs {
+		for _, p := range s.Prices {
+			d := observedDate(p.Observed)
+			if d == "" {
+				continue
+			}
+			if oldest == "" || d < oldest {
+				oldest = d
+			}
+			if d > newest {
+				newest = d
+			}
+		}
+	}
+	return oldest, newest
+}
+
+func observedDate(s string) string {
+	if len(s) < 10 {
+		return ""
+	}
+	d := s[:10]
+	if _, err := time.Parse("2006-01-02", d); err != nil {
+		return ""
+	}
+	return d
+}
+
+// SKUs returns every catalog row's facts, sorted by cloud and name.
+func (c *Catalog) SKUs() []SKU {
+	out := make([]SKU, 0, len(c.rows))
+	for _, r := range c.rows {
+		out = append(out, r.sku)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Cloud != out[j].Cloud {
+			return out[i].Cloud < out[j].Cloud
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// File returns a deep copy of the catalog's file form, for pricegen's merge step.
+func (c *Catalog) File() CatalogFile {
+	f := c.file
+	f.SKUs = make([]CatalogSKU, len(c.file.SKUs))
+	for i, s := range c.file.SKUs {
+		s.Prices = append([]CatalogPrice(nil), s.Prices...)
+		f.SKUs[i] = s
+	}
+	return f
+}
