@@ -141,7 +141,12 @@ func Parse(name string, data []byte) (*Plan, error) {
 		}
 		p.Deferred = append(p.Deferred, &DeferredChange{Reason: deferredReason(d.Reason), Change: c})
 	}
+	plannedSensitive := sensitiveOutputs(w.PlannedValues)
 	for n, oc := range w.OutputChanges {
+		if _, ok := plannedSensitive[n]; ok {
+			// Older plans mark sensitivity only in planned_values.outputs.
+			oc.AfterSensitive = json.RawMessage("true")
+		}
 		o, err := newOutput(n, oc, secrets)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("output_changes.%s: %v", n, err), Hint: showHint}
@@ -464,7 +469,10 @@ func collectSecrets(w *wirePlan) secretSet {
 		s.collect(o.Before, o.BeforeSensitive)
 		s.collect(o.After, o.AfterSensitive)
 	}
-	if len(w.Variables) > 0 && bytes.Contains(w.Configuration, []byte(`"sensitive":true`)) {
+	for _, v := range sensitiveOutputs(w.PlannedValues) {
+		s.collect(v, json.RawMessage("true"))
+	}
+	if len(w.Variables) > 0 && marksSensitive(w.Configuration) {
 		var cfg struct {
 			RootModule struct {
 				Variables map[string]struct {
@@ -484,4 +492,34 @@ func collectSecrets(w *wirePlan) secretSet {
 		}
 	}
 	return s
+}
+
+// sensitiveOutputs returns the values of the outputs planned_values marks
+// sensitive (older plans mark them only there).
+func sensitiveOutputs(planned json.RawMessage) map[string]json.RawMessage {
+	if !marksSensitive(planned) {
+		return nil
+	}
+	var pv struct {
+		Outputs map[string]struct {
+			Sensitive bool            `json:"sensitive"`
+			Value     json.RawMessage `json:"value"`
+		} `json:"outputs"`
+	}
+	if json.Unmarshal(planned, &pv) != nil {
+		return nil
+	}
+	out := map[string]json.RawMessage{}
+	for n, o := range pv.Outputs {
+		if o.Sensitive {
+			out[n] = o.Value
+		}
+	}
+	return out
+}
+
+// marksSensitive is a cheap pre-check before decoding a section for its
+// sensitivity flags.
+func marksSensitive(raw json.RawMessage) bool {
+	return bytes.Contains(raw, []byte(`"sensitive":true`)) || bytes.Contains(raw, []byte(`"sensitive": true`))
 }
