@@ -1,0 +1,52 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/planwarden/planwarden/planparse/plantest"
+)
+
+// BenchmarkReviewJSON is the whole `planwarden review --format json` of a
+// generated 20,000-change plan (about 28 MB): read, decode, infra, rules,
+// encode. Compare with planparse's BenchmarkTFJSONUnmarshal (the bare
+// terraform-json decode of the same plan).
+func BenchmarkReviewJSON(b *testing.B) {
+	benchmarkReview(b, "json")
+}
+
+// BenchmarkReviewMarkdown is the same plan rendered as the PR comment.
+func BenchmarkReviewMarkdown(b *testing.B) {
+	benchmarkReview(b, "markdown")
+}
+
+func benchmarkReview(b *testing.B, format string) {
+	data := plantest.Large(20000)
+	path := filepath.Join(b.TempDir(), "large.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"review", "--format", format, path}, strings.NewReader(""), io.Discard, io.Discard); code == exitUsage {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// TestWriteLargePlan writes the benchmark plan to $PLANWARDEN_LARGE_PLAN
+// so the binary's peak memory can be measured on it
+// (`/usr/bin/time -v bin/planwarden review --format json FILE`).
+func TestWriteLargePlan(t *testing.T) {
+	path := os.Getenv("PLANWARDEN_LARGE_PLAN")
+	if path == "" {
+		t.Skip("set PLANWARDEN_LARGE_PLAN=/path/to/file.json to write the 20,000-change benchmark plan")
+	}
+	if err := os.WriteFile(path, plantest.Large(20000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
