@@ -64,6 +64,8 @@ type PRState struct {
 	Summary    string    `json:"summary,omitempty"`
 	RunID      int64     `json:"run_id,omitempty"`
 	UpdatedAt  time.Time `json:"updated_at"`
+	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
+	CheckRunID int64 `json:"check_run_id,omitempty"`
 }
 
 // Store is the bot's small durable memory. Implementations: in memory

@@ -1,0 +1,197 @@
+package app
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ArtifactPrefix starts the name of every artifact planwarden reads.
+const ArtifactPrefix = "planwarden"
+
+// MetadataFile is the optional file in a plan artifact that names each
+// plan's project and environment (docs/github-app.md):
+//
+//	{"project": "aks-gpu", "environment": "prod",
+//	 "plans": {"sagemaker.json": {"project": "sagemaker", "environment": "staging"}}}
+//
+// Top-level project and environment apply to every plan; "plans" entries,
+// keyed by the plan's path in the zip, override them.
+const MetadataFile = "planwarden-metadata.json"
+
+// Limits bound what the bot reads from untrusted artifacts.
+type Limits struct {
+	MaxArtifacts int   // plan artifacts per run; default 20
+	MaxZipBytes  int64 // one artifact's zip; default 100 MiB
+	MaxTotal     int64 // uncompressed bytes over every entry of a run; default 512 MiB
+	MaxEntries   int   // entries in one zip; default 500
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxArtifacts <= 0 {
+		l.MaxArtifacts = 20
+	}
+	if l.MaxZipBytes <= 0 {
+		l.MaxZipBytes = 100 << 20
+	}
+	if l.MaxTotal <= 0 {
+		l.MaxTotal = 512 << 20
+	}
+	if l.MaxEntries <= 0 {
+		l.MaxEntries = 500
+	}
+	return l
+}
+
+// Metadata is the decoded MetadataFile.
+type Metadata struct {
+	Project     string                  `json:"project,omitempty"`
+	Environment string                  `json:"environment,omitempty"`
+	Plans       map[string]PlanMetadata `json:"plans,omitempty"`
+}
+
+// PlanMetadata names one plan's project and environment.
+type PlanMetadata struct {
+	Project     string `json:"project,omitempty"`
+	Environment string `json:"environment,omitempty"`
+}
+
+// planFile is one plan read from an artifact.
+type planFile struct {
+	Name        string // artifact/path, for messages
+	Project     string
+	Environment string
+	Data        []byte
+}
+
+// artifactError is an artifact the bot refuses; its message goes on the
+// check run as is.
+type artifactError struct{ msg string }
+
+func (e *artifactError) Error() string { return e.msg }
+
+func refuse(format string, args ...any) error { return &artifactError{fmt.Sprintf(format, args...)} }
+
+// budget is the uncompressed bytes still allowed for a run.
+type budget struct{ left int64 }
+
+// extractPlans reads the *.json plans and the metadata of one artifact zip.
+func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFile, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, refuse("artifact %s is not a readable zip: %v", artifact, err)
+	}
+	if len(zr.File) > lim.MaxEntries {
+		return nil, refuse("artifact %s refused: %d entries, more than the limit of %d", artifact, len(zr.File), lim.MaxEntries)
+	}
+	var (
+		plans []planFile
+		meta  *Metadata
+	)
+	for _, f := range zr.File {
+		name := f.Name
+		if !safeEntry(name) {
+			return nil, refuse("artifact %s refused: entry %q escapes the artifact (absolute path or ..)", artifact, name)
+		}
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		isMeta := path.Base(name) == MetadataFile
+		if !isMeta && !strings.HasSuffix(strings.ToLower(name), ".json") {
+			continue
+		}
+		if f.UncompressedSize64 > uint64(b.left) {
+			return nil, tooBig(artifact, name, lim)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, refuse("artifact %s: cannot open %s: %v", artifact, name, err)
+		}
+		// Never trust the header's size: count what comes out.
+		content, err := io.ReadAll(io.LimitReader(rc, b.left+1))
+		rc.Close()
+		if err != nil {
+			return nil, refuse("artifact %s: cannot read %s: %v", artifact, name, err)
+		}
+		if int64(len(content)) > b.left {
+			return nil, tooBig(artifact, name, lim)
+		}
+		b.left -= int64(len(content))
+		if isMeta {
+			if meta, err = decodeMetadata(content); err != nil {
+				return nil, refuse("artifact %s: %s: %v", artifact, name, err)
+			}
+			continue
+		}
+		plans = append(plans, planFile{Name: artifact + "/" + name, Data: content})
+	}
+	if len(plans) == 0 {
+		return nil, refuse("artifact %s holds no *.json plan file", artifact)
+	}
+	nameProjects(artifact, plans, meta)
+	return plans, nil
+}
+
+func tooBig(artifact, entry string, lim Limits) error {
+	return refuse("artifact %s refused: %s would take the uncompressed total past the limit of %d MiB (zip bomb?)",
+		artifact, entry, lim.MaxTotal>>20)
+}
+
+// safeEntry refuses names that would escape a directory they were
+// extracted into: absolute, drive letters, backslashes, "..".
+func safeEntry(name string) bool {
+	if name == "" || strings.ContainsRune(name, '\\') || strings.ContainsRune(name, 0) {
+		return false
+	}
+	return filepath.IsLocal(filepath.FromSlash(strings.TrimSuffix(name, "/"))) && !strings.HasPrefix(name, "/")
+}
+
+func decodeMetadata(data []byte) (*Metadata, error) {
+	if len(data) > 64<<10 {
+		return nil, errors.New("metadata file larger than 64 KiB")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var m Metadata
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("bad metadata: %v", err)
+	}
+	return &m, nil
+}
+
+// nameProjects applies the metadata; without it, a plan's project is the
+// artifact's name after "planwarden-" when the artifact holds one plan,
+// else the plan file's base name.
+func nameProjects(artifact string, plans []planFile, meta *Metadata) {
+	for i := range plans {
+		p := &plans[i]
+		entry := strings.TrimPrefix(p.Name, artifact+"/")
+		switch {
+		case len(plans) == 1 && strings.HasPrefix(artifact, ArtifactPrefix+"-"):
+			p.Project = strings.TrimPrefix(artifact, ArtifactPrefix+"-")
+		default:
+			p.Project = strings.TrimSuffix(path.Base(entry), path.Ext(entry))
+		}
+		if meta == nil {
+			continue
+		}
+		if meta.Project != "" {
+			p.Project = meta.Project
+		}
+		p.Environment = meta.Environment
+		if pm, ok := meta.Plans[entry]; ok {
+			if pm.Project != "" {
+				p.Project = pm.Project
+			}
+			if pm.Environment != "" {
+				p.Environment = pm.Environment
+			}
+		}
+	}
+}

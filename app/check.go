@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/planwarden/planwarden/comment"
+)
+
+// GitHub's limits on check-run output.
+const (
+	maxCheckText        = 65535
+	maxAnnotationsBatch = 50
+	maxAnnotations      = 1000
+)
+
+// ensureCheck returns the planwarden check run of sha: the one the store
+// remembers, else the latest by name, else a new one in progress.
+func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha string, st PRState, title string) (CheckRun, error) {
+	if st.HeadSHA == sha && st.CheckRunID != 0 {
+		return CheckRun{ID: st.CheckRunID, Name: CheckName, HeadSHA: sha}, nil
+	}
+	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, CheckName)
+	if err != nil {
+		return CheckRun{}, err
+	}
+	for _, r := range runs {
+		if r.Name == CheckName {
+			return r, nil
+		}
+	}
+	return gh.CreateCheckRun(ctx, repo, CheckRun{
+		Name: CheckName, HeadSHA: sha, Status: "in_progress", Title: title,
+		Summary: "planwarden is reading the plan of this commit.",
+	})
+}
+
+// completeCheck sets the check run's conclusion and output. Annotations
+// go 50 per request, as GitHub requires.
+func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check CheckRun, out outcome, runID int64) error {
+	ann := out.Annotations
+	if len(ann) > maxAnnotations {
+		ann = ann[:maxAnnotations]
+	}
+	first := ann[:min(len(ann), maxAnnotationsBatch)]
+	cr := CheckRun{
+		ID: check.ID, Name: CheckName, HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
+		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), Text: clamp(out.Text, maxCheckText),
+		Annotations: first, CompletedAt: a.now(),
+	}
+	if runID != 0 {
+		cr.ExternalID = strconv.FormatInt(runID, 10)
+	}
+	if err := gh.UpdateCheckRun(ctx, repo, cr); err != nil {
+		return err
+	}
+	for i := len(first); i < len(ann); i += maxAnnotationsBatch {
+		more := cr
+		more.Annotations = ann[i:min(len(ann), i+maxAnnotationsBatch)]
+		if err := gh.UpdateCheckRun(ctx, repo, more); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upsertComment edits planwarden's one comment on the PR (found by id,
+// else by its hidden marker) or creates it. skipped is true when the
+// comment shows a newer plan of the same commit.
+func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, body, sha string, planTime time.Time) (id int64, skipped bool, err error) {
+	body = clamp(body, 65536)
+	if st.CommentID != 0 {
+		err := gh.EditComment(ctx, repo, st.CommentID, body)
+		if err == nil {
+			return st.CommentID, false, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return 0, false, err
+		}
+		logger(ctx).Info("remembered comment is gone; looking for the marker", "comment", st.CommentID)
+	}
+	comments, err := gh.ListIssueComments(ctx, repo, pr)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, c := range comments {
+		m, ok := comment.ParseMarker(c.Body)
+		if !ok {
+			continue
+		}
+		if m.HeadSHA == sha && m.PlanTime.After(planTime) {
+			return c.ID, true, nil
+		}
+		return c.ID, false, gh.EditComment(ctx, repo, c.ID, body)
+	}
+	id, err = gh.CreateComment(ctx, repo, pr, body)
+	return id, false, err
+}

@@ -1,0 +1,364 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/bradleyfalzon/ghinstallation/v2"
+	"github.com/google/go-github/v66/github"
+
+	"github.com/planwarden/planwarden/comment"
+)
+
+// maxPages bounds every paginated listing.
+const maxPages = 10
+
+// installations hands out one GitHub client per installation. Each client's
+// ghinstallation transport caches its token until a minute before expiry.
+type installations struct {
+	apps     *ghinstallation.AppsTransport
+	baseURL  *url.URL
+	download *http.Client // no Authorization, for artifact blobs
+	mu       sync.Mutex
+	clients  map[int64]GitHub
+}
+
+func newInstallations(s Secrets, apiURL string, retried http.RoundTripper) (*installations, error) {
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("github api url %q: not an absolute URL", apiURL)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	atr, err := ghinstallation.NewAppsTransport(retried, s.AppID, s.PrivateKeyPEM)
+	if err != nil {
+		// The parse error may quote the key; say only what is wrong.
+		return nil, errors.New("github app private key: not a valid RSA private key in PEM form")
+	}
+	atr.BaseURL = strings.TrimSuffix(u.String(), "/")
+	return &installations{
+		apps:     atr,
+		baseURL:  u,
+		download: &http.Client{Transport: retried},
+		clients:  map[int64]GitHub{},
+	}, nil
+}
+
+func (in *installations) client(id int64) (GitHub, error) {
+	if id <= 0 {
+		return nil, errors.New("event names no installation")
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if c, ok := in.clients[id]; ok {
+		return c, nil
+	}
+	tr := ghinstallation.NewFromAppsTransport(in.apps, id)
+	gc := github.NewClient(&http.Client{Transport: tr})
+	base := *in.baseURL
+	gc.BaseURL = &base
+	c := &ghAdapter{c: gc, download: in.download}
+	in.clients[id] = c
+	return c, nil
+}
+
+// ghAdapter implements GitHub with go-github.
+type ghAdapter struct {
+	c        *github.Client
+	download *http.Client
+}
+
+func notFound(resp *github.Response, err error) error {
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return fmt.Errorf("%w: %v", ErrNotFound, err)
+	}
+	return err
+}
+
+func checkOptions(c CheckRun) *github.CheckRunOutput {
+	if c.Title == "" && c.Summary == "" {
+		return nil
+	}
+	out := &github.CheckRunOutput{Title: github.String(c.Title), Summary: github.String(c.Summary)}
+	if c.Text != "" {
+		out.Text = github.String(c.Text)
+	}
+	for _, a := range c.Annotations {
+		out.Annotations = append(out.Annotations, ghAnnotation(a))
+	}
+	return out
+}
+
+func ghAnnotation(a comment.Annotation) *github.CheckRunAnnotation {
+	end := max(a.EndLine, a.StartLine)
+	ga := &github.CheckRunAnnotation{
+		Path: github.String(a.Path), StartLine: github.Int(max(a.StartLine, 1)), EndLine: github.Int(max(end, 1)),
+		AnnotationLevel: github.String(a.Level), Message: github.String(a.Message),
+	}
+	if a.Title != "" {
+		ga.Title = github.String(a.Title)
+	}
+	return ga
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func fromCheckRun(cr *github.CheckRun) CheckRun {
+	out := CheckRun{
+		ID: cr.GetID(), Name: cr.GetName(), HeadSHA: cr.GetHeadSHA(), Status: cr.GetStatus(),
+		Conclusion: cr.GetConclusion(), ExternalID: cr.GetExternalID(), DetailsURL: cr.GetDetailsURL(), HTMLURL: cr.GetHTMLURL(),
+	}
+	if cr.Output != nil {
+		out.Title, out.Summary, out.Text = cr.Output.GetTitle(), cr.Output.GetSummary(), cr.Output.GetText()
+	}
+	return out
+}
+
+func (g *ghAdapter) CreateCheckRun(ctx context.Context, r Repo, c CheckRun) (CheckRun, error) {
+	opt := github.CreateCheckRunOptions{
+		Name: c.Name, HeadSHA: c.HeadSHA, Status: optional(c.Status), Conclusion: optional(c.Conclusion),
+		ExternalID: optional(c.ExternalID), DetailsURL: optional(c.DetailsURL), Output: checkOptions(c),
+	}
+	if c.Conclusion != "" {
+		opt.CompletedAt = &github.Timestamp{Time: c.CompletedAt}
+	}
+	cr, _, err := g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
+	if err != nil {
+		return CheckRun{}, fmt.Errorf("create check run %s on %s: %w", c.Name, short(c.HeadSHA), err)
+	}
+	return fromCheckRun(cr), nil
+}
+
+func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) error {
+	opt := github.UpdateCheckRunOptions{
+		Name: c.Name, Status: optional(c.Status), Conclusion: optional(c.Conclusion),
+		ExternalID: optional(c.ExternalID), DetailsURL: optional(c.DetailsURL), Output: checkOptions(c),
+	}
+	if c.Conclusion != "" {
+		opt.CompletedAt = &github.Timestamp{Time: c.CompletedAt}
+	}
+	if _, _, err := g.c.Checks.UpdateCheckRun(ctx, r.Owner, r.Name, c.ID, opt); err != nil {
+		return fmt.Errorf("update check run %d: %w", c.ID, err)
+	}
+	return nil
+}
+
+func (g *ghAdapter) ListCheckRunsForRef(ctx context.Context, r Repo, ref, name string) ([]CheckRun, error) {
+	res, _, err := g.c.Checks.ListCheckRunsForRef(ctx, r.Owner, r.Name, ref, &github.ListCheckRunsOptions{
+		CheckName: github.String(name), Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list check runs for %s: %w", short(ref), err)
+	}
+	var out []CheckRun
+	for _, cr := range res.CheckRuns {
+		out = append(out, fromCheckRun(cr))
+	}
+	return out, nil
+}
+
+func (g *ghAdapter) ListIssueComments(ctx context.Context, r Repo, number int) ([]IssueComment, error) {
+	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	var out []IssueComment
+	for page := 0; page < maxPages; page++ {
+		cs, resp, err := g.c.Issues.ListComments(ctx, r.Owner, r.Name, number, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
+		}
+		for _, c := range cs {
+			out = append(out, IssueComment{ID: c.GetID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, nil
+}
+
+func (g *ghAdapter) CreateComment(ctx context.Context, r Repo, number int, body string) (int64, error) {
+	c, _, err := g.c.Issues.CreateComment(ctx, r.Owner, r.Name, number, &github.IssueComment{Body: github.String(body)})
+	if err != nil {
+		return 0, fmt.Errorf("create comment on #%d: %w", number, err)
+	}
+	return c.GetID(), nil
+}
+
+func (g *ghAdapter) EditComment(ctx context.Context, r Repo, id int64, body string) error {
+	_, resp, err := g.c.Issues.EditComment(ctx, r.Owner, r.Name, id, &github.IssueComment{Body: github.String(body)})
+	if err != nil {
+		return fmt.Errorf("edit comment %d: %w", id, notFound(resp, err))
+	}
+	return nil
+}
+
+func (g *ghAdapter) GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error) {
+	run, resp, err := g.c.Actions.GetWorkflowRunByID(ctx, r.Owner, r.Name, id)
+	if err != nil {
+		return WorkflowRun{}, fmt.Errorf("get workflow run %d: %w", id, notFound(resp, err))
+	}
+	return fromWorkflowRun(run), nil
+}
+
+func fromWorkflowRun(run *github.WorkflowRun) WorkflowRun {
+	w := WorkflowRun{
+		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
+		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
+	}
+	for _, pr := range run.PullRequests {
+		w.PullRequests = append(w.PullRequests, pr.GetNumber())
+	}
+	return w
+}
+
+func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error) {
+	opt := &github.ListOptions{PerPage: 100}
+	var out []Artifact
+	for page := 0; page < maxPages; page++ {
+		list, resp, err := g.c.Actions.ListWorkflowRunArtifacts(ctx, r.Owner, r.Name, runID, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list artifacts of run %d: %w", runID, err)
+		}
+		for _, a := range list.Artifacts {
+			out = append(out, Artifact{ID: a.GetID(), Name: a.GetName(), SizeInBytes: a.GetSizeInBytes(), Expired: a.GetExpired()})
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, nil
+}
+
+func (g *ghAdapter) DownloadArtifact(ctx context.Context, r Repo, id int64, maxBytes int64) ([]byte, error) {
+	u, resp, err := g.c.Actions.DownloadArtifact(ctx, r.Owner, r.Name, id, 1)
+	if err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, notFound(resp, err))
+	}
+	// A fresh request: the blob store's signed URL must not see our token.
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, err)
+	}
+	blob, err := g.download.Do(req)
+	if err != nil {
+		// The URL is signed; do not print it.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("download artifact %d from blob storage: %w", id, err)
+	}
+	defer blob.Body.Close()
+	if blob.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("download artifact %d from blob storage: %s", id, blob.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(blob.Body, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, fmt.Errorf("artifact %d: zip is larger than %d bytes: %w", id, maxBytes, ErrTooLarge)
+	}
+	return data, nil
+}
+
+func (g *ghAdapter) GetFile(ctx context.Context, r Repo, path, ref string) ([]byte, error) {
+	fc, _, resp, err := g.c.Repositories.GetContents(ctx, r.Owner, r.Name, path, &github.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		return nil, fmt.Errorf("get %s at %s: %w", path, ref, notFound(resp, err))
+	}
+	if fc == nil {
+		return nil, fmt.Errorf("get %s at %s: a directory: %w", path, ref, ErrNotFound)
+	}
+	if fc.GetEncoding() == "base64" && fc.Content != nil {
+		data, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(*fc.Content, "\n", ""))
+		if err != nil {
+			return nil, fmt.Errorf("get %s at %s: %w", path, ref, err)
+		}
+		return data, nil
+	}
+	s, err := fc.GetContent()
+	if err != nil {
+		return nil, fmt.Errorf("get %s at %s: %w", path, ref, err)
+	}
+	return []byte(s), nil
+}
+
+func fromPR(pr *github.PullRequest) PullRequest {
+	return PullRequest{
+		Number: pr.GetNumber(), State: pr.GetState(), HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(),
+		HeadRepo: pr.GetHead().GetRepo().GetFullName(), BaseRef: pr.GetBase().GetRef(),
+	}
+}
+
+func (g *ghAdapter) GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error) {
+	pr, resp, err := g.c.PullRequests.Get(ctx, r.Owner, r.Name, number)
+	if err != nil {
+		return PullRequest{}, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
+	}
+	return fromPR(pr), nil
+}
+
+func (g *ghAdapter) ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error) {
+	prs, _, err := g.c.PullRequests.ListPullRequestsWithCommit(ctx, r.Owner, r.Name, sha, &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return nil, fmt.Errorf("list pull requests for %s: %w", short(sha), err)
+	}
+	out := make([]PullRequest, 0, len(prs))
+	for _, pr := range prs {
+		out = append(out, fromPR(pr))
+	}
+	return out, nil
+}
+
+func (g *ghAdapter) GetPermission(ctx context.Context, r Repo, user string) (string, error) {
+	p, resp, err := g.c.Repositories.GetPermissionLevel(ctx, r.Owner, r.Name, user)
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			return "none", nil
+		}
+		return "", fmt.Errorf("get permission of %s: %w", user, err)
+	}
+	return p.GetPermission(), nil
+}
+
+func (g *ghAdapter) DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error {
+	in := make(map[string]any, len(inputs))
+	for k, v := range inputs {
+		in[k] = v
+	}
+	_, err := g.c.Actions.CreateWorkflowDispatchEventByFileName(ctx, r.Owner, r.Name, workflowFile,
+		github.CreateWorkflowDispatchEventRequest{Ref: ref, Inputs: in})
+	if err != nil {
+		return fmt.Errorf("dispatch %s on %s: %w", workflowFile, ref, err)
+	}
+	return nil
+}
+
+func (g *ghAdapter) React(ctx context.Context, r Repo, commentID int64, content string) error {
+	if _, _, err := g.c.Reactions.CreateIssueCommentReaction(ctx, r.Owner, r.Name, commentID, content); err != nil {
+		return fmt.Errorf("react %s to comment %d: %w", content, commentID, err)
+	}
+	return nil
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

@@ -1,0 +1,110 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+)
+
+// issue_comment created: the slash commands /plan and /destroy-staging.
+// Only collaborators with write or admin may run them; the bot dispatches
+// a CI workflow, reacts to the command and replies.
+
+var slashCommands = map[string]bool{"/plan": true, "/destroy-staging": true}
+
+func decodeIssueComment(_ context.Context, ev any) (Job, bool) {
+	e, ok := ev.(*github.IssueCommentEvent)
+	if !ok || e.GetAction() != "created" || !e.GetIssue().IsPullRequest() || e.GetSender().GetType() == "Bot" {
+		return Job{}, false
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(e.GetComment().GetBody()), "\n")
+	if fields := strings.Fields(line); len(fields) == 0 || !slashCommands[fields[0]] {
+		return Job{}, false
+	}
+	return Job{
+		Action:         e.GetAction(),
+		InstallationID: e.GetInstallation().GetID(),
+		Owner:          e.GetRepo().GetOwner().GetLogin(),
+		Repo:           e.GetRepo().GetName(),
+		PR:             e.GetIssue().GetNumber(),
+		CommentID:      e.GetComment().GetID(),
+		CommentBody:    clamp(strings.TrimSpace(line), 256),
+		Sender:         e.GetSender().GetLogin(),
+	}, true
+}
+
+func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error {
+	repo := Repo{job.Owner, job.Repo}
+	fields := strings.Fields(job.CommentBody)
+	cmd, args := fields[0], fields[1:]
+	refuse := func(msg string) error {
+		logger(ctx).Info("command refused", "command", cmd, "sender", job.Sender)
+		if err := gh.React(ctx, repo, job.CommentID, "-1"); err != nil {
+			return err
+		}
+		_, err := gh.CreateComment(ctx, repo, job.PR, msg)
+		return err
+	}
+	perm, err := gh.GetPermission(ctx, repo, job.Sender)
+	if err != nil {
+		return err
+	}
+	if perm != "admin" && perm != "write" {
+		return refuse(fmt.Sprintf("%s needs write access to %s; %s has %s.", code(cmd), repo, code(job.Sender), code(perm)))
+	}
+	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
+	if err != nil {
+		return err
+	}
+	if pr.State != "open" {
+		return refuse(fmt.Sprintf("%s works on open pull requests only; #%d is %s.", code(cmd), pr.Number, pr.State))
+	}
+	if pr.HeadRepo != repo.String() {
+		return refuse(fmt.Sprintf("%s cannot dispatch a workflow on a fork's branch (%s).", code(cmd), code(pr.HeadRepo)))
+	}
+	inputs := map[string]string{"pr": fmt.Sprint(pr.Number)}
+	workflow := a.cfg.Commands.PlanWorkflow
+	if cmd == "/destroy-staging" {
+		env := "staging"
+		if len(args) > 0 {
+			env = args[0]
+		}
+		cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+		if !ok {
+			return refuse(fmt.Sprintf("%s refused: %s", code(cmd), out.Summary))
+		}
+		wf, ok := destroyWorkflow(cfg, env)
+		if !ok {
+			return refuse(fmt.Sprintf("%s refuses the environment %s: only an environment that is not protected and has a destroy workflow may be destroyed (by default, staging).", code(cmd), code(env)))
+		}
+		workflow, inputs["environment"] = wf, env
+	}
+	if err := gh.DispatchWorkflow(ctx, repo, workflow, pr.HeadRef, inputs); err != nil {
+		logger(ctx).Error("dispatch", "workflow", workflow, "err", err)
+		if rerr := gh.React(ctx, repo, job.CommentID, "confused"); rerr != nil {
+			return rerr
+		}
+		_, err := gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: could not dispatch %s on %s. Check that the workflow exists on that branch and declares the inputs %s.",
+			code(cmd), code(workflow), code(pr.HeadRef), code(strings.Join(slices.Sorted(maps.Keys(inputs)), ", "))))
+		return err
+	}
+	logger(ctx).Info("command dispatched", "command", cmd, "workflow", workflow, "sender", job.Sender)
+	if err := gh.React(ctx, repo, job.CommentID, "rocket"); err != nil {
+		return err
+	}
+	_, err = gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: dispatched %s on %s for %s.", code(cmd), code(workflow), code(pr.HeadRef), code(job.Sender)))
+	return err
+}
+
+// code quotes user text as inline code: no markdown, no mentions.
+func code(s string) string {
+	s = strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(clamp(s, 100))
+	if s == "" {
+		s = "none"
+	}
+	return "`" + s + "`"
+}

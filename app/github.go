@@ -1,0 +1,103 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/planwarden/planwarden/comment"
+)
+
+// GitHub is the narrow port the worker uses, in GitHub's own words. The
+// go-github adapter (client.go) implements it; unit tests fake it with a
+// struct of func fields.
+type GitHub interface {
+	CreateCheckRun(ctx context.Context, r Repo, c CheckRun) (CheckRun, error)
+	UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) error
+	ListCheckRunsForRef(ctx context.Context, r Repo, ref, name string) ([]CheckRun, error)
+	ListIssueComments(ctx context.Context, r Repo, number int) ([]IssueComment, error)
+	CreateComment(ctx context.Context, r Repo, number int, body string) (int64, error)
+	EditComment(ctx context.Context, r Repo, id int64, body string) error
+	GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error)
+	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
+	// DownloadArtifact returns the artifact's zip, at most maxBytes long
+	// (ErrTooLarge beyond). The redirect to the blob store is followed
+	// without the Authorization header.
+	DownloadArtifact(ctx context.Context, r Repo, id int64, maxBytes int64) ([]byte, error)
+	// GetFile returns a file's content at ref, or ErrNotFound.
+	GetFile(ctx context.Context, r Repo, path, ref string) ([]byte, error)
+	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
+	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
+	// GetPermission returns admin, write, read or none.
+	GetPermission(ctx context.Context, r Repo, user string) (string, error)
+	DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error
+	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
+	React(ctx context.Context, r Repo, commentID int64, content string) error
+}
+
+// Errors the port reports that callers branch on.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrTooLarge = errors.New("too large")
+)
+
+// Repo names a repository.
+type Repo struct{ Owner, Name string }
+
+func (r Repo) String() string { return r.Owner + "/" + r.Name }
+
+// CheckRun is a check run as the bot writes and reads it.
+type CheckRun struct {
+	ID          int64
+	Name        string
+	HeadSHA     string
+	Status      string // queued, in_progress, completed
+	Conclusion  string // success, neutral, failure (with Status completed)
+	ExternalID  string
+	DetailsURL  string
+	HTMLURL     string
+	Title       string
+	Summary     string
+	Text        string
+	Annotations []comment.Annotation
+	CompletedAt time.Time
+}
+
+// IssueComment is a comment on a PR's conversation.
+type IssueComment struct {
+	ID   int64
+	Body string
+	User string
+}
+
+// PullRequest is what the bot needs to know of a PR.
+type PullRequest struct {
+	Number   int
+	State    string
+	HeadSHA  string
+	HeadRef  string
+	HeadRepo string // owner/name of the head branch's repository
+	BaseRef  string
+}
+
+// WorkflowRun is a GitHub Actions run.
+type WorkflowRun struct {
+	ID           int64
+	Name         string
+	Path         string // .github/workflows/plan.yml
+	HeadSHA      string
+	HeadBranch   string
+	Status       string
+	Conclusion   string
+	HTMLURL      string
+	RunStartedAt time.Time
+	PullRequests []int
+}
+
+// Artifact is one artifact of a workflow run.
+type Artifact struct {
+	ID          int64
+	Name        string
+	SizeInBytes int64
+	Expired     bool
+}

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// RetryPolicy says how outgoing requests are retried: 5xx answers with
+// exponential backoff; GitHub's primary and secondary rate limits (403 or
+// 429 with Retry-After, or X-RateLimit-Remaining 0 and X-RateLimit-Reset)
+// by waiting as long as GitHub asks, but never longer than MaxWait at once;
+// other 4xx never. The total wait of one request is therefore at most
+// MaxRetries × MaxWait.
+type RetryPolicy struct {
+	MaxRetries int           // default 4
+	MinWait    time.Duration // first 5xx backoff, doubling; default 500ms
+	MaxWait    time.Duration // the longest single wait; default 60s
+	// Now is the clock used to read X-RateLimit-Reset; default time.Now.
+	Now func() time.Time
+	// Pause, when set, is called with each wait instead of the transport
+	// sleeping: tests inject a fake clock here so nothing really waits.
+	Pause func(time.Duration)
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxRetries == 0 {
+		p.MaxRetries = 4
+	}
+	if p.MaxRetries < 0 {
+		p.MaxRetries = 0
+	}
+	if p.MinWait <= 0 {
+		p.MinWait = 500 * time.Millisecond
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = 60 * time.Second
+	}
+	if p.Now == nil {
+		p.Now = time.Now
+	}
+	return p
+}
+
+// defaultRateLimitWait is GitHub's advice when a secondary rate limit
+// names no time: wait at least a minute.
+const defaultRateLimitWait = time.Minute
+
+// rateLimitWait reports whether resp is a rate limit and how long GitHub
+// asks to wait.
+func (p RetryPolicy) rateLimitWait(resp *http.Response) (time.Duration, bool) {
+	if resp == nil || (resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests) {
+		return 0, false
+	}
+	if ra := resp.Header.Get("Retry-After"); ra != "" {
+		if s, err := strconv.Atoi(ra); err == nil && s >= 0 {
+			return time.Duration(s) * time.Second, true
+		}
+		if t, err := http.ParseTime(ra); err == nil {
+			return max(t.Sub(p.Now()), 0), true
+		}
+		return defaultRateLimitWait, true
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if s, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			return max(time.Unix(s, 0).Sub(p.Now())+time.Second, 0), true
+		}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return defaultRateLimitWait, true
+	}
+	return 0, false // a plain 403: permission denied, not retried
+}
+
+func (p RetryPolicy) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	}
+	if wait, ok := p.rateLimitWait(resp); ok {
+		return wait <= p.MaxWait, nil
+	}
+	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
+		return true, nil
+	}
+	return false, nil
+}
+
+func (p RetryPolicy) backoff(_, _ time.Duration, attempt int, resp *http.Response) time.Duration {
+	wait, ok := p.rateLimitWait(resp)
+	if !ok {
+		wait = p.MinWait << min(attempt, 20)
+	}
+	wait = min(wait, p.MaxWait)
+	if p.Pause != nil {
+		p.Pause(wait)
+		return 0
+	}
+	return wait
+}
+
+// retryTransport wraps base in the retry policy.
+func retryTransport(base http.RoundTripper, p RetryPolicy) http.RoundTripper {
+	p = p.withDefaults()
+	c := retryablehttp.NewClient()
+	// Redirects are not followed here: the artifact download must see
+	// GitHub's 302 and fetch the blob itself, without Authorization.
+	c.HTTPClient = &http.Client{
+		Transport:     base,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	c.Logger = nil
+	c.RetryMax = p.MaxRetries
+	c.RetryWaitMin = p.MinWait
+	c.RetryWaitMax = p.MaxWait
+	c.CheckRetry = p.checkRetry
+	c.Backoff = p.backoff
+	// Hand the last answer back (a 404, a rate limit we will not wait
+	// out) so go-github turns it into its typed error.
+	c.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	return &retryablehttp.RoundTripper{Client: c}
+}
