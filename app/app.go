@@ -26,7 +26,7 @@ type Config struct {
 	// or https://HOST/api/v3/ for GitHub Enterprise Server.
 	GitHubAPIURL string
 	Queue        Queue
-	Store        Store  // default: a MemoryStore
+	Store        Store        // default: a MemoryStore
 	Logger       *slog.Logger // default: JSON to nowhere
 	// Transport carries every outgoing request under the retry policy and
 	// App auth (default: a pooled transport with timeouts). Tests point it
