@@ -1,6 +1,13 @@
 package infra
 
-import "github.com/planwarden/planwarden/planparse"
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/planwarden/planwarden/planparse"
+)
 
 // Options tune Analyze.
 type Options struct {
@@ -8,5 +15,275 @@ type Options struct {
 	DefaultRegion string
 }
 
-// Analyze returns infra's view of every change of a supported type, in plan order.
-func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource { return nil }
+// Region sources, as Side.RegionSource reports them.
+const (
+	RegionFromResource = "resource"
+	RegionFromParent   = "parent cluster"
+	RegionFromProvider = "provider"
+	RegionFromDefault  = "default"
+)
+
+// Supported reports whether Analyze understands a resource type.
+func Supported(resourceType string) bool { _, ok := adapters[resourceType]; return ok }
+
+// SupportedTypes lists the resource types Analyze understands, sorted.
+func SupportedTypes() []string {
+	out := make([]string, 0, len(adapters))
+	for t := range adapters {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Analyze returns infra's view of every managed-resource change of a
+// supported type (see SupportedTypes), one Resource per change, in plan
+// order. Changes of other types are skipped without decoding their values.
+// A nil catalog means DefaultCatalog. Every figure in a Resource's Cost is
+// nil when it cannot be known; the reason is in Cost.Unpriced.
+func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
+	if p == nil {
+		return nil
+	}
+	if cat == nil {
+		cat = DefaultCatalog()
+	}
+	a := &analysis{p: p, cat: cat, opt: opt, provider: map[*planparse.ProviderConfig]string{}}
+	var out []*Resource
+	for _, c := range p.Changes {
+		ad, ok := adapters[c.Type]
+		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
+			continue
+		}
+		out = append(out, a.resource(c, ad))
+	}
+	return out
+}
+
+// analysis carries one Analyze call's plan, catalog and lazy indexes.
+type analysis struct {
+	p        *planparse.Plan
+	cat      *Catalog
+	opt      Options
+	byAddr   map[string]*planparse.Change
+	byField  map[string][]*planparse.Change // type + "." + field + "=" + value, either side
+	provider map[*planparse.ProviderConfig]string
+}
+
+// when says which side of a change a lookup is for.
+type when int
+
+const (
+	before when = iota
+	after
+)
+
+func (w when) String() string {
+	if w == before {
+		return "before"
+	}
+	return "after"
+}
+
+func (w when) of(c *planparse.Change) planparse.Value {
+	if w == before {
+		return c.Before()
+	}
+	return c.After()
+}
+
+func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
+	r := &Resource{Address: c.Address, Type: c.Type, Kind: ad.kind, Action: c.Action, ReplaceOrder: c.ReplaceOrder}
+	if ad.kind == KindEndpointConfig {
+		r.Cost.BilledVia = "aws_sagemaker_endpoint"
+	}
+	if v := c.Before(); !v.IsNull() {
+		r.Before = a.side(c, ad, v, before)
+	}
+	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete {
+		r.After = a.side(c, ad, v, after)
+	}
+	a.cost(r, c)
+	return r
+}
+
+func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w when) *Side {
+	s := ad.side(a, c, v, w)
+	if s.Region == "" {
+		if reg := a.providerRegion(c); reg != "" {
+			s.Region, s.RegionSource = reg, RegionFromProvider
+		} else if a.opt.DefaultRegion != "" {
+			s.Region, s.RegionSource = NormalizeRegion(a.opt.DefaultRegion), RegionFromDefault
+		}
+	}
+	for i := range s.Groups {
+		a.price(s, &s.Groups[i])
+	}
+	return s
+}
+
+// providerRegion is the constant region (or zone's region) of the change's provider block.
+func (a *analysis) providerRegion(c *planparse.Change) string {
+	pc := a.p.ProviderConfigFor(c)
+	if pc == nil {
+		return ""
+	}
+	if reg, ok := a.provider[pc]; ok {
+		return reg
+	}
+	var reg string
+	if e := pc.Expressions["region"]; e != nil && e.HasConstant {
+		reg, _ = e.Constant.Str()
+	}
+	if e := pc.Expressions["zone"]; reg == "" && e != nil && e.HasConstant {
+		z, _ := e.Constant.Str()
+		reg = zoneRegion(z)
+	}
+	reg = NormalizeRegion(reg)
+	a.provider[pc] = reg
+	return reg
+}
+
+// zoneRegion turns a GCP zone (us-central1-a) into its region; a region stays as it is.
+func zoneRegion(z string) string {
+	if i := strings.LastIndexByte(z, '-'); i > 0 && len(z)-i == 2 && z[i+1] >= 'a' && z[i+1] <= 'z' {
+		return z[:i]
+	}
+	return z
+}
+
+// price sets g.Hourly, or g.Unpriced with the reason.
+func (a *analysis) price(s *Side, g *Group) {
+	if g.Unpriced != "" {
+		return
+	}
+	name := g.SKU.Name
+	switch {
+	case g.Serverless:
+		g.Unpriced = "serverless variant: billed per request and compute-second, no hourly price"
+	case name == "":
+		g.Unpriced = "no SKU in the plan"
+	case !g.SKU.Known:
+		g.Unpriced = fmt.Sprintf("%s is not in the catalog and no family rule knows it", name)
+	case g.Spot:
+		g.Unpriced = "spot or low-priority capacity: the catalog has on-demand prices only"
+	case g.Windows:
+		g.Unpriced = "Windows: the catalog has Linux prices only"
+	case s.Region == "":
+		g.Unpriced = "region unknown: the resource and its provider name none and no default region is set"
+	case g.Scale.Unknown:
+		g.Unpriced = "instance count known only after apply"
+	}
+	if g.Unpriced != "" {
+		return
+	}
+	p, ok := a.cat.Price(g.SKU.Cloud, name, s.Region)
+	if !ok {
+		g.Unpriced = a.noPrice(g.SKU.Cloud, name, s.Region)
+		return
+	}
+	for _, at := range g.Attached {
+		if g.SKU.HasGPU() && at.GPUModel != "" && at.GPUModel == g.SKU.GPUModel {
+			continue // bundled with the machine type (a2/g2/a3) and in its price
+		}
+		ap, ok := a.cat.Price(CloudGCP, "gpu:"+at.Type, s.Region)
+		if !ok {
+			g.Unpriced = "attached accelerator: " + a.noPrice(CloudGCP, "gpu:"+at.Type, s.Region)
+			return
+		}
+		p += ap * float64(at.Count)
+	}
+	p = round6(p)
+	g.Hourly = &p
+}
+
+func (a *analysis) noPrice(cloud, name, region string) string {
+	if regs := a.cat.Regions(cloud, name); len(regs) > 0 {
+		return fmt.Sprintf("no price for %s in %s (the catalog prices it in %s)", name, region, strings.Join(regs, ", "))
+	}
+	return fmt.Sprintf("no price for %s in the catalog", name)
+}
+
+// sideCost sums a side's groups at min, expected and max scale; all nil
+// when any group is unpriced.
+func sideCost(s *Side) (minH, expH, maxH *float64) {
+	if s == nil {
+		z := 0.0
+		return &z, &z, &z
+	}
+	if len(s.Groups) == 0 {
+		return nil, nil, nil
+	}
+	var lo, mid, hi float64
+	for _, g := range s.Groups {
+		if g.Hourly == nil {
+			return nil, nil, nil
+		}
+		lo += *g.Hourly * float64(g.Scale.Min)
+		mid += *g.Hourly * float64(g.Scale.Expected)
+		hi += *g.Hourly * float64(g.Scale.Max)
+	}
+	return ptr(lo), ptr(mid), ptr(hi)
+}
+
+func (a *analysis) cost(r *Resource, c *planparse.Change) {
+	for _, x := range []struct {
+		s *Side
+		w when
+	}{{r.Before, before}, {r.After, after}} {
+		if x.s == nil {
+			continue
+		}
+		for _, g := range x.s.Groups {
+			if g.Unpriced != "" {
+				r.Cost.Unpriced = append(r.Cost.Unpriced, Unpriced{Address: r.Address, SKU: g.SKU.Name,
+					Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name})
+			}
+		}
+	}
+	_, bExp, bMax := sideCost(r.Before)
+	aMin, aExp, aMax := sideCost(r.After)
+	if c.Action == planparse.ActionForget {
+		// Terraform stops managing the object; it keeps running and billing.
+		aMin, aExp, aMax = bExp, bExp, bMax
+	}
+	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = bExp, bMax
+	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = aExp, aMin, aMax
+	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bExp != nil && aExp != nil {
+		r.Cost.OverlapHourly = ptr(*bExp + *aExp)
+	}
+	// A SageMaker endpoint moving to another configuration runs both
+	// fleets until the new one is in service (blue/green deployment).
+	if r.Kind == KindEndpoint && c.Action == planparse.ActionUpdate && r.Before != nil && r.After != nil &&
+		r.Before.Config != r.After.Config && bExp != nil && aExp != nil {
+		r.Cost.OverlapHourly = ptr(*bExp + *aExp)
+	}
+}
+
+// Delta returns HourlyAfter - HourlyBefore, nil when either is unknown.
+func (c Cost) Delta() *float64 {
+	if c.HourlyBefore == nil || c.HourlyAfter == nil {
+		return nil
+	}
+	return ptr(*c.HourlyAfter - *c.HourlyBefore)
+}
+
+// Priced reports whether every figure of the change is known.
+func (c Cost) Priced() bool {
+	return c.HourlyBefore != nil && c.HourlyAfter != nil && len(c.Unpriced) == 0
+}
+
+// HoursPerMonth is the month planwarden quotes monthly figures for.
+const HoursPerMonth = 730
+
+// Monthly converts an hourly figure to a 730-hour month; nil stays nil.
+func Monthly(hourly *float64) *float64 {
+	if hourly == nil {
+		return nil
+	}
+	return ptr(*hourly * HoursPerMonth)
+}
+
+func ptr(f float64) *float64 { f = round6(f); return &f }
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }

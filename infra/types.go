@@ -4,6 +4,8 @@
 // It is pure: the catalog is compiled in and nothing here does I/O.
 package infra
 
+import "github.com/planwarden/planwarden/planparse"
+
 // Accelerator is the kind of accelerator a SKU carries.
 type Accelerator string
 
@@ -77,6 +79,17 @@ type Group struct {
 	Serverless bool
 	// Accelerators attached separately (GCP guest_accelerator): per instance.
 	Attached []Attached
+	// Shadow is true for a SageMaker shadow variant (it bills like any other).
+	Shadow bool
+	// Spot is true for spot / low-priority capacity, which the catalog does not price.
+	Spot bool
+	// Windows is true for a Windows VM or pool; the catalog prices Linux only.
+	Windows bool
+	// Hourly is the USD/hour of one instance of the group, attached
+	// accelerators included; nil when unpriced.
+	Hourly *float64
+	// Unpriced is why the group has no price, "" when it has one.
+	Unpriced string
 }
 
 // Attached is an accelerator attached to an instance rather than built into its SKU.
@@ -96,11 +109,20 @@ type Side struct {
 	// "provider", "default", or "" when unknown.
 	Region       string
 	RegionSource string
-	Tags         map[string]string
-	Labels       map[string]string
-	Taints       []string
+	// Tags are the resource's cloud tags (AWS tags_all when known, GCP
+	// resource labels), pool tags merged over cluster tags for AKS.
+	Tags map[string]string
+	// Labels are Kubernetes node labels of a pool.
+	Labels map[string]string
+	// Taints are Kubernetes node taints in key=value:Effect form with the
+	// Kubernetes effect names (NoSchedule, PreferNoSchedule, NoExecute),
+	// whatever form the provider uses.
+	Taints []string
 	// Name is the pool/VM/endpoint name from the resource's attributes.
 	Name string
+	// Config names what a SageMaker endpoint side runs (its endpoint
+	// configuration's name); "" elsewhere.
+	Config string
 }
 
 // GPUs returns the accelerators of the side at the given scale point
@@ -129,6 +151,9 @@ type Resource struct {
 	Address string
 	Type    string
 	Kind    Kind
+	// Action and ReplaceOrder are the change's, copied from planparse.
+	Action       planparse.Action
+	ReplaceOrder planparse.ReplaceOrder
 	// Before is nil for a create; After is nil for a delete.
 	Before, After *Side
 	Cost          Cost
@@ -147,6 +172,11 @@ type Cost struct {
 	OverlapHourly *float64
 	// Unpriced lists what could not be priced, with the reason.
 	Unpriced []Unpriced
+	// BilledVia is set when the resource does not bill by itself: a
+	// SageMaker endpoint configuration bills through the endpoints that use
+	// it ("aws_sagemaker_endpoint"). Its figures are what one endpoint
+	// running it costs; Sum leaves it out so nothing is counted twice.
+	BilledVia string
 }
 
 // Unpriced is a SKU (or group) whose price is not known, and why.
@@ -155,4 +185,8 @@ type Unpriced struct {
 	SKU     string
 	Region  string
 	Reason  string
+	// Side is "before" or "after".
+	Side string
+	// Group is the variant name when the resource has several groups.
+	Group string
 }

@@ -1,0 +1,402 @@
+package infra
+
+import (
+	"strings"
+
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// adapter knows where one resource type keeps its SKU, counts, region and tags.
+type adapter struct {
+	kind Kind
+	side func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side
+}
+
+// adapters is the registry of supported resource types.
+var adapters = map[string]adapter{
+	"azurerm_kubernetes_cluster":               {KindNodePool, aksCluster},
+	"azurerm_kubernetes_cluster_node_pool":     {KindNodePool, aksNodePool},
+	"azurerm_linux_virtual_machine":            {KindVM, azureVM("size", false)},
+	"azurerm_windows_virtual_machine":          {KindVM, azureVM("size", true)},
+	"azurerm_virtual_machine":                  {KindVM, azureLegacyVM},
+	"azurerm_linux_virtual_machine_scale_set":  {KindScaleSet, azureVMSS(false)},
+	"azurerm_machine_learning_compute_cluster": {KindComputeCluster, amlCluster},
+	"aws_instance":                             {KindVM, awsInstance},
+	"aws_eks_node_group":                       {KindNodePool, eksNodeGroup},
+	"aws_autoscaling_group":                    {KindScaleSet, awsASG},
+	"aws_sagemaker_endpoint_configuration":     {KindEndpointConfig, sagemakerConfig},
+	"aws_sagemaker_endpoint":                   {KindEndpoint, sagemakerEndpoint},
+	"aws_sagemaker_notebook_instance":          {KindNotebook, sagemakerNotebook},
+	"google_compute_instance":                  {KindVM, gceInstance},
+	"google_container_node_pool":               {KindNodePool, gkeNodePool},
+}
+
+// --- Azure ---
+
+func aksScale(pool planparse.Value) Scale {
+	auto := boolAt(pool, "enable_auto_scaling") || boolAt(pool, "auto_scaling_enabled")
+	n := intAt(pool, "node_count")
+	if auto {
+		return rangeScale(intAt(pool, "min_count"), n, intAt(pool, "max_count"))
+	}
+	if !n.known && !n.unknown {
+		return Scale{Unknown: true}
+	}
+	return fixedScale(n, 1)
+}
+
+func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
+	g := a.group(CloudAzure, pool, "vm_size")
+	g.Scale = aksScale(pool)
+	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
+	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
+	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Labels: stringMap(pool, "node_labels"),
+		Taints: stringList(pool, "node_taints")}
+	if boolAt(pool, "only_critical_addons_enabled") {
+		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
+	}
+	return s, g
+}
+
+// aksCluster is the cluster's default_node_pool.
+func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	pool := v.Get("default_node_pool", 0)
+	s, g := aksPool(a, pool)
+	s.Groups = []Group{g}
+	s.Tags = mergeMaps(stringMap(v, "tags"), stringMap(pool, "tags"))
+	if s.Region = location(v, "location"); s.Region != "" {
+		s.RegionSource = RegionFromResource
+	}
+	return s
+}
+
+// aksNodePool takes its region from the parent cluster, found through
+// kubernetes_cluster_id.
+func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	s, g := aksPool(a, v)
+	s.Groups = []Group{g}
+	s.Tags = stringMap(v, "tags")
+	id, _ := v.Get("kubernetes_cluster_id").Str()
+	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
+		if s.Region = location(cl, "location"); s.Region != "" {
+			s.RegionSource = RegionFromParent
+		}
+	}
+	return s
+}
+
+func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) *Side {
+	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+		g := a.group(CloudAzure, v, sizeAttr)
+		g.Scale = fixedScale(count{n: 1, known: true}, 1)
+		g.Windows = windows
+		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
+		return azureSide(v, g)
+	}
+}
+
+func azureSide(v planparse.Value, g Group) *Side {
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), Tags: stringMap(v, "tags")}
+	if s.Region = location(v, "location"); s.Region != "" {
+		s.RegionSource = RegionFromResource
+	}
+	return s
+}
+
+// azureLegacyVM is azurerm_virtual_machine: Windows when it has an
+// os_profile_windows_config block or a Windows OS disk.
+func azureLegacyVM(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	g := a.group(CloudAzure, v, "vm_size")
+	g.Scale = fixedScale(count{n: 1, known: true}, 1)
+	g.Windows = v.Get("os_profile_windows_config").Len() > 0 ||
+		strings.EqualFold(strAt(v, "storage_os_disk", 0, "os_type"), "windows")
+	return azureSide(v, g)
+}
+
+func azureVMSS(windows bool) func(*analysis, *planparse.Change, planparse.Value, when) *Side {
+	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+		g := a.group(CloudAzure, v, "sku")
+		g.Scale = fixedScale(intAt(v, "instances"), 0)
+		g.Windows = windows
+		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
+		return azureSide(v, g)
+	}
+}
+
+// amlCluster is an Azure ML compute cluster: it idles at min_node_count
+// and scales to max_node_count under load.
+func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	g := a.group(CloudAzure, v, "vm_size")
+	ss := v.Get("scale_settings", 0)
+	lo, hi := intAt(ss, "min_node_count"), intAt(ss, "max_node_count")
+	if !lo.known && !lo.unknown {
+		lo = count{known: true}
+	}
+	g.Scale = rangeScale(lo, count{}, hi)
+	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
+	g.Spot = strings.EqualFold(strAt(v, "vm_priority"), "lowpriority")
+	return azureSide(v, g)
+}
+
+// --- AWS ---
+
+// awsTags prefers tags_all (provider default_tags included) when known.
+func awsTags(v planparse.Value) map[string]string {
+	if t := v.Get("tags_all"); t.IsMap() {
+		return stringMap(v, "tags_all")
+	}
+	return stringMap(v, "tags")
+}
+
+func awsSide(v planparse.Value, g Group) *Side {
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Tags: awsTags(v)}
+	s.Name = s.Tags["Name"]
+	// AWS provider v6 puts a region argument on every resource.
+	if s.Region = location(v, "region"); s.Region != "" {
+		s.RegionSource = RegionFromResource
+	}
+	return s
+}
+
+func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	g := a.group(CloudAWS, v, "instance_type")
+	g.Scale = fixedScale(count{n: 1, known: true}, 1)
+	g.Spot = strings.EqualFold(strAt(v, "instance_market_options", 0, "market_type"), "spot")
+	return awsSide(v, g)
+}
+
+func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	var g Group
+	switch types := v.Get("instance_types"); {
+	case types.Len() > 0:
+		g = a.group(CloudAWS, types, 0)
+	case types.IsUnknown():
+		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply"}
+	default:
+		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
+	}
+	sc := v.Get("scaling_config", 0)
+	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
+	g.Scale = rangeScale(lo, exp, hi)
+	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
+	g.Spot = strings.EqualFold(strAt(v, "capacity_type"), "spot")
+	s := awsSide(v, g)
+	s.Name = strAt(v, "node_group_name")
+	s.Labels = stringMap(v, "labels")
+	s.Taints = taintBlocks(v, "taint")
+	return s
+}
+
+// launchTemplateGroup reads the instance type of the launch template a
+// resource's block points at (EKS and ASG launch_template: id/name; a
+// mixed instances policy's specification: launch_template_id/_name).
+func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w when, idAttr, nameAttr string, path ...string) Group {
+	lt := v
+	for _, p := range path {
+		lt = lt.Get(p, 0)
+	}
+	var tmpl planparse.Value
+	var ok bool
+	if id := strAt(lt, idAttr); id != "" {
+		tmpl, ok = a.related(c, w, "aws_launch_template", "id", id)
+	}
+	if name := strAt(lt, nameAttr); !ok && name != "" {
+		tmpl, ok = a.related(c, w, "aws_launch_template", "name", name)
+	}
+	for _, attr := range []string{idAttr, nameAttr} {
+		if ok {
+			break
+		}
+		expr := append(append([]string(nil), path...), attr)
+		tmpl, ok = a.related(c, w, "aws_launch_template", "", "", expr...)
+	}
+	if !ok {
+		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch template not found in the plan"}
+	}
+	g := a.group(CloudAWS, tmpl, "instance_type")
+	if g.SKU.Name == "" && g.Unpriced == "" {
+		g.Unpriced = "the launch template sets no instance_type"
+	}
+	return g
+}
+
+func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	var g Group
+	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
+	switch {
+	case mip.Get("override").Len() > 0 && strAt(mip, "override", 0, "instance_type") != "":
+		g = a.group(CloudAWS, mip, "override", 0, "instance_type")
+	case mip.Get("launch_template_specification").Len() > 0:
+		g = a.launchTemplateGroup(c, v, w, "launch_template_id", "launch_template_name",
+			"mixed_instances_policy", "launch_template", "launch_template_specification")
+	case v.Get("launch_template").Len() > 0:
+		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
+	case strAt(v, "launch_configuration") != "":
+		lc, ok := a.related(c, w, "aws_launch_configuration", "name", strAt(v, "launch_configuration"), "launch_configuration")
+		if !ok {
+			g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch configuration not found in the plan"}
+		} else {
+			g = a.group(CloudAWS, lc, "instance_type")
+		}
+	default:
+		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "no launch template or configuration in the plan"}
+	}
+	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
+	g.Scale = rangeScale(lo, exp, hi)
+	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
+	s := awsSide(v, g)
+	tags := map[string]string{}
+	for _, t := range v.Get("tag").List() {
+		tags[strAt(t, "key")] = t.Get("value").Display()
+	}
+	if len(tags) > 0 {
+		s.Tags = mergeMaps(s.Tags, tags)
+	}
+	s.Name = strAt(v, "name")
+	return s
+}
+
+// sagemakerConfig prices each production and shadow variant.
+func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	s := &Side{Name: strAt(v, "name"), Tags: awsTags(v), Config: strAt(v, "name")}
+	for _, list := range []struct {
+		attr   string
+		shadow bool
+	}{{"production_variants", false}, {"shadow_production_variants", true}} {
+		for _, pv := range v.Get(list.attr).List() {
+			g := a.group(CloudSageMaker, pv, "instance_type")
+			g.Name, g.Shadow = strAt(pv, "variant_name"), list.shadow
+			if pv.Get("serverless_config").Len() > 0 {
+				g.Serverless = true
+				g.SKU = SKU{Cloud: CloudSageMaker, Name: g.SKU.Name, Known: g.SKU.Known}
+				g.Scale = Scale{}
+			} else {
+				n := intAt(pv, "initial_instance_count")
+				g.Scale = fixedScale(n, 1)
+				if mis := pv.Get("managed_instance_scaling", 0); strings.EqualFold(strAt(mis, "status"), "enabled") {
+					g.Scale = rangeScale(intAt(mis, "min_instance_count"), n, intAt(mis, "max_instance_count"))
+				}
+			}
+			if s.SKU == "" && !list.shadow {
+				s.SKU = g.SKU.Name
+			}
+			s.Groups = append(s.Groups, g)
+		}
+	}
+	if len(s.Groups) == 0 {
+		s.Groups = []Group{{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: "no production variants in the plan"}}
+	}
+	return s
+}
+
+// sagemakerEndpoint is priced through the endpoint configuration it names.
+func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	name, unknown := skuAt(v, "endpoint_config_name")
+	cfg, ok := a.related(c, w, "aws_sagemaker_endpoint_configuration", "name", name, "endpoint_config_name")
+	var s *Side
+	if ok {
+		s = sagemakerConfig(a, c, cfg, w)
+		s.Config = strAt(cfg, "name")
+	} else {
+		reason := "endpoint configuration " + name + " not found in the plan"
+		if unknown {
+			reason = "endpoint configuration known only after apply"
+		}
+		s = &Side{Config: name, Groups: []Group{{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason}}}
+	}
+	if s.Config == "" {
+		s.Config = name
+	}
+	s.Name, s.Tags = strAt(v, "name"), awsTags(v)
+	if reg := location(v, "region"); reg != "" {
+		s.Region, s.RegionSource = reg, RegionFromResource
+	} else if reg := location(cfg, "region"); reg != "" {
+		s.Region, s.RegionSource = reg, RegionFromResource
+	}
+	return s
+}
+
+func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	g := a.group(CloudSageMaker, v, "instance_type")
+	g.Scale = fixedScale(count{n: 1, known: true}, 1)
+	s := awsSide(v, g)
+	s.Name = strAt(v, "name")
+	return s
+}
+
+// --- GCP ---
+
+func gcpAttached(v planparse.Value) []Attached {
+	var out []Attached
+	for _, ga := range v.List() {
+		typ := gcpAcceleratorName(strAt(ga, "type"))
+		n := intAt(ga, "count")
+		if typ == "" || !n.known || n.n == 0 {
+			continue
+		}
+		model, _, _ := GCPAccelerator(typ)
+		out = append(out, Attached{Type: typ, Count: n.n, GPUModel: model})
+	}
+	return out
+}
+
+func gcpSpot(sched planparse.Value) bool {
+	return boolAt(sched, "preemptible") || boolAt(sched, "spot") ||
+		strings.EqualFold(strAt(sched, "provisioning_model"), "spot")
+}
+
+func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	g := a.group(CloudGCP, v, "machine_type")
+	g.Scale = fixedScale(count{n: 1, known: true}, 1)
+	g.Attached = gcpAttached(v.Get("guest_accelerator"))
+	g.Spot = gcpSpot(v.Get("scheduling", 0))
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), Tags: stringMap(v, "labels")}
+	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
+		s.RegionSource = RegionFromResource
+	}
+	return s
+}
+
+// gkeNodePool counts nodes per zone: node_count and min/max_node_count
+// are per zone, total_min/max_node_count are totals. Zones are
+// node_locations when set, one for a zonal location, else three (the
+// GKE default for a regional cluster).
+func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	nc := v.Get("node_config", 0)
+	g := a.group(CloudGCP, nc, "machine_type")
+	g.Attached = gcpAttached(nc.Get("guest_accelerator"))
+	g.Spot = boolAt(nc, "spot") || boolAt(nc, "preemptible")
+	loc := location(v, "location")
+	zones := v.Get("node_locations").Len()
+	if zones == 0 {
+		zones = 3
+		if loc != "" && zoneRegion(loc) != loc {
+			zones = 1
+		}
+	}
+	times := func(x count) count {
+		if x.known {
+			x.n *= zones
+		}
+		return x
+	}
+	n := intAt(v, "node_count")
+	if !n.known && !n.unknown {
+		n = intAt(v, "initial_node_count")
+	}
+	if as := v.Get("autoscaling", 0); as.Len() > 0 {
+		lo, hi := intAt(as, "total_min_node_count"), intAt(as, "total_max_node_count")
+		if !hi.known {
+			lo, hi = times(intAt(as, "min_node_count")), times(intAt(as, "max_node_count"))
+		}
+		g.Scale = rangeScale(lo, times(n), hi)
+	} else {
+		g.Scale = fixedScale(times(n), zones)
+	}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
+		Labels: stringMap(nc, "labels"), Tags: stringMap(nc, "resource_labels"), Taints: taintBlocks(nc, "taint")}
+	if s.Region = zoneRegion(loc); s.Region != "" {
+		s.RegionSource = RegionFromResource
+	}
+	return s
+}

@@ -1,0 +1,196 @@
+package infra
+
+import (
+	"strings"
+
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// related finds another resource of type typ that a change points at: the
+// parent AKS cluster of a node pool, the launch template of an ASG, the
+// endpoint configuration of a SageMaker endpoint. It matches, in order:
+//  1. a change in the plan whose field (on either side) equals val,
+//  2. a resource in prior_state (before) or planned_values (after) whose
+//     field equals val,
+//  3. the configuration's references from the change's expression at
+//     exprPath, resolved within the change's module, to a change or a
+//     planned/prior resource.
+//
+// It returns the related resource's values for side w (the other side
+// when that one is null) and false when nothing matched.
+func (a *analysis) related(c *planparse.Change, w when, typ, field, val string, exprPath ...string) (planparse.Value, bool) {
+	if val != "" {
+		for _, o := range a.changesWith(typ, field, val) {
+			if v := pick(o, w); !v.IsNull() {
+				return v, true
+			}
+		}
+		if v, ok := a.stateWith(w, typ, field, val); ok {
+			return v, true
+		}
+	}
+	for _, addr := range a.refAddresses(c, typ, exprPath) {
+		if o := a.change(addr); o != nil {
+			if v := pick(o, w); !v.IsNull() {
+				return v, true
+			}
+		}
+		if r := a.p.PlannedResource(addr); r != nil && w == after {
+			return r.Values, true
+		}
+		if r := a.p.PriorResource(addr); r != nil {
+			return r.Values, true
+		}
+	}
+	return planparse.Value{}, false
+}
+
+// pick returns side w of a change, or the other side when w's is null
+// (a parent being created has no before; one being deleted no after).
+func pick(c *planparse.Change, w when) planparse.Value {
+	v := w.of(c)
+	if v.IsNull() {
+		if w == before {
+			v = c.After()
+		} else {
+			v = c.Before()
+		}
+	}
+	return v
+}
+
+func (a *analysis) change(addr string) *planparse.Change {
+	if a.byAddr == nil {
+		a.byAddr = make(map[string]*planparse.Change, len(a.p.Changes))
+		for _, c := range a.p.Changes {
+			if c.Deposed == "" {
+				a.byAddr[c.Address] = c
+			}
+		}
+	}
+	return a.byAddr[addr]
+}
+
+// changesWith indexes, on first use per type and field, the changes of a
+// type by a string field of either side. Only changes of that type are
+// decoded.
+func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
+	if a.byField == nil {
+		a.byField = map[string][]*planparse.Change{}
+	}
+	done := typ + "." + field
+	if _, ok := a.byField[done]; !ok {
+		a.byField[done] = nil
+		for _, c := range a.p.Changes {
+			if c.Type != typ || c.Mode != planparse.ModeManaged {
+				continue
+			}
+			for _, v := range []planparse.Value{c.Before(), c.After()} {
+				if s, ok := v.Get(field).Str(); ok && s != "" {
+					k := done + "=" + strings.ToLower(s)
+					if l := a.byField[k]; len(l) == 0 || l[len(l)-1] != c {
+						a.byField[k] = append(l, c)
+					}
+				}
+			}
+		}
+	}
+	return a.byField[done+"="+strings.ToLower(val)]
+}
+
+// stateWith searches prior_state (before) or planned_values (after), then
+// the other, for a resource of a type whose field equals val.
+func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, bool) {
+	lists := [][]*planparse.StateResource{a.p.PriorResources(), a.p.PlannedResources()}
+	if w == after {
+		lists[0], lists[1] = lists[1], lists[0]
+	}
+	for _, l := range lists {
+		for _, r := range l {
+			if r.Type == typ && strings.EqualFold(strAt(r.Values, field), val) {
+				return r.Values, true
+			}
+		}
+	}
+	return planparse.Value{}, false
+}
+
+// refAddresses resolves the configuration references of the expression at
+// exprPath (an attribute, or block then attribute) to resource addresses
+// of type typ in the change's module. An address with instance keys is
+// tried as written and, when the plan has exactly one instance of the
+// resource, as that instance.
+func (a *analysis) refAddresses(c *planparse.Change, typ string, exprPath []string) []string {
+	if len(exprPath) == 0 {
+		return nil
+	}
+	cr := a.p.ConfigResource(c.Address)
+	if cr == nil {
+		return nil
+	}
+	e := cr.Expressions[exprPath[0]]
+	for _, step := range exprPath[1:] {
+		if e == nil || len(e.Blocks) == 0 {
+			return nil
+		}
+		e = e.Blocks[0][step]
+	}
+	if e == nil {
+		return nil
+	}
+	prefix := ""
+	if c.ModuleAddress != "" {
+		prefix = c.ModuleAddress + "."
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, ref := range e.References {
+		if !strings.HasPrefix(ref, typ+".") {
+			continue
+		}
+		addr := resourcePart(ref)
+		add(prefix + addr)
+		if addr == planparse.StripInstanceKeys(addr) {
+			// The plan may key the instance: find the only one.
+			var only string
+			n := 0
+			for _, o := range a.p.Changes {
+				if o.Type == typ && planparse.StripInstanceKeys(o.Address) == planparse.StripInstanceKeys(prefix+addr) {
+					only, n = o.Address, n+1
+				}
+			}
+			if n == 1 {
+				add(only)
+			}
+		}
+	}
+	return out
+}
+
+// resourcePart cuts a reference (aws_launch_template.gpu[0].id) to its
+// resource address (aws_launch_template.gpu[0]).
+func resourcePart(ref string) string {
+	dots, depth := 0, 0
+	for i := 0; i < len(ref); i++ {
+		switch ref[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				dots++
+				if dots == 2 {
+					return ref[:i]
+				}
+			}
+		}
+	}
+	return ref
+}

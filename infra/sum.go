@@ -1,0 +1,64 @@
+package infra
+
+// PlanCost is the hourly estimate of a whole plan, in USD.
+//
+// Totals cover only the resources whose every figure is known: a
+// resource with anything unpriced is left out of all totals (never
+// counted as zero, so a missing price never looks like a saving) and is
+// counted in UnpricedResources, with its reasons in Unpriced. A total is
+// nil when no resource could be priced. Resources that bill through
+// another (Cost.BilledVia) are left out entirely.
+type PlanCost struct {
+	HourlyBefore, HourlyAfter, HourlyDelta *float64
+	// MaxHourlyBefore and MaxHourlyAfter are every autoscaled fleet at its
+	// maximum; MinHourlyAfter at its minimum.
+	MaxHourlyBefore, MaxHourlyAfter, MinHourlyAfter *float64
+	// OverlapHourly is what the create-before-destroy replacements (and
+	// SageMaker blue/green updates) cost while old and new both run; nil
+	// when there are none.
+	OverlapHourly *float64
+	// Priced is how many resources the totals cover.
+	Priced int
+	// UnpricedResources is how many resources were left out of the totals.
+	UnpricedResources int
+	// Unpriced lists every unpriced item, in plan order.
+	Unpriced []Unpriced
+}
+
+// Sum totals the costs of Analyze's resources; see PlanCost for what is
+// included.
+func Sum(resources []*Resource) PlanCost {
+	var pc PlanCost
+	var b, a, bMax, aMax, aMin, overlap float64
+	anyOverlap := false
+	for _, r := range resources {
+		if r == nil || r.Cost.BilledVia != "" {
+			continue
+		}
+		c := r.Cost
+		if !c.Priced() || c.MaxHourlyAfter == nil || c.MaxHourlyBefore == nil || c.MinHourlyAfter == nil {
+			pc.UnpricedResources++
+			pc.Unpriced = append(pc.Unpriced, c.Unpriced...)
+			continue
+		}
+		pc.Priced++
+		b += *c.HourlyBefore
+		a += *c.HourlyAfter
+		bMax += *c.MaxHourlyBefore
+		aMax += *c.MaxHourlyAfter
+		aMin += *c.MinHourlyAfter
+		if c.OverlapHourly != nil {
+			overlap += *c.OverlapHourly
+			anyOverlap = true
+		}
+	}
+	if pc.Priced == 0 {
+		return pc
+	}
+	pc.HourlyBefore, pc.HourlyAfter, pc.HourlyDelta = ptr(b), ptr(a), ptr(a-b)
+	pc.MaxHourlyBefore, pc.MaxHourlyAfter, pc.MinHourlyAfter = ptr(bMax), ptr(aMax), ptr(aMin)
+	if anyOverlap {
+		pc.OverlapHourly = ptr(overlap)
+	}
+	return pc
+}
