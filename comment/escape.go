@@ -1,0 +1,216 @@
+package comment
+
+import (
+	"html"
+	"strings"
+	"unicode/utf8"
+)
+
+// Escaping. Everything that came from a plan, a repo config or a user
+// (addresses, names, keys, values, tags, SKUs, finding messages, override
+// reasons) passes through exactly one of these before it enters the body:
+//
+//   - code / codeCell: an inline code span. Nothing inside a code span is
+//     markdown, HTML, a link, an issue reference or a mention on GitHub. The
+//     delimiter is one backtick longer than the longest backtick run inside;
+//     codeCell also escapes `|`, which GFM splits cells on even inside code.
+//   - text: prose. ASCII punctuation with markdown meaning is backslash
+//     escaped, `@`, `#<digit>`, `://` and `www.` get a zero-width space so
+//     GitHub makes no mention, reference or autolink of them.
+//   - htmlText: text inside our own raw HTML (the <summary> of a <details>).
+//   - fenced: a fenced code block one backtick longer than any run inside.
+//
+// All of them first replace newlines, control characters, bidi controls and
+// invalid UTF-8 (clean), so plan text can never start a line of its own and
+// so open a block (heading, list, table, HTML block, fence).
+
+const zwsp = "\u200b"
+
+// clean returns s on one line with unsafe runes replaced: newlines and tabs
+// by nl (callers pick a visible or a blank one), other C0/C1 controls, bidi
+// controls and invalid UTF-8 by U+FFFD.
+func clean(s, nl string) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				b.WriteRune(utf8.RuneError)
+				continue
+			}
+			b.WriteRune(r)
+		case r == '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				continue
+			}
+			b.WriteString(nl)
+		case r == '\n' || r == '\u2028' || r == '\u2029' || r == '\u0085':
+			b.WriteString(nl)
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			b.WriteRune(utf8.RuneError)
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isPlain reports whether s is printable ASCII only (the common case).
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// visibleNewline stands for a newline inside code spans and table cells.
+const visibleNewline = "⏎"
+
+// code returns s as an inline code span (outside tables).
+func code(s string) string { return codeSpan(clean(s, visibleNewline), false) }
+
+// codeCell returns s as an inline code span that is safe in a table cell.
+func codeCell(s string) string { return codeSpan(clean(s, visibleNewline), true) }
+
+func codeSpan(s string, cell bool) string {
+	if s == "" {
+		return "` `"
+	}
+	if cell {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	run := longestRun(s, '`')
+	delim := strings.Repeat("`", run+1)
+	if s[0] == '`' || s[len(s)-1] == '`' || (s[0] == ' ' && s[len(s)-1] == ' ' && strings.Trim(s, " ") != "") {
+		// CommonMark strips one space on each side when both are there.
+		return delim + " " + s + " " + delim
+	}
+	return delim + s + delim
+}
+
+func longestRun(s string, c byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			cur++
+			if cur > best {
+				best = cur
+			}
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+// text returns s as markdown prose that renders as exactly s (on one line)
+// in a paragraph, a list item or a table cell.
+func text(s string) string {
+	s = clean(s, " ")
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '$', '!', '(', ')':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '#':
+			b.WriteString(`\#`)
+			if i+1 < len(s) && isAlnum(s[i+1]) {
+				b.WriteString(zwsp)
+			}
+		case '@':
+			b.WriteString("@" + zwsp)
+		case ':':
+			b.WriteByte(':')
+			if strings.HasPrefix(s[i+1:], "//") {
+				b.WriteString(zwsp)
+			}
+		case 'w', 'W':
+			if i+4 <= len(s) && strings.EqualFold(s[i:i+4], "www.") {
+				b.WriteString(s[i : i+3])
+				b.WriteString(zwsp)
+				i += 2
+				continue
+			}
+			b.WriteByte(c)
+		case '-', '+', '=', '.':
+			// Only at the start can these open a list item, a setext
+			// underline or a thematic break ("-", "+", "=", "1.").
+			if c != '.' && i == 0 || c == '.' && allDigits(s[:i]) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isAlnum(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// htmlText returns s escaped for text inside our own HTML elements, which
+// GitHub does not parse as markdown.
+func htmlText(s string) string {
+	return strings.ReplaceAll(html.EscapeString(clean(s, visibleNewline)), "@", "@"+zwsp)
+}
+
+// fenced returns lines as a fenced code block with the given info string.
+// The fence is longer than any backtick run in the content, so no line
+// can close it. Lines must have been cleaned (no newlines inside).
+func fenced(info string, lines []string) string {
+	run := 0
+	n := 0
+	for _, l := range lines {
+		run = max(run, longestRun(l, '`'))
+		n += len(l) + 1
+	}
+	f := strings.Repeat("`", max(3, run+1))
+	var b strings.Builder
+	b.Grow(n + 2*len(f) + len(info) + 2)
+	b.WriteString(f)
+	b.WriteString(info)
+	b.WriteByte('\n')
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(f)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// truncate shortens s to at most n bytes (on a rune boundary), marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,308 @@
+package comment
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/rules"
+)
+
+// HoursPerMonth converts hourly figures to monthly ones (365 × 24 / 12).
+const HoursPerMonth = 730
+
+// actions is the order changes are listed in, with the words used for them.
+var actions = []struct{ key, verb, label string }{
+	{"create", "to create", "create"},
+	{"update", "to update in place", "update"},
+	{"replace", "to replace", "**replace**"},
+	{"delete", "to delete", "**delete**"},
+	{"move", "to move", "move"},
+	{"import", "to import", "import"},
+	{"forget", "to forget (removed from state, kept in the cloud)", "forget"},
+	{"read", "to read (data sources)", "read"},
+}
+
+var actionRank = func() map[string]int {
+	m := map[string]int{}
+	for i, a := range actions {
+		m[a.key] = i
+	}
+	return m
+}()
+
+// actionKey is the group a change is listed under: its action, or move /
+// import for a change that only moves or imports.
+func actionKey(c *review.Change) string {
+	if c.Action == string(planparse.ActionNoop) || c.Action == "" {
+		switch {
+		case c.PreviousAddress != "" && c.PreviousAddress != c.Address:
+			return "move"
+		case c.Importing:
+			return "import"
+		}
+		return "no-op"
+	}
+	return c.Action
+}
+
+func actionLabel(key string) string {
+	if i, ok := actionRank[key]; ok {
+		return actions[i].label
+	}
+	return text(key)
+}
+
+// counts says how many changes there are per action, in words.
+func counts(s review.Summary) string {
+	n := map[string]int{"create": s.Create, "update": s.Update, "replace": s.Replace, "delete": s.Delete,
+		"move": s.Move, "import": s.Import, "forget": s.Forget, "read": s.Read}
+	var parts []string
+	for _, a := range actions {
+		if n[a.key] > 0 {
+			parts = append(parts, strconv.Itoa(n[a.key])+" "+a.verb)
+		}
+	}
+	if len(parts) == 0 {
+		return "no changes"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func addSummary(a *review.Summary, b review.Summary) {
+	a.Create += b.Create
+	a.Update += b.Update
+	a.Delete += b.Delete
+	a.Replace += b.Replace
+	a.Move += b.Move
+	a.Import += b.Import
+	a.Read += b.Read
+	a.Forget += b.Forget
+	a.NoOp += b.NoOp
+}
+
+func changed(s review.Summary) bool {
+	return s.Create+s.Update+s.Delete+s.Replace+s.Move+s.Import+s.Read+s.Forget > 0
+}
+
+// money formats USD with a thousands separator; nil reads "unknown".
+// The dollar sign is escaped so GitHub never reads "$...$" as math.
+func money(f *float64) string {
+	if f == nil {
+		return "unknown"
+	}
+	v := *f
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	return sign + `\$` + grouped(v)
+}
+
+// delta formats a signed USD difference: +\$4.20, -\$1.00, \$0.00.
+func delta(f *float64) string {
+	if f == nil {
+		return "unknown"
+	}
+	if math.Round(*f*100) > 0 {
+		return "+" + money(f)
+	}
+	if math.Round(*f*100) == 0 {
+		z := 0.0
+		return money(&z)
+	}
+	return money(f)
+}
+
+func grouped(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String() + "." + frac
+}
+
+func monthly(f *float64) *float64 {
+	if f == nil {
+		return nil
+	}
+	m := *f * HoursPerMonth
+	return &m
+}
+
+func sub(a, b *float64) *float64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	d := *a - *b
+	return &d
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// value renders a sanitized attribute value on one line: strings quoted
+// (with newlines and control characters escaped), markers as their text,
+// everything else as compact JSON, cut at maxValue bytes.
+func value(v planparse.Value) string {
+	var s string
+	switch {
+	case v.IsSensitive():
+		s = planparse.SensitiveText
+	case v.IsUnknown():
+		s = planparse.UnknownText
+	default:
+		if str, ok := v.Str(); ok {
+			s = strconv.Quote(str)
+		} else {
+			s = v.Display()
+		}
+	}
+	return truncate(clean(s, `\n`), maxValue)
+}
+
+const maxValue = 300
+
+// hasGPU reports whether a side carries accelerators.
+func hasGPU(s *infra.Side) bool {
+	if s == nil {
+		return false
+	}
+	for _, g := range s.Groups {
+		if g.SKU.HasGPU() || len(g.Attached) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// perNode says what accelerators one node (instance) of a side carries.
+func perNode(s *infra.Side) string {
+	if s == nil {
+		return "—"
+	}
+	if len(s.Groups) == 0 {
+		if s.SKU == "" {
+			return "unknown"
+		}
+		return "none"
+	}
+	var parts []string
+	for _, g := range s.Groups {
+		var items []string
+		if g.SKU.HasGPU() {
+			items = append(items, text(orUnknown(g.SKU.GPUModel, "accelerator"))+" × "+num(g.SKU.GPUCount))
+		}
+		for _, a := range g.Attached {
+			items = append(items, text(orUnknown(a.GPUModel, a.Type))+" × "+strconv.Itoa(a.Count))
+		}
+		p := strings.Join(items, " + ")
+		switch {
+		case p != "":
+		case g.Serverless:
+			p = "serverless"
+		case !g.SKU.Known && g.SKU.Name != "":
+			p = "unknown (SKU not in the catalog)"
+		case g.SKU.Name == "":
+			p = "unknown"
+		default:
+			p = "none"
+		}
+		if len(s.Groups) > 1 && g.Name != "" {
+			p = codeCell(g.Name) + ": " + p
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func orUnknown(s, alt string) string {
+	if s != "" {
+		return s
+	}
+	return alt
+}
+
+// nodes says min / expected / max per group of a side.
+func nodes(s *infra.Side) string {
+	if s == nil {
+		return "—"
+	}
+	var parts []string
+	for _, g := range s.Groups {
+		var p string
+		switch {
+		case g.Scale.Unknown:
+			p = "known after apply"
+		case g.Serverless:
+			p = "serverless"
+		default:
+			p = fmt.Sprintf("%d / %d / %d", g.Scale.Min, g.Scale.Expected, g.Scale.Max)
+		}
+		if len(s.Groups) > 1 && g.Name != "" {
+			p = codeCell(g.Name) + ": " + p
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func sideSKU(s *infra.Side) string {
+	if s == nil {
+		return "—"
+	}
+	if s.SKU == "" {
+		return "unknown"
+	}
+	return codeCell(s.SKU)
+}
+
+func fleet(r *infra.Resource) string {
+	eb, ea := r.Before.GPUs(false), r.After.GPUs(false)
+	mb, ma := r.Before.GPUs(true), r.After.GPUs(true)
+	s := num(eb) + " → " + num(ea)
+	if mb != eb || ma != ea {
+		s += " (at max " + num(mb) + " → " + num(ma) + ")"
+	}
+	return s
+}
+
+// beforeAfter joins two cells with an arrow, or shows one when they agree.
+func beforeAfter(b, a string) string {
+	if b == a {
+		return a
+	}
+	return b + " → " + a
+}
+
+// severityRank orders findings: blocking first.
+func severityRank(f rules.Finding) int {
+	if f.Override != nil {
+		return 1
+	}
+	switch f.Severity {
+	case rules.SeverityBlock:
+		return 0
+	case rules.SeverityWarn:
+		return 2
+	}
+	return 3
+}
