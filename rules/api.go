@@ -1,27 +1,286 @@
 package rules
 
-// Config is a repo's planwarden configuration. (Placeholder until the rules issue lands.)
-type Config struct{}
+import (
+	"fmt"
+	"sort"
+	"strings"
 
-// DefaultConfig is the configuration that applies when a repo has none.
-func DefaultConfig() *Config { return &Config{} }
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// Built-in rule ids. Every one runs by default; see ARCHITECTURE.md for
+// what each guards.
+const (
+	RuleGPUSKULoss          = "gpu-sku-loss"
+	RuleGPUPoolSKU          = "gpu-pool-sku"
+	RuleGPUPoolTaint        = "gpu-pool-taint"
+	RuleRequiredTags        = "required-tags"
+	RuleEndpointReplacement = "endpoint-replacement"
+	RuleCostIncrease        = "cost-increase"
+	RuleUnpricedSKU         = "unpriced-sku"
+	RuleAllowedSKUs         = "allowed-skus"
+	RuleIAMAdmin            = "iam-admin"
+	RuleStatefulDelete      = "stateful-delete"
+	// RulePlanErrored blocks a plan that failed part way; it cannot be
+	// configured, turned off or overridden.
+	RulePlanErrored = "plan-errored"
+)
+
+// rule is one built-in guardrail.
+type rule interface {
+	// severity is the default severity of the rule's findings in s.
+	severity(s *scope) Severity
+	// check returns the rule's findings for one project.
+	check(s *scope) []draft
+}
+
+// draft is a finding before Evaluate fills in the rule, project and final
+// severity. A non-empty severity replaces the rule's default (cost-increase
+// picks warn or block by threshold).
+type draft struct {
+	address, message, remedy string
+	severity                 Severity
+}
+
+// builtins is the registry of built-in rules by id.
+var builtins = map[string]rule{
+	RuleGPUSKULoss:          gpuSKULoss{},
+	RuleGPUPoolSKU:          gpuPoolSKU{},
+	RuleGPUPoolTaint:        gpuPoolTaint{},
+	RuleRequiredTags:        requiredTags{},
+	RuleEndpointReplacement: endpointReplacement{},
+	RuleCostIncrease:        costIncrease{},
+	RuleUnpricedSKU:         unpricedSKU{},
+	RuleAllowedSKUs:         allowedSKUs{},
+	RuleIAMAdmin:            iamAdmin{},
+	RuleStatefulDelete:      statefulDelete{},
+	RulePlanErrored:         planErrored{},
+}
+
+func isBuiltin(id string) bool { _, ok := builtins[id]; return ok }
+
+// BuiltinRules returns the ids of the built-in rules, sorted.
+func BuiltinRules() []string { return builtinIDs() }
+
+func builtinIDs() []string { return sortedKeys(builtins) }
+
+// fixed is the severity of every finding of a rule.
+type fixed Severity
+
+func (f fixed) severity(*scope) Severity { return Severity(f) }
+
+// scope is what a rule sees of one project.
+type scope struct {
+	cfg       *Config
+	project   Project
+	env       string
+	protected bool
+	changes   []*planparse.Change
+	resources []*infra.Resource
+	resByAddr map[string]*infra.Resource
+	chByAddr  map[string]*planparse.Change
+}
+
+func newScope(c *Config, p Project) *scope {
+	s := &scope{cfg: c, project: p, env: p.Environment}
+	if s.env == "" {
+		s.env = c.EnvironmentOf(p.Name)
+	}
+	if s.env == "" {
+		s.env = DefaultEnvironmentName
+	}
+	s.protected = c.IsProtected(s.env)
+	if p.Plan != nil {
+		s.changes = p.Plan.Changes
+	}
+	s.resources = p.Resources
+	s.resByAddr = make(map[string]*infra.Resource, len(p.Resources))
+	for _, r := range p.Resources {
+		if r != nil {
+			s.resByAddr[r.Address] = r
+		}
+	}
+	s.chByAddr = make(map[string]*planparse.Change, len(s.changes))
+	for _, ch := range s.changes {
+		s.chByAddr[ch.Address] = ch
+	}
+	return s
+}
 
 // Result is the outcome of evaluating projects.
 type Result struct {
+	// Findings are ordered: un-overridden blocking findings first, then
+	// overridden blocking findings, warnings, and information; within each,
+	// by project, address, rule and message.
 	Findings []Finding
 	Verdict  Verdict
 }
 
-// Evaluate runs every rule over the projects and applies overrides.
+// Evaluate runs every rule (built-in and custom) over the projects and
+// applies overrides. A project's environment is its Environment, else the
+// config's environment for its name, else "default". An override applies
+// to the blocking findings of its rule, at its address (or every address
+// when empty), in its project (or every project when empty); it is
+// recorded on the finding, which keeps its severity. Evaluate trusts that
+// the caller authorized each override (see MayOverride), but never applies
+// one to plan-errored.
+//
+// The verdict is fail when a blocking finding is not overridden, warn when
+// there are warnings or overridden blocking findings, and pass otherwise.
 func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
-	return Result{Verdict: VerdictPass, Findings: []Finding{}}
+	if c == nil {
+		c = DefaultConfig()
+	}
+	settings := c.Rules.byID()
+	findings := []Finding{}
+	for _, p := range projects {
+		s := newScope(c, p)
+		for _, id := range builtinIDs() {
+			r := builtins[id]
+			set := settings[id]
+			if set != nil && set.severityFor(s.env, "") == SeverityOff {
+				continue
+			}
+			for _, d := range r.check(s) {
+				sev := d.severity
+				if sev == "" {
+					sev = r.severity(s)
+				}
+				sev = set.severityFor(s.env, sev)
+				if sev == SeverityOff {
+					continue
+				}
+				findings = append(findings, c.finding(s, id, sev, d))
+			}
+		}
+		for _, cr := range c.custom {
+			for _, d := range cr.check(s) {
+				sev := d.severity
+				if v, ok := cr.def.Environments[s.env]; ok {
+					sev = v
+				}
+				if sev == SeverityOff {
+					continue
+				}
+				findings = append(findings, c.finding(s, cr.def.ID, sev, d))
+			}
+		}
+	}
+	for i := range findings {
+		f := &findings[i]
+		if f.Severity != SeverityBlock || !c.Overridable(f.Rule) {
+			continue
+		}
+		for _, o := range overrides {
+			if o.Rule == f.Rule && (o.Address == "" || o.Address == f.Address) && (o.Project == "" || o.Project == f.Project) {
+				o := o
+				f.Override = &o
+				break
+			}
+		}
+	}
+	sort.SliceStable(findings, func(i, j int) bool {
+		a, b := findings[i], findings[j]
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra < rb
+		}
+		if a.Project != b.Project {
+			return a.Project < b.Project
+		}
+		if a.Address != b.Address {
+			return a.Address < b.Address
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	v := VerdictPass
+	for _, f := range findings {
+		switch {
+		case f.Severity == SeverityBlock && f.Override == nil:
+			v = VerdictFail
+		case (f.Severity == SeverityWarn || f.Severity == SeverityBlock) && v == VerdictPass:
+			v = VerdictWarn
+		}
+	}
+	return Result{Findings: findings, Verdict: v}
 }
 
-// EnvironmentOf returns the environment the config gives a project, or "".
-func (c *Config) EnvironmentOf(project string) string { return "" }
+func rank(f Finding) int {
+	switch {
+	case f.Severity == SeverityBlock && f.Override == nil:
+		return 0
+	case f.Severity == SeverityBlock:
+		return 1
+	case f.Severity == SeverityWarn:
+		return 2
+	}
+	return 3
+}
 
-// ConfigPaths are where a repo keeps its config, in the order they are tried.
-var ConfigPaths = []string{".github/planwarden.yml", ".planwarden.yml"}
+// finding completes a draft; a blocking finding's remedy ends with who may
+// override it.
+func (c *Config) finding(s *scope, id string, sev Severity, d draft) Finding {
+	f := Finding{Rule: id, Severity: sev, Address: d.address, Message: d.message, Project: s.project.Name, Remedy: d.remedy}
+	if sev == SeverityBlock {
+		f.Remedy = joinSentences(f.Remedy, c.overrideHint(id, s.env))
+	}
+	return f
+}
 
-// LoadConfig reads and parses a config file.
-func LoadConfig(path string) (*Config, error) { return DefaultConfig(), nil }
+// overrideHint says who may let a blocking finding of rule pass in env.
+func (c *Config) overrideHint(id, env string) string {
+	if !c.Overridable(id) {
+		return "This cannot be overridden."
+	}
+	users, teams, labels := c.overriders(id, env)
+	var who []string
+	if len(users) > 0 {
+		who = append(who, plural(len(users), "user", "users")+" "+strings.Join(users, ", "))
+	}
+	if len(teams) > 0 {
+		who = append(who, plural(len(teams), "team", "teams")+" "+strings.Join(teams, ", "))
+	}
+	file := c.file
+	if file == "" {
+		file = ConfigPath
+	}
+	if len(who) == 0 && len(labels) == 0 {
+		return fmt.Sprintf("No one may override %s in %s: list who may under overrides.%s in %s on the base branch.", id, env, id, file)
+	}
+	var parts []string
+	if len(who) > 0 {
+		parts = append(parts, "To accept it anyway, "+strings.Join(who, " or ")+" may override it from the planwarden check run")
+	}
+	if len(labels) > 0 {
+		l := make([]string, len(labels))
+		for i, x := range labels {
+			l[i] = "`" + x + "`"
+		}
+		lead := "To accept it anyway, add"
+		if len(parts) > 0 {
+			lead = "or add"
+		}
+		parts = append(parts, fmt.Sprintf("%s the pull request label %s", lead, strings.Join(l, " or ")))
+	}
+	return strings.Join(parts, ", ") + "."
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func joinSentences(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/planwarden/planwarden/rules"
+)
+
+func init() {
+	commands["validate"] = command{summary: "check a repo config (.github/planwarden.yml); exit 2 with file:line on errors", run: runValidate}
+}
+
+const validateUsage = `usage: planwarden validate [--config FILE]
+
+Checks a planwarden repo config. Without --config it checks
+.github/planwarden.yml, else .planwarden.yml, in the current directory.
+--config - reads standard input.
+
+Exit status: 0 the config is valid (or there is none and the defaults
+apply), 2 the config has errors (each printed as file:line: problem) or
+cannot be read.
+`
+
+// nearMisses are config names planwarden does not read, with the name it does.
+var nearMisses = [][2]string{
+	{".github/planwarden.yaml", rules.ConfigPath},
+	{".planwarden.yaml", rules.AltConfigPath},
+	{"planwarden.yml", rules.AltConfigPath},
+	{".github/.planwarden.yml", rules.ConfigPath},
+}
+
+func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	path := fs.String("config", "", "config file")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, validateUsage)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "planwarden validate: %v\n%s", err, validateUsage)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "planwarden validate: unexpected argument %q (use --config FILE)\n%s", fs.Arg(0), validateUsage)
+		return exitUsage
+	}
+	var (
+		cfg *rules.Config
+		err error
+	)
+	switch *path {
+	case "":
+		for _, p := range rules.ConfigPaths {
+			if _, statErr := os.Stat(p); statErr == nil {
+				*path = p
+				break
+			}
+		}
+		if *path == "" {
+			for _, m := range nearMisses {
+				if _, statErr := os.Stat(m[0]); statErr == nil {
+					fmt.Fprintf(stderr, "planwarden validate: found %s, but planwarden reads only %s or %s; rename it to %s\n", m[0], rules.ConfigPath, rules.AltConfigPath, m[1])
+					return exitUsage
+				}
+			}
+			fmt.Fprintf(stdout, "no %s or %s here: planwarden applies its defaults\n", rules.ConfigPath, rules.AltConfigPath)
+			return exitOK
+		}
+		cfg, err = rules.LoadConfig(*path)
+	case "-":
+		var data []byte
+		data, err = io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "planwarden validate: read standard input: %v\n", err)
+			return exitUsage
+		}
+		*path = "<stdin>"
+		cfg, err = rules.ParseConfig(*path, data)
+	default:
+		cfg, err = rules.LoadConfig(*path)
+	}
+	if err != nil {
+		var ce *rules.ConfigError
+		if errors.As(err, &ce) {
+			fmt.Fprintln(stderr, ce.Error())
+			fmt.Fprintf(stderr, "planwarden validate: %s: %d %s\n", *path, len(ce.Problems), plural(len(ce.Problems), "problem", "problems"))
+		} else {
+			fmt.Fprintf(stderr, "planwarden validate: %v\n", err)
+		}
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "%s: ok (%s)\n", *path, summarize(cfg))
+	return exitOK
+}
+
+// summarize says what a valid config declares.
+func summarize(c *rules.Config) string {
+	parts := []string{
+		fmt.Sprintf("version %d", c.Version),
+		countOf(len(c.Projects), "project", "projects"),
+		countOf(len(c.EnvironmentNames()), "environment", "environments"),
+		countOf(len(c.CustomRules), "custom rule", "custom rules"),
+	}
+	var protected []string
+	for _, e := range c.EnvironmentNames() {
+		if c.IsProtected(e) {
+			protected = append(protected, e)
+		}
+	}
+	if len(protected) > 0 {
+		parts = append(parts, "protected: "+strings.Join(protected, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func countOf(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+var (
+	envName      = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	ruleIDSyntax = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	resourceType = regexp.MustCompile(`^[a-z][a-z0-9]*_[a-z0-9_]+$`)
+	workflowFile = regexp.MustCompile(`^[A-Za-z0-9._-]+\.ya?ml$`)
+	teamSlug     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+)
+
+// check validates the values of a decoded config: names, references
+// between sections, and custom rules.
+func (ps *problems) check(c *Config) {
+	for name, e := range c.Environments {
+		p := joinPath("environments", name)
+		if !envName.MatchString(name) {
+			ps.at(p, "environment name %q: expected letters, digits, ., _ or -", name)
+		}
+		if e.Protected && e.DestroyWorkflow != "" {
+			ps.at(p+".destroy_workflow", "a protected environment cannot be destroyed with /destroy-staging; remove destroy_workflow or protected")
+		}
+		if e.DestroyWorkflow != "" && !workflowFile.MatchString(e.DestroyWorkflow) {
+			ps.at(p+".destroy_workflow", "expected a workflow file name such as destroy-staging.yml, got %q", e.DestroyWorkflow)
+		}
+		ps.checkSKUs(p+".allowed_skus", e.AllowedSKUs)
+	}
+	envs := c.EnvironmentNames()
+	knownEnv := func(p, env string) {
+		if _, ok := c.envs[env]; !ok {
+			msg := fmt.Sprintf("unknown environment %q; expected one of: %s (declare it under environments)", env, strings.Join(envs, ", "))
+			if s := suggest(env, envs); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			ps.at(p, "%s", msg)
+		}
+	}
+
+	names := map[string]int{}
+	for i, pr := range c.Projects {
+		p := fmt.Sprintf("projects[%d]", i)
+		if strings.TrimSpace(pr.Name) == "" {
+			ps.at(p+".name", "expected a project name, got an empty string")
+		} else if j, dup := names[pr.Name]; dup {
+			ps.at(p+".name", "project %q is declared twice (also projects[%d])", pr.Name, j)
+		} else {
+			names[pr.Name] = i
+		}
+		if pr.Environment != "" {
+			knownEnv(p+".environment", pr.Environment)
+		}
+		if pr.Artifact != "" && !strings.HasPrefix(pr.Artifact, "planwarden") {
+			ps.at(p+".artifact", "expected an artifact name starting with planwarden (the app reads only those), got %q", pr.Artifact)
+		}
+		if d := pr.Directory; d != "" && (path.IsAbs(d) || slices.Contains(strings.Split(path.Clean(d), "/"), "..")) {
+			ps.at(p+".directory", "expected a directory inside the repo, relative to its root, got %q", d)
+		}
+	}
+
+	settings := c.Rules.byID()
+	for _, id := range sortedKeys(settings) {
+		s := settings[id]
+		for _, env := range sortedKeys(s.Environments) {
+			knownEnv(joinPath("rules."+id+".environments", env), env)
+		}
+	}
+	for i, t := range c.Rules.RequiredTags.Tags {
+		if strings.TrimSpace(t) == "" {
+			ps.at(fmt.Sprintf("rules.required-tags.tags[%d]", i), "expected a tag name, got an empty string")
+		}
+	}
+	for _, id := range []string{RuleEndpointReplacement, RuleStatefulDelete} {
+		types := c.Rules.EndpointReplacement.ExtraTypes
+		if id == RuleStatefulDelete {
+			types = c.Rules.StatefulDelete.ExtraTypes
+		}
+		for i, t := range types {
+			if !resourceType.MatchString(t) {
+				ps.at(fmt.Sprintf("rules.%s.extra_types[%d]", id, i), "expected a Terraform resource type such as aws_s3_bucket, got %q", t)
+			}
+		}
+	}
+	ps.checkSKUs("rules.allowed-skus.skus", c.Rules.AllowedSKUs.SKUs)
+	for _, th := range []struct {
+		key string
+		t   Thresholds
+	}{{"hourly_delta", c.Rules.CostIncrease.HourlyDelta}, {"max_hourly_delta", c.Rules.CostIncrease.MaxHourlyDelta}} {
+		p := "rules.cost-increase." + th.key
+		if th.t.Warn != nil && *th.t.Warn < 0 {
+			ps.at(p+".warn", "expected a number of USD per hour, at least 0, got %g", *th.t.Warn)
+		}
+		if th.t.Block != nil && *th.t.Block < 0 {
+			ps.at(p+".block", "expected a number of USD per hour, at least 0, got %g", *th.t.Block)
+		}
+		if th.t.Warn != nil && th.t.Block != nil && *th.t.Warn > *th.t.Block {
+			ps.at(p+".warn", "warn (%g) is above block (%g); expected warn <= block", *th.t.Warn, *th.t.Block)
+		}
+	}
+
+	customIDs := map[string]int{}
+	for i, r := range c.CustomRules {
+		p := fmt.Sprintf("custom_rules[%d]", i)
+		switch {
+		case !ruleIDSyntax.MatchString(r.ID):
+			ps.at(p+".id", "expected a rule id of lower-case words joined by -, such as no-h100-in-dev, got %q", r.ID)
+		case isBuiltin(r.ID):
+			ps.at(p+".id", "%q is a built-in rule; pick another id (configure the built-in under rules.%s)", r.ID, r.ID)
+		default:
+			if j, dup := customIDs[r.ID]; dup {
+				ps.at(p+".id", "custom rule %q is declared twice (also custom_rules[%d])", r.ID, j)
+			}
+			customIDs[r.ID] = i
+		}
+		for _, env := range sortedKeys(r.Environments) {
+			knownEnv(joinPath(p+".environments", env), env)
+		}
+		if strings.TrimSpace(r.Message) == "" {
+			ps.at(p+".message", "custom rule %q: expected a message for the reviewer, got an empty string", r.ID)
+		}
+		for _, ph := range placeholder.FindAllString(r.Message, -1) {
+			if !slices.Contains(placeholders, ph) {
+				ps.at(p+".message", "custom rule %q: unknown placeholder %s; expected one of: %s", r.ID, ph, strings.Join(placeholders, ", "))
+			}
+		}
+		if strings.TrimSpace(r.When) == "" {
+			ps.at(p+".when", "custom rule %q: expected a CEL expression, got an empty string", r.ID)
+			continue
+		}
+		cr, err := compileCustom(r)
+		if err != nil {
+			ps.at(p+".when", "custom rule %q does not compile: %v", r.ID, err)
+			continue
+		}
+		c.custom = append(c.custom, cr)
+	}
+
+	for _, id := range sortedKeys(c.Overrides) {
+		p := joinPath("overrides", id)
+		pol := c.Overrides[id]
+		_, custom := customIDs[id]
+		switch {
+		case id == RulePlanErrored:
+			ps.at(p, "plan-errored cannot be overridden: an incomplete plan never passes")
+		case id != "*" && !isBuiltin(id) && !custom:
+			known := append(builtinIDs(), "*")
+			for cid := range customIDs {
+				known = append(known, cid)
+			}
+			sort.Strings(known)
+			known = slices.DeleteFunc(known, func(s string) bool { return s == RulePlanErrored })
+			msg := fmt.Sprintf("unknown rule %q; expected a rule id or *: %s", id, strings.Join(known, ", "))
+			if s := suggest(id, known); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			ps.at(p, "%s", msg)
+		}
+		if len(pol.Users)+len(pol.Teams)+len(pol.Labels) == 0 {
+			ps.at(p, "expected at least one of users, teams or labels")
+		}
+		for i, t := range pol.Teams {
+			if !teamSlug.MatchString(t) {
+				ps.at(fmt.Sprintf("%s.teams[%d]", p, i), "expected a team as org/team-slug, got %q", t)
+			}
+		}
+		for i, u := range pol.Users {
+			if strings.TrimSpace(strings.TrimPrefix(u, "@")) == "" || strings.ContainsAny(u, " /") {
+				ps.at(fmt.Sprintf("%s.users[%d]", p, i), "expected a GitHub login, got %q", u)
+			}
+		}
+		for i, l := range pol.Labels {
+			if strings.TrimSpace(l) == "" {
+				ps.at(fmt.Sprintf("%s.labels[%d]", p, i), "expected a label name, got an empty string")
+			}
+		}
+		for i, env := range pol.Environments {
+			knownEnv(fmt.Sprintf("%s.environments[%d]", p, i), env)
+		}
+	}
+	// Logins may be written @alice; compare without the @.
+	for id, pol := range c.Overrides {
+		for i, u := range pol.Users {
+			pol.Users[i] = strings.TrimPrefix(u, "@")
+		}
+		c.Overrides[id] = pol
+	}
+}
+
+func (ps *problems) checkSKUs(p string, skus []string) {
+	for i, s := range skus {
+		q := fmt.Sprintf("%s[%d]", p, i)
+		if strings.TrimSpace(s) == "" {
+			ps.at(q, "expected a SKU name or pattern, got an empty string")
+			continue
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			ps.at(q, "expected a SKU name or shell pattern, got %q (%v)", s, err)
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

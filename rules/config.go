@@ -1,0 +1,392 @@
+package rules
+
+import (
+	"path"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Where a repo keeps its config, relative to the repository root. The app
+// reads them from the pull request's base branch, so a pull request cannot
+// loosen the rules that gate it; `planwarden validate` and `review` look
+// for them in the current directory.
+const (
+	// ConfigPath is the preferred location of the repo config.
+	ConfigPath = ".github/planwarden.yml"
+	// AltConfigPath is accepted when ConfigPath does not exist.
+	AltConfigPath = ".planwarden.yml"
+)
+
+// ConfigPaths are where a repo keeps its config, in the order they are
+// tried: the first that exists is the config.
+var ConfigPaths = []string{ConfigPath, AltConfigPath}
+
+// ConfigVersion is the only config version this build understands.
+const ConfigVersion = 1
+
+// DefaultEnvironmentName is the environment of a project that neither the
+// caller nor the config names.
+const DefaultEnvironmentName = "default"
+
+// DefaultDestroyWorkflow is the workflow `/destroy-staging` dispatches for
+// the default `staging` environment.
+const DefaultDestroyWorkflow = "destroy-staging.yml"
+
+// Config is a repo's planwarden configuration: version 1 of
+// .github/planwarden.yml. Its exported fields mirror the file (the JSON
+// Schema in planwarden.schema.json is generated from them); build one with
+// DefaultConfig or ParseConfig, which validate and fill in the defaults.
+type Config struct {
+	Version      int                          `yaml:"version" doc:"Config format version; must be 1." enum:"1" required:"true"`
+	Projects     []ProjectConfig              `yaml:"projects,omitempty" doc:"Terraform projects (root modules) of the repo and the plan artifact CI uploads for each."`
+	Environments map[string]EnvironmentConfig `yaml:"environments,omitempty" doc:"Environments by name. An entry replaces the built-in entry of the same name (prod is protected; staging may be destroyed with /destroy-staging)."`
+	Rules        RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
+	Overrides    map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
+	CustomRules  []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
+
+	file   string
+	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
+	custom []*customRule
+}
+
+// ProjectConfig is one Terraform project of the repo.
+type ProjectConfig struct {
+	Name        string `yaml:"name" doc:"Project name, as reviews and comments show it." required:"true"`
+	Directory   string `yaml:"directory,omitempty" doc:"Directory of the root module, relative to the repo root."`
+	Environment string `yaml:"environment,omitempty" doc:"Environment the project deploys to (a key of environments, or prod or staging)."`
+	Artifact    string `yaml:"artifact,omitempty" doc:"Name of the workflow artifact holding the project's plan JSON; must start with planwarden. Default: planwarden-<name>."`
+}
+
+// EnvironmentConfig is what the config says about one environment.
+type EnvironmentConfig struct {
+	Protected       bool     `yaml:"protected,omitempty" doc:"Protected environments get the strictest severities (endpoint-replacement blocks) and cannot be destroyed by /destroy-staging."`
+	AllowedSKUs     []string `yaml:"allowed_skus,omitempty" doc:"SKUs that may be used in this environment; shell patterns such as Standard_NC* are allowed. Empty: rules.allowed-skus.skus, else no restriction."`
+	DestroyWorkflow string   `yaml:"destroy_workflow,omitempty" doc:"Workflow file (for example destroy-staging.yml) that /destroy-staging dispatches for this environment. Empty: /destroy-staging refuses the environment."`
+}
+
+// OverridePolicy says who may override the blocking findings of a rule.
+// Anyone matching any list may: a user by login, a member of a team, or
+// anyone who can put a label on the pull request.
+type OverridePolicy struct {
+	Users        []string `yaml:"users,omitempty" doc:"GitHub logins that may override."`
+	Teams        []string `yaml:"teams,omitempty" doc:"Teams (org/team-slug) whose members may override."`
+	Labels       []string `yaml:"labels,omitempty" doc:"Pull request labels that override when present."`
+	Environments []string `yaml:"environments,omitempty" doc:"Environments the policy applies to. Empty: every environment."`
+}
+
+// RuleSettings holds the settings of each built-in rule, by rule id.
+type RuleSettings struct {
+	GPUSKULoss          RuleSetting         `yaml:"gpu-sku-loss,omitempty" doc:"A compute resource goes from a GPU SKU to a non-GPU SKU. Default: block."`
+	GPUPoolSKU          RuleSetting         `yaml:"gpu-pool-sku,omitempty" doc:"A pool or VM that declares itself GPU (name, labels, taints, tags) gets a non-GPU SKU. Default: block."`
+	GPUPoolTaint        RuleSetting         `yaml:"gpu-pool-taint,omitempty" doc:"A GPU node pool has no NoSchedule taint. Default: warn."`
+	RequiredTags        RequiredTagsSetting `yaml:"required-tags,omitempty" doc:"A GPU resource lacks a required tag. Default: block."`
+	EndpointReplacement TypesSetting        `yaml:"endpoint-replacement,omitempty" doc:"A serving endpoint is destroyed and recreated. Default: block in protected environments, warn elsewhere."`
+	CostIncrease        CostSetting         `yaml:"cost-increase,omitempty" doc:"The hourly (or max-scale hourly) cost of a resource rises over a threshold. Default: warn or block by threshold."`
+	UnpricedSKU         RuleSetting         `yaml:"unpriced-sku,omitempty" doc:"A SKU is not in the price catalog, so its cost cannot be checked. Default: warn."`
+	AllowedSKUs         AllowedSKUsSetting  `yaml:"allowed-skus,omitempty" doc:"A SKU is outside the environment's allow-list. Default: block, only where an allow-list is configured."`
+	IAMAdmin            RuleSetting         `yaml:"iam-admin,omitempty" doc:"A role gets AdministratorAccess or an Allow of * on *. Default: block."`
+	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
+}
+
+// RuleSetting changes the severity of a rule's findings: everywhere, or in
+// named environments. SeverityOff turns the rule off.
+type RuleSetting struct {
+	Severity     Severity            `yaml:"severity,omitempty" doc:"Severity of the rule's findings; off turns the rule off." enum:"block,warn,info,off"`
+	Environments map[string]Severity `yaml:"environments,omitempty" doc:"Severity by environment name; wins over severity." enum:"block,warn,info,off" keys:"environment"`
+}
+
+// RequiredTagsSetting configures required-tags.
+type RequiredTagsSetting struct {
+	RuleSetting `yaml:",inline"`
+	Tags        []string `yaml:"tags,omitempty" doc:"Tags every GPU resource must carry. Default: [cost-center]."`
+}
+
+// TypesSetting configures a rule that applies to a set of resource types.
+type TypesSetting struct {
+	RuleSetting `yaml:",inline"`
+	ExtraTypes  []string `yaml:"extra_types,omitempty" doc:"More Terraform resource types the rule applies to, besides the built-in ones."`
+}
+
+// AllowedSKUsSetting configures allowed-skus.
+type AllowedSKUsSetting struct {
+	RuleSetting `yaml:",inline"`
+	SKUs        []string `yaml:"skus,omitempty" doc:"SKUs allowed in environments without their own allowed_skus; shell patterns allowed."`
+}
+
+// CostSetting configures cost-increase. A resource whose hourly cost rises
+// by more than a block threshold gets a blocking finding, by more than a
+// warn threshold a warning.
+type CostSetting struct {
+	RuleSetting    `yaml:",inline"`
+	HourlyDelta    Thresholds `yaml:"hourly_delta,omitempty" doc:"USD per hour added at the expected scale. Default: warn 10, block 1000."`
+	MaxHourlyDelta Thresholds `yaml:"max_hourly_delta,omitempty" doc:"USD per hour added at the maximum autoscaling scale. Default: warn 50, block 5000."`
+}
+
+// Thresholds are USD-per-hour levels; nil means the default.
+type Thresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn above this many USD per hour." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block above this many USD per hour." min:"0"`
+}
+
+// CustomRule is a rule written in the config: when the CEL expression When
+// is true for a change, the rule reports Message at Severity.
+type CustomRule struct {
+	ID           string              `yaml:"id" doc:"Rule id, lower-case words joined by -; must not be a built-in id." required:"true" pattern:"^[a-z0-9]+(-[a-z0-9]+)*$"`
+	When         string              `yaml:"when" doc:"CEL expression over change and project that is true when the rule fires." required:"true"`
+	Severity     Severity            `yaml:"severity,omitempty" doc:"Severity of the findings. Default: warn." enum:"block,warn,info,off"`
+	Message      string              `yaml:"message" doc:"What the reviewer reads; {address}, {type}, {action}, {name}, {sku}, {project} and {environment} are filled in." required:"true"`
+	Remedy       string              `yaml:"remedy,omitempty" doc:"How to fix it."`
+	Environments map[string]Severity `yaml:"environments,omitempty" doc:"Severity by environment name; wins over severity." enum:"block,warn,info,off" keys:"environment"`
+}
+
+// SeverityOff in a config turns a rule off. Findings never carry it.
+const SeverityOff Severity = "off"
+
+var defaultEnvironments = map[string]EnvironmentConfig{
+	"prod":    {Protected: true},
+	"staging": {DestroyWorkflow: DefaultDestroyWorkflow},
+}
+
+// DefaultConfig is the configuration that applies when a repo has none:
+// every built-in rule at its default severity, `prod` protected, `staging`
+// destroyable with DefaultDestroyWorkflow, no projects, no one allowed to
+// override.
+func DefaultConfig() *Config {
+	c := &Config{Version: ConfigVersion}
+	c.finish()
+	return c
+}
+
+// finish computes the derived state of a decoded, valid config.
+func (c *Config) finish() {
+	c.envs = make(map[string]EnvironmentConfig, len(defaultEnvironments)+len(c.Environments))
+	for n, e := range defaultEnvironments {
+		c.envs[n] = e
+	}
+	for n, e := range c.Environments {
+		c.envs[n] = e
+	}
+}
+
+// File is the name the config was parsed from, or "" for DefaultConfig.
+func (c *Config) File() string { return c.file }
+
+// Project returns the declared project of that name.
+func (c *Config) Project(name string) (ProjectConfig, bool) {
+	for _, p := range c.Projects {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return ProjectConfig{}, false
+}
+
+// EnvironmentOf returns the environment the config gives a project, or ""
+// when the project is not declared or names none.
+func (c *Config) EnvironmentOf(project string) string {
+	p, _ := c.Project(project)
+	return p.Environment
+}
+
+// PlanArtifact returns the name of the workflow artifact that holds the
+// project's plan: the declared artifact, else planwarden-<name>.
+func (c *Config) PlanArtifact(project string) string {
+	if p, ok := c.Project(project); ok && p.Artifact != "" {
+		return p.Artifact
+	}
+	return "planwarden-" + project
+}
+
+// ProjectForArtifact returns the declared project whose plan artifact has
+// that name (see PlanArtifact).
+func (c *Config) ProjectForArtifact(artifact string) (ProjectConfig, bool) {
+	for _, p := range c.Projects {
+		if c.PlanArtifact(p.Name) == artifact {
+			return p, true
+		}
+	}
+	return ProjectConfig{}, false
+}
+
+// EnvironmentNames returns the names of every known environment (built-in and
+// declared), sorted.
+func (c *Config) EnvironmentNames() []string {
+	names := make([]string, 0, len(c.envs))
+	for n := range c.envs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Environment returns what the config says about an environment, built-in
+// entries included, and whether it knows the environment at all.
+func (c *Config) Environment(name string) (EnvironmentConfig, bool) {
+	e, ok := c.envs[name]
+	return e, ok
+}
+
+// IsProtected reports whether an environment is protected. By default only
+// `prod` is; an unknown environment is not.
+func (c *Config) IsProtected(env string) bool { return c.envs[env].Protected }
+
+// DestroyWorkflow returns the workflow `/destroy-staging` dispatches for an
+// environment, and false when the command must refuse it: the environment
+// is unknown, protected, or has no destroy_workflow. By default only
+// `staging` may be destroyed, with DefaultDestroyWorkflow.
+func (c *Config) DestroyWorkflow(env string) (string, bool) {
+	e, ok := c.envs[env]
+	if !ok || e.Protected || e.DestroyWorkflow == "" {
+		return "", false
+	}
+	return e.DestroyWorkflow, true
+}
+
+// AllowedSKUs returns the allow-list of an environment (its own, else
+// rules.allowed-skus.skus), or nil when any SKU is allowed.
+func (c *Config) AllowedSKUs(env string) []string {
+	if l := c.envs[env].AllowedSKUs; len(l) > 0 {
+		return l
+	}
+	if len(c.Rules.AllowedSKUs.SKUs) > 0 {
+		return c.Rules.AllowedSKUs.SKUs
+	}
+	return nil
+}
+
+// skuAllowed reports whether sku matches an entry of list, case-insensitively.
+func skuAllowed(list []string, sku string) bool {
+	s := strings.ToLower(sku)
+	for _, p := range list {
+		if ok, _ := path.Match(strings.ToLower(p), s); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Overridable reports whether findings of a rule may be overridden at
+// all. plan-errored may not: an incomplete plan never passes.
+func (c *Config) Overridable(rule string) bool { return rule != RulePlanErrored }
+
+// MayOverride reports whether someone may override the blocking findings of
+// rule in env: the user is listed (logins compare case-insensitively), or
+// is in a listed team (teams as org/slug), or the pull request carries a
+// listed label, in the policy for the rule or the policy for "*", when the
+// policy's environments include env (or name none). With no policy no one
+// may override; plan-errored is never overridable.
+func (c *Config) MayOverride(rule, env, user string, teams, labels []string) bool {
+	if !c.Overridable(rule) {
+		return false
+	}
+	for _, key := range []string{rule, "*"} {
+		p, ok := c.Overrides[key]
+		if !ok {
+			continue
+		}
+		if len(p.Environments) > 0 && !slices.Contains(p.Environments, env) {
+			continue
+		}
+		if user != "" && containsFold(p.Users, user) {
+			return true
+		}
+		for _, t := range teams {
+			if containsFold(p.Teams, t) {
+				return true
+			}
+		}
+		for _, l := range labels {
+			if containsFold(p.Labels, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// overriders returns who may override rule in env, merged over the rule's
+// policy and "*".
+func (c *Config) overriders(rule, env string) (users, teams, labels []string) {
+	for _, key := range []string{rule, "*"} {
+		p, ok := c.Overrides[key]
+		if !ok || len(p.Environments) > 0 && !slices.Contains(p.Environments, env) {
+			continue
+		}
+		users = appendNew(users, p.Users...)
+		teams = appendNew(teams, p.Teams...)
+		labels = appendNew(labels, p.Labels...)
+	}
+	return users, teams, labels
+}
+
+func appendNew(l []string, add ...string) []string {
+	for _, a := range add {
+		if !containsFold(l, a) {
+			l = append(l, a)
+		}
+	}
+	return l
+}
+
+func containsFold(l []string, s string) bool {
+	for _, e := range l {
+		if strings.EqualFold(e, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredTags returns the tags required-tags checks.
+func (c *Config) requiredTags() []string {
+	if c.Rules.RequiredTags.Tags != nil {
+		return c.Rules.RequiredTags.Tags
+	}
+	return []string{"cost-center"}
+}
+
+// Default cost-increase thresholds, USD per hour.
+const (
+	defaultHourlyWarn     = 10
+	defaultHourlyBlock    = 1000
+	defaultMaxHourlyWarn  = 50
+	defaultMaxHourlyBlock = 5000
+)
+
+func orDefault(p *float64, d float64) float64 {
+	if p != nil {
+		return *p
+	}
+	return d
+}
+
+// byID returns the severity settings of every built-in rule, by id.
+func (r *RuleSettings) byID() map[string]*RuleSetting {
+	return map[string]*RuleSetting{
+		RuleGPUSKULoss:          &r.GPUSKULoss,
+		RuleGPUPoolSKU:          &r.GPUPoolSKU,
+		RuleGPUPoolTaint:        &r.GPUPoolTaint,
+		RuleRequiredTags:        &r.RequiredTags.RuleSetting,
+		RuleEndpointReplacement: &r.EndpointReplacement.RuleSetting,
+		RuleCostIncrease:        &r.CostIncrease.RuleSetting,
+		RuleUnpricedSKU:         &r.UnpricedSKU,
+		RuleAllowedSKUs:         &r.AllowedSKUs.RuleSetting,
+		RuleIAMAdmin:            &r.IAMAdmin,
+		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
+	}
+}
+
+// severityFor applies a setting to a finding's default severity in env.
+func (s *RuleSetting) severityFor(env string, def Severity) Severity {
+	if s == nil {
+		return def
+	}
+	if v, ok := s.Environments[env]; ok && v != "" {
+		return v
+	}
+	if s.Severity != "" {
+		return s.Severity
+	}
+	return def
+}

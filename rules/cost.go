@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// costIncrease: a resource's hourly cost, at the expected scale or at the
+// autoscaler's maximum, rises by more than a threshold. One finding per
+// resource, at the higher severity its two deltas reach; an unknown figure
+// is not judged here (unpriced-sku reports it).
+type costIncrease struct{}
+
+func (costIncrease) severity(*scope) Severity { return SeverityWarn }
+
+func (costIncrease) check(s *scope) []draft {
+	set := s.cfg.Rules.CostIncrease
+	hw, hb := orDefault(set.HourlyDelta.Warn, defaultHourlyWarn), orDefault(set.HourlyDelta.Block, defaultHourlyBlock)
+	mw, mb := orDefault(set.MaxHourlyDelta.Warn, defaultMaxHourlyWarn), orDefault(set.MaxHourlyDelta.Block, defaultMaxHourlyBlock)
+	var out []draft
+	for _, r := range s.resources {
+		a := s.action(r)
+		if r.After == nil || !changing(a) {
+			continue
+		}
+		delta, okD := hourlyDelta(r, a)
+		maxDelta, okM := maxHourlyDelta(r, a)
+		sev := Severity("")
+		var parts []string
+		level := func(v, warn, block float64) Severity {
+			switch {
+			case v > block:
+				return SeverityBlock
+			case v > warn:
+				return SeverityWarn
+			}
+			return ""
+		}
+		if okD {
+			if l := level(delta, hw, hb); l != "" {
+				sev = worse(sev, l)
+				parts = append(parts, fmt.Sprintf("%s more at the expected scale (%s -> %s)", money(delta), money(val(r.Cost.HourlyBefore)), money(*r.Cost.HourlyAfter)))
+			}
+		}
+		if okM {
+			if l := level(maxDelta, mw, mb); l != "" {
+				sev = worse(sev, l)
+				before := r.Cost.MaxHourlyBefore
+				if before == nil {
+					before = r.Cost.HourlyBefore
+				}
+				p := fmt.Sprintf("%s more at maximum scale (%s -> %s", money(maxDelta), money(val(before)), money(*r.Cost.MaxHourlyAfter))
+				if n := nodesText(r); n != "" {
+					p += "; " + n
+				}
+				parts = append(parts, p+")")
+			}
+		}
+		if sev == "" {
+			continue
+		}
+		limits := fmt.Sprintf("warn above %s and block above %s added at the expected scale, warn above %s and block above %s at maximum scale",
+			money(hw), money(hb), money(mw), money(mb))
+		out = append(out, draft{
+			address:  r.Address,
+			severity: sev,
+			message:  fmt.Sprintf("%s can cost %s", subject(r), strings.Join(parts, ", and ")),
+			remedy:   "Check the SKU and the node counts; the thresholds (" + limits + ") are under rules.cost-increase.",
+		})
+	}
+	return out
+}
+
+func val(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func worse(a, b Severity) Severity {
+	if a == SeverityBlock || b == SeverityBlock {
+		return SeverityBlock
+	}
+	if a == SeverityWarn || b == SeverityWarn {
+		return SeverityWarn
+	}
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// hourlyDelta is the change of the expected hourly cost; a create starts
+// from zero. It is unknown when either side is.
+func hourlyDelta(r *infra.Resource, a planparse.Action) (float64, bool) {
+	if r.Cost.HourlyAfter == nil {
+		return 0, false
+	}
+	before := r.Cost.HourlyBefore
+	if before == nil {
+		if a != planparse.ActionCreate && r.Before != nil {
+			return 0, false
+		}
+		return *r.Cost.HourlyAfter, true
+	}
+	return *r.Cost.HourlyAfter - *before, true
+}
+
+// maxHourlyDelta is the change of the hourly cost at maximum scale: from
+// the old maximum (or the old expected cost when the old fleet had no
+// autoscaling) to the new maximum.
+func maxHourlyDelta(r *infra.Resource, a planparse.Action) (float64, bool) {
+	if r.Cost.MaxHourlyAfter == nil {
+		return 0, false
+	}
+	before := r.Cost.MaxHourlyBefore
+	if before == nil {
+		before = r.Cost.HourlyBefore
+	}
+	if before == nil {
+		if a != planparse.ActionCreate && r.Before != nil {
+			return 0, false
+		}
+		return *r.Cost.MaxHourlyAfter, true
+	}
+	return *r.Cost.MaxHourlyAfter - *before, true
+}
+
+// nodesText says how the maximum node count changes: "max 1 -> 36 x
+// Standard_NC24ads_A100_v4 (1 x A100)".
+func nodesText(r *infra.Resource) string {
+	maxOf := func(s *infra.Side) (int, bool) {
+		if s == nil {
+			return 0, false
+		}
+		n := 0
+		for _, g := range s.Groups {
+			if g.Scale.Unknown {
+				return 0, false
+			}
+			n += g.Scale.Max
+		}
+		return n, len(s.Groups) > 0
+	}
+	after, ok := maxOf(r.After)
+	if !ok {
+		return ""
+	}
+	before, _ := maxOf(r.Before)
+	if before == after {
+		return ""
+	}
+	return fmt.Sprintf("max %d -> %d x %s", before, after, skuText(r.After))
+}
+
+// unpricedSKU: a SKU of a resource being created or changed is not in the
+// price catalog, so cost-increase cannot judge it.
+type unpricedSKU struct{}
+
+func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
+
+func (unpricedSKU) check(s *scope) []draft {
+	var out []draft
+	for _, r := range s.resources {
+		if r.After == nil || !changing(s.action(r)) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, u := range r.Cost.Unpriced {
+			key := u.SKU + "\x00" + u.Region
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			sku := u.SKU
+			if sku == "" {
+				sku = "its SKU"
+			} else {
+				sku = "`" + sku + "`"
+			}
+			where := ""
+			if u.Region != "" {
+				where = " in " + u.Region
+			}
+			reason := ""
+			if u.Reason != "" {
+				reason = " (" + u.Reason + ")"
+			}
+			addr := u.Address
+			if addr == "" {
+				addr = r.Address
+			}
+			out = append(out, draft{
+				address: addr,
+				message: fmt.Sprintf("%s uses %s%s, which planwarden cannot price%s, so its cost is not checked", subject(r), sku, where, reason),
+				remedy:  "Check the hourly price by hand; if the SKU is real and current, ask for it to be added to planwarden's catalog.",
+			})
+		}
+	}
+	return out
+}
+
+// allowedSKUs: a resource gets a SKU outside its environment's allow-list.
+// It judges new SKUs only: a create, or a SKU that changes.
+type allowedSKUs struct{}
+
+func (allowedSKUs) severity(*scope) Severity { return SeverityBlock }
+
+func (allowedSKUs) check(s *scope) []draft {
+	list := s.cfg.AllowedSKUs(s.env)
+	if len(list) == 0 {
+		return nil
+	}
+	var out []draft
+	for _, r := range s.resources {
+		if r.After == nil || !changing(s.action(r)) {
+			continue
+		}
+		old := map[string]bool{}
+		if r.Before != nil {
+			old[strings.ToLower(r.Before.SKU)] = true
+			for _, g := range r.Before.Groups {
+				old[strings.ToLower(g.SKU.Name)] = true
+			}
+		}
+		names := []string{r.After.SKU}
+		for _, g := range r.After.Groups {
+			names = append(names, g.SKU.Name)
+		}
+		seen := map[string]bool{}
+		for _, n := range names {
+			l := strings.ToLower(n)
+			if n == "" || n == planparse.UnknownText || seen[l] || old[l] {
+				continue
+			}
+			seen[l] = true
+			if skuAllowed(list, n) {
+				continue
+			}
+			out = append(out, draft{
+				address: r.Address,
+				message: fmt.Sprintf("%s gets %s, which is not allowed in %s (allowed: %s)", subject(r), n, s.env, strings.Join(list, ", ")),
+				remedy:  fmt.Sprintf("Use an allowed SKU, or add %s to environments.%s.allowed_skus on the base branch first.", n, s.env),
+			})
+		}
+	}
+	return out
+}

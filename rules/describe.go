@@ -1,0 +1,269 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// This file holds the words rules use to describe resources to a reviewer.
+
+// kindNoun names a kind of resource as a reviewer says it.
+func kindNoun(k infra.Kind) string {
+	switch k {
+	case infra.KindNodePool:
+		return "node pool"
+	case infra.KindVM:
+		return "VM"
+	case infra.KindScaleSet:
+		return "scale set"
+	case infra.KindComputeCluster:
+		return "compute cluster"
+	case infra.KindEndpoint:
+		return "endpoint"
+	case infra.KindEndpointConfig:
+		return "endpoint configuration"
+	case infra.KindNotebook:
+		return "notebook"
+	}
+	return "resource"
+}
+
+// computeKinds are the kinds whose SKU decides whether they have GPUs.
+var computeKinds = map[infra.Kind]bool{
+	infra.KindNodePool: true, infra.KindVM: true, infra.KindScaleSet: true,
+	infra.KindComputeCluster: true, infra.KindNotebook: true, infra.KindEndpointConfig: true,
+}
+
+// subject is how a finding names a resource: "node pool `gpu`".
+func subject(r *infra.Resource) string {
+	return kindNoun(r.Kind) + " `" + displayName(r) + "`"
+}
+
+// displayName is the resource's own name (pool name, VM name), else the
+// name part of its address.
+func displayName(r *infra.Resource) string {
+	if r.After != nil && r.After.Name != "" {
+		return r.After.Name
+	}
+	if r.Before != nil && r.Before.Name != "" {
+		return r.Before.Name
+	}
+	return addressName(r.Address)
+}
+
+// addressName returns the last step of an address, with its instance key:
+// module.a.aws_s3_bucket.artifacts["x"] -> artifacts["x"].
+func addressName(addr string) string {
+	depth, last := 0, 0
+	for i, r := range addr {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				last = i + 1
+			}
+		}
+	}
+	return addr[last:]
+}
+
+// primary returns the side's primary group SKU: the group named by
+// Side.SKU, else the first group, else what the name alone says.
+func primary(s *infra.Side) infra.SKU {
+	if s == nil {
+		return infra.SKU{}
+	}
+	for _, g := range s.Groups {
+		if g.SKU.Name == s.SKU {
+			return g.SKU
+		}
+	}
+	if len(s.Groups) > 0 {
+		return s.Groups[0].SKU
+	}
+	return infra.SKU{Name: s.SKU}
+}
+
+// hasGPU reports whether any group of the side carries accelerators,
+// built into its SKU or attached.
+func hasGPU(s *infra.Side) bool {
+	if s == nil {
+		return false
+	}
+	for _, g := range s.Groups {
+		if g.SKU.HasGPU() {
+			return true
+		}
+		for _, a := range g.Attached {
+			if a.Count > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// knownNoGPU reports whether the side certainly has no GPU: it has SKUs,
+// every one known, none with an accelerator.
+func knownNoGPU(s *infra.Side) bool {
+	if s == nil || hasGPU(s) {
+		return false
+	}
+	if len(s.Groups) == 0 {
+		return false
+	}
+	for _, g := range s.Groups {
+		if !g.SKU.Known || g.SKU.Name == "" || g.Serverless {
+			return false
+		}
+	}
+	return true
+}
+
+// skuName is the side's primary SKU as written in the plan.
+func skuName(s *infra.Side) string {
+	if s == nil {
+		return ""
+	}
+	if s.SKU != "" {
+		return s.SKU
+	}
+	return primary(s).Name
+}
+
+// skuText is "Standard_NC6s_v3 (1 x V100)" or "Standard_D16s_v5 (no GPU)".
+func skuText(s *infra.Side) string {
+	name := skuName(s)
+	if name == "" {
+		name = "an unknown SKU"
+	}
+	return name + " (" + gpuText(s) + ")"
+}
+
+// gpuText says what accelerators one instance of the side's primary group
+// has: "1 x V100", "4 x A100 + 1 x T4 attached", or "no GPU".
+func gpuText(s *infra.Side) string {
+	if s == nil {
+		return "no GPU"
+	}
+	var g *infra.Group
+	for i := range s.Groups {
+		if s.Groups[i].SKU.Name == s.SKU || g == nil {
+			g = &s.Groups[i]
+		}
+	}
+	if g == nil {
+		return "no GPU"
+	}
+	var parts []string
+	if g.SKU.HasGPU() {
+		parts = append(parts, count(g.SKU.GPUCount)+" x "+shortGPU(g.SKU.GPUModel, g.SKU.Accelerator))
+	}
+	for _, a := range g.Attached {
+		if a.Count > 0 {
+			m := a.GPUModel
+			if m == "" {
+				m = a.Type
+			}
+			parts = append(parts, strconv.Itoa(a.Count)+" x "+shortGPU(m, infra.AcceleratorNVIDIA)+" attached")
+		}
+	}
+	if len(parts) == 0 {
+		return "no GPU"
+	}
+	return strings.Join(parts, " + ")
+}
+
+func count(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// shortGPU shortens a GPU model as reviewers say it: "NVIDIA Tesla V100
+// 16GB" -> "V100".
+func shortGPU(model string, acc infra.Accelerator) string {
+	f := strings.Fields(model)
+	var out []string
+	for _, w := range f {
+		lw := strings.ToLower(w)
+		if lw == "nvidia" || lw == "tesla" || lw == "amd" || lw == "instinct" || lw == "aws" {
+			continue
+		}
+		if strings.HasSuffix(lw, "gb") {
+			if _, err := strconv.ParseFloat(strings.TrimSuffix(lw, "gb"), 64); err == nil {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		switch acc {
+		case infra.AcceleratorInferentia:
+			return "Inferentia"
+		case infra.AcceleratorTrainium:
+			return "Trainium"
+		}
+		return "GPU"
+	}
+	return strings.Join(out, " ")
+}
+
+// money formats USD per hour: "$1,234.56/h".
+func money(v float64) string {
+	neg := v < 0
+	v = math.Abs(v)
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return fmt.Sprintf("%s$%s.%s/h", sign, b.String(), frac)
+}
+
+// action is what happens to a resource: from the plan when it has the
+// change, else from which sides exist.
+func (s *scope) action(r *infra.Resource) planparse.Action {
+	if ch := s.chByAddr[r.Address]; ch != nil {
+		return ch.Action
+	}
+	switch {
+	case r.Before == nil && r.After == nil:
+		return planparse.ActionNoop
+	case r.Before == nil:
+		return planparse.ActionCreate
+	case r.After == nil:
+		return planparse.ActionDelete
+	}
+	return planparse.ActionUpdate
+}
+
+// changing reports whether the action creates or changes an object.
+func changing(a planparse.Action) bool {
+	return a == planparse.ActionCreate || a == planparse.ActionUpdate || a == planparse.ActionReplace
+}
+
+// str returns a string attribute of a value, "" when absent or not a string.
+func str(v planparse.Value, path ...any) string {
+	s, _ := v.Get(path...).Str()
+	return s
+}
+
+// isDisplayable reports whether a value is worth quoting to a reviewer:
+// known, not secret, short.
+func isDisplayable(v planparse.Value) bool {
+	s, ok := v.Str()
+	return ok && !v.IsSensitive() && !v.IsUnknown() && len(s) <= 80
+}

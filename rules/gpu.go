@@ -1,0 +1,214 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// gpuSKULoss: a compute resource goes from a GPU SKU to a SKU known to
+// have none. A delete is not a loss (stateful-delete and the summary show
+// it); an after-SKU that is unknown or not in the catalog is not judged.
+type gpuSKULoss struct{}
+
+func (gpuSKULoss) severity(*scope) Severity { return SeverityBlock }
+
+func (gpuSKULoss) check(s *scope) []draft {
+	var out []draft
+	for _, r := range s.resources {
+		if !computeKinds[r.Kind] || r.Before == nil || r.After == nil || !changing(s.action(r)) {
+			continue
+		}
+		if !hasGPU(r.Before) || !knownNoGPU(r.After) {
+			continue
+		}
+		out = append(out, draft{
+			address: r.Address,
+			message: fmt.Sprintf("%s loses its GPUs: %s -> %s", subject(r), skuText(r.Before), skuText(r.After)),
+			remedy: fmt.Sprintf("If GPU workloads still run there, set the SKU back to %s or another GPU SKU; if dropping the GPUs is intended, move those workloads first and say so in the pull request.",
+				skuName(r.Before)),
+		})
+	}
+	return out
+}
+
+// gpuPoolSKU: a pool or VM that declares itself GPU, by its name, labels,
+// taints or tags, gets a SKU known to have no GPU.
+type gpuPoolSKU struct{}
+
+func (gpuPoolSKU) severity(*scope) Severity { return SeverityBlock }
+
+func (gpuPoolSKU) check(s *scope) []draft {
+	var out []draft
+	for _, r := range s.resources {
+		if !computeKinds[r.Kind] || r.Kind == infra.KindEndpointConfig || r.After == nil || !changing(s.action(r)) {
+			continue
+		}
+		why, ok := gpuIntent(r)
+		if !ok || !knownNoGPU(r.After) {
+			continue
+		}
+		remedy := "Give it a GPU SKU"
+		if r.Before != nil && hasGPU(r.Before) {
+			remedy += fmt.Sprintf(" (it was %s)", skuText(r.Before))
+		}
+		remedy += "; if it is meant to be a CPU " + kindNoun(r.Kind) + ", drop the GPU name, labels, taints and tags so GPU workloads are not scheduled onto it."
+		out = append(out, draft{
+			address: r.Address,
+			message: fmt.Sprintf("%s declares itself GPU (%s) but gets %s, which has no GPU", subject(r), why, skuName(r.After)),
+			remedy:  remedy,
+		})
+	}
+	return out
+}
+
+// gpuWords mark a name, label, taint or tag as meant for GPUs.
+var gpuWords = []string{"gpu", "nvidia", "cuda", "a100", "h100", "h200", "v100"}
+
+func mentionsGPU(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range gpuWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func falsy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "false", "no", "none", "0", "off", "disabled":
+		return true
+	}
+	return false
+}
+
+// gpuIntent says why a resource's after side declares itself GPU: its
+// name, a label (hardware=gpu, nvidia.com/gpu=true, accelerator=...), a
+// taint (sku=gpu:NoSchedule) or a tag whose key names a GPU or whose value
+// is a GPU word.
+func gpuIntent(r *infra.Resource) (string, bool) {
+	a := r.After
+	if n := displayName(r); mentionsGPU(n) {
+		return "name " + n, true
+	}
+	for _, k := range sortedKeys(a.Labels) {
+		v := a.Labels[k]
+		if falsy(v) && v != "" {
+			continue
+		}
+		if mentionsGPU(k) || mentionsGPU(v) || strings.Contains(strings.ToLower(k), "accelerator") && v != "" {
+			return "label " + k + "=" + v, true
+		}
+	}
+	taints := append([]string(nil), a.Taints...)
+	sort.Strings(taints)
+	for _, t := range taints {
+		if mentionsGPU(t) {
+			return "taint " + t, true
+		}
+	}
+	for _, k := range sortedKeys(a.Tags) {
+		v := a.Tags[k]
+		if (mentionsGPU(k) || strings.Contains(strings.ToLower(k), "accelerator")) && !falsy(v) {
+			return "tag " + k + "=" + v, true
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) {
+			if w == "gpu" || w == "nvidia" || w == "cuda" {
+				return "tag " + k + "=" + v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// gpuPoolTaint: a GPU node pool without a NoSchedule (or NoExecute) taint
+// lets any pod take its GPU nodes. GKE taints GPU pools itself, so GKE
+// pools are not checked.
+type gpuPoolTaint struct{}
+
+func (gpuPoolTaint) severity(*scope) Severity { return SeverityWarn }
+
+func (gpuPoolTaint) check(s *scope) []draft {
+	var out []draft
+	for _, r := range s.resources {
+		if r.Kind != infra.KindNodePool || r.After == nil || !changing(s.action(r)) || !hasGPU(r.After) {
+			continue
+		}
+		if r.Type == "google_container_node_pool" || r.Type == "google_container_cluster" {
+			continue
+		}
+		if hasNoSchedule(r.After.Taints) {
+			continue
+		}
+		out = append(out, draft{
+			address: r.Address,
+			message: fmt.Sprintf("GPU %s (%s) has no NoSchedule taint, so any pod can be scheduled onto its GPU nodes", subject(r), skuText(r.After)),
+			remedy:  "Add a taint such as sku=gpu:NoSchedule to the pool, and a matching toleration to the GPU workloads.",
+		})
+	}
+	return out
+}
+
+func hasNoSchedule(taints []string) bool {
+	for _, t := range taints {
+		l := strings.ToLower(strings.ReplaceAll(t, "_", ""))
+		if strings.HasSuffix(l, "noschedule") || strings.HasSuffix(l, "noexecute") {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredTags: a GPU resource being created or changed lacks a required
+// tag (GCP resources may carry it as a label).
+type requiredTags struct{}
+
+func (requiredTags) severity(*scope) Severity { return SeverityBlock }
+
+func (requiredTags) check(s *scope) []draft {
+	required := s.cfg.requiredTags()
+	if len(required) == 0 {
+		return nil
+	}
+	var out []draft
+	for _, r := range s.resources {
+		a := s.action(r)
+		if r.After == nil || !changing(a) || !hasGPU(r.After) {
+			continue
+		}
+		var missing []string
+		for _, t := range required {
+			if strings.TrimSpace(r.After.Tags[t]) != "" {
+				continue
+			}
+			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(r.After.Labels[t]) != "" {
+				continue
+			}
+			missing = append(missing, t)
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		verb := "is created"
+		if a != planparse.ActionCreate {
+			verb = "changes"
+		}
+		quoted := make([]string, len(missing))
+		for i, m := range missing {
+			quoted[i] = "`" + m + "`"
+		}
+		out = append(out, draft{
+			address: r.Address,
+			message: fmt.Sprintf("GPU %s (%s) %s without the required %s %s", subject(r), skuText(r.After), verb,
+				strings.Join(quoted, ", "), plural(len(missing), "tag", "tags")),
+			remedy: fmt.Sprintf("Add %s to its tags (or the module's default tags) so its GPU spend is attributed.", strings.Join(quoted, ", ")),
+		})
+	}
+	return out
+}
