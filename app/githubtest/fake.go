@@ -1,0 +1,382 @@
+// Package githubtest is a fake GitHub for tests: an httptest server that
+// serves the REST endpoints planwarden uses, under /api/v3/ as GitHub
+// Enterprise Server does, keeps their state (PRs, comments, check runs,
+// workflow runs, artifacts, files, permissions), records every call, and
+// checks each request against GitHub's REST description when the file is
+// present (see SpecPath).
+package githubtest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// APIPrefix is where the REST API lives on the fake.
+const APIPrefix = "/api/v3"
+
+// Server is the fake GitHub.
+type Server struct {
+	// URL is the server root; APIURL the REST base to configure clients with.
+	URL, APIURL string
+
+	t    testing.TB
+	srv  *httptest.Server
+	spec *spec
+
+	mu         sync.Mutex
+	calls      []Call
+	faults     []*Fault
+	nextID     int64
+	tokens     int
+	blobAuth   int
+	prs        map[string]*PR
+	comments   []*Comment
+	checks     []*CheckRun
+	runs       map[string]*Run
+	artifacts  map[int64]*artifact
+	files      map[string][]byte
+	perms      map[string]string
+	dispatches []Dispatch
+	reactions  []Reaction
+}
+
+// Call is one request the bot made.
+type Call struct {
+	Method, Path string
+	Query        string
+	Body         []byte
+	// Auth is the Authorization scheme: "token" (installation), "bearer"
+	// (the App's JWT) or "" (none).
+	Auth   string
+	Status int
+}
+
+// PR is a pull request on the fake.
+type PR struct {
+	Owner, Repo string
+	Number      int
+	State       string // default open
+	HeadSHA     string
+	HeadRef     string
+	HeadRepo    string // default owner/repo
+	BaseRef     string // default main
+}
+
+// Comment is an issue comment.
+type Comment struct {
+	ID          int64
+	Owner, Repo string
+	PR          int
+	Body        string
+	User        string
+	Edits       int
+}
+
+// CheckRun is a check run as the fake holds it.
+type CheckRun struct {
+	ID          int64
+	Owner, Repo string
+	Name        string
+	HeadSHA     string
+	Status      string
+	Conclusion  string
+	ExternalID  string
+	Title       string
+	Summary     string
+	Text        string
+	Annotations int
+	Updates     int
+}
+
+// Run is a workflow run.
+type Run struct {
+	Owner, Repo string
+	ID          int64
+	Name, Path  string
+	HeadSHA     string
+	HeadBranch  string
+	Conclusion  string
+	PRs         []int
+	StartedAt   time.Time
+}
+
+type artifact struct {
+	owner, repo string
+	runID, id   int64
+	name        string
+	zip         []byte
+}
+
+// Dispatch is a workflow_dispatch the bot asked for.
+type Dispatch struct {
+	Owner, Repo, Workflow, Ref string
+	Inputs                     map[string]string
+}
+
+// Reaction is a reaction the bot added to a comment.
+type Reaction struct {
+	CommentID int64
+	Content   string
+}
+
+// Fault makes matching requests fail Times times before they are served.
+type Fault struct {
+	Method string // "" any
+	Path   string // substring of the path
+	Times  int
+	Status int
+	Header http.Header
+	Body   string
+	hits   int
+}
+
+// New starts a fake GitHub; it is closed when the test ends. Requests that
+// do not match GitHub's REST description fail the test.
+func New(t testing.TB) *Server {
+	t.Helper()
+	sp, reason, err := loadSpec()
+	if err != nil {
+		t.Fatalf("githubtest: %v", err)
+	}
+	if sp == nil {
+		t.Logf("githubtest: %s", reason)
+	}
+	s := &Server{t: t, spec: sp, nextID: 1000, prs: map[string]*PR{}, runs: map[string]*Run{},
+		artifacts: map[int64]*artifact{}, files: map[string][]byte{}, perms: map[string]string{}}
+	s.srv = httptest.NewServer(s.routes())
+	s.URL, s.APIURL = s.srv.URL, s.srv.URL+APIPrefix+"/"
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Validating reports whether requests are checked against the description.
+func (s *Server) Validating() bool { return s.spec != nil }
+
+func (s *Server) id() int64 { s.nextID++; return s.nextID }
+
+func key(owner, repo string, n any) string { return fmt.Sprintf("%s/%s#%v", owner, repo, n) }
+
+// AddPR adds or replaces a pull request.
+func (s *Server) AddPR(pr PR) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pr.State == "" {
+		pr.State = "open"
+	}
+	if pr.HeadRepo == "" {
+		pr.HeadRepo = pr.Owner + "/" + pr.Repo
+	}
+	if pr.BaseRef == "" {
+		pr.BaseRef = "main"
+	}
+	if pr.HeadRef == "" {
+		pr.HeadRef = fmt.Sprintf("feature-%d", pr.Number)
+	}
+	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
+}
+
+// AddRun adds a workflow run.
+func (s *Server) AddRun(r Run) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runs[key(r.Owner, r.Repo, r.ID)] = &r
+}
+
+// AddArtifact attaches an artifact zip to a run and returns its id.
+func (s *Server) AddArtifact(owner, repo string, runID int64, name string, zip []byte) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.id()
+	s.artifacts[id] = &artifact{owner: owner, repo: repo, runID: runID, id: id, name: name, zip: zip}
+	return id
+}
+
+// SetFile puts a file in the repo at ref (a branch name).
+func (s *Server) SetFile(owner, repo, ref, path string, content []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files[owner+"/"+repo+"@"+ref+":"+path] = content
+}
+
+// SetPermission sets a user's permission on a repo (admin, write, read, none).
+func (s *Server) SetPermission(owner, repo, user, perm string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.perms[owner+"/"+repo+":"+user] = perm
+}
+
+// Fail installs a fault.
+func (s *Server) Fail(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &f)
+}
+
+// Calls returns every request so far, in order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// CallCount counts the calls of a method whose path contains path.
+func (s *Server) CallCount(method, path string) int {
+	n := 0
+	for _, c := range s.Calls() {
+		if (method == "" || c.Method == method) && strings.Contains(c.Path, path) {
+			n++
+		}
+	}
+	return n
+}
+
+// Comments returns the comments of a PR, oldest first.
+func (s *Server) Comments(owner, repo string, pr int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Comment
+	for _, c := range s.comments {
+		if c.Owner == owner && c.Repo == repo && c.PR == pr {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
+// AddComment adds a comment someone else wrote and returns its id.
+func (s *Server) AddComment(owner, repo string, pr int, user, body string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &Comment{ID: s.id(), Owner: owner, Repo: repo, PR: pr, Body: body, User: user}
+	s.comments = append(s.comments, c)
+	return c.ID
+}
+
+// CheckRuns returns the check runs on a commit, oldest first.
+func (s *Server) CheckRuns(owner, repo, sha string) []CheckRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []CheckRun
+	for _, c := range s.checks {
+		if c.Owner == owner && c.Repo == repo && c.HeadSHA == sha {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
+// Dispatches returns the workflow dispatches so far.
+func (s *Server) Dispatches() []Dispatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Dispatch(nil), s.dispatches...)
+}
+
+// Reactions returns the reactions so far.
+func (s *Server) Reactions() []Reaction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Reaction(nil), s.reactions...)
+}
+
+// TokensIssued counts installation tokens handed out.
+func (s *Server) TokensIssued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokens
+}
+
+// BlobAuthLeaks counts artifact blob downloads that carried an
+// Authorization header (must stay 0).
+func (s *Server) BlobAuthLeaks() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.blobAuth
+}
+
+// recorder captures the status for the call log.
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
+
+func (s *Server) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		auth := strings.ToLower(strings.SplitN(r.Header.Get("Authorization"), " ", 2)[0])
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			s.mu.Lock()
+			s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, Auth: auth, Status: rec.status})
+			s.mu.Unlock()
+		}()
+		if api, ok := strings.CutPrefix(r.URL.Path, APIPrefix); ok {
+			if s.spec != nil {
+				for _, p := range s.spec.validate(r.Method, api, body) {
+					s.t.Errorf("githubtest: %s %s does not match GitHub's REST description: %s", r.Method, api, p)
+				}
+			}
+			want := "token"
+			if strings.HasPrefix(api, "/app/") {
+				want = "bearer"
+			}
+			if auth != want {
+				s.t.Errorf("githubtest: %s %s with Authorization %q, want %q", r.Method, api, auth, want)
+				rec.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+		}
+		if f := s.fault(r); f != nil {
+			for k, v := range f.Header {
+				rec.Header()[k] = v
+			}
+			rec.WriteHeader(f.Status)
+			io.WriteString(rec, f.Body)
+			return
+		}
+		next.ServeHTTP(rec, r)
+	})
+}
+
+func (s *Server) fault(r *http.Request) *Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.faults {
+		if (f.Method == "" || f.Method == r.Method) && strings.Contains(r.URL.Path, f.Path) && f.hits < f.Times {
+			f.hits++
+			return f
+		}
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func notFound(w http.ResponseWriter) {
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
+}
+
+func decode(r *http.Request, v any) error { return json.NewDecoder(r.Body).Decode(v) }
+
+func pathInt(r *http.Request, name string) int64 {
+	n, _ := strconv.ParseInt(r.PathValue(name), 10, 64)
+	return n
+}
+
+func b64(data []byte) string { return base64.StdEncoding.EncodeToString(data) }

@@ -1,0 +1,358 @@
+package githubtest
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	api := func(pattern string, h http.HandlerFunc) {
+		method, path, _ := cut(pattern)
+		mux.HandleFunc(method+" "+APIPrefix+path, h)
+	}
+	api("POST /app/installations/{id}/access_tokens", s.accessToken)
+	api("GET /repos/{owner}/{repo}/pulls/{n}", s.getPR)
+	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.prsForCommit)
+	api("GET /repos/{owner}/{repo}/issues/{n}/comments", s.listComments)
+	api("POST /repos/{owner}/{repo}/issues/{n}/comments", s.createComment)
+	api("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
+	api("POST /repos/{owner}/{repo}/issues/comments/{id}/reactions", s.react)
+	api("POST /repos/{owner}/{repo}/check-runs", s.createCheck)
+	api("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheck)
+	api("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", s.listChecks)
+	api("GET /repos/{owner}/{repo}/actions/runs/{id}", s.getRun)
+	api("GET /repos/{owner}/{repo}/actions/runs/{id}/artifacts", s.listArtifacts)
+	api("GET /repos/{owner}/{repo}/actions/artifacts/{id}/zip", s.artifactRedirect)
+	api("GET /repos/{owner}/{repo}/contents/{path...}", s.getContents)
+	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
+	api("POST /repos/{owner}/{repo}/actions/workflows/{wf}/dispatches", s.dispatch)
+	mux.HandleFunc("GET /_blob/{id}", s.blob)
+	return s.middleware(mux)
+}
+
+func cut(pattern string) (string, string, bool) {
+	for i := range pattern {
+		if pattern[i] == ' ' {
+			return pattern[:i], pattern[i+1:], true
+		}
+	}
+	return "", pattern, false
+}
+
+func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.tokens++
+	n := s.tokens
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"token": fmt.Sprintf("ghs_fake%d", n), "expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
+	})
+}
+
+func prJSON(p *PR) map[string]any {
+	return map[string]any{
+		"number": p.Number, "state": p.State,
+		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "repo": map[string]any{"full_name": p.HeadRepo}},
+		"base": map[string]any{"ref": p.BaseRef, "repo": map[string]any{"full_name": p.Owner + "/" + p.Repo}},
+	}
+}
+
+func (s *Server) getPR(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.prs[key(r.PathValue("owner"), r.PathValue("repo"), r.PathValue("n"))]
+	if !ok {
+		notFound(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, prJSON(p))
+}
+
+func (s *Server) prsForCommit(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []any{}
+	for _, p := range s.prs {
+		if p.Owner == r.PathValue("owner") && p.Repo == r.PathValue("repo") && p.HeadSHA == r.PathValue("sha") {
+			out = append(out, prJSON(p))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func commentJSON(c *Comment) map[string]any {
+	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.User}}
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, _ := strconv.Atoi(r.PathValue("n"))
+	var all []*Comment
+	for _, c := range s.comments {
+		if c.Owner == r.PathValue("owner") && c.Repo == r.PathValue("repo") && c.PR == n {
+			all = append(all, c)
+		}
+	}
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		per = 30
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	lo, hi := min((page-1)*per, len(all)), min(page*per, len(all))
+	if hi < len(all) {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		u.RawQuery = q.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.URL, u.RequestURI()))
+	}
+	out := []any{}
+	for _, c := range all[lo:hi] {
+		out = append(out, commentJSON(c))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Body string }
+	if err := decode(r, &in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, _ := strconv.Atoi(r.PathValue("n"))
+	if _, ok := s.prs[key(r.PathValue("owner"), r.PathValue("repo"), n)]; !ok {
+		notFound(w)
+		return
+	}
+	c := &Comment{ID: s.id(), Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), PR: n, Body: in.Body, User: "planwarden[bot]"}
+	s.comments = append(s.comments, c)
+	writeJSON(w, http.StatusCreated, commentJSON(c))
+}
+
+func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Body string }
+	if err := decode(r, &in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments {
+		if c.ID == pathInt(r, "id") && c.Owner == r.PathValue("owner") && c.Repo == r.PathValue("repo") {
+			c.Body = in.Body
+			c.Edits++
+			writeJSON(w, http.StatusOK, commentJSON(c))
+			return
+		}
+	}
+	notFound(w)
+}
+
+func (s *Server) react(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Content string }
+	if err := decode(r, &in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reactions = append(s.reactions, Reaction{CommentID: pathInt(r, "id"), Content: in.Content})
+	writeJSON(w, http.StatusCreated, map[string]any{"id": s.id(), "content": in.Content})
+}
+
+type checkIn struct {
+	Name       *string `json:"name"`
+	HeadSHA    string  `json:"head_sha"`
+	Status     *string `json:"status"`
+	Conclusion *string `json:"conclusion"`
+	ExternalID *string `json:"external_id"`
+	Output     *struct {
+		Title       string `json:"title"`
+		Summary     string `json:"summary"`
+		Text        string `json:"text"`
+		Annotations []any  `json:"annotations"`
+	} `json:"output"`
+}
+
+func (c *CheckRun) apply(in checkIn) {
+	if in.Name != nil {
+		c.Name = *in.Name
+	}
+	if in.Status != nil {
+		c.Status = *in.Status
+	}
+	if in.Conclusion != nil {
+		c.Conclusion, c.Status = *in.Conclusion, "completed"
+	}
+	if in.ExternalID != nil {
+		c.ExternalID = *in.ExternalID
+	}
+	if in.Output != nil {
+		c.Title, c.Summary, c.Text = in.Output.Title, in.Output.Summary, in.Output.Text
+		c.Annotations += len(in.Output.Annotations)
+	}
+}
+
+func (s *Server) checkJSON(c *CheckRun) map[string]any {
+	return map[string]any{
+		"id": c.ID, "name": c.Name, "head_sha": c.HeadSHA, "status": c.Status, "conclusion": c.Conclusion,
+		"external_id": c.ExternalID, "html_url": fmt.Sprintf("%s/%s/%s/runs/%d", s.URL, c.Owner, c.Repo, c.ID),
+		"output": map[string]any{"title": c.Title, "summary": c.Summary, "text": c.Text},
+	}
+}
+
+func (s *Server) createCheck(w http.ResponseWriter, r *http.Request) {
+	var in checkIn
+	if err := decode(r, &in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &CheckRun{ID: s.id(), Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), HeadSHA: in.HeadSHA, Status: "queued"}
+	c.apply(in)
+	s.checks = append(s.checks, c)
+	writeJSON(w, http.StatusCreated, s.checkJSON(c))
+}
+
+func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
+	var in checkIn
+	if err := decode(r, &in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.checks {
+		if c.ID == pathInt(r, "id") && c.Owner == r.PathValue("owner") {
+			c.apply(in)
+			c.Updates++
+			writeJSON(w, http.StatusOK, s.checkJSON(c))
+			return
+		}
+	}
+	notFound(w)
+}
+
+func (s *Server) listChecks(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := r.URL.Query().Get("check_name")
+	out := []any{}
+	for i := len(s.checks) - 1; i >= 0; i-- { // newest first, as GitHub lists them
+		c := s.checks[i]
+		if c.Owner == r.PathValue("owner") && c.Repo == r.PathValue("repo") && c.HeadSHA == r.PathValue("ref") && (name == "" || c.Name == name) {
+			out = append(out, s.checkJSON(c))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(out), "check_runs": out})
+}
+
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	run, ok := s.runs[key(r.PathValue("owner"), r.PathValue("repo"), r.PathValue("id"))]
+	if !ok {
+		notFound(w)
+		return
+	}
+	prs := []any{}
+	for _, n := range run.PRs {
+		prs = append(prs, map[string]any{"number": n})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": run.ID, "name": run.Name, "path": run.Path, "head_sha": run.HeadSHA, "head_branch": run.HeadBranch,
+		"status": "completed", "conclusion": run.Conclusion, "pull_requests": prs,
+		"run_started_at": run.StartedAt.UTC().Format(time.RFC3339),
+		"html_url":       fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
+	})
+}
+
+func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []any{}
+	for id := int64(0); id <= s.nextID; id++ { // in creation order
+		a, ok := s.artifacts[id]
+		if ok && a.owner == r.PathValue("owner") && a.repo == r.PathValue("repo") && a.runID == pathInt(r, "id") {
+			out = append(out, map[string]any{"id": a.id, "name": a.name, "size_in_bytes": len(a.zip), "expired": false})
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(out), "artifacts": out})
+}
+
+func (s *Server) artifactRedirect(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	a, ok := s.artifacts[pathInt(r, "id")]
+	s.mu.Unlock()
+	if !ok || a.owner != r.PathValue("owner") {
+		notFound(w)
+		return
+	}
+	w.Header().Set("Location", fmt.Sprintf("%s/_blob/%d?sig=signed-url-secret", s.URL, a.id))
+	w.WriteHeader(http.StatusFound)
+}
+
+func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if r.Header.Get("Authorization") != "" {
+		s.blobAuth++
+	}
+	a, ok := s.artifacts[pathInt(r, "id")]
+	s.mu.Unlock()
+	if !ok || r.URL.Query().Get("sig") == "" {
+		http.Error(w, "AuthenticationFailed", http.StatusForbidden)
+		return
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Write(a.zip)
+}
+
+func (s *Server) getContents(w http.ResponseWriter, r *http.Request) {
+	ref := r.URL.Query().Get("ref")
+	if ref == "" {
+		ref = "main"
+	}
+	s.mu.Lock()
+	data, ok := s.files[r.PathValue("owner")+"/"+r.PathValue("repo")+"@"+ref+":"+r.PathValue("path")]
+	s.mu.Unlock()
+	if !ok {
+		notFound(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"type": "file", "encoding": "base64", "content": b64(data),
+		"path": r.PathValue("path"), "name": r.PathValue("path"), "size": len(data)})
+}
+
+func (s *Server) permission(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	perm, ok := s.perms[r.PathValue("owner")+"/"+r.PathValue("repo")+":"+r.PathValue("user")]
+	s.mu.Unlock()
+	if !ok {
+		notFound(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"permission": perm, "user": map[string]any{"login": r.PathValue("user")}})
+}
+
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Ref    string            `json:"ref"`
+		Inputs map[string]string `json:"inputs"`
+	}
+	if err := decode(r, &in); err != nil {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"message": "inputs must be strings"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dispatches = append(s.dispatches, Dispatch{Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), Workflow: r.PathValue("wf"), Ref: in.Ref, Inputs: in.Inputs})
+	w.WriteHeader(http.StatusNoContent)
+}
