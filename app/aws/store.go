@@ -48,6 +48,9 @@ func NewStore(client *dynamodb.Client, table string) *Store {
 // MarkDelivery records the delivery id with a conditional put: the put
 // succeeds (and the delivery is new) only if no unexpired item has the id.
 func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Duration) (bool, error) {
+	if deliveryID == "" {
+		return false, errors.New("mark delivery: empty delivery id")
+	}
 	now := s.now()
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: sdkaws.String(s.table),
@@ -91,6 +94,9 @@ func (s *Store) PR(ctx context.Context, key string) (app.PRState, bool, error) {
 
 // PutPR writes the state of one pull request, replacing what was there.
 func (s *Store) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Duration) error {
+	if key == "" {
+		return errors.New("put pr state: empty key")
+	}
 	av, err := attributevalue.MarshalWithOptions(st, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
 	if err != nil {
 		return fmt.Errorf("encode pr state %s: %w", key, err)

@@ -82,6 +82,16 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		}
 	})
 
+	t.Run("empty ids and keys are refused", func(t *testing.T) {
+		s := newStore(t)
+		if ok, err := s.MarkDelivery(ctx, "", hour); err == nil || ok {
+			t.Errorf("MarkDelivery(\"\") = %v, %v; want an error", ok, err)
+		}
+		if err := s.PutPR(ctx, "", fullState(), hour); err == nil {
+			t.Errorf("PutPR(\"\") succeeded; want an error")
+		}
+	})
+
 	t.Run("an unknown PR is absent, not an error", func(t *testing.T) {
 		s := newStore(t)
 		st, ok, err := s.PR(ctx, "octo/infra#404")
@@ -205,6 +215,7 @@ func fullState() app.PRState {
 		Summary:    "| resource | action |\n|---|---|\n| `azurerm_kubernetes_cluster_node_pool.gpu` | update |\n",
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
+		CheckRunID: 4242424242,
 	}
 }
 

@@ -1,0 +1,160 @@
+// Command lambda is planwarden on AWS Lambda (provided.al2023, arm64): one
+// binary, deployed by template.yaml as two functions. PLANWARDEN_ROLE
+// selects what a function does:
+//
+//   - receiver: Function URL (or API Gateway HTTP API) requests go to the
+//     App's webhook http.Handler, which verifies, dedupes (DynamoDB) and
+//     enqueues (SQS FIFO), answering in milliseconds;
+//   - worker: SQS batches go to the App's worker, with partial batch
+//     responses;
+//   - all (the default): both, for a single-function deployment.
+//
+// Environment:
+//
+//	PLANWARDEN_ROLE                receiver | worker | all
+//	PLANWARDEN_APP_ID              the GitHub App id (worker)
+//	PLANWARDEN_WEBHOOK_SECRET_ID   Secrets Manager id of the webhook secret
+//	PLANWARDEN_PRIVATE_KEY_ID      Secrets Manager id of the App's private key, PEM (worker)
+//	PLANWARDEN_QUEUE_URL           the SQS FIFO queue (receiver)
+//	PLANWARDEN_TABLE               the DynamoDB table
+//	PLANWARDEN_GITHUB_API_URL      default https://api.github.com/
+//	PLANWARDEN_MAX_RECEIVE_COUNT   the queue's maxReceiveCount, for the DLQ log line
+//	AWS_ENDPOINT_URL               the SDK's endpoint override (tests)
+//
+// Secrets are read once, at cold start, and never logged.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/planwarden/planwarden/app"
+	pwaws "github.com/planwarden/planwarden/app/aws"
+)
+
+func main() {
+	start := time.Now()
+	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	h, err := setup(context.Background(), os.Getenv, log)
+	if err != nil {
+		// Lambda reports a failed init and retries the cold start.
+		log.Error("init failed", "err", err)
+		os.Exit(1)
+	}
+	log.Info("init done", "role", h.role, "init_ms", float64(time.Since(start).Microseconds())/1000)
+	lambda.Start(h)
+}
+
+// settings is the function's environment, read once.
+type settings struct {
+	role            string
+	appID           int64
+	webhookSecretID string
+	privateKeyID    string
+	queueURL        string
+	table           string
+	githubAPIURL    string
+	maxReceives     int
+}
+
+func readSettings(getenv func(string) string) (settings, error) {
+	s := settings{
+		role:            getenv("PLANWARDEN_ROLE"),
+		webhookSecretID: getenv("PLANWARDEN_WEBHOOK_SECRET_ID"),
+		privateKeyID:    getenv("PLANWARDEN_PRIVATE_KEY_ID"),
+		queueURL:        getenv("PLANWARDEN_QUEUE_URL"),
+		table:           getenv("PLANWARDEN_TABLE"),
+		githubAPIURL:    getenv("PLANWARDEN_GITHUB_API_URL"),
+	}
+	if s.role == "" {
+		s.role = roleAll
+	}
+	var errs []error
+	need := func(name, v string) {
+		if v == "" {
+			errs = append(errs, fmt.Errorf("%s is not set", name))
+		}
+	}
+	switch s.role {
+	case roleReceiver, roleWorker, roleAll:
+	default:
+		errs = append(errs, fmt.Errorf("PLANWARDEN_ROLE=%q: want receiver, worker or all", s.role))
+	}
+	need("PLANWARDEN_WEBHOOK_SECRET_ID", s.webhookSecretID)
+	need("PLANWARDEN_TABLE", s.table)
+	if s.role != roleWorker {
+		need("PLANWARDEN_QUEUE_URL", s.queueURL)
+	}
+	if s.role != roleReceiver {
+		need("PLANWARDEN_PRIVATE_KEY_ID", s.privateKeyID)
+		id, err := strconv.ParseInt(getenv("PLANWARDEN_APP_ID"), 10, 64)
+		if err != nil || id <= 0 {
+			errs = append(errs, fmt.Errorf("PLANWARDEN_APP_ID=%q: want the GitHub App's numeric id", getenv("PLANWARDEN_APP_ID")))
+		}
+		s.appID = id
+	}
+	if v := getenv("PLANWARDEN_MAX_RECEIVE_COUNT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("PLANWARDEN_MAX_RECEIVE_COUNT=%q: want a positive number", v))
+		}
+		s.maxReceives = n
+	}
+	return s, errors.Join(errs...)
+}
+
+// errNoGitHub is what the receiver's App gets if it ever tried to call
+// GitHub: the receiver never holds the App's private key.
+var errNoGitHub = errors.New("the receiver function does not call github")
+
+// setup does the cold start: settings, secrets, adapters, the App.
+func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*handler, error) {
+	s, err := readSettings(getenv)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := pwaws.LoadConfig(ctx, pwaws.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ids := pwaws.SecretIDs{WebhookSecret: s.webhookSecretID}
+	if s.role != roleReceiver {
+		ids.PrivateKey = s.privateKeyID
+	}
+	secrets, err := pwaws.LoadSecrets(ctx, secretsmanager.NewFromConfig(cfg), s.appID, ids)
+	if err != nil {
+		return nil, err
+	}
+	acfg := app.Config{
+		Secrets:      secrets,
+		GitHubAPIURL: s.githubAPIURL,
+		Store:        pwaws.NewStore(dynamodb.NewFromConfig(cfg), s.table),
+		Queue:        pwaws.NewQueue(sqs.NewFromConfig(cfg), s.queueURL),
+		Logger:       log,
+	}
+	if s.role == roleReceiver {
+		acfg.GitHubFor = func(int64) (app.GitHub, error) { return nil, errNoGitHub }
+	}
+	a, err := app.New(acfg)
+	if err != nil {
+		return nil, fmt.Errorf("build the app: %w", err)
+	}
+	h := &handler{role: s.role, maxReceives: s.maxReceives, log: log}
+	if s.role != roleWorker {
+		h.http = a.Handler()
+	}
+	if s.role != roleReceiver {
+		h.process = a.Process
+	}
+	return h, nil
+}
