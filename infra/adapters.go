@@ -326,7 +326,10 @@ func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w wh
 
 // --- GCP ---
 
-func gcpAttached(v planparse.Value) []Attached {
+// gcpAttached reads guest_accelerator blocks, leaving out the GPUs a
+// machine type already bundles (an a2 or g2 node pool declares its A100
+// or L4 too): those are counted and priced with the machine type.
+func gcpAttached(v planparse.Value, machine SKU) []Attached {
 	var out []Attached
 	for _, ga := range v.List() {
 		typ := gcpAcceleratorName(strAt(ga, "type"))
@@ -335,6 +338,9 @@ func gcpAttached(v planparse.Value) []Attached {
 			continue
 		}
 		model, _, _ := GCPAccelerator(typ)
+		if machine.HasGPU() && model != "" && model == machine.GPUModel {
+			continue
+		}
 		out = append(out, Attached{Type: typ, Count: n.n, GPUModel: model})
 	}
 	return out
@@ -348,7 +354,7 @@ func gcpSpot(sched planparse.Value) bool {
 func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	g := a.group(CloudGCP, v, "machine_type")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
-	g.Attached = gcpAttached(v.Get("guest_accelerator"))
+	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
 	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), Tags: stringMap(v, "labels")}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
@@ -364,7 +370,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	nc := v.Get("node_config", 0)
 	g := a.group(CloudGCP, nc, "machine_type")
-	g.Attached = gcpAttached(nc.Get("guest_accelerator"))
+	g.Attached = gcpAttached(nc.Get("guest_accelerator"), g.SKU)
 	g.Spot = boolAt(nc, "spot") || boolAt(nc, "preemptible")
 	loc := location(v, "location")
 	zones := v.Get("node_locations").Len()

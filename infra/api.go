@@ -183,9 +183,6 @@ func (a *analysis) price(s *Side, g *Group) {
 		return
 	}
 	for _, at := range g.Attached {
-		if g.SKU.HasGPU() && at.GPUModel != "" && at.GPUModel == g.SKU.GPUModel {
-			continue // bundled with the machine type (a2/g2/a3) and in its price
-		}
 		ap, ok := a.cat.Price(CloudGCP, "gpu:"+at.Type, s.Region)
 		if !ok {
 			g.Unpriced = "attached accelerator: " + a.noPrice(CloudGCP, "gpu:"+at.Type, s.Region)
