@@ -131,7 +131,8 @@ func maxHourlyDelta(r *infra.Resource, a planparse.Action) (float64, bool) {
 }
 
 // nodesText says how the maximum node count changes: "max 1 -> 36 x
-// Standard_NC24ads_A100_v4 (1 x A100)".
+// Standard_NC24ads_A100_v4 (1 x A100)", or "up to 8 x ..." for a new
+// fleet; "" when it does not change or a single instance is created.
 func nodesText(r *infra.Resource) string {
 	maxOf := func(s *infra.Side) (int, bool) {
 		if s == nil {
@@ -150,8 +151,11 @@ func nodesText(r *infra.Resource) string {
 	if !ok {
 		return ""
 	}
-	before, _ := maxOf(r.Before)
-	if before == after {
+	before, existed := maxOf(r.Before)
+	switch {
+	case !existed && after > 1:
+		return fmt.Sprintf("up to %d x %s", after, skuText(r.After))
+	case !existed || before == after:
 		return ""
 	}
 	return fmt.Sprintf("max %d -> %d x %s", before, after, skuText(r.After))

@@ -78,6 +78,14 @@ func mentionsGPU(s string) bool {
 	return false
 }
 
+// ownershipKeys are tag and label keys that say who owns or pays for a
+// resource; a team called gpu-platform does not make a pool a GPU pool.
+var ownershipKeys = map[string]bool{
+	"team": true, "owner": true, "cost-center": true, "costcenter": true, "cost_center": true, "project": true,
+	"department": true, "contact": true, "created-by": true, "managed-by": true, "managed_by": true,
+	"repo": true, "repository": true, "env": true, "environment": true, "app": true, "service": true,
+}
+
 func falsy(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "", "false", "no", "none", "0", "off", "disabled":
@@ -89,7 +97,8 @@ func falsy(v string) bool {
 // gpuIntent says why a resource's after side declares itself GPU: its
 // name, a label (hardware=gpu, nvidia.com/gpu=true, accelerator=...), a
 // taint (sku=gpu:NoSchedule) or a tag whose key names a GPU or whose value
-// is a GPU word.
+// has a GPU word. Ownership tags and labels (team, owner, cost-center, ...)
+// are not read.
 func gpuIntent(r *infra.Resource) (string, bool) {
 	a := r.After
 	if n := displayName(r); mentionsGPU(n) {
@@ -97,6 +106,9 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 	}
 	for _, k := range sortedKeys(a.Labels) {
 		v := a.Labels[k]
+		if ownershipKeys[strings.ToLower(k)] {
+			continue
+		}
 		if falsy(v) && v != "" {
 			continue
 		}
@@ -113,6 +125,9 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 	}
 	for _, k := range sortedKeys(a.Tags) {
 		v := a.Tags[k]
+		if ownershipKeys[strings.ToLower(k)] {
+			continue
+		}
 		if (mentionsGPU(k) || strings.Contains(strings.ToLower(k), "accelerator")) && !falsy(v) {
 			return "tag " + k + "=" + v, true
 		}
@@ -148,7 +163,7 @@ func (gpuPoolTaint) check(s *scope) []draft {
 		}
 		out = append(out, draft{
 			address: r.Address,
-			message: fmt.Sprintf("GPU %s (%s) has no NoSchedule taint, so any pod can be scheduled onto its GPU nodes", subject(r), skuText(r.After)),
+			message: fmt.Sprintf("GPU %s on %s has no NoSchedule taint, so any pod can be scheduled onto its GPU nodes", subject(r), skuText(r.After)),
 			remedy:  "Add a taint such as sku=gpu:NoSchedule to the pool, and a matching toleration to the GPU workloads.",
 		})
 	}
@@ -157,8 +172,9 @@ func (gpuPoolTaint) check(s *scope) []draft {
 
 func hasNoSchedule(taints []string) bool {
 	for _, t := range taints {
-		l := strings.ToLower(strings.ReplaceAll(t, "_", ""))
-		if strings.HasSuffix(l, "noschedule") || strings.HasSuffix(l, "noexecute") {
+		i := strings.LastIndex(t, ":")
+		effect := strings.ToLower(strings.ReplaceAll(t[i+1:], "_", ""))
+		if effect == "noschedule" || effect == "noexecute" {
 			return true
 		}
 	}
@@ -205,7 +221,7 @@ func (requiredTags) check(s *scope) []draft {
 		}
 		out = append(out, draft{
 			address: r.Address,
-			message: fmt.Sprintf("GPU %s (%s) %s without the required %s %s", subject(r), skuText(r.After), verb,
+			message: fmt.Sprintf("GPU %s on %s %s without the required %s %s", subject(r), skuText(r.After), verb,
 				strings.Join(quoted, ", "), plural(len(missing), "tag", "tags")),
 			remedy: fmt.Sprintf("Add %s to its tags (or the module's default tags) so its GPU spend is attributed.", strings.Join(quoted, ", ")),
 		})

@@ -1,0 +1,190 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/infra"
+)
+
+// ruleCase is one table case of a built-in rule over hand-built resources.
+type ruleCase struct {
+	res  []*infra.Resource
+	env  string
+	cfg  string
+	want []string
+}
+
+func runRuleCases(t *testing.T, rule string, tests map[string]ruleCase) {
+	t.Helper()
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			cfg := mustConfig(t, tc.cfg)
+			env := tc.env
+			if env == "" {
+				env = "prod"
+			}
+			got := lines(only(rule, cfg.Evaluate([]Project{{Name: "ml", Environment: env, Resources: tc.res}}, nil).Findings))
+			want := tc.want
+			if want == nil {
+				want = []string{}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s findings (-want +got):\n%s", rule, diff)
+			}
+		})
+	}
+}
+
+func TestGPUSKULoss(t *testing.T) {
+	runRuleCases(t, RuleGPUSKULoss, map[string]ruleCase{
+		"GPU pool to CPU SKU": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6, named("gpu")), side(skuD16, named("gpu")))},
+			want: []string{"block gpu-sku-loss azurerm_kubernetes_cluster_node_pool.gpu: node pool `gpu` loses its GPUs: Standard_NC6s_v3 (1 x V100) -> Standard_D16s_v5 (no GPU)"},
+		},
+		"VM named by its address when it has no name": {
+			res:  []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", side(skuA100), side(skuD4))},
+			want: []string{"block gpu-sku-loss azurerm_linux_virtual_machine.trainer: VM `trainer` loses its GPUs: Standard_NC24ads_A100_v4 (1 x A100) -> Standard_D4s_v5 (no GPU)"},
+		},
+		"SageMaker endpoint configuration variant to CPU": {
+			res: []*infra.Resource{{Address: "aws_sagemaker_endpoint_configuration.llm", Type: "aws_sagemaker_endpoint_configuration",
+				Kind: infra.KindEndpointConfig, Before: side(skuG5, named("llm")), After: side(skuM5, named("llm"))}},
+			want: []string{"block gpu-sku-loss aws_sagemaker_endpoint_configuration.llm: endpoint configuration `llm` loses its GPUs: ml.g5.2xlarge (1 x A10G) -> ml.m5.xlarge (no GPU)"},
+		},
+		"severity lowered in staging": {
+			env:  "staging",
+			cfg:  "version: 1\nrules:\n  gpu-sku-loss:\n    environments:\n      staging: warn\n",
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6, named("gpu")), side(skuD16, named("gpu")))},
+			want: []string{"warn gpu-sku-loss azurerm_kubernetes_cluster_node_pool.gpu: node pool `gpu` loses its GPUs: Standard_NC6s_v3 (1 x V100) -> Standard_D16s_v5 (no GPU)"},
+		},
+		"turned off": {
+			cfg: "version: 1\nrules:\n  gpu-sku-loss:\n    severity: off\n",
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6), side(skuD16))},
+		},
+		"GPU to another GPU": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6), side(skuA100))},
+		},
+		"CPU to CPU": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.cpu", side(skuD4), side(skuD16))},
+		},
+		"GPU pool deleted": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6), nil)},
+		},
+		"new SKU not in the catalog": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6), side(skuMystic))},
+		},
+		"new SKU known only after apply": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6), &infra.Side{})},
+		},
+	})
+}
+
+func TestGPUPoolSKU(t *testing.T) {
+	runRuleCases(t, RuleGPUPoolSKU, map[string]ruleCase{
+		"label hardware=gpu on a CPU SKU": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.workers", side(skuNC6, named("workers")),
+				side(skuD16, named("workers"), labels("hardware", "gpu")))},
+			want: []string{"block gpu-pool-sku azurerm_kubernetes_cluster_node_pool.workers: node pool `workers` declares itself GPU (label hardware=gpu) but gets Standard_D16s_v5, which has no GPU"},
+		},
+		"taint sku=gpu:NoSchedule": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.train", nil, side(skuD16, named("train"), taints("sku=gpu:NoSchedule")))},
+			want: []string{"block gpu-pool-sku azurerm_kubernetes_cluster_node_pool.train: node pool `train` declares itself GPU (taint sku=gpu:NoSchedule) but gets Standard_D16s_v5, which has no GPU"},
+		},
+		"name gpupool": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.p", nil, side(skuD16, named("gpupool")))},
+			want: []string{"block gpu-pool-sku azurerm_kubernetes_cluster_node_pool.p: node pool `gpupool` declares itself GPU (name gpupool) but gets Standard_D16s_v5, which has no GPU"},
+		},
+		"tag workload=gpu on a VM": {
+			res:  []*infra.Resource{vm("azurerm_linux_virtual_machine.box", nil, side(skuD4, tags("workload", "gpu")))},
+			want: []string{"block gpu-pool-sku azurerm_linux_virtual_machine.box: VM `box` declares itself GPU (tag workload=gpu) but gets Standard_D4s_v5, which has no GPU"},
+		},
+		"label accelerator=nvidia-tesla-t4": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.inf", nil, side(skuD4, named("inf"), labels("accelerator", "nvidia-tesla-t4")))},
+			want: []string{"block gpu-pool-sku azurerm_kubernetes_cluster_node_pool.inf: node pool `inf` declares itself GPU (label accelerator=nvidia-tesla-t4) but gets Standard_D4s_v5, which has no GPU"},
+		},
+		"GPU pool with a GPU SKU": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu"), labels("hardware", "gpu")))},
+		},
+		"CPU pool without GPU marks": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.cpu", nil, side(skuD16, named("cpu"), labels("hardware", "cpu"), tags("team", "gpu-platform")))},
+		},
+		"label says gpu false": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.cpu", nil, side(skuD16, named("cpu"), labels("nvidia.com/gpu", "false")))},
+		},
+		"unknown SKU is not judged": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuMystic, named("gpu")))},
+		},
+		"deleted GPU pool": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuD16, named("gpu")), nil)},
+		},
+	})
+}
+
+func TestGPUPoolTaint(t *testing.T) {
+	gke := &infra.Resource{Address: "google_container_node_pool.gpu", Type: "google_container_node_pool", Kind: infra.KindNodePool,
+		After: side(infra.SKU{Cloud: "gcp", Name: "a2-highgpu-1g", GPUCount: 1, GPUModel: "NVIDIA A100 40GB", Accelerator: infra.AcceleratorNVIDIA, Known: true}, named("gpu"))}
+	runRuleCases(t, RuleGPUPoolTaint, map[string]ruleCase{
+		"GPU pool without taints": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu")))},
+			want: []string{"warn gpu-pool-taint azurerm_kubernetes_cluster_node_pool.gpu: GPU node pool `gpu` on Standard_NC6s_v3 (1 x V100) has no NoSchedule taint, so any pod can be scheduled onto its GPU nodes"},
+		},
+		"GPU pool with only a PreferNoSchedule taint": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu"), taints("sku=gpu:PreferNoSchedule")))},
+			want: []string{"warn gpu-pool-taint azurerm_kubernetes_cluster_node_pool.gpu: GPU node pool `gpu` on Standard_NC6s_v3 (1 x V100) has no NoSchedule taint, so any pod can be scheduled onto its GPU nodes"},
+		},
+		"blocks when configured": {
+			cfg:  "version: 1\nrules:\n  gpu-pool-taint: {severity: block}\n",
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu")))},
+			want: []string{"block gpu-pool-taint azurerm_kubernetes_cluster_node_pool.gpu: GPU node pool `gpu` on Standard_NC6s_v3 (1 x V100) has no NoSchedule taint, so any pod can be scheduled onto its GPU nodes"},
+		},
+		"GPU pool with sku=gpu:NoSchedule": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu"), taints("sku=gpu:NoSchedule")))},
+		},
+		"EKS style NO_SCHEDULE": {
+			res: []*infra.Resource{pool("aws_eks_node_group.gpu", nil, side(skuNC6, taints("nvidia.com/gpu=true:NO_SCHEDULE")))},
+		},
+		"GKE taints GPU pools itself": {res: []*infra.Resource{gke}},
+		"CPU pool without taints": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.cpu", nil, side(skuD16))},
+		},
+		"VM is not a pool": {
+			res: []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", nil, side(skuA100))},
+		},
+	})
+}
+
+func TestRequiredTags(t *testing.T) {
+	runRuleCases(t, RuleRequiredTags, map[string]ruleCase{
+		"new A100 VM without cost-center": {
+			res:  []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", nil, side(skuA100, named("trainer-01"), tags("team", "research")))},
+			want: []string{"block required-tags azurerm_linux_virtual_machine.trainer: GPU VM `trainer-01` on Standard_NC24ads_A100_v4 (1 x A100) is created without the required `cost-center` tag"},
+		},
+		"empty cost-center counts as missing": {
+			res:  []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", side(skuA100, tags("cost-center", "ml")), side(skuA100, tags("cost-center", " ")))},
+			want: []string{"block required-tags azurerm_linux_virtual_machine.trainer: GPU VM `trainer` on Standard_NC24ads_A100_v4 (1 x A100) changes without the required `cost-center` tag"},
+		},
+		"configured tags, two missing": {
+			cfg:  "version: 1\nrules:\n  required-tags:\n    tags: [cost-center, owner, team]\n",
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu"), tags("team", "ml")))},
+			want: []string{"block required-tags azurerm_kubernetes_cluster_node_pool.gpu: GPU node pool `gpu` on Standard_NC6s_v3 (1 x V100) is created without the required `cost-center`, `owner` tags"},
+		},
+		"GCP label counts as the tag": {
+			res: []*infra.Resource{{Address: "google_compute_instance.t", Type: "google_compute_instance", Kind: infra.KindVM,
+				After: side(infra.SKU{Name: "a2-highgpu-1g", GPUCount: 1, GPUModel: "NVIDIA A100 40GB", Accelerator: infra.AcceleratorNVIDIA, Known: true}, labels("cost-center", "ml"))}},
+		},
+		"tagged A100 VM": {
+			res: []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", nil, side(skuA100, tags("cost-center", "ml-research")))},
+		},
+		"CPU VM without tags": {
+			res: []*infra.Resource{vm("azurerm_linux_virtual_machine.web", nil, side(skuD4))},
+		},
+		"deleted GPU VM": {
+			res: []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", side(skuA100), nil)},
+		},
+		"no tags required": {
+			cfg: "version: 1\nrules:\n  required-tags:\n    tags: []\n",
+			res: []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", nil, side(skuA100))},
+		},
+	})
+}
