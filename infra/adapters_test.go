@@ -549,8 +549,8 @@ func TestGKENodePool(t *testing.T) {
 	pool := func(extra map[string]any) tplan {
 		m := map[string]any{"name": "l4", "location": "us-central1", "node_count": 1,
 			"node_config": []any{map[string]any{"machine_type": "g2-standard-4", "labels": map[string]any{"gpu": "l4"},
-				"resource_labels": map[string]any{"cost-center": "ml"},
-				"taint":           []any{map[string]any{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}},
+				"resource_labels":   map[string]any{"cost-center": "ml"},
+				"taint":             []any{map[string]any{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}},
 				"guest_accelerator": []any{map[string]any{"type": "nvidia-l4", "count": 1}}}}}
 		for k, v := range extra {
 			m[k] = v
