@@ -212,7 +212,7 @@ func (v *view) notes() []string {
 		name := code(v.projectName(p, i))
 		if p.Errored {
 			out = append(out, "⚠️ Planning failed part way in "+name+": the change list below is incomplete; fix the plan errors and plan again.")
-		} else if !p.Complete && p.Plan != nil && p.Plan.Complete != nil {
+		} else if !p.Complete {
 			out = append(out, "ℹ️ The plan of "+name+" is not complete (changes were deferred or `-target` was used): another plan will follow the apply.")
 		}
 	}

@@ -108,7 +108,7 @@ func checkStructure(t reporter, body, detailsURL string) {
 			}
 		case *ast.FencedCodeBlock:
 			next, ok := n.NextSibling().(*ast.HTMLBlock)
-			if !ok || next.Lines().Len() == 0 || firstLine(next, src) != "</details>" {
+			if !ok || next.Lines().Len() == 0 || htmlFirstLine(next, src) != "</details>" {
 				fail("a fenced code block is not followed by </details>: the fence broke or ran on")
 			}
 		case *ast.Paragraph, *ast.TextBlock, *east.TableCell:
@@ -251,7 +251,7 @@ func TestStructureCheckerCatches(t *testing.T) {
 	}
 }
 
-func firstLine(n *ast.HTMLBlock, src []byte) string {
+func htmlFirstLine(n *ast.HTMLBlock, src []byte) string {
 	seg := n.Lines().At(0)
 	return strings.TrimSpace(string(seg.Value(src)))
 }
