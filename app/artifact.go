@@ -116,6 +116,9 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		// Never trust the header's size: count what comes out.
 		content, err := io.ReadAll(io.LimitReader(rc, b.left+1))
 		rc.Close()
+		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+			return nil, refuse("artifact %s refused: %s is damaged or lies about its size", artifact, name)
+		}
 		if err != nil {
 			return nil, refuse("artifact %s: cannot read %s: %v", artifact, name, err)
 		}

@@ -52,7 +52,9 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 		return err
 	}
 	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey()
-	ctx = withLogger(ctx, log.With("pr", pr.Number))
+	if len(run.PullRequests) == 0 {
+		ctx = withLogger(ctx, log.With("pr", pr.Number))
+	}
 	defer a.locks.lock(key)()
 	st, _, err := a.store.PR(ctx, key)
 	if err != nil {

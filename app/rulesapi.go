@@ -1,7 +1,7 @@
 package app
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/rules"
@@ -10,24 +10,29 @@ import (
 // What app needs of the rules package's repo config, in one place.
 
 // configPaths are where a repo keeps its config, tried in order.
-var configPaths = []string{".github/planwarden.yml", ".planwarden.yml"}
-
-// defaultDestroyWorkflow is what /destroy-staging dispatches for staging
-// when the config says nothing.
-const defaultDestroyWorkflow = "destroy-staging.yml"
+var configPaths = rules.ConfigPaths
 
 func parseConfig(file string, data []byte) (*rules.Config, error) {
-	return nil, fmt.Errorf("%s: this build cannot read repo configs yet", file)
+	return rules.ParseConfig(file, data)
 }
 
-// configAnnotations turns a config error into annotations on the file.
-func configAnnotations(err error) []comment.Annotation { return nil }
+// configAnnotations puts each config problem on its line of the file.
+func configAnnotations(err error) []comment.Annotation {
+	var ce *rules.ConfigError
+	if !errors.As(err, &ce) {
+		return nil
+	}
+	var out []comment.Annotation
+	for _, p := range ce.Problems {
+		out = append(out, comment.Annotation{
+			Path: ce.File, StartLine: max(p.Line, 1), EndLine: max(p.Line, 1),
+			Level: "failure", Title: "planwarden config", Message: p.Message,
+		})
+	}
+	return out
+}
 
 // destroyWorkflow says which workflow /destroy-staging dispatches for env,
-// and false when env may not be destroyed.
-func destroyWorkflow(cfg *rules.Config, env string) (string, bool) {
-	if env == "staging" {
-		return defaultDestroyWorkflow, true
-	}
-	return "", false
-}
+// and false when env may not be destroyed (unknown, protected, or no
+// destroy workflow).
+func destroyWorkflow(cfg *rules.Config, env string) (string, bool) { return cfg.DestroyWorkflow(env) }

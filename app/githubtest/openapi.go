@@ -149,7 +149,7 @@ func (s *spec) validate(method, path string, body []byte) []string {
 	if op.body == nil {
 		return nil
 	}
-	if len(body) == 0 {
+	if trimmed := strings.TrimSpace(string(body)); trimmed == "" || (trimmed == "null" && !op.required) {
 		if op.required {
 			return []string{fmt.Sprintf("%s %s needs a JSON body", method, t.path)}
 		}

@@ -1,0 +1,435 @@
+package app_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/comment"
+)
+
+const sha1 = "1111111111111111111111111111111111111111"
+
+func TestStoriesEndToEnd(t *testing.T) {
+	tests := map[string]struct {
+		plan, env      string
+		wantConclusion string
+	}{
+		"a GPU pool typo blocks":                          {"aks-gpu-typo.json", "prod", "failure"},
+		"a GPU VM without cost-center blocks":             {"a100-vm-no-tags.json", "prod", "failure"},
+		"a SageMaker endpoint replacement blocks in prod": {"sagemaker-rename.json", "prod", "failure"},
+		"an A100 scale-out warns":                         {"a100-scale-out.json", "prod", "neutral"},
+		"a bucket lifecycle change passes":                {"bucket-lifecycle.json", "prod", "success"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.openPR(7, sha1)
+			waiting := h.planwardenCheck(sha1)
+			if waiting.Status != "in_progress" || waiting.Title != "Waiting for plan" {
+				t.Fatalf("after the push the check is %s %q, want in_progress \"Waiting for plan\"", waiting.Status, waiting.Title)
+			}
+			zipData := zipOf(t, entry{"plan.json", examplePlan(t, tc.plan)}, metadata("stack", tc.env))
+			if code := h.planRun("run-1", 501, 7, sha1, zipData, runOpt{}); code != http.StatusAccepted {
+				t.Fatalf("workflow_run delivery: status %d", code)
+			}
+			check := h.planwardenCheck(sha1)
+			if check.Status != "completed" || check.Conclusion != tc.wantConclusion {
+				t.Errorf("check %s/%s %q, want completed/%s", check.Status, check.Conclusion, check.Title, tc.wantConclusion)
+			}
+			if check.Title == "" || check.Summary == "" {
+				t.Errorf("check output title %q summary %q: want both", check.Title, check.Summary)
+			}
+			if check.ID != waiting.ID {
+				t.Errorf("completed check %d, want the waiting one %d updated", check.ID, waiting.ID)
+			}
+			comments := h.gh.Comments(owner, repo, 7)
+			if len(comments) != 1 {
+				t.Fatalf("%d comments, want 1", len(comments))
+			}
+			m, ok := comment.ParseMarker(comments[0].Body)
+			if !ok || m.HeadSHA != sha1 {
+				t.Errorf("comment marker %+v (found %v), want head %s", m, ok, sha1)
+			}
+			if h.gh.BlobAuthLeaks() != 0 {
+				t.Errorf("the artifact blob download carried the Authorization header")
+			}
+		})
+	}
+}
+
+func TestRedeliveryDoesNothing(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	zipData := zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")})
+	h.planRun("run-1", 501, 7, sha1, zipData, runOpt{})
+	before := len(h.gh.Calls())
+	if code := h.deliver("workflow_run", "run-1", workflowRunEvent(501, 7, sha1, runOpt{})); code != http.StatusOK {
+		t.Errorf("redelivery: status %d, want 200", code)
+	}
+	if after := len(h.gh.Calls()); after != before {
+		t.Errorf("redelivery made %d GitHub calls, want 0", after-before)
+	}
+}
+
+func TestRerunEditsTheComment(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	plan := examplePlan(t, "aks-gpu-typo.json")
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", withTimestamp(t, plan, time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC))}), runOpt{})
+	h.planRun("run-2", 502, 7, sha1, zipOf(t, entry{"plan.json", withTimestamp(t, plan, time.Date(2026, 12, 2, 9, 30, 0, 0, time.UTC))}), runOpt{})
+	comments := h.gh.Comments(owner, repo, 7)
+	if len(comments) != 1 {
+		t.Fatalf("%d comments after a re-run, want 1", len(comments))
+	}
+	if comments[0].Edits != 1 {
+		t.Errorf("comment edited %d times, want 1", comments[0].Edits)
+	}
+	if m, _ := comment.ParseMarker(comments[0].Body); !m.PlanTime.Equal(time.Date(2026, 12, 2, 9, 30, 0, 0, time.UTC)) {
+		t.Errorf("comment shows the plan of %v, want the re-run's 09:30", m.PlanTime)
+	}
+}
+
+func TestOlderPlanNeverOverwritesNewer(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	plan := examplePlan(t, "aks-gpu-typo.json")
+	newer := time.Date(2026, 12, 2, 9, 30, 0, 0, time.UTC)
+	h.planRun("run-2", 502, 7, sha1, zipOf(t, entry{"plan.json", withTimestamp(t, plan, newer)}), runOpt{})
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", withTimestamp(t, plan, newer.Add(-time.Hour))}), runOpt{})
+	comments := h.gh.Comments(owner, repo, 7)
+	if len(comments) != 1 || comments[0].Edits != 0 {
+		t.Fatalf("comments %d (edits %d), want 1 never edited", len(comments), comments[0].Edits)
+	}
+	if check := h.planwardenCheck(sha1); check.ExternalID != "502" {
+		t.Errorf("check reports run %s, want the newer run 502", check.ExternalID)
+	}
+}
+
+func TestConcurrentDeliveriesGiveOneComment(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	plan := examplePlan(t, "a100-scale-out.json")
+	for _, id := range []int64{601, 602} {
+		h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: id, Name: "planwarden plan", HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
+		h.gh.AddArtifact(owner, repo, id, "planwarden-stack", zipOf(t, entry{"plan.json", plan}))
+	}
+	// One run lists its PR, the other does not (a fork-style payload), so
+	// the queue groups them differently and only the PR lock serializes.
+	bodies := [][]byte{
+		mustJSON(t, workflowRunEvent(601, 7, sha1, runOpt{})),
+		mustJSON(t, workflowRunEvent(602, 7, sha1, runOpt{noPRs: true})),
+	}
+	var wg sync.WaitGroup
+	for i, b := range bodies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if code := h.post("workflow_run", fmt.Sprintf("concurrent-%d", i), b, sign(b)); code != http.StatusAccepted {
+				t.Errorf("delivery %d: status %d", i, code)
+			}
+		}()
+	}
+	wg.Wait()
+	h.wait()
+	if n := len(h.gh.Comments(owner, repo, 7)); n != 1 {
+		t.Errorf("%d comments after two concurrent deliveries, want 1", n)
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "neutral" {
+		t.Errorf("check conclusion %q, want neutral", c.Conclusion)
+	}
+}
+
+func TestBadGatewayIsRetried(t *testing.T) {
+	h := newHarness(t)
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1})
+	h.gh.Fail(githubtest.Fault{Method: "POST", Path: "/check-runs", Times: 1, Status: http.StatusBadGateway, Body: "bad gateway"})
+	h.deliver("pull_request", "pr-1", pullRequestEvent("opened", 7, sha1))
+	if got := h.planwardenCheck(sha1); got.Status != "in_progress" {
+		t.Errorf("check status %q after a 502 then success, want in_progress", got.Status)
+	}
+	if n := h.gh.CallCount("POST", "/check-runs"); n != 2 {
+		t.Errorf("%d check-run POSTs, want 2 (the 502 and its retry)", n)
+	}
+}
+
+func TestRateLimitsAreWaitedOut(t *testing.T) {
+	tests := map[string]struct {
+		status int
+		header http.Header
+		want   time.Duration
+	}{
+		"secondary rate limit with Retry-After": {http.StatusForbidden, http.Header{"Retry-After": {"30"}}, 30 * time.Second},
+		"429 with Retry-After":                  {http.StatusTooManyRequests, http.Header{"Retry-After": {"5"}}, 5 * time.Second},
+		"primary limit until X-RateLimit-Reset": {http.StatusForbidden, nil, 41 * time.Second},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.openPR(7, sha1)
+			header := tc.header
+			if header == nil {
+				reset := h.clock.Now().Add(40 * time.Second).Unix()
+				header = http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {fmt.Sprint(reset)}}
+			}
+			h.gh.Fail(githubtest.Fault{Method: "GET", Path: "/artifacts", Times: 1, Status: tc.status, Header: header,
+				Body: `{"message":"You have exceeded a secondary rate limit."}`})
+			h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}), runOpt{})
+			if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
+				t.Errorf("check %q %q after the rate limit, want success", c.Conclusion, c.Title)
+			}
+			waits := h.clock.Waits()
+			if len(waits) != 1 || waits[0] != tc.want {
+				t.Errorf("waits %v, want one of %v", waits, tc.want)
+			}
+		})
+	}
+}
+
+func TestForgedSignatureChangesNothing(t *testing.T) {
+	h := newHarness(t)
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1})
+	body := mustJSON(t, pullRequestEvent("opened", 7, sha1))
+	forged := sign(append([]byte("x"), body...))
+	for name, sig := range map[string]string{"forged": forged, "missing": "", "sha1 only": "sha1=0000"} {
+		if code := h.post("pull_request", "forged-"+name, body, sig); code != http.StatusUnauthorized {
+			t.Errorf("%s signature: status %d, want 401", name, code)
+		}
+	}
+	h.wait()
+	if n := len(h.gh.Calls()); n != 0 {
+		t.Errorf("forged deliveries made %d GitHub calls, want 0", n)
+	}
+	// The same id, properly signed, is still new: a forgery must not burn it.
+	if code := h.deliver("pull_request", "forged-forged", pullRequestEvent("opened", 7, sha1)); code != http.StatusAccepted {
+		t.Errorf("genuine delivery after forgeries: status %d, want 202", code)
+	}
+}
+
+func TestUntrustedArtifactsAreRefused(t *testing.T) {
+	zeros := make([]byte, 8<<20)
+	tests := map[string]struct {
+		zip  func(t *testing.T) []byte
+		want string
+	}{
+		"zip bomb":           {func(t *testing.T) []byte { return zipOf(t, entry{"plan.json", zeros}) }, "zip bomb"},
+		"lying size header":  {func(t *testing.T) []byte { return lyingZip(t, "plan.json", zeros, 10) }, "lies about its size"},
+		"path traversal":     {func(t *testing.T) []byte { return zipOf(t, entry{"../../etc/plan.json", []byte("{}")}) }, "escapes the artifact"},
+		"absolute path":      {func(t *testing.T) []byte { return zipOf(t, entry{"/tmp/plan.json", []byte("{}")}) }, "escapes the artifact"},
+		"too many entries":   {func(t *testing.T) []byte { return manyEntries(t, 30) }, "more than the limit of 20"},
+		"not a zip":          {func(t *testing.T) []byte { return []byte("PK but not really") }, "not a readable zip"},
+		"no plan in the zip": {func(t *testing.T) []byte { return zipOf(t, entry{"README.md", []byte("hi")}) }, "holds no *.json plan"},
+		"unreadable plan": {func(t *testing.T) []byte {
+			return zipOf(t, entry{"plan.json", []byte("Terraform will perform the following actions:")})
+		}, "could not read a plan"},
+		"bad metadata": {func(t *testing.T) []byte {
+			return zipOf(t, entry{"plan.json", []byte("{}")}, entry{"planwarden-metadata.json", []byte(`{"projekt":"x"}`)})
+		}, "bad metadata"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, func(c *app.Config) { c.Limits = app.Limits{MaxTotal: 1 << 20, MaxEntries: 20} })
+			h.openPR(7, sha1)
+			h.planRun("run-1", 501, 7, sha1, tc.zip(t), runOpt{})
+			c := h.planwardenCheck(sha1)
+			if c.Conclusion != "failure" {
+				t.Errorf("conclusion %q, want failure", c.Conclusion)
+			}
+			if !strings.Contains(c.Summary, tc.want) {
+				t.Errorf("check summary %q, want it to say %q", c.Summary, tc.want)
+			}
+			if n := len(h.gh.Comments(owner, repo, 7)); n != 0 {
+				t.Errorf("%d comments, want none for a refused artifact", n)
+			}
+		})
+	}
+}
+
+func TestRunsWithoutAPlanNeverSucceed(t *testing.T) {
+	tests := map[string]struct {
+		conclusion string
+		zip        bool
+		wantTitle  string
+	}{
+		"the plan workflow failed":   {"failure", true, "Plan workflow failure"},
+		"the plan run was cancelled": {"cancelled", false, "Plan workflow cancelled"},
+		"no plan artifact":           {"success", false, "No plan artifact"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.openPR(7, sha1)
+			var z []byte
+			if tc.zip {
+				z = zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")})
+			}
+			h.planRun("run-1", 501, 7, sha1, z, runOpt{conclusion: tc.conclusion})
+			c := h.planwardenCheck(sha1)
+			if c.Conclusion != "failure" || c.Title != tc.wantTitle {
+				t.Errorf("check %s %q, want failure %q", c.Conclusion, c.Title, tc.wantTitle)
+			}
+		})
+	}
+}
+
+func TestOtherWorkflowsAreIgnored(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	ev := workflowRunEvent(700, 7, sha1, runOpt{conclusion: "failure"})
+	run := ev["workflow_run"].(map[string]any)
+	run["name"], run["path"] = "lint", ".github/workflows/lint.yml"
+	h.deliver("workflow_run", "lint-1", ev)
+	if c := h.planwardenCheck(sha1); c.Status != "in_progress" {
+		t.Errorf("a failed lint run moved the check to %s %s", c.Status, c.Conclusion)
+	}
+}
+
+func TestStalePlanDoesNotCompleteTheHead(t *testing.T) {
+	const sha2 = "2222222222222222222222222222222222222222"
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha2})
+	h.deliver("pull_request", "sync-1", pullRequestEvent("synchronize", 7, sha2))
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}), runOpt{})
+	if old := h.planwardenCheck(sha1); old.Conclusion != "neutral" || old.Title != "Stale plan" || !strings.Contains(old.Summary, sha2[:7]) {
+		t.Errorf("old head check %s %q %q, want neutral \"Stale plan\" naming %s", old.Conclusion, old.Title, old.Summary, sha2[:7])
+	}
+	if head := h.planwardenCheck(sha2); head.Status != "in_progress" {
+		t.Errorf("current head check %s %s, want still in_progress", head.Status, head.Conclusion)
+	}
+	if n := len(h.gh.Comments(owner, repo, 7)); n != 0 {
+		t.Errorf("%d comments from a stale plan, want 0", n)
+	}
+}
+
+func TestCheckRunRerequestedReviewsAgain(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}), runOpt{})
+	check := h.planwardenCheck(sha1)
+	h.deliver("check_run", "rerun-1", map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
+		"check_run": map[string]any{"id": check.ID, "name": "planwarden", "head_sha": sha1, "external_id": check.ExternalID,
+			"pull_requests": []any{map[string]any{"number": 7}}},
+	})
+	if n := h.gh.CallCount("GET", "/actions/runs/501/artifacts"); n != 2 {
+		t.Errorf("artifacts listed %d times, want 2 (the run, then the re-run)", n)
+	}
+	comments := h.gh.Comments(owner, repo, 7)
+	if len(comments) != 1 || comments[0].Edits != 1 {
+		t.Errorf("comments %d, want 1 edited once by the re-run", len(comments))
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" || c.Updates < 2 {
+		t.Errorf("check %s after %d updates, want failure again", c.Conclusion, c.Updates)
+	}
+}
+
+func TestMergeGroupCarriesThePRResult(t *testing.T) {
+	const mergeSHA = "3333333333333333333333333333333333333333"
+	for name, tc := range map[string]struct {
+		plan string
+		want string
+	}{
+		"passing PR": {"bucket-lifecycle.json", "success"},
+		"blocked PR": {"aks-gpu-typo.json", "failure"},
+		"no review":  {"", "failure"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.openPR(7, sha1)
+			if tc.plan != "" {
+				h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, tc.plan)}), runOpt{})
+			}
+			h.deliver("merge_group", "mg-1", map[string]any{
+				"action": "checks_requested", "repository": repository(), "installation": installation(),
+				"merge_group": map[string]any{"head_sha": mergeSHA, "head_ref": "refs/heads/gh-readonly-queue/main/pr-7-" + sha1, "base_ref": "refs/heads/main"},
+			})
+			if c := h.planwardenCheck(mergeSHA); c.Status != "completed" || c.Conclusion != tc.want {
+				t.Errorf("merge group check %s/%s %q, want completed/%s", c.Status, c.Conclusion, c.Title, tc.want)
+			}
+		})
+	}
+}
+
+func TestBadConfigOnBaseBranchFailsTheCheck(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte("version: 1\nrules:\n  no-such-rule: {}\n"))
+	// A config on the PR's branch would loosen nothing: it is not read.
+	h.gh.SetFile(owner, repo, "feature-7", ".github/planwarden.yml", []byte("version: 1\n"))
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}), runOpt{})
+	c := h.planwardenCheck(sha1)
+	if c.Conclusion != "failure" || !strings.Contains(c.Title, ".github/planwarden.yml") || !strings.Contains(c.Summary, ".github/planwarden.yml:3") {
+		t.Errorf("check %s %q %q, want failure naming .github/planwarden.yml:3", c.Conclusion, c.Title, c.Summary)
+	}
+	if c.Annotations == 0 {
+		t.Errorf("no annotation on the config file")
+	}
+}
+
+func TestSlashCommands(t *testing.T) {
+	tests := map[string]struct {
+		body, perm   string
+		wantWorkflow string
+		wantEnv      string
+		wantReaction string
+		wantReply    string
+	}{
+		"/plan by a writer":              {"/plan", "write", "planwarden-plan.yml", "", "rocket", "dispatched"},
+		"/plan by a reader":              {"/plan", "read", "", "", "-1", "needs write access"},
+		"/destroy-staging by an admin":   {"/destroy-staging", "admin", "destroy-staging.yml", "staging", "rocket", "dispatched"},
+		"/destroy-staging prod refused":  {"/destroy-staging prod", "admin", "", "", "-1", "refuses the environment `prod`"},
+		"/destroy-staging of an unknown": {"/destroy-staging qa", "admin", "", "", "-1", "refuses the environment `qa`"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1})
+			h.gh.SetPermission(owner, repo, "alice", tc.perm)
+			id := h.gh.AddComment(owner, repo, 7, "alice", tc.body)
+			h.deliver("issue_comment", "cmd-1", map[string]any{
+				"action": "created", "repository": repository(), "installation": installation(),
+				"issue":   map[string]any{"number": 7, "pull_request": map[string]any{"url": "https://api.github.com/repos/x/y/pulls/7"}},
+				"comment": map[string]any{"id": id, "body": tc.body + "\nplease"},
+				"sender":  map[string]any{"login": "alice", "type": "User"},
+			})
+			d := h.gh.Dispatches()
+			switch {
+			case tc.wantWorkflow == "" && len(d) != 0:
+				t.Errorf("dispatched %+v, want nothing", d)
+			case tc.wantWorkflow != "" && (len(d) != 1 || d[0].Workflow != tc.wantWorkflow || d[0].Ref != "feature-7" || d[0].Inputs["pr"] != "7" || d[0].Inputs["environment"] != tc.wantEnv):
+				t.Errorf("dispatches %+v, want %s on feature-7 with pr 7 environment %q", d, tc.wantWorkflow, tc.wantEnv)
+			}
+			if r := h.gh.Reactions(); len(r) != 1 || r[0].Content != tc.wantReaction || r[0].CommentID != id {
+				t.Errorf("reactions %+v, want %s on comment %d", r, tc.wantReaction, id)
+			}
+			comments := h.gh.Comments(owner, repo, 7)
+			if len(comments) != 2 || !strings.Contains(comments[1].Body, tc.wantReply) {
+				t.Errorf("reply %+v, want one saying %q", comments, tc.wantReply)
+			}
+		})
+	}
+}
+
+func TestTokenIsCachedPerInstallation(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}), runOpt{})
+	if n := h.gh.TokensIssued(); n != 1 {
+		t.Errorf("%d installation tokens issued for one installation, want 1", n)
+	}
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := jsonMarshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
