@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/pem"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestServeEnvNamesWhatIsMissing(t *testing.T) {
+	full := map[string]string{
+		"PLANWARDEN_APP_ID":         "123",
+		"PLANWARDEN_PRIVATE_KEY":    "-----BEGIN RSA PRIVATE KEY-----\nKEYMATERIAL\n-----END RSA PRIVATE KEY-----\n",
+		"PLANWARDEN_WEBHOOK_SECRET": "hush-hush",
+	}
+	tests := map[string]struct {
+		set     map[string]string
+		unset   []string
+		wantErr string
+	}{
+		"no app id":             {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
+		"app id not a number":   {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
+		"no private key":        {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
+		"both keys":             {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
+		"key file unreadable":   {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
+		"no webhook secret":     {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
+		"everything, defaults":  {},
+		"key from a file works": {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			env := map[string]string{}
+			for k, v := range full {
+				env[k] = v
+			}
+			for k, v := range tc.set {
+				env[k] = v
+			}
+			for _, k := range tc.unset {
+				delete(env, k)
+			}
+			readFile := func(name string) ([]byte, error) {
+				if name == "/k.pem" {
+					return []byte("pem"), nil
+				}
+				return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+			}
+			cfg, err := serveEnv(func(k string) string { return env[k] }, readFile)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("serveEnv: %v", err)
+				}
+				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 {
+					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123", cfg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want one saying %q", err, tc.wantErr)
+			}
+			for _, secret := range []string{"hush-hush", "KEYMATERIAL"} {
+				if strings.Contains(err.Error(), secret) && !strings.Contains(tc.wantErr, secret) {
+					t.Errorf("error %q shows a secret", err)
+				}
+			}
+		})
+	}
+}
+
+func TestServeRefusesWithoutSecretOnTheCommandLine(t *testing.T) {
+	t.Setenv("PLANWARDEN_APP_ID", "1")
+	t.Setenv("PLANWARDEN_PRIVATE_KEY", "x")
+	t.Setenv("PLANWARDEN_WEBHOOK_SECRET", "")
+	var stderr bytes.Buffer
+	if code := run([]string{"serve"}, nil, io.Discard, &stderr); code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	if !strings.Contains(stderr.String(), "PLANWARDEN_WEBHOOK_SECRET is not set") {
+		t.Errorf("stderr %q, want it to name PLANWARDEN_WEBHOOK_SECRET", stderr.String())
+	}
+}
+
+func TestServeAnswersAndShutsDown(t *testing.T) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/"}
+	cfg.secrets.AppID = 1
+	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	cfg.secrets.WebhookSecret = []byte("s3cret")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() { done <- serve(ctx, cfg, &logs, func(a string) { addr <- a }) }()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case err := <-done:
+		t.Fatalf("serve stopped: %v", err)
+	}
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /healthz: %d, want 200", resp.StatusCode)
+	}
+	body := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
+	for name, want := range map[string]int{"signed": http.StatusOK, "unsigned": http.StatusUnauthorized} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "ping")
+		req.Header.Set("X-GitHub-Delivery", "d-1")
+		if name == "signed" {
+			m := hmac.New(sha256.New, cfg.secrets.WebhookSecret)
+			m.Write(body)
+			req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("%s ping: %d, want %d", name, resp.StatusCode, want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("serve after shutdown: %v", err)
+	}
+	if strings.Contains(logs.String(), "s3cret") || strings.Contains(logs.String(), "PRIVATE KEY") {
+		t.Errorf("the log shows a secret:\n%s", logs.String())
+	}
+}
