@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/planwarden/planwarden/cmd/lambda/internal/runtimeapi"
+)
+
+// buildBootstrap builds this binary the way `make lambda` does, for goos
+// and goarch, and returns its path.
+func buildBootstrap(t *testing.T, goos, goarch string) string {
+	t.Helper()
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out := filepath.Join(t.TempDir(), "bootstrap")
+	cmd := exec.Command(goTool, "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return out
+}
+
+// lockedBuffer collects a process's output while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// booted is one cold start of the binary on the local Runtime API.
+type booted struct {
+	api  *runtimeapi.Server
+	cmd  *exec.Cmd
+	logs *lockedBuffer
+	// init is process start to the first GET next: the function's init.
+	init time.Duration
+}
+
+func boot(t *testing.T, bin string, env map[string]string) *booted {
+	t.Helper()
+	api, err := runtimeapi.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "AWS_LAMBDA_RUNTIME_API="+api.Addr)
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	exited := make(chan error, 1)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	select {
+	case <-api.Ready():
+	case err := <-exited:
+		t.Fatalf("the bootstrap exited during init: %v\n%s", err, logs.String())
+	case b := <-api.InitError():
+		t.Fatalf("the bootstrap reported an init error: %s\n%s", b, logs.String())
+	case <-time.After(60 * time.Second): // a bound on a hung init, not a timing check
+		t.Fatalf("the bootstrap never asked for an event\n%s", logs.String())
+	}
+	return &booted{api: api, cmd: cmd, logs: logs, init: api.FirstNext().Sub(start)}
+}
+
+func (b *booted) invoke(t *testing.T, payload []byte) runtimeapi.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := b.api.Invoke(ctx, payload)
+	if err != nil {
+		t.Fatalf("invoke: %v\n%s", err, b.logs.String())
+	}
+	return res
+}
+
+// selfReportedInit is the init_ms the binary logs (main to ready).
+func (b *booted) selfReportedInit() float64 {
+	sc := bufio.NewScanner(strings.NewReader(b.logs.String()))
+	for sc.Scan() {
+		var l struct {
+			Msg    string  `json:"msg"`
+			InitMS float64 `json:"init_ms"`
+		}
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "init done" {
+			return l.InitMS
+		}
+	}
+	return -1
+}
+
+// The built binary boots on a (local) Lambda Runtime API, reads its
+// secrets from Secrets Manager on moto, and answers webhooks; it reports
+// the cold-start init time it measured.
+func TestBinaryColdStartOnTheRuntimeAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped in -short")
+	}
+	gh := newFakeGitHub(t)
+	s := newStack(t, gh.APIURL, 3)
+	bin := buildBootstrap(t, runtime.GOOS, runtime.GOARCH)
+
+	for _, role := range []string{roleReceiver, roleWorker} {
+		t.Run(role, func(t *testing.T) {
+			env := map[string]string{"PLANWARDEN_ROLE": role}
+			for k, v := range s.env {
+				env[k] = v
+			}
+			var inits, self []float64
+			for range 5 {
+				b := boot(t, bin, env)
+				inits = append(inits, float64(b.init.Microseconds())/1000)
+				self = append(self, b.selfReportedInit())
+				if role == roleReceiver {
+					res := b.invoke(t, functionURLEvent(t, "pull_request", "cold-"+time.Now().Format("150405.000000000"), pullRequestOpened(t), testWebhookSecret))
+					var resp events.LambdaFunctionURLResponse
+					if err := json.Unmarshal(res.Payload, &resp); err != nil || res.Err || resp.StatusCode != 202 {
+						t.Fatalf("signed webhook through the binary: %s (error %v)\n%s", res.Payload, res.Err, b.logs.String())
+					}
+				} else {
+					res := b.invoke(t, readEvent(t, "function-url-healthz.json"))
+					if !res.Err || !strings.Contains(string(res.Payload), "does not take http events") {
+						t.Errorf("worker on an http event = %s (error %v), want the role error", res.Payload, res.Err)
+					}
+				}
+				if strings.Contains(b.logs.String(), testWebhookSecret) || strings.Contains(b.logs.String(), "PRIVATE KEY") {
+					t.Fatalf("the binary logged a secret:\n%s", b.logs.String())
+				}
+				b.cmd.Process.Kill()
+			}
+			slices.Sort(inits)
+			slices.Sort(self)
+			t.Logf("MEASURE cold start %s (%s/%s, secrets from moto on loopback): process start to first GET next min %.1f ms, median %.1f ms, max %.1f ms; main() to ready (self-reported) median %.1f ms",
+				role, runtime.GOOS, runtime.GOARCH, inits[0], inits[len(inits)/2], inits[len(inits)-1], self[len(self)/2])
+		})
+	}
+}
+
+// The deployable binary's size: linux/arm64, built as `make lambda` does.
+// It is a figure to report, so it only runs with PLANWARDEN_MEASURE=1.
+func TestMeasureLambdaBinarySize(t *testing.T) {
+	if os.Getenv("PLANWARDEN_MEASURE") == "" {
+		t.Skip("set PLANWARDEN_MEASURE=1 to build linux/arm64 and report the size")
+	}
+	bin := buildBootstrap(t, "linux", "arm64")
+	fi, err := os.Stat(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("MEASURE linux/arm64 bootstrap: %d bytes (%.1f MiB)", fi.Size(), float64(fi.Size())/(1<<20))
+}
