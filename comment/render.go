@@ -84,23 +84,34 @@ type view struct {
 	opt    Options
 	multi  bool
 	total  review.Summary
-	where  string // where the full output is, as markdown
-	issues map[string]bool
-	priced bool // some change has an hourly figure
+	where  string          // where the full output is, as markdown
+	issues map[string]bool // project and address with a finding
+	// gpuIssues: project and address with a finding of a gpu-* rule.
+	gpuIssues map[string]bool
+	priced    bool // some change has an hourly figure
+
+	// Computed once, cut to length as the budget needs.
+	sorted   []rules.Finding
+	items    []findingItem
+	gpuTable *table
 }
 
 func newView(r *review.Report, opt Options) *view {
 	if r == nil {
 		r = &review.Report{Verdict: rules.VerdictPass}
 	}
-	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: map[string]bool{}}
+	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: map[string]bool{}, gpuIssues: map[string]bool{}}
 	for _, p := range r.Projects {
 		addSummary(&v.total, p.Summary)
 		for _, c := range p.Changes {
 			v.priced = v.priced || c.HourlyBefore != nil || c.HourlyAfter != nil
 		}
 		for _, f := range p.Findings {
-			v.issues[findingKey(f.Project, p.Name, f.Address)] = true
+			k := findingKey(f.Project, p.Name, f.Address)
+			v.issues[k] = true
+			if strings.HasPrefix(f.Rule, "gpu-") {
+				v.gpuIssues[k] = true
+			}
 		}
 	}
 	if u := safeURL(opt.DetailsURL); u != "" {
@@ -263,7 +274,14 @@ var groupHeadings = []string{
 // findings renders at most limit findings (all when limit < 0) and says
 // how many it left out.
 func (v *view) findings(limit int) (string, int) {
-	fs := v.allFindings()
+	if v.sorted == nil {
+		v.sorted = v.allFindings()
+		v.items = make([]findingItem, len(v.sorted))
+		for i, f := range v.sorted {
+			v.items[i] = v.finding(f)
+		}
+	}
+	fs := v.sorted
 	if len(fs) == 0 {
 		return "", 0
 	}
@@ -272,13 +290,13 @@ func (v *view) findings(limit int) (string, int) {
 		shown = fs[:limit]
 	}
 	var groups []findingGroup
-	for _, f := range shown {
+	for i, f := range shown {
 		g := severityRank(f)
 		if len(groups) == 0 || groups[len(groups)-1].Heading != groupHeadings[g] {
 			groups = append(groups, findingGroup{Heading: groupHeadings[g]})
 		}
 		gr := &groups[len(groups)-1]
-		gr.Items = append(gr.Items, v.finding(f))
+		gr.Items = append(gr.Items, v.items[i])
 	}
 	left := ""
 	if n := len(fs) - len(shown); n > 0 {
@@ -322,70 +340,78 @@ func (v *view) finding(f rules.Finding) findingItem {
 
 // gpu renders the GPU resources changed (at most limit rows when limit >= 0).
 func (v *view) gpu(limit int) (string, int) {
+	if v.gpuTable == nil {
+		v.gpuTable = v.gpuRows()
+	}
+	all := v.gpuTable
+	if len(all.Rows) == 0 {
+		return "", 0
+	}
+	t := *all
+	if limit >= 0 && len(t.Rows) > limit {
+		t.Rows = t.Rows[:limit]
+	}
+	s := section{Heading: "GPU changes", Table: t,
+		Intro: "Per resource: SKU, accelerators per node, node counts and the GPUs of the whole fleet (expected scale), before → after."}
+	n := len(all.Rows) - len(t.Rows)
+	if n > 0 {
+		s.LeftOut = "_… and " + plural(n, "more GPU resource", "more GPU resources") + ", left out to fit; see " + v.where + "._"
+	}
+	return execute("section", s), n
+}
+
+// gpuRows is one row per changed resource that has accelerators on either
+// side, or that a gpu-* rule has a finding about.
+func (v *view) gpuRows() *table {
 	cols := []string{"Resource"}
 	if v.multi {
 		cols = append(cols, "Project")
 	}
 	cols = append(cols, "SKU", "GPUs per node", "Nodes min / expected / max", "Fleet GPUs", "Hourly")
 	t := newTable(cols...)
-	total := 0
 	for i, p := range v.r.Projects {
 		for _, c := range p.Changes {
 			r := c.Resource
 			if r == nil || actionKey(c) == "no-op" || actionKey(c) == "read" {
 				continue
 			}
-			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuFinding(p, c.Address) {
-				continue
-			}
-			total++
-			if limit >= 0 && len(t.Rows) >= limit {
+			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuIssues[findingKey("", p.Name, c.Address)] {
 				continue
 			}
 			cells := []string{codeCell(c.Address)}
 			if v.multi {
 				cells = append(cells, codeCell(v.projectName(p, i)))
 			}
+			hb := money(r.Cost.HourlyBefore)
+			if r.Before == nil {
+				hb = "—"
+			}
+			ha := money(r.Cost.HourlyAfter)
+			if r.After == nil {
+				ha = "—"
+			}
 			cells = append(cells,
 				beforeAfter(sideSKU(r.Before), sideSKU(r.After)),
 				beforeAfter(perNode(r.Before), perNode(r.After)),
 				beforeAfter(nodes(r.Before), nodes(r.After)),
 				fleet(r),
-				beforeAfter(money(r.Cost.HourlyBefore), money(r.Cost.HourlyAfter)))
+				beforeAfter(hb, ha))
 			t.add(cells...)
 		}
 	}
-	if total == 0 {
-		return "", 0
-	}
-	s := section{Heading: "GPU changes", Table: t,
-		Intro: "Per resource: SKU, accelerators per node, node counts and the GPUs of the whole fleet (expected scale), before → after."}
-	if n := total - len(t.Rows); n > 0 {
-		s.LeftOut = "_… and " + plural(n, "more GPU resource", "more GPU resources") + ", left out to fit; see " + v.where + "._"
-	}
-	return execute("section", s), total - len(t.Rows)
-}
-
-func (v *view) gpuFinding(p *review.Project, address string) bool {
-	for _, f := range p.Findings {
-		if f.Address == address && strings.HasPrefix(f.Rule, "gpu-") {
-			return true
-		}
-	}
-	return false
+	return &t
 }
 
 var endpointTypes = map[string]bool{
-	"aws_sagemaker_endpoint":                       true,
-	"azurerm_machine_learning_online_endpoint":     true,
-	"azurerm_machine_learning_inference_endpoint":  true,
-	"google_vertex_ai_endpoint":                    true,
-	"google_vertex_ai_index_endpoint":              true,
-	"aws_bedrock_provisioned_model_throughput":     true,
-	"azurerm_cognitive_deployment":                 true,
-	"databricks_model_serving":                     true,
-	"azurerm_machine_learning_online_deployment":   true,
-	"google_vertex_ai_endpoint_iam_binding_policy": false,
+	"aws_sagemaker_endpoint":                      true,
+	"azurerm_machine_learning_online_endpoint":    true,
+	"azurerm_machine_learning_inference_endpoint": true,
+	"google_vertex_ai_endpoint":                   true,
+	"google_vertex_ai_index_endpoint":             true,
+	"aws_bedrock_provisioned_model_throughput":    true,
+	"azurerm_cognitive_deployment":                true,
+	"databricks_model_serving":                    true,
+	"azurerm_machine_learning_online_deployment":  true,
 }
 
 func isEndpoint(c *review.Change) bool {
@@ -487,7 +513,12 @@ func (v *view) cost(limit int) (string, int) {
 	var unpriced []string
 	total := 0
 	for i, p := range v.r.Projects {
+		seen := map[review.Unpriced]bool{}
 		for _, u := range p.Cost.Unpriced {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
 			total++
 			if limit >= 0 && len(unpriced) >= limit {
 				continue
@@ -612,8 +643,13 @@ func (v *view) project(p *review.Project, i int) projectPart {
 				continue
 			}
 			bf, af := o.Before, o.After
-			if o.Sensitive {
-				bf, af = planparse.SensitiveText, planparse.SensitiveText
+			if o.Sensitive { // review redacts already; this is the second line of defence
+				if bf != "null" {
+					bf = planparse.SensitiveText
+				}
+				if af != "null" && af != planparse.UnknownText {
+					af = planparse.SensitiveText
+				}
 			}
 			b.add(codeCell(o.Name), text(o.Action), codeCell(truncate(bf, maxValue)), codeCell(truncate(af, maxValue)))
 		}
@@ -655,7 +691,13 @@ func details(c *review.Change) string {
 	if c.Importing {
 		parts = append(parts, "imported")
 	}
-	if c.SKUBefore != c.SKUAfter && (c.SKUBefore != "" || c.SKUAfter != "") {
+	switch {
+	case c.SKUBefore == c.SKUAfter:
+	case c.Action == string(planparse.ActionCreate) || c.SKUBefore == "" && c.Action != string(planparse.ActionUpdate):
+		parts = append(parts, "SKU "+codeCell(c.SKUAfter))
+	case c.Action == string(planparse.ActionDelete):
+		parts = append(parts, "SKU "+codeCell(c.SKUBefore))
+	default:
 		parts = append(parts, "SKU "+beforeAfter(skuCell(c.SKUBefore), skuCell(c.SKUAfter)))
 	}
 	if len(c.ReplacePaths) > 0 {
