@@ -23,6 +23,9 @@ var celEnv = func() *cel.Env {
 	return env
 }()
 
+// celAvailable reports whether this build evaluates custom rules.
+const celAvailable = true
+
 // celCostLimit bounds the work one evaluation may do, so a custom rule
 // cannot stall a review.
 const celCostLimit = 1_000_000

@@ -31,8 +31,8 @@ func named(n string) sideOpt { return func(s *infra.Side) { s.Name = n } }
 func labels(kv ...string) sideOpt {
 	return func(s *infra.Side) { s.Labels = pairs(kv) }
 }
-func tags(kv ...string) sideOpt   { return func(s *infra.Side) { s.Tags = pairs(kv) } }
-func taints(t ...string) sideOpt  { return func(s *infra.Side) { s.Taints = t } }
+func tags(kv ...string) sideOpt  { return func(s *infra.Side) { s.Tags = pairs(kv) } }
+func taints(t ...string) sideOpt { return func(s *infra.Side) { s.Taints = t } }
 func nodes(min, exp, max int) sideOpt {
 	return func(s *infra.Side) {
 		s.Groups[0].Scale = infra.Scale{Min: min, Expected: exp, Max: max, Autoscaled: min != max}

@@ -198,8 +198,14 @@ func (ps *problems) addYAMLError(err error) {
 		if sub := yamlLine.FindStringSubmatch(m); sub != nil {
 			line, _ = strconv.Atoi(sub[1])
 			m = sub[2]
+			// yaml.v3 reports parser errors at the 0-based line of the
+			// construct they are in (the unclosed { or [); scanner errors
+			// are 1-based.
+			if strings.HasPrefix(m, "did not find expected") {
+				line++
+			}
 		}
-		ps.add(line, "", "%s (YAML)", m)
+		ps.add(line, "", "invalid YAML: %s", m)
 	}
 }
 

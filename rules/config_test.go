@@ -1,0 +1,514 @@
+package rules
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"gopkg.in/yaml.v3"
+)
+
+// everyKey uses every key the config format has (TestEveryKeyIsCovered
+// keeps it so).
+const everyKey = `# planwarden repo config
+version: 1
+projects:
+  - name: aks-gpu
+    directory: examples/aks-gpu
+    environment: prod
+    artifact: planwarden-aks-gpu
+  - name: sagemaker
+    directory: examples/sagemaker
+    environment: staging
+environments:
+  prod:
+    protected: true
+    allowed_skus: [Standard_NC24ads_A100_v4, "Standard_D*"]
+  staging:
+    destroy_workflow: destroy-staging.yml
+  dev: {}
+rules:
+  gpu-sku-loss:
+    severity: block
+    environments: {dev: warn}
+  gpu-pool-sku: {severity: block, environments: {dev: warn}}
+  gpu-pool-taint: {severity: block, environments: {dev: info}}
+  required-tags:
+    severity: block
+    environments: {dev: warn}
+    tags: [cost-center, owner]
+  endpoint-replacement:
+    severity: warn
+    environments: {prod: block, staging: info}
+    extra_types: [kubernetes_manifest]
+  cost-increase:
+    severity: block
+    environments: {dev: warn}
+    hourly_delta: {warn: 5, block: 500}
+    max_hourly_delta: {warn: 25, block: 2500}
+  unpriced-sku: {severity: info, environments: {prod: warn}}
+  allowed-skus:
+    severity: block
+    environments: {dev: off}
+    skus: [Standard_D4s_v5]
+  iam-admin: {severity: block, environments: {dev: block}}
+  stateful-delete:
+    severity: block
+    environments: {dev: warn}
+    extra_types: [aws_sagemaker_feature_group]
+overrides:
+  gpu-sku-loss:
+    users: [alice, "@Bob"]
+    teams: [acme/ml-platform]
+    labels: [planwarden/override-gpu]
+    environments: [prod, staging]
+  "*":
+    teams: [acme/sre]
+custom_rules:
+  - id: no-h100-in-dev
+    when: change.sku.gpu_model.contains("H100") && project.environment == "dev"
+    severity: block
+    message: "{address} uses an H100 ({sku}) in {environment}"
+    remedy: Use an A100 in dev.
+    environments: {staging: warn}
+`
+
+func TestEveryKey(t *testing.T) {
+	if !celAvailable {
+		t.Skip("custom rules need the celrules build tag")
+	}
+	c := mustConfig(t, everyKey)
+	f := func(v float64) *float64 { return &v }
+	want := &Config{
+		Version: 1,
+		Projects: []ProjectConfig{
+			{Name: "aks-gpu", Directory: "examples/aks-gpu", Environment: "prod", Artifact: "planwarden-aks-gpu"},
+			{Name: "sagemaker", Directory: "examples/sagemaker", Environment: "staging"},
+		},
+		Environments: map[string]EnvironmentConfig{
+			"prod":    {Protected: true, AllowedSKUs: []string{"Standard_NC24ads_A100_v4", "Standard_D*"}},
+			"staging": {DestroyWorkflow: "destroy-staging.yml"},
+			"dev":     {},
+		},
+		Rules: RuleSettings{
+			GPUSKULoss:          RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
+			GPUPoolSKU:          RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
+			GPUPoolTaint:        RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityInfo}},
+			RequiredTags:        RequiredTagsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, Tags: []string{"cost-center", "owner"}},
+			EndpointReplacement: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock, "staging": SeverityInfo}}, ExtraTypes: []string{"kubernetes_manifest"}},
+			CostIncrease: CostSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
+				HourlyDelta: Thresholds{Warn: f(5), Block: f(500)}, MaxHourlyDelta: Thresholds{Warn: f(25), Block: f(2500)}},
+			UnpricedSKU:    RuleSetting{Severity: SeverityInfo, Environments: map[string]Severity{"prod": SeverityWarn}},
+			AllowedSKUs:    AllowedSKUsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}}, SKUs: []string{"Standard_D4s_v5"}},
+			IAMAdmin:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityBlock}},
+			StatefulDelete: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, ExtraTypes: []string{"aws_sagemaker_feature_group"}},
+		},
+		Overrides: map[string]OverridePolicy{
+			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
+			"*":            {Teams: []string{"acme/sre"}},
+		},
+		CustomRules: []CustomRule{{
+			ID: "no-h100-in-dev", When: `change.sku.gpu_model.contains("H100") && project.environment == "dev"`, Severity: SeverityBlock,
+			Message: "{address} uses an H100 ({sku}) in {environment}", Remedy: "Use an A100 in dev.", Environments: map[string]Severity{"staging": SeverityWarn},
+		}},
+	}
+	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
+		t.Errorf("decoded config (-want +got):\n%s", diff)
+	}
+
+	// What the app and the CLI read of it.
+	checks := map[string]struct{ got, want any }{
+		"file":                          {c.File(), "planwarden.yml"},
+		"environment of aks-gpu":        {c.EnvironmentOf("aks-gpu"), "prod"},
+		"environment of unknown":        {c.EnvironmentOf("nope"), ""},
+		"artifact of aks-gpu":           {c.PlanArtifact("aks-gpu"), "planwarden-aks-gpu"},
+		"default artifact of sagemaker": {c.PlanArtifact("sagemaker"), "planwarden-sagemaker"},
+		"project for artifact":          {projectName(c.ProjectForArtifact("planwarden-sagemaker")), "sagemaker"},
+		"environments":                  {c.EnvironmentNames(), []string{"dev", "prod", "staging"}},
+		"prod protected":                {c.IsProtected("prod"), true},
+		"staging not protected":         {c.IsProtected("staging"), false},
+		"staging destroy workflow":      {workflow(c.DestroyWorkflow("staging")), "destroy-staging.yml"},
+		"prod cannot be destroyed":      {workflow(c.DestroyWorkflow("prod")), "refused"},
+		"dev cannot be destroyed":       {workflow(c.DestroyWorkflow("dev")), "refused"},
+		"prod allow-list":               {c.AllowedSKUs("prod"), []string{"Standard_NC24ads_A100_v4", "Standard_D*"}},
+		"dev falls back to rules list":  {c.AllowedSKUs("dev"), []string{"Standard_D4s_v5"}},
+		"alice may override in prod":    {c.MayOverride(RuleGPUSKULoss, "prod", "alice", nil, nil), true},
+		"bob, any case, without the @":  {c.MayOverride(RuleGPUSKULoss, "prod", "bob", nil, nil), true},
+		"alice may not in dev":          {c.MayOverride(RuleGPUSKULoss, "dev", "alice", nil, nil), false},
+		"alice may not override iam":    {c.MayOverride(RuleIAMAdmin, "prod", "alice", nil, nil), false},
+		"team member may":               {c.MayOverride(RuleGPUSKULoss, "prod", "carol", []string{"acme/ML-Platform"}, nil), true},
+		"label may":                     {c.MayOverride(RuleGPUSKULoss, "staging", "", nil, []string{"planwarden/override-gpu"}), true},
+		"sre may override any rule":     {c.MayOverride(RuleIAMAdmin, "dev", "dave", []string{"acme/sre"}, nil), true},
+		"nobody overrides plan-errored": {c.MayOverride(RulePlanErrored, "dev", "dave", []string{"acme/sre"}, nil), false},
+		"stranger may not":              {c.MayOverride(RuleGPUSKULoss, "prod", "mallory", []string{"acme/web"}, []string{"lgtm"}), false},
+	}
+	for name, ch := range checks {
+		if diff := cmp.Diff(ch.want, ch.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+func projectName(p ProjectConfig, ok bool) string {
+	if !ok {
+		return "none"
+	}
+	return p.Name
+}
+
+func workflow(w string, ok bool) string {
+	if !ok {
+		return "refused"
+	}
+	return w
+}
+
+// TestEveryKeyIsCovered fails when a key is added to the config types
+// without being used in everyKey (and so in TestEveryKey).
+func TestEveryKeyIsCovered(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(everyKey), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ps := &problems{lines: map[string]int{}}
+	ps.walk(doc.Content[0], reflect.TypeOf(Config{}), "", "")
+	seen := map[string]bool{}
+	for p := range ps.lines {
+		seen[generalize(p)] = true
+	}
+	var missing []string
+	for _, p := range keyPaths(reflect.TypeOf(Config{}), "") {
+		if !seen[p] {
+			missing = append(missing, p)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("everyKey does not use these keys: %s", strings.Join(missing, ", "))
+	}
+}
+
+// generalize turns a concrete key path into the type's path: list
+// indexes become [], map keys of known maps become *.
+func generalize(p string) string {
+	var out []string
+	parts := strings.Split(strings.NewReplacer("[", ".[").Replace(p), ".")
+	for i := 0; i < len(parts); i++ {
+		seg := parts[i]
+		if strings.HasPrefix(seg, "[") {
+			out = append(out, "[]")
+			continue
+		}
+		out = append(out, seg)
+		switch seg {
+		case "environments", "overrides":
+			if i+1 < len(parts) && !strings.HasPrefix(parts[i+1], "[") {
+				out = append(out, "*")
+				i++
+			}
+		}
+	}
+	return strings.ReplaceAll(strings.Join(out, "."), ".[]", "[]")
+}
+
+// keyPaths lists every key path of a config type, maps as * and lists as [].
+func keyPaths(t reflect.Type, prefix string) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	switch t.Kind() {
+	case reflect.Struct:
+		fields := structFields(t)
+		for _, name := range fieldNames(t) {
+			p := joinPath(prefix, name)
+			out = append(out, p)
+			out = append(out, keyPaths(fields[name].Type, p)...)
+		}
+	case reflect.Map:
+		out = append(out, keyPaths(t.Elem(), prefix+".*")...)
+	case reflect.Slice:
+		out = append(out, keyPaths(t.Elem(), prefix+"[]")...)
+	}
+	return out
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := map[string]struct {
+		yml  string
+		want []string
+	}{
+		"typo of a top-level key": {
+			yml:  "version: 1\nenviroments:\n  prod: {}\n",
+			want: []string{`planwarden.yml:2: unknown key "enviroments" in the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "environments"?)`},
+		},
+		"typo of a rule id": {
+			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete (did you mean "gpu-sku-loss"?)`},
+		},
+		"typo of a nested key": {
+			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
+			want: []string{`planwarden.yml:5: unknown key "wran" in rules.cost-increase.hourly_delta; expected one of: warn, block (did you mean "warn"?)`},
+		},
+		"typo in a project": {
+			yml:  "version: 1\nprojects:\n  - name: a\n    enviroment: prod\n",
+			want: []string{`planwarden.yml:4: unknown key "enviroment" in projects[0]; expected one of: name, directory, environment, artifact (did you mean "environment"?)`},
+		},
+		"plan-errored cannot be configured": {
+			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete`},
+		},
+		"threshold is a string": {
+			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
+			want: []string{`planwarden.yml:5: rules.cost-increase.hourly_delta.warn: expected a number, got "ten"`},
+		},
+		"tags is a string, not a list": {
+			yml:  "version: 1\nrules:\n  required-tags:\n    tags: cost-center\n",
+			want: []string{`planwarden.yml:4: rules.required-tags.tags: expected a list of strings, got "cost-center"`},
+		},
+		"protected is not a boolean": {
+			yml:  "version: 1\nenvironments:\n  prod:\n    protected: maybe\n",
+			want: []string{`planwarden.yml:4: environments.prod.protected: expected true or false, got "maybe"`},
+		},
+		"projects is a mapping": {
+			yml:  "version: 1\nprojects:\n  name: a\n",
+			want: []string{`planwarden.yml:3: projects: expected a list of mappings, got a mapping`},
+		},
+		"version missing": {
+			yml:  "projects: []\n",
+			want: []string{`planwarden.yml:1: the top level: missing key "version" (Config format version; must be 1.)`},
+		},
+		"version 2": {
+			yml:  "version: 2\n",
+			want: []string{`planwarden.yml:1: version: "2" is not allowed; expected one of: 1`},
+		},
+		"version as a string": {
+			yml:  "version: \"1\"\n",
+			want: []string{`planwarden.yml:1: version: expected one of 1, got "1"`},
+		},
+		"unknown severity": {
+			yml:  "version: 1\nrules:\n  iam-admin:\n    severity: blocker\n",
+			want: []string{`planwarden.yml:4: rules.iam-admin.severity: "blocker" is not allowed; expected one of: block, warn, info, off (did you mean "block"?)`},
+		},
+		"unknown severity per environment": {
+			yml:  "version: 1\nrules:\n  iam-admin:\n    environments:\n      prod: loud\n",
+			want: []string{`planwarden.yml:5: rules.iam-admin.environments.prod: "loud" is not allowed; expected one of: block, warn, info, off`},
+		},
+		"unknown environment in a project": {
+			yml:  "version: 1\nprojects:\n  - name: a\n    environment: prd\n",
+			want: []string{`planwarden.yml:4: projects[0].environment: unknown environment "prd"; expected one of: prod, staging (declare it under environments) (did you mean "prod"?)`},
+		},
+		"unknown environment in a rule": {
+			yml:  "version: 1\nrules:\n  gpu-sku-loss:\n    environments:\n      qa: warn\n",
+			want: []string{`planwarden.yml:5: rules.gpu-sku-loss.environments.qa: unknown environment "qa"; expected one of: prod, staging (declare it under environments)`},
+		},
+		"duplicate project": {
+			yml:  "version: 1\nprojects:\n  - name: a\n  - name: a\n",
+			want: []string{`planwarden.yml:4: projects[1].name: project "a" is declared twice (also projects[0])`},
+		},
+		"project without a name": {
+			yml:  "version: 1\nprojects:\n  - directory: x\n",
+			want: []string{`planwarden.yml:3: projects[0]: missing key "name" (Project name, as reviews and comments show it.)`},
+		},
+		"artifact the app would not read": {
+			yml:  "version: 1\nprojects:\n  - name: a\n    artifact: plan-a\n",
+			want: []string{`planwarden.yml:4: projects[0].artifact: expected an artifact name starting with planwarden (the app reads only those), got "plan-a"`},
+		},
+		"directory outside the repo": {
+			yml:  "version: 1\nprojects:\n  - name: a\n    directory: ../other\n",
+			want: []string{`planwarden.yml:4: projects[0].directory: expected a directory inside the repo, relative to its root, got "../other"`},
+		},
+		"protected environment with a destroy workflow": {
+			yml:  "version: 1\nenvironments:\n  prod:\n    protected: true\n    destroy_workflow: nuke.yml\n",
+			want: []string{`planwarden.yml:5: environments.prod.destroy_workflow: a protected environment cannot be destroyed with /destroy-staging; remove destroy_workflow or protected`},
+		},
+		"destroy workflow that is not a workflow file": {
+			yml:  "version: 1\nenvironments:\n  staging:\n    destroy_workflow: Destroy staging\n",
+			want: []string{`planwarden.yml:4: environments.staging.destroy_workflow: expected a workflow file name such as destroy-staging.yml, got "Destroy staging"`},
+		},
+		"bad SKU pattern": {
+			yml:  "version: 1\nenvironments:\n  prod:\n    allowed_skus: [\"Standard_[NC\"]\n",
+			want: []string{`planwarden.yml:4: environments.prod.allowed_skus[0]: expected a SKU name or shell pattern, got "Standard_[NC" (syntax error in pattern)`},
+		},
+		"warn above block": {
+			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta: {warn: 100, block: 10}\n",
+			want: []string{`planwarden.yml:4: rules.cost-increase.hourly_delta.warn: warn (100) is above block (10); expected warn <= block`},
+		},
+		"negative threshold": {
+			yml:  "version: 1\nrules:\n  cost-increase:\n    max_hourly_delta:\n      block: -1\n",
+			want: []string{`planwarden.yml:5: rules.cost-increase.max_hourly_delta.block: expected a number of USD per hour, at least 0, got -1`},
+		},
+		"extra type that is not a resource type": {
+			yml:  "version: 1\nrules:\n  stateful-delete:\n    extra_types: [S3 Bucket]\n",
+			want: []string{`planwarden.yml:4: rules.stateful-delete.extra_types[0]: expected a Terraform resource type such as aws_s3_bucket, got "S3 Bucket"`},
+		},
+		"override of an unknown rule": {
+			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, required-tags, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+		},
+		"override of plan-errored": {
+			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",
+			want: []string{`planwarden.yml:3: overrides.plan-errored: plan-errored cannot be overridden: an incomplete plan never passes`},
+		},
+		"override naming no one": {
+			yml:  "version: 1\noverrides:\n  iam-admin: {}\n",
+			want: []string{`planwarden.yml:3: overrides.iam-admin: expected at least one of users, teams or labels`},
+		},
+		"override team without org": {
+			yml:  "version: 1\noverrides:\n  iam-admin:\n    teams: [sre]\n",
+			want: []string{`planwarden.yml:4: overrides.iam-admin.teams[0]: expected a team as org/team-slug, got "sre"`},
+		},
+		"custom rule with a built-in id": {
+			yml:  "version: 1\ncustom_rules:\n  - id: iam-admin\n    when: \"true\"\n    message: m\n",
+			want: []string{`planwarden.yml:3: custom_rules[0].id: "iam-admin" is a built-in rule; pick another id (configure the built-in under rules.iam-admin)`},
+		},
+		"custom rule id with spaces": {
+			yml:  "version: 1\ncustom_rules:\n  - id: No H100\n    when: \"true\"\n    message: m\n",
+			want: []string{`planwarden.yml:3: custom_rules[0].id: expected a rule id of lower-case words joined by -, such as no-h100-in-dev, got "No H100"`},
+		},
+		"custom rule without when": {
+			yml:  "version: 1\ncustom_rules:\n  - id: x\n    message: m\n",
+			want: []string{`planwarden.yml:3: custom_rules[0]: missing key "when" (CEL expression over change and project that is true when the rule fires.)`},
+		},
+		"custom rule with an unknown placeholder": {
+			yml:  "version: 1\ncustom_rules:\n  - id: x\n    when: \"true\"\n    message: \"{adress} is bad\"\n",
+			want: []string{`planwarden.yml:5: custom_rules[0].message: custom rule "x": unknown placeholder {adress}; expected one of: {address}, {type}, {action}, {name}, {sku}, {project}, {environment}`},
+		},
+		"YAML syntax error": {
+			yml:  "version: 1\nrules:\n  iam-admin: {severity: block\n",
+			want: []string{`planwarden.yml:3: invalid YAML: did not find expected ',' or '}'`},
+		},
+		"unclosed list": {
+			yml:  "version: 1\nprojects: [a,\nrules: {}\n",
+			want: []string{`planwarden.yml:2: invalid YAML: did not find expected ',' or ']'`},
+		},
+		"bad indentation": {
+			yml:  "version: 1\nprojects:\n  - name: a\n environment: prod\n",
+			want: []string{`planwarden.yml:4: invalid YAML: did not find expected key`},
+		},
+		"tab indentation": {
+			yml:  "version: 1\nrules:\n\tiam-admin: {}\n",
+			want: []string{`planwarden.yml:3: invalid YAML: found character that cannot start any token`},
+		},
+		"duplicate key": {
+			yml:  "version: 1\nversion: 1\n",
+			want: []string{`planwarden.yml:2: invalid YAML: mapping key "version" already defined at line 1`},
+		},
+		"two documents": {
+			yml:  "version: 1\n---\nversion: 1\n",
+			want: []string{`planwarden.yml:2: invalid YAML: only one YAML document is allowed`},
+		},
+		"a list at the top": {
+			yml:  "- version: 1\n",
+			want: []string{`planwarden.yml:1: expected a mapping with version: 1 at the top, got a list`},
+		},
+		"several problems, by line": {
+			yml: "version: 1\nprojects:\n  - name: a\n    environment: qa\nrules:\n  iam-admin: {severity: loud}\n  cost-increase: {hourly_delta: {warn: x}}\n",
+			want: []string{
+				`planwarden.yml:6: rules.iam-admin.severity: "loud" is not allowed; expected one of: block, warn, info, off`,
+				`planwarden.yml:7: rules.cost-increase.hourly_delta.warn: expected a number, got "x"`,
+			},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if !celAvailable && strings.Contains(tc.yml, "custom_rules") {
+				t.Skip("custom rules need the celrules build tag")
+			}
+			c, err := ParseConfig("planwarden.yml", []byte(tc.yml))
+			if err == nil {
+				t.Fatalf("no error; config %+v", c)
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %T %v, want *ConfigError", err, err)
+			}
+			if diff := cmp.Diff(tc.want, strings.Split(err.Error(), "\n")); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			for _, p := range ce.Problems {
+				if p.Line < 1 {
+					t.Errorf("problem without a line: %+v", p)
+				}
+			}
+		})
+	}
+}
+
+func TestEmptyConfigIsTheDefault(t *testing.T) {
+	for name, yml := range map[string]string{
+		"empty":         "",
+		"comments only": "# nothing yet\n\n",
+		"null document": "~\n",
+		"blank lines":   "\n\n   \n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := ParseConfig(".github/planwarden.yml", []byte(yml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]any{
+				"version":           c.Version,
+				"file":              c.File(),
+				"prod protected":    c.IsProtected("prod"),
+				"staging protected": c.IsProtected("staging"),
+				"staging destroy":   workflow(c.DestroyWorkflow("staging")),
+				"prod destroy":      workflow(c.DestroyWorkflow("prod")),
+				"unknown destroy":   workflow(c.DestroyWorkflow("qa")),
+				"anyone override":   c.MayOverride(RuleGPUSKULoss, "prod", "alice", []string{"acme/admins"}, []string{"override"}),
+				"required tags":     c.requiredTags(),
+				"allowed skus":      c.AllowedSKUs("prod"),
+			}
+			want := map[string]any{
+				"version": 1, "file": ".github/planwarden.yml", "prod protected": true, "staging protected": false,
+				"staging destroy": DefaultDestroyWorkflow, "prod destroy": "refused", "unknown destroy": "refused",
+				"anyone override": false, "required tags": []string{"cost-center"}, "allowed skus": []string(nil),
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("defaults (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDeclaredEnvironmentReplacesTheBuiltIn(t *testing.T) {
+	c := mustConfig(t, "version: 1\nenvironments:\n  staging: {}\n  prod: {protected: false}\n  live: {protected: true}\n")
+	got := []any{workflow(c.DestroyWorkflow("staging")), c.IsProtected("prod"), c.IsProtected("live")}
+	want := []any{"refused", false, true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("staging destroy, prod protected, live protected (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yml")
+	bad := filepath.Join(dir, "bad.yml")
+	if err := os.WriteFile(good, []byte("version: 1\nenvironments:\n  qa: {destroy_workflow: qa-down.yml}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("version: 1\nrulez: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := c.DestroyWorkflow("qa"); !ok || w != "qa-down.yml" || c.File() != good {
+		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
+	}
+	_, err = LoadConfig(bad)
+	if want := bad + `:2: unknown key "rulez" in the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "rules"?)`; err == nil || err.Error() != want {
+		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
+	}
+	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))
+	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.yml") {
+		t.Errorf("missing config error = %v, want one naming the file", err)
+	}
+}
