@@ -51,6 +51,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 		return 0
 	}
 	mode := args[0]
+	if mode != "import" && mode != "azure" && mode != "aws" {
+		fmt.Fprintf(stderr, "pricegen: unknown mode %q\n%s", mode, usage)
+		return 2
+	}
 	fs := flag.NewFlagSet("pricegen "+mode, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	catalog := fs.String("catalog", "infra/catalog.json", "catalog to merge into")
