@@ -78,7 +78,13 @@ func (endpointReplacement) check(s *scope) []draft {
 		} else {
 			msg += ", so it stops serving until the new one is in service"
 		}
-		remedy := "Keep the attribute that forces the replacement as it is, and change what can be updated in place; to roll out a new model, point the endpoint at a new endpoint configuration so it is updated without downtime."
+		remedy := "Keep the attribute that forces the replacement as it is; to roll out a new model, point the endpoint at a new endpoint configuration instead, which updates it in place without downtime."
+		if slices.Contains(ch.ReplacePaths, "name") {
+			if old := ch.Before().Get("name"); isDisplayable(old) {
+				n, _ := old.Str()
+				remedy = fmt.Sprintf("Keep the name %q: an endpoint cannot be renamed, so a new name is a new endpoint with a new URL that every caller must switch to. ", n) + remedy
+			}
+		}
 		if ch.Type != "aws_sagemaker_endpoint" {
 			remedy = "Keep the attribute that forces the replacement as it is; to move to a new endpoint, create it alongside the old one, switch callers, then delete the old one."
 		}

@@ -236,6 +236,9 @@ func money(v float64) string {
 // action is what happens to a resource: from the plan when it has the
 // change, else from which sides exist.
 func (s *scope) action(r *infra.Resource) planparse.Action {
+	if r.Action != "" {
+		return r.Action
+	}
 	if ch := s.chByAddr[r.Address]; ch != nil {
 		return ch.Action
 	}

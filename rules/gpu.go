@@ -53,7 +53,7 @@ func (gpuPoolSKU) check(s *scope) []draft {
 		}
 		remedy := "Give it a GPU SKU"
 		if r.Before != nil && hasGPU(r.Before) {
-			remedy += fmt.Sprintf(" (it was %s)", skuText(r.Before))
+			remedy += fmt.Sprintf(" (it was %s)", skuName(r.Before))
 		}
 		remedy += "; if it is meant to be a CPU " + kindNoun(r.Kind) + ", drop the GPU name, labels, taints and tags so GPU workloads are not scheduled onto it."
 		out = append(out, draft{
@@ -95,32 +95,30 @@ func falsy(v string) bool {
 }
 
 // gpuIntent says why a resource's after side declares itself GPU: its
-// name, a label (hardware=gpu, nvidia.com/gpu=true, accelerator=...), a
-// taint (sku=gpu:NoSchedule) or a tag whose key names a GPU or whose value
-// has a GPU word. Ownership tags and labels (team, owner, cost-center, ...)
-// are not read.
+// name, labels (hardware=gpu, nvidia.com/gpu=true, accelerator=...),
+// taints (sku=gpu:NoSchedule) and tags whose key names a GPU or whose
+// value has a GPU word, up to three of them. Ownership tags and labels
+// (team, owner, cost-center, ...) are not read.
 func gpuIntent(r *infra.Resource) (string, bool) {
 	a := r.After
+	var why []string
 	if n := displayName(r); mentionsGPU(n) {
-		return "name " + n, true
+		why = append(why, "name "+n)
 	}
 	for _, k := range sortedKeys(a.Labels) {
 		v := a.Labels[k]
-		if ownershipKeys[strings.ToLower(k)] {
-			continue
-		}
-		if falsy(v) && v != "" {
+		if ownershipKeys[strings.ToLower(k)] || falsy(v) && v != "" {
 			continue
 		}
 		if mentionsGPU(k) || mentionsGPU(v) || strings.Contains(strings.ToLower(k), "accelerator") && v != "" {
-			return "label " + k + "=" + v, true
+			why = append(why, "label "+k+"="+v)
 		}
 	}
 	taints := append([]string(nil), a.Taints...)
 	sort.Strings(taints)
 	for _, t := range taints {
 		if mentionsGPU(t) {
-			return "taint " + t, true
+			why = append(why, "taint "+t)
 		}
 	}
 	for _, k := range sortedKeys(a.Tags) {
@@ -129,17 +127,22 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 			continue
 		}
 		if (mentionsGPU(k) || strings.Contains(strings.ToLower(k), "accelerator")) && !falsy(v) {
-			return "tag " + k + "=" + v, true
+			why = append(why, "tag "+k+"="+v)
+			continue
 		}
 		for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 		}) {
 			if w == "gpu" || w == "nvidia" || w == "cuda" {
-				return "tag " + k + "=" + v, true
+				why = append(why, "tag "+k+"="+v)
+				break
 			}
 		}
 	}
-	return "", false
+	if len(why) > 3 {
+		why = why[:3]
+	}
+	return strings.Join(why, ", "), len(why) > 0
 }
 
 // gpuPoolTaint: a GPU node pool without a NoSchedule (or NoExecute) taint
