@@ -41,6 +41,7 @@ var hostileInputs = map[string]string{
 	"only backticks":   "```",
 	"spaces around":    " padded ",
 	"pipes":            "a|b||c",
+	"escaped pipe":     `a\|b\\|c`,
 	"mention":          "ping @octocat and @acme/admins",
 	"email":            "me@example.com",
 	"html":             "<img src=x onerror=alert(1)><script>x</script>",

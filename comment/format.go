@@ -64,7 +64,7 @@ func counts(s review.Summary) string {
 	var parts []string
 	for _, a := range actions {
 		if n[a.key] > 0 {
-			parts = append(parts, strconv.Itoa(n[a.key])+" "+a.verb)
+			parts = append(parts, groupInt(n[a.key])+" "+a.verb)
 		}
 	}
 	if len(parts) == 0 {
@@ -153,7 +153,23 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + many
+	return groupInt(n) + " " + many
+}
+
+// groupInt formats n with thousands separators: 20,000.
+func groupInt(n int) string {
+	if n < 0 {
+		return "-" + groupInt(-n)
+	}
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // value renders a sanitized attribute value on one line: strings quoted

@@ -94,6 +94,7 @@ type view struct {
 	sorted   []rules.Finding
 	items    []findingItem
 	gpuTable *table
+	unpriced []string
 }
 
 func newView(r *review.Report, opt Options) *view {
@@ -199,7 +200,7 @@ func (v *view) title() string {
 func (v *view) countsLine() string {
 	s := "**Plan:** " + counts(v.total)
 	if v.multi {
-		s += " across " + strconv.Itoa(len(v.r.Projects)) + " projects"
+		s += " across " + groupInt(len(v.r.Projects)) + " projects"
 	}
 	t := v.r.Totals
 	s += " · **Cost:** "
@@ -510,29 +511,13 @@ func (v *view) forcing(c *review.Change) []string {
 // most limit unpriced items when limit >= 0).
 func (v *view) cost(limit int) (string, int) {
 	t := v.r.Totals
-	var unpriced []string
-	total := 0
-	for i, p := range v.r.Projects {
-		seen := map[review.Unpriced]bool{}
-		for _, u := range p.Cost.Unpriced {
-			if seen[u] {
-				continue
-			}
-			seen[u] = true
-			total++
-			if limit >= 0 && len(unpriced) >= limit {
-				continue
-			}
-			s := code(u.Address)
-			if u.SKU != "" {
-				s += " (" + code(u.SKU) + ")"
-			}
-			if v.multi {
-				s += " in " + code(v.projectName(p, i))
-			}
-			s += ": " + text(orUnknown(u.Reason, "no reason given"))
-			unpriced = append(unpriced, s)
-		}
+	if v.unpriced == nil {
+		v.unpriced = v.unpricedItems()
+	}
+	total := len(v.unpriced)
+	unpriced := slices.Clone(v.unpriced)
+	if limit >= 0 && len(unpriced) > limit {
+		unpriced = unpriced[:limit]
 	}
 	if !v.priced && total == 0 {
 		if !changed(v.total) {
@@ -556,15 +541,35 @@ func (v *view) cost(limit int) (string, int) {
 		s.List = pr
 	}
 	if len(unpriced) > 0 {
-		for i := range unpriced {
-			unpriced[i] = "Not priced: " + unpriced[i]
-		}
 		s.List = append(s.List, unpriced...)
 	}
 	if n := total - len(unpriced); n > 0 {
 		s.LeftOut = "_… and " + plural(n, "more unpriced item", "more unpriced items") + ", left out to fit; see " + v.where + "._"
 	}
 	return execute("section", s), total - len(unpriced)
+}
+
+// unpricedItems lists what has no price and why, once per item.
+func (v *view) unpricedItems() []string {
+	out := []string{}
+	for i, p := range v.r.Projects {
+		seen := map[review.Unpriced]bool{}
+		for _, u := range p.Cost.Unpriced {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
+			s := "Not priced: " + code(u.Address)
+			if u.SKU != "" {
+				s += " (" + code(u.SKU) + ")"
+			}
+			if v.multi {
+				s += " in " + code(v.projectName(p, i))
+			}
+			out = append(out, s+": "+text(orUnknown(u.Reason, "no reason given")))
+		}
+	}
+	return out
 }
 
 // block is one budgeted table or list of a project section.
@@ -607,7 +612,7 @@ func (v *view) project(p *review.Project, i int) projectPart {
 		cl += " · plan " + code(p.PlanFile)
 	}
 	if p.Summary.NoOp > 0 {
-		cl += " · " + strconv.Itoa(p.Summary.NoOp) + " unchanged"
+		cl += " · " + groupInt(p.Summary.NoOp) + " unchanged"
 	}
 	part := projectPart{head: execute("project", struct {
 		Heading, Counts string
@@ -764,9 +769,9 @@ func (v *view) renderBlock(b block, budget int) (string, int) {
 		n++
 	}
 	left := len(b.Rows) - n
-	note := "\n_… and " + strconv.Itoa(left) + " more " + b.unit + " in this table, left out to fit; see " + v.where + "._\n"
+	note := "\n_… and " + groupInt(left) + " more " + b.unit + " in this table, left out to fit; see " + v.where + "._\n"
 	if n == 0 {
-		s := "\n" + b.Title + ": " + strconv.Itoa(left) + " " + b.unit + ", left out to fit; see " + v.where + ".\n"
+		s := "\n" + b.Title + ": " + groupInt(left) + " " + b.unit + ", left out to fit; see " + v.where + ".\n"
 		if len(s) > budget {
 			return "", left
 		}

@@ -324,3 +324,12 @@ func TestMoney(t *testing.T) {
 		})
 	}
 }
+
+func TestGroupInt(t *testing.T) {
+	tests := map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 20000: "20,000", 1234567: "1,234,567", -4500: "-4,500"}
+	for n, want := range tests {
+		if got := groupInt(n); got != want {
+			t.Errorf("groupInt(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

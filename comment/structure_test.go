@@ -155,15 +155,12 @@ func checkStructure(t reporter, body, detailsURL string) {
 	}
 }
 
-// pipes counts the unescaped | of a table line.
+// pipes counts the cell delimiters of a table line: as in GFM, a | right
+// after a backslash is part of the cell, whatever precedes the backslash.
 func pipes(l string) int {
 	n := 0
 	for i := 0; i < len(l); i++ {
-		if l[i] == '\\' {
-			i++
-			continue
-		}
-		if l[i] == '|' {
+		if l[i] == '|' && (i == 0 || l[i-1] != '\\') {
 			n++
 		}
 	}
