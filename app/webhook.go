@@ -3,11 +3,13 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"time"
 
 	"github.com/google/go-github/v66/github"
 )
@@ -85,7 +87,7 @@ func (a *App) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusAccepted, "event not handled")
 		return
 	}
-	ev, err := github.ParseWebHook(event, payload)
+	ev, err := parseWebHook(event, payload)
 	if err != nil {
 		log.Warn("webhook refused: malformed payload", "err", err)
 		reply(http.StatusBadRequest, "malformed payload")
@@ -133,4 +135,46 @@ func webhookJSON(contentType, sig string, body, secret []byte) ([]byte, error) {
 		return nil, fmt.Errorf("unsupported Content-Type %q", mt)
 	}
 	return payload, nil
+}
+
+// parseWebHook decodes with go-github. Some payloads (GitHub's own 2018
+// examples of check_run, old GitHub Enterprise Server) write times as
+// "2006-01-02 15:04:05", which go-github's Timestamp refuses; those are
+// rewritten to RFC 3339 and decoded once more.
+func parseWebHook(event string, payload []byte) (any, error) {
+	ev, err := github.ParseWebHook(event, payload)
+	var te *time.ParseError
+	if err == nil || !errors.As(err, &te) {
+		return ev, err
+	}
+	var v any
+	if json.Unmarshal(payload, &v) != nil {
+		return nil, err
+	}
+	fixed, jerr := json.Marshal(rfc3339Times(v, 0))
+	if jerr != nil {
+		return nil, err
+	}
+	return github.ParseWebHook(event, fixed)
+}
+
+func rfc3339Times(v any, depth int) any {
+	if depth > 64 {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = rfc3339Times(e, depth+1)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = rfc3339Times(e, depth+1)
+		}
+	case string:
+		if t, err := time.Parse(time.DateTime, x); err == nil {
+			return t.UTC().Format(time.RFC3339)
+		}
+	}
+	return v
 }

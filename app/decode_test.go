@@ -1,0 +1,179 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const webhookCorpus = "../../shared/corpus/webhooks"
+
+// corpus returns the example payloads of one event, or skips.
+func corpus(t *testing.T, event string) map[string][]byte {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(webhookCorpus, event, "*.json"))
+	if len(files) == 0 {
+		t.Skipf("no webhook examples for %s under %s (the shared corpus is absent)", event, webhookCorpus)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = data
+	}
+	return out
+}
+
+// field digs a value out of decoded JSON by keys and indexes.
+func field(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+func num(v any) int64  { f, _ := v.(float64); return int64(f) }
+
+// decodeCorpus parses each example with go-github and runs the event's
+// decoder; edit may change the raw payload first.
+func decodeCorpus(t *testing.T, event string, edit func(map[string]any), check func(t *testing.T, raw map[string]any, job Job, ok bool)) {
+	h := eventHandlers()[event]
+	for name, data := range corpus(t, event) {
+		t.Run(name, func(t *testing.T) {
+			var raw map[string]any
+			if err := json.Unmarshal(data, &raw); err != nil {
+				t.Fatal(err)
+			}
+			if edit != nil {
+				edit(raw)
+				data, _ = json.Marshal(raw)
+			}
+			ev, err := parseWebHook(event, data)
+			if err != nil {
+				t.Fatalf("go-github cannot parse it: %v", err)
+			}
+			var log bytes.Buffer
+			ctx := withLogger(context.Background(), slog.New(slog.NewJSONHandler(&log, nil)))
+			job, ok := h.decode(ctx, ev)
+			check(t, raw, job, ok)
+		})
+	}
+}
+
+func checkRepo(t *testing.T, raw map[string]any, job Job) {
+	t.Helper()
+	if job.Owner != str(field(raw, "repository", "owner", "login")) || job.Repo != str(field(raw, "repository", "name")) {
+		t.Errorf("repo %s/%s, want the payload's repository", job.Owner, job.Repo)
+	}
+	if job.InstallationID != num(field(raw, "installation", "id")) {
+		t.Errorf("installation %d, want %d", job.InstallationID, num(field(raw, "installation", "id")))
+	}
+}
+
+func TestDecodePullRequestExamples(t *testing.T) {
+	decodeCorpus(t, "pull_request", nil, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+		if want := pullRequestActions[str(raw["action"])]; ok != want {
+			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
+		}
+		if !ok {
+			return
+		}
+		checkRepo(t, raw, job)
+		if job.PR != int(num(field(raw, "pull_request", "number"))) || job.HeadSHA != str(field(raw, "pull_request", "head", "sha")) || job.BaseRef != str(field(raw, "pull_request", "base", "ref")) {
+			t.Errorf("job %+v does not carry the PR's number, head and base", job)
+		}
+	})
+}
+
+func TestDecodeWorkflowRunExamples(t *testing.T) {
+	decodeCorpus(t, "workflow_run", nil, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+		if want := raw["action"] == "completed"; ok != want {
+			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
+		}
+		if !ok {
+			return
+		}
+		checkRepo(t, raw, job)
+		run := raw["workflow_run"]
+		if job.RunID != num(field(run, "id")) || job.HeadSHA != str(field(run, "head_sha")) || job.RunConclusion != str(field(run, "conclusion")) || job.Extra["workflow_path"] != str(field(run, "path")) {
+			t.Errorf("job %+v does not carry the run's id, head, conclusion and path", job)
+		}
+		if want := int(num(field(run, "pull_requests", 0, "number"))); job.PR != want {
+			t.Errorf("PR %d, want the run's first pull request %d", job.PR, want)
+		}
+	})
+}
+
+func TestDecodeCheckRunExamples(t *testing.T) {
+	ours := func(raw map[string]any) { raw["check_run"].(map[string]any)["name"] = CheckName }
+	decodeCorpus(t, "check_run", ours, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+		if want := raw["action"] == "rerequested"; ok != want {
+			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
+		}
+		if !ok {
+			return
+		}
+		checkRepo(t, raw, job)
+		if job.CheckRunID != num(field(raw, "check_run", "id")) || job.HeadSHA != str(field(raw, "check_run", "head_sha")) {
+			t.Errorf("job %+v does not carry the check run's id and head", job)
+		}
+	})
+	decodeCorpus(t, "check_run", nil, func(t *testing.T, raw map[string]any, _ Job, ok bool) {
+		if ok && str(field(raw, "check_run", "name")) != CheckName {
+			t.Errorf("queued a re-run of another app's check %q", field(raw, "check_run", "name"))
+		}
+	})
+}
+
+func TestDecodeIssueCommentExamples(t *testing.T) {
+	asCommand := func(raw map[string]any) { raw["comment"].(map[string]any)["body"] = "/plan\r\nthanks" }
+	decodeCorpus(t, "issue_comment", asCommand, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+		onPR := field(raw, "issue", "pull_request") != nil
+		bot := str(field(raw, "sender", "type")) == "Bot"
+		if want := raw["action"] == "created" && onPR && !bot; ok != want {
+			t.Fatalf("action %s on a PR %v: queued %v, want %v", raw["action"], onPR, ok, want)
+		}
+		if !ok {
+			return
+		}
+		checkRepo(t, raw, job)
+		if job.CommentBody != "/plan" || job.CommentID != num(field(raw, "comment", "id")) || job.Sender != str(field(raw, "sender", "login")) {
+			t.Errorf("job %+v: want the command line, comment id and sender", job)
+		}
+	})
+	decodeCorpus(t, "issue_comment", nil, func(t *testing.T, raw map[string]any, _ Job, ok bool) {
+		if ok && !strings.HasPrefix(str(field(raw, "comment", "body")), "/") {
+			t.Errorf("queued an ordinary comment")
+		}
+	})
+}
+
+func TestDecodeInstallationExamplesAreLoggedOnly(t *testing.T) {
+	for _, event := range []string{"installation", "installation_repositories"} {
+		t.Run(event, func(t *testing.T) {
+			decodeCorpus(t, event, nil, func(t *testing.T, _ map[string]any, _ Job, ok bool) {
+				if ok {
+					t.Errorf("%s queued a job; it is only logged", event)
+				}
+			})
+		})
+	}
+}

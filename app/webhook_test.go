@@ -1,0 +1,200 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const testSecret = "webhook-secret"
+
+// recordQueue keeps what was enqueued.
+type recordQueue struct {
+	mu   sync.Mutex
+	jobs []Job
+	err  error
+}
+
+func (q *recordQueue) Enqueue(_ context.Context, j Job) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err != nil {
+		return q.err
+	}
+	q.jobs = append(q.jobs, j)
+	return nil
+}
+
+func testApp(t *testing.T, q Queue, log *bytes.Buffer) *App {
+	t.Helper()
+	a, err := New(Config{
+		Secrets:   Secrets{WebhookSecret: []byte(testSecret)},
+		Queue:     q,
+		Logger:    slog.New(slog.NewJSONHandler(log, nil)),
+		GitHubFor: func(int64) (GitHub, error) { return &fakeGitHub{}, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func signed(body string) string {
+	m := hmac.New(sha256.New, []byte(testSecret))
+	m.Write([]byte(body))
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+const openedPayload = `{"action":"opened","number":3,"pull_request":{"number":3,"head":{"sha":"abc123","ref":"f"},"base":{"ref":"main"}},
+"repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":77},"sender":{"login":"alice"}}`
+
+func TestNewRefusesWithoutWebhookSecret(t *testing.T) {
+	_, err := New(Config{Queue: &recordQueue{}, GitHubFor: func(int64) (GitHub, error) { return nil, nil }})
+	if err == nil || !strings.Contains(err.Error(), "webhook secret is not configured") {
+		t.Fatalf("New without a secret: %v, want a refusal", err)
+	}
+}
+
+func TestNewRefusesABadPrivateKey(t *testing.T) {
+	_, err := New(Config{Secrets: Secrets{AppID: 1, PrivateKeyPEM: []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETBYTES\n-----END RSA PRIVATE KEY-----\n"), WebhookSecret: []byte("s")}, Queue: &recordQueue{}})
+	if err == nil || strings.Contains(err.Error(), "SECRETBYTES") || !strings.Contains(err.Error(), "private key") {
+		t.Fatalf("New with a bad key: %v, want an error about the key that does not quote it", err)
+	}
+}
+
+func TestWebhookStatuses(t *testing.T) {
+	form := "payload=" + url.QueryEscape(openedPayload)
+	tests := map[string]struct {
+		event, ctype, body, sig string
+		wantCode                int
+		wantJobs                int
+	}{
+		"signed pull_request is queued":     {"pull_request", "application/json", openedPayload, signed(openedPayload), 202, 1},
+		"form-encoded delivery is queued":   {"pull_request", "application/x-www-form-urlencoded", form, signed(form), 202, 1},
+		"missing signature":                 {"pull_request", "application/json", openedPayload, "", 401, 0},
+		"forged signature":                  {"pull_request", "application/json", openedPayload, signed(openedPayload + " "), 401, 0},
+		"malformed signature":               {"pull_request", "application/json", openedPayload, "sha256=zz", 401, 0},
+		"malformed JSON":                    {"pull_request", "application/json", `{"action":`, signed(`{"action":`), 400, 0},
+		"unsupported content type":          {"pull_request", "text/plain", openedPayload, signed(openedPayload), 400, 0},
+		"unhandled event":                   {"star", "application/json", `{"action":"created"}`, signed(`{"action":"created"}`), 202, 0},
+		"unhandled action of handled event": {"pull_request", "application/json", strings.Replace(openedPayload, "opened", "closed", 1), signed(strings.Replace(openedPayload, "opened", "closed", 1)), 202, 0},
+		"ping":                              {"ping", "application/json", `{"zen":"hi"}`, signed(`{"zen":"hi"}`), 200, 0},
+		"installation is logged only":       {"installation", "application/json", `{"action":"created","installation":{"id":5}}`, signed(`{"action":"created","installation":{"id":5}}`), 202, 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			q := &recordQueue{}
+			var log bytes.Buffer
+			a := testApp(t, q, &log)
+			req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", tc.ctype)
+			req.Header.Set("X-GitHub-Event", tc.event)
+			req.Header.Set("X-GitHub-Delivery", "d-1")
+			if tc.sig != "" {
+				req.Header.Set("X-Hub-Signature-256", tc.sig)
+			}
+			rec := httptest.NewRecorder()
+			a.Handler().ServeHTTP(rec, req)
+			if rec.Code != tc.wantCode {
+				t.Errorf("status %d (%s), want %d", rec.Code, strings.TrimSpace(rec.Body.String()), tc.wantCode)
+			}
+			if len(q.jobs) != tc.wantJobs {
+				t.Errorf("%d jobs queued, want %d", len(q.jobs), tc.wantJobs)
+			}
+			if strings.Contains(log.String(), testSecret) {
+				t.Errorf("log shows the webhook secret")
+			}
+		})
+	}
+}
+
+func TestWebhookJobAndLog(t *testing.T) {
+	q := &recordQueue{}
+	var log bytes.Buffer
+	a := testApp(t, q, &log)
+	post := func() int {
+		req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(openedPayload))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", "72d3162e")
+		req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
+		rec := httptest.NewRecorder()
+		a.Handler().ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if code := post(); code != 202 {
+		t.Fatalf("first delivery %d, want 202", code)
+	}
+	if code := post(); code != 200 {
+		t.Errorf("redelivery %d, want 200 (duplicate, nothing done)", code)
+	}
+	if len(q.jobs) != 1 {
+		t.Fatalf("%d jobs, want 1", len(q.jobs))
+	}
+	j := q.jobs[0]
+	if j.DeliveryID != "72d3162e" || j.Event != "pull_request" || j.InstallationID != 77 || j.Owner != "o" || j.Repo != "r" || j.PR != 3 || j.HeadSHA != "abc123" || j.GroupKey() != "o/r#3" {
+		t.Errorf("job %+v: want delivery, event, installation 77, o/r#3 at abc123", j)
+	}
+	queued := ""
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.Contains(line, `"msg":"queued"`) {
+			queued = line
+		}
+	}
+	for _, want := range []string{`"delivery":"72d3162e"`, `"event":"pull_request"`, `"installation":77`, `"repo":"o/r"`, `"pr":3`} {
+		if !strings.Contains(queued, want) {
+			t.Errorf("queued log line %q lacks %s", queued, want)
+		}
+	}
+}
+
+func TestWebhookBodyLimitAndQueueErrors(t *testing.T) {
+	t.Run("larger than 25 MB", func(t *testing.T) {
+		q := &recordQueue{}
+		a := testApp(t, q, &bytes.Buffer{})
+		big := `{"action":"opened","pad":"` + strings.Repeat("x", MaxWebhookBytes) + `"}`
+		req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(big))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", "d-big")
+		req.Header.Set("X-Hub-Signature-256", signed(big))
+		rec := httptest.NewRecorder()
+		a.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusRequestEntityTooLarge || len(q.jobs) != 0 {
+			t.Errorf("status %d with %d jobs, want 413 and none", rec.Code, len(q.jobs))
+		}
+	})
+	t.Run("queue down", func(t *testing.T) {
+		q := &recordQueue{err: errors.New("sqs: throttled")}
+		a := testApp(t, q, &bytes.Buffer{})
+		req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(openedPayload))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", "d-q")
+		req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
+		rec := httptest.NewRecorder()
+		a.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("status %d, want 503 so GitHub shows the delivery failed", rec.Code)
+		}
+	})
+}
+
+func TestHealthz(t *testing.T) {
+	a := testApp(t, &recordQueue{}, &bytes.Buffer{})
+	rec := httptest.NewRecorder()
+	a.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != "ok" {
+		t.Errorf("GET /healthz: %d %q, want 200 ok", rec.Code, rec.Body.String())
+	}
+}
