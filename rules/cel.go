@@ -4,6 +4,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"cel.dev/cel-go/cel"
@@ -23,6 +24,8 @@ var celEnv = func() *cel.Env {
 	return env
 }()
 
+var antlrExpecting = regexp.MustCompile(` expecting \{.*\}$`)
+
 // celAvailable reports whether this build evaluates custom rules.
 const celAvailable = true
 
@@ -40,7 +43,9 @@ func compileCustom(r CustomRule) (*customRule, error) {
 			return nil, iss.Err()
 		}
 		e := errs[0]
-		msg := strings.TrimSuffix(e.Message, " (in container '')")
+		msg := strings.ReplaceAll(e.Message, " (in container '')", "")
+		// ANTLR lists every token it would have taken; the position says enough.
+		msg = antlrExpecting.ReplaceAllString(msg, "")
 		return nil, fmt.Errorf("%s (line %d, column %d of the expression)", msg, e.Location.Line(), e.Location.Column()+1)
 	}
 	if t := ast.OutputType(); t != cel.BoolType && t != cel.DynType {

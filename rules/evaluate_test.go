@@ -1,0 +1,170 @@
+package rules
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/infra"
+)
+
+// Fixture projects for verdicts and ordering.
+var (
+	typoPool = pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6, named("gpu"), taints("sku=gpu:NoSchedule")),
+		side(skuD16, named("gpu"), taints("sku=gpu:NoSchedule")))
+	untaintedPool = pool("azurerm_kubernetes_cluster_node_pool.infer", nil, side(skuNC6, named("infer"), tags("cost-center", "ml")))
+	cleanPool     = pool("azurerm_kubernetes_cluster_node_pool.cpu", side(skuD4), side(skuD16))
+)
+
+func TestVerdict(t *testing.T) {
+	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
+	tests := map[string]struct {
+		res       []*infra.Resource
+		errored   bool
+		overrides []Override
+		want      Verdict
+	}{
+		"nothing to say":                    {res: []*infra.Resource{cleanPool}, want: VerdictPass},
+		"only a warning":                    {res: []*infra.Resource{untaintedPool}, want: VerdictWarn},
+		"a blocking finding":                {res: []*infra.Resource{typoPool, untaintedPool}, want: VerdictFail},
+		"every block overridden":            {res: []*infra.Resource{typoPool}, overrides: []Override{{Rule: RuleGPUSKULoss, By: "a", At: at}, {Rule: RuleGPUPoolSKU, By: "a", At: at}}, want: VerdictWarn},
+		"one of two overridden":             {res: []*infra.Resource{typoPool}, overrides: []Override{{Rule: RuleGPUSKULoss, By: "a", At: at}}, want: VerdictFail},
+		"override of other address":         {res: []*infra.Resource{typoPool}, overrides: []Override{{Rule: RuleGPUSKULoss, Address: "x.y", By: "a"}, {Rule: RuleGPUPoolSKU, By: "a"}}, want: VerdictFail},
+		"override of other project":         {res: []*infra.Resource{typoPool}, overrides: []Override{{Rule: RuleGPUSKULoss, Project: "web", By: "a"}, {Rule: RuleGPUPoolSKU, By: "a"}}, want: VerdictFail},
+		"errored plan cannot be overridden": {errored: true, overrides: []Override{{Rule: RulePlanErrored, By: "a"}}, want: VerdictFail},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := Project{Name: "ml", Environment: "prod", Resources: tc.res, Plan: plan(t, tc.errored)}
+			res := DefaultConfig().Evaluate([]Project{p}, tc.overrides)
+			if res.Verdict != tc.want {
+				t.Errorf("verdict = %s, want %s; findings:\n%v", res.Verdict, tc.want, lines(res.Findings))
+			}
+		})
+	}
+}
+
+func TestOverrideIsRecorded(t *testing.T) {
+	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
+	o := Override{Rule: RuleGPUSKULoss, Address: typoPool.Address, Project: "ml", By: "alice", At: at, Reason: "planned move to A100"}
+	res := DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: []*infra.Resource{typoPool}}}, []Override{o})
+	fs := only(RuleGPUSKULoss, res.Findings)
+	if len(fs) != 1 || fs[0].Override == nil {
+		t.Fatalf("findings %v, want one overridden gpu-sku-loss", lines(fs))
+	}
+	if diff := cmp.Diff(o, *fs[0].Override); diff != "" {
+		t.Errorf("recorded override (-want +got):\n%s", diff)
+	}
+	if fs[0].Severity != SeverityBlock {
+		t.Errorf("overridden finding severity = %s, want it to stay block", fs[0].Severity)
+	}
+}
+
+func TestFindingOrder(t *testing.T) {
+	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
+	projects := []Project{
+		{Name: "web", Environment: "prod", Resources: []*infra.Resource{untaintedPool, typoPool}},
+		{Name: "ml", Environment: "staging", Resources: []*infra.Resource{untaintedPool, typoPool}, Plan: plan(t, true)},
+	}
+	overrides := []Override{{Rule: RuleGPUPoolSKU, Project: "web", By: "alice", At: at}}
+	got := []string{}
+	for _, f := range DefaultConfig().Evaluate(projects, overrides).Findings {
+		s := string(f.Severity) + " " + f.Project + " " + f.Address + " " + f.Rule
+		if f.Override != nil {
+			s += " (overridden)"
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"block ml  plan-errored",
+		"block ml azurerm_kubernetes_cluster_node_pool.gpu gpu-pool-sku",
+		"block ml azurerm_kubernetes_cluster_node_pool.gpu gpu-sku-loss",
+		"block web azurerm_kubernetes_cluster_node_pool.gpu gpu-sku-loss",
+		"block web azurerm_kubernetes_cluster_node_pool.gpu gpu-pool-sku (overridden)",
+		"warn ml azurerm_kubernetes_cluster_node_pool.infer gpu-pool-taint",
+		"warn web azurerm_kubernetes_cluster_node_pool.infer gpu-pool-taint",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	// The same input in another order gives the same output.
+	again := DefaultConfig().Evaluate([]Project{projects[1], projects[0]}, overrides).Findings
+	if diff := cmp.Diff(DefaultConfig().Evaluate(projects, overrides).Findings, again); diff != "" {
+		t.Errorf("order depends on input order (-first +second):\n%s", diff)
+	}
+}
+
+func TestProjectEnvironmentFromConfig(t *testing.T) {
+	cfg := mustConfig(t, "version: 1\nprojects:\n  - name: serving\n    environment: staging\n")
+	p := Project{Name: "serving", Plan: plan(t, false, renameLLM)}
+	got := lines(cfg.Evaluate([]Project{p}, nil).Findings)
+	want := []string{"warn endpoint-replacement aws_sagemaker_endpoint.llm: SageMaker endpoint `llm-prod` is destroyed and recreated (`name` \"llm-prod\" -> \"llm-prod-v2\" forces the replacement), so it stops serving until the new one is in service"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings for a project the config puts in staging (-want +got):\n%s", diff)
+	}
+}
+
+func TestNilConfigEvaluatesDefaults(t *testing.T) {
+	var c *Config
+	res := c.Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: []*infra.Resource{typoPool}}}, nil)
+	if res.Verdict != VerdictFail || len(res.Findings) != 2 {
+		t.Errorf("verdict %s, findings %v; want fail with the typo's two findings", res.Verdict, lines(res.Findings))
+	}
+}
+
+func TestOverrideHint(t *testing.T) {
+	tests := map[string]struct {
+		cfg, rule, env string
+		want           string
+	}{
+		"no one": {
+			rule: RuleIAMAdmin, env: "prod",
+			want: "No one may override iam-admin in prod: list who may under overrides.iam-admin in .github/planwarden.yml on the base branch.",
+		},
+		"users and teams": {
+			cfg:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice, bob]\n    teams: [acme/security]\n",
+			rule: RuleIAMAdmin, env: "prod",
+			want: "To accept it anyway, users alice, bob or team acme/security may override it from the planwarden check run.",
+		},
+		"label only": {
+			cfg:  "version: 1\noverrides:\n  iam-admin:\n    labels: [iam-approved]\n",
+			rule: RuleIAMAdmin, env: "prod",
+			want: "To accept it anyway, add the pull request label `iam-approved`.",
+		},
+		"rule policy merged with *": {
+			cfg:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n  \"*\":\n    users: [root]\n",
+			rule: RuleIAMAdmin, env: "prod",
+			want: "To accept it anyway, users alice, root may override it from the planwarden check run.",
+		},
+		"policy limited to another environment": {
+			cfg:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n    environments: [staging]\n",
+			rule: RuleIAMAdmin, env: "prod",
+			want: "No one may override iam-admin in prod: list who may under overrides.iam-admin in planwarden.yml on the base branch.",
+		},
+		"plan-errored": {
+			cfg:  "version: 1\noverrides:\n  \"*\":\n    users: [root]\n",
+			rule: RulePlanErrored, env: "prod",
+			want: "This cannot be overridden.",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := mustConfig(t, tc.cfg).overrideHint(tc.rule, tc.env); got != tc.want {
+				t.Errorf("hint:\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWarningsHaveNoOverrideHint(t *testing.T) {
+	fs := DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: []*infra.Resource{untaintedPool}}}, nil).Findings
+	want := []string{"Add a taint such as sku=gpu:NoSchedule to the pool, and a matching toleration to the GPU workloads."}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Remedy)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("remedies (-want +got):\n%s", diff)
+	}
+}
