@@ -172,6 +172,29 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
+// prose returns a rule's sentence as markdown: text between a pair of
+// backticks becomes a code span, the rest is text. Every segment goes
+// through code or text, so a stray backtick from a plan value can only
+// shift what is shown as code, never open markdown.
+func prose(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j <= 0 {
+			break
+		}
+		b.WriteString(text(s[:i]))
+		b.WriteString(code(s[i+1 : i+1+j]))
+		s = s[i+1+j+1:]
+	}
+	b.WriteString(text(s))
+	return b.String()
+}
+
 // htmlText returns s escaped for text inside our own HTML elements, which
 // GitHub does not parse as markdown.
 func htmlText(s string) string {

@@ -113,6 +113,32 @@ func TestCodeRoundTrip(t *testing.T) {
 	}
 }
 
+func TestProse(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"code pair":       {"node pool `gpu` loses its GPUs", "node pool `gpu` loses its GPUs"},
+		"two pairs":       {"add `a` and `b`", "add `a` and `b`"},
+		"stray backtick":  {"a ` b", "a \\` b"},
+		"empty pair":      {"x `` y", "x \\`\\` y"},
+		"hostile in code": {"pool `<b>@x|y</b>` z *w*", "pool `<b>@x|y</b>` z \\*w\\*"},
+		"odd count":       {"`a` `b", "`a` \\`b"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := prose(tc.in); got != tc.want {
+				t.Errorf("prose(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+	for name, in := range hostileInputs {
+		t.Run("hostile "+name, func(t *testing.T) {
+			h := htmlOf(t, "Note: "+prose(in))
+			if strings.Count(h, "<")-2*strings.Count(h, "<code>") != 2 {
+				t.Errorf("prose(%q) renders elements: %s", in, h)
+			}
+		})
+	}
+}
+
 func TestCodeEmpty(t *testing.T) {
 	if got := rendered(t, "x "+code("")+" y"); got != "x   y" {
 		t.Errorf("empty code span renders %q", got)

@@ -317,7 +317,7 @@ func (v *view) finding(f rules.Finding) findingItem {
 	if v.multi && f.Project != "" {
 		lead += " in " + code(f.Project)
 	}
-	lead += ": " + text(truncate(f.Message, 1000))
+	lead += ": " + prose(truncate(f.Message, 1000))
 	var todo string
 	switch {
 	case f.Override != nil:
@@ -330,7 +330,7 @@ func (v *view) finding(f rules.Finding) findingItem {
 			todo += ": " + text(truncate(o.Reason, 500))
 		}
 	case f.Remedy != "":
-		todo = "**What to do:** " + text(truncate(f.Remedy, 1000))
+		todo = "**What to do:** " + prose(truncate(f.Remedy, 1000))
 	case f.Severity == rules.SeverityBlock:
 		todo = "**What to do:** fix it in this pull request, or have someone allowed to override " + code(f.Rule) + " do so from the `planwarden` check run."
 	default:
