@@ -62,12 +62,15 @@ func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 
 // analysis carries one Analyze call's plan, catalog and lazy indexes.
 type analysis struct {
-	p        *planparse.Plan
-	cat      *Catalog
-	opt      Options
-	byAddr   map[string]*planparse.Change
-	byField  map[string][]*planparse.Change // type + "." + field + "=" + value, either side
-	provider map[*planparse.ProviderConfig]string
+	p         *planparse.Plan
+	cat       *Catalog
+	opt       Options
+	byAddr    map[string]*planparse.Change
+	byField   map[string][]*planparse.Change // type + "." + field + "=" + value, either side
+	byBase    map[string][]string            // address without instance keys -> addresses
+	byState   map[string]planparse.Value     // section + type + "." + field + "=" + value
+	stateDone map[string]bool
+	provider  map[*planparse.ProviderConfig]string
 }
 
 // when says which side of a change a lookup is for.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
 // bigPlan writes a plan of n changes: one in ten a supported compute type
@@ -95,4 +96,42 @@ func TestBigPlanIsPriced(t *testing.T) {
 	}
 	rs := Analyze(p, DefaultCatalog(), Options{})
 	checkBig(t, 3000, rs, Sum(rs))
+}
+
+// BenchmarkAnalyzeFoundationPlan prices the foundation issue's
+// 20,000-change plan (planparse/plantest.Large): 12,000 of its changes
+// are supported compute types. Parsing is outside the timer.
+func BenchmarkAnalyzeFoundationPlan(b *testing.B) {
+	data := plantest.Large(20000)
+	cat := DefaultCatalog()
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		p, err := planparse.Parse("large.json", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		pc := Sum(Analyze(p, cat, Options{}))
+		b.StopTimer()
+		if pc.Priced == 0 {
+			b.Fatal("nothing priced")
+		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkParseAnalyzeFoundationPlan is parse + Analyze + Sum of the same plan.
+func BenchmarkParseAnalyzeFoundationPlan(b *testing.B) {
+	data := plantest.Large(20000)
+	cat := DefaultCatalog()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := planparse.Parse("large.json", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Sum(Analyze(p, cat, Options{}))
+	}
 }

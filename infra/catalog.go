@@ -63,9 +63,8 @@ type Price struct {
 // Catalog is a read-only SKU catalog: GPU facts and hourly prices by
 // region. It is safe for concurrent use.
 type Catalog struct {
-	file  CatalogFile
-	rows  map[string]*row // cloud + "/" + lower-case name
-	cache sync.Map        // lookup key -> SKU, for names answered by family rules
+	file CatalogFile
+	rows map[string]*row // cloud + "/" + lower-case name
 }
 
 type row struct {
@@ -172,11 +171,6 @@ func (c *Catalog) Lookup(cloud, name string) SKU {
 		s.Name = name
 		return s
 	}
-	if v, ok := c.cache.Load(k); ok {
-		s := v.(SKU)
-		s.Name = name
-		return s
-	}
 	s, ok := FamilyFacts(cloud, name)
 	if !ok {
 		s = SKU{Cloud: cloud, Name: name}
@@ -184,7 +178,6 @@ func (c *Catalog) Lookup(cloud, name string) SKU {
 	if d := RetiredOn(cloud, name); d != "" {
 		s.Retired, s.RetiredOn = true, d
 	}
-	c.cache.Store(k, s)
 	return s
 }
 

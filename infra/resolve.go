@@ -25,8 +25,12 @@ func (a *analysis) related(c *planparse.Change, w when, typ, field, val string, 
 				return v, true
 			}
 		}
-		if v, ok := a.stateWith(w, typ, field, val); ok {
-			return v, true
+		// Decoding prior_state and planned_values is the costly step of a
+		// large plan: only a value that can name such a resource gets there.
+		if plausible(typ, field, val) {
+			if v, ok := a.stateWith(w, typ, field, val); ok {
+				return v, true
+			}
 		}
 	}
 	for _, addr := range a.refAddresses(c, typ, exprPath) {
@@ -43,6 +47,19 @@ func (a *analysis) related(c *planparse.Change, w when, typ, field, val string, 
 		}
 	}
 	return planparse.Value{}, false
+}
+
+// plausible reports whether val can be the field of a resource of typ:
+// an AKS cluster id names a managedClusters resource, a launch template id
+// starts with lt-.
+func plausible(typ, field, val string) bool {
+	switch {
+	case typ == "azurerm_kubernetes_cluster" && field == "id":
+		return strings.Contains(strings.ToLower(val), "/providers/microsoft.containerservice/managedclusters/")
+	case typ == "aws_launch_template" && field == "id":
+		return strings.HasPrefix(val, "lt-")
+	}
+	return true
 }
 
 // pick returns side w of a change, or the other side when w's is null
@@ -69,6 +86,21 @@ func (a *analysis) change(addr string) *planparse.Change {
 		}
 	}
 	return a.byAddr[addr]
+}
+
+// instances lists the addresses of the changes whose address without
+// instance keys is addr, indexing every change once on first use.
+func (a *analysis) instances(addr string) []string {
+	if a.byBase == nil {
+		a.byBase = map[string][]string{}
+		for _, c := range a.p.Changes {
+			if c.Deposed == "" {
+				k := planparse.StripInstanceKeys(c.Address)
+				a.byBase[k] = append(a.byBase[k], c.Address)
+			}
+		}
+	}
+	return a.byBase[addr]
 }
 
 // changesWith indexes, on first use per type and field, the changes of a
@@ -99,20 +131,44 @@ func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 }
 
 // stateWith searches prior_state (before) or planned_values (after), then
-// the other, for a resource of a type whose field equals val.
+// the other, for a resource of a type whose field equals val. Each
+// section is indexed once per type and field, on first use.
 func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, bool) {
-	lists := [][]*planparse.StateResource{a.p.PriorResources(), a.p.PlannedResources()}
-	if w == after {
-		lists[0], lists[1] = lists[1], lists[0]
+	if a.byState == nil {
+		a.byState = map[string]planparse.Value{}
+		a.stateDone = map[string]bool{}
 	}
-	for _, l := range lists {
-		for _, r := range l {
-			if r.Type == typ && strings.EqualFold(strAt(r.Values, field), val) {
-				return r.Values, true
+	done := typ + "." + field
+	if !a.stateDone[done] {
+		a.stateDone[done] = true
+		for i, l := range [][]*planparse.StateResource{a.p.PriorResources(), a.p.PlannedResources()} {
+			for _, r := range l {
+				if r.Type != typ {
+					continue
+				}
+				if s := strAt(r.Values, field); s != "" {
+					k := stateKey(i, done, s)
+					if _, dup := a.byState[k]; !dup {
+						a.byState[k] = r.Values
+					}
+				}
 			}
 		}
 	}
+	order := []int{0, 1}
+	if w == after {
+		order = []int{1, 0}
+	}
+	for _, i := range order {
+		if v, ok := a.byState[stateKey(i, done, val)]; ok {
+			return v, true
+		}
+	}
 	return planparse.Value{}, false
+}
+
+func stateKey(section int, done, val string) string {
+	return string(rune('0'+section)) + done + "=" + strings.ToLower(val)
 }
 
 // refAddresses resolves the configuration references of the expression at
@@ -157,16 +213,9 @@ func (a *analysis) refAddresses(c *planparse.Change, typ string, exprPath []stri
 		addr := resourcePart(ref)
 		add(prefix + addr)
 		if addr == planparse.StripInstanceKeys(addr) {
-			// The plan may key the instance: find the only one.
-			var only string
-			n := 0
-			for _, o := range a.p.Changes {
-				if o.Type == typ && planparse.StripInstanceKeys(o.Address) == planparse.StripInstanceKeys(prefix+addr) {
-					only, n = o.Address, n+1
-				}
-			}
-			if n == 1 {
-				add(only)
+			// The plan may key the instance: take it when there is only one.
+			if l := a.instances(prefix + addr); len(l) == 1 {
+				add(l[0])
 			}
 		}
 	}
