@@ -198,6 +198,9 @@ func (v *view) title() string {
 }
 
 func (v *view) countsLine() string {
+	if v.unpriced == nil {
+		v.unpriced = v.unpricedItems()
+	}
 	s := "**Plan:** " + counts(v.total)
 	if v.multi {
 		s += " across " + groupInt(len(v.r.Projects)) + " projects"
@@ -205,15 +208,18 @@ func (v *view) countsLine() string {
 	t := v.r.Totals
 	s += " · **Cost:** "
 	switch {
-	case !v.priced && t.UnpricedCount == 0:
-		s += "nothing priced changes"
+	case !v.priced && len(v.unpriced) == 0:
+		s += "no priced resources"
 	case t.HourlyDelta != nil:
 		s += delta(t.HourlyDelta) + " per hour (" + delta(monthly(t.HourlyDelta)) + " per month)"
 	default:
 		s += "change unknown"
 	}
-	if t.UnpricedCount > 0 {
-		s += ", " + plural(t.UnpricedCount, "item", "items") + " not priced"
+	if m, a := t.MaxHourlyAfter, t.HourlyAfter; m != nil && a != nil && money(m) != money(a) {
+		s += ", up to " + money(m) + " per hour at maximum scale"
+	}
+	if n := len(v.unpriced); n > 0 {
+		s += ", " + plural(n, "item", "items") + " not priced"
 	}
 	return s
 }

@@ -53,7 +53,8 @@ func TestCountsLine(t *testing.T) {
 	r := &review.Report{
 		Totals: review.Totals{HourlyBefore: f64(8.34), HourlyAfter: f64(2.53), HourlyDelta: f64(-5.81), UnpricedCount: 1},
 		Projects: []*review.Project{
-			{Name: "a", Complete: true, Summary: review.Summary{Create: 2, Replace: 1, Move: 1}, Changes: []*review.Change{{Address: "x.y", Action: "create", HourlyAfter: f64(1)}}},
+			{Name: "a", Complete: true, Summary: review.Summary{Create: 2, Replace: 1, Move: 1}, Changes: []*review.Change{{Address: "x.y", Action: "create", HourlyAfter: f64(1)}},
+				Cost: review.Cost{Unpriced: []review.Unpriced{{Address: "x.z", SKU: "p9", Reason: "not in the catalog"}, {Address: "x.z", SKU: "p9", Reason: "not in the catalog"}}}},
 			{Name: "b", Complete: true, Summary: review.Summary{Delete: 1, Import: 1, Forget: 1, Read: 3}},
 		},
 	}
