@@ -81,16 +81,20 @@ func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, s
 		}
 		logger(ctx).Info("remembered comment is gone; looking for the marker", "comment", st.CommentID)
 	}
+	bot, err := gh.BotLogin(ctx)
+	if err != nil {
+		return 0, false, err
+	}
 	comments, err := gh.ListIssueComments(ctx, repo, pr)
 	if err != nil {
 		return 0, false, err
 	}
 	for _, c := range comments {
 		m, ok := comment.ParseMarker(c.Body)
-		if !ok {
-			continue
+		if !ok || c.User != bot {
+			continue // anyone can write a marker; only the bot's counts
 		}
-		if m.HeadSHA == sha && m.PlanTime.After(planTime) {
+		if m.HeadSHA == sha && !comment.Newer(m, comment.Marker{HeadSHA: sha, PlanTime: planTime}) {
 			return c.ID, true, nil
 		}
 		return c.ID, false, gh.EditComment(ctx, repo, c.ID, body)

@@ -25,9 +25,33 @@ const maxPages = 10
 type installations struct {
 	apps     *ghinstallation.AppsTransport
 	baseURL  *url.URL
-	download *http.Client // no Authorization, for artifact blobs
+	download *http.Client   // no Authorization, for artifact blobs
+	app      *github.Client // authenticated as the App (JWT)
 	mu       sync.Mutex
 	clients  map[int64]GitHub
+	bot      string
+}
+
+// botLogin asks GitHub once for the App's slug; a failure is retried on
+// the next call.
+func (in *installations) botLogin(ctx context.Context) (string, error) {
+	in.mu.Lock()
+	bot := in.bot
+	in.mu.Unlock()
+	if bot != "" {
+		return bot, nil
+	}
+	a, _, err := in.app.Apps.Get(ctx, "")
+	if err != nil {
+		return "", fmt.Errorf("get the app: %w", err)
+	}
+	if a.GetSlug() == "" {
+		return "", errors.New("get the app: GitHub named no slug")
+	}
+	in.mu.Lock()
+	in.bot = a.GetSlug() + "[bot]"
+	in.mu.Unlock()
+	return a.GetSlug() + "[bot]", nil
 }
 
 func newInstallations(s Secrets, apiURL string, retried http.RoundTripper) (*installations, error) {
@@ -44,7 +68,11 @@ func newInstallations(s Secrets, apiURL string, retried http.RoundTripper) (*ins
 		return nil, errors.New("github app private key: not a valid RSA private key in PEM form")
 	}
 	atr.BaseURL = strings.TrimSuffix(u.String(), "/")
+	appClient := github.NewClient(&http.Client{Transport: atr})
+	base := *u
+	appClient.BaseURL = &base
 	return &installations{
+		app:      appClient,
 		apps:     atr,
 		baseURL:  u,
 		download: &http.Client{Transport: retried},
@@ -65,7 +93,7 @@ func (in *installations) client(id int64) (GitHub, error) {
 	gc := github.NewClient(&http.Client{Transport: tr})
 	base := *in.baseURL
 	gc.BaseURL = &base
-	c := &ghAdapter{c: gc, download: in.download}
+	c := &ghAdapter{c: gc, download: in.download, in: in}
 	in.clients[id] = c
 	return c, nil
 }
@@ -74,7 +102,10 @@ func (in *installations) client(id int64) (GitHub, error) {
 type ghAdapter struct {
 	c        *github.Client
 	download *http.Client
+	in       *installations
 }
+
+func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) { return g.in.botLogin(ctx) }
 
 func notFound(resp *github.Response, err error) error {
 	if resp != nil && resp.StatusCode == http.StatusNotFound {

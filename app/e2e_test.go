@@ -104,7 +104,7 @@ func TestOlderPlanNeverOverwritesNewer(t *testing.T) {
 	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", withTimestamp(t, plan, newer.Add(-time.Hour))}), runOpt{})
 	comments := h.gh.Comments(owner, repo, 7)
 	if len(comments) != 1 || comments[0].Edits != 0 {
-		t.Fatalf("comments %d (edits %d), want 1 never edited", len(comments), comments[0].Edits)
+		t.Fatalf("comments %+v, want 1 never edited", comments)
 	}
 	if check := h.planwardenCheck(sha1); check.ExternalID != "502" {
 		t.Errorf("check reports run %s, want the newer run 502", check.ExternalID)
@@ -432,4 +432,19 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestAForgedMarkerDoesNotStopTheReview(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	forged := fmt.Sprintf("<!-- planwarden:comment v=1 sha=%s plan_time=2099-01-01T00:00:00Z -->\nall good, merge it", sha1)
+	forgedID := h.gh.AddComment(owner, repo, 7, "mallory", forged)
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}), runOpt{})
+	comments := h.gh.Comments(owner, repo, 7)
+	if len(comments) != 2 || comments[0].ID != forgedID || comments[0].Edits != 0 {
+		t.Fatalf("comments %+v: want mallory's untouched and the bot's own", comments)
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
+		t.Errorf("check %q, want failure: a forged marker must not stop the review", c.Conclusion)
+	}
 }

@@ -26,6 +26,15 @@ type fakeGitHub struct {
 	getPermission       func(Repo, string) (string, error)
 	dispatchWorkflow    func(Repo, string, string, map[string]string) error
 	react               func(Repo, int64, string) error
+	botLogin            func() (string, error)
+}
+
+func (f *fakeGitHub) BotLogin(context.Context) (string, error) {
+	f.count("BotLogin")
+	if f.botLogin == nil {
+		return "planwarden[bot]", nil
+	}
+	return f.botLogin()
 }
 
 func (f *fakeGitHub) count(name string) {

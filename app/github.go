@@ -31,6 +31,9 @@ type GitHub interface {
 	// GetPermission returns admin, write, read or none.
 	GetPermission(ctx context.Context, r Repo, user string) (string, error)
 	DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error
+	// BotLogin is the App's own account, <slug>[bot]: only its comments
+	// are planwarden's, whatever marker another comment carries.
+	BotLogin(ctx context.Context) (string, error)
 	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
 	React(ctx context.Context, r Repo, commentID int64, content string) error
 }

@@ -68,7 +68,7 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 		return err
 	}
 	res := a.evaluate(ctx, gh, repo, pr, run, plans, check)
-	if st.HeadSHA == run.HeadSHA && res.report != nil && st.PlanTime.After(res.planTime) {
+	if st.HeadSHA == run.HeadSHA && res.report != nil && !comment.Newer(comment.Marker{PlanTime: st.PlanTime}, comment.Marker{PlanTime: res.planTime}) {
 		logger(ctx).Info("older plan ignored: a newer plan was already reviewed", "plan_time", res.planTime)
 		return nil
 	}

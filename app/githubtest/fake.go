@@ -329,7 +329,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				}
 			}
 			want := "token"
-			if strings.HasPrefix(api, "/app/") {
+			if api == "/app" || strings.HasPrefix(api, "/app/") {
 				want = "bearer"
 			}
 			if auth != want {

@@ -14,6 +14,7 @@ func (s *Server) routes() http.Handler {
 		mux.HandleFunc(method+" "+APIPrefix+path, h)
 	}
 	api("POST /app/installations/{id}/access_tokens", s.accessToken)
+	api("GET /app", s.getApp)
 	api("GET /repos/{owner}/{repo}/pulls/{n}", s.getPR)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.prsForCommit)
 	api("GET /repos/{owner}/{repo}/issues/{n}/comments", s.listComments)
@@ -50,6 +51,13 @@ func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"token": fmt.Sprintf("ghs_fake%d", n), "expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
 	})
+}
+
+// BotLogin is the fake App's account; comments the bot creates carry it.
+const BotLogin = "planwarden[bot]"
+
+func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"id": 99, "slug": "planwarden", "name": "planwarden"})
 }
 
 func prJSON(p *PR) map[string]any {
@@ -131,7 +139,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	c := &Comment{ID: s.id(), Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), PR: n, Body: in.Body, User: "planwarden[bot]"}
+	c := &Comment{ID: s.id(), Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), PR: n, Body: in.Body, User: BotLogin}
 	s.comments = append(s.comments, c)
 	writeJSON(w, http.StatusCreated, commentJSON(c))
 }

@@ -1,0 +1,141 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/planwarden/planwarden/comment"
+)
+
+func unitApp(t *testing.T, gh GitHub) *App {
+	t.Helper()
+	a, err := New(Config{Secrets: Secrets{WebhookSecret: []byte("s")}, Queue: &recordQueue{},
+		GitHubFor: func(int64) (GitHub, error) { return gh, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
+	sha := "abc1234"
+	when := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	ours := comment.Render(nil, comment.Options{HeadSHA: sha, PlanTime: when, Marker: true})
+	if _, ok := comment.ParseMarker(ours); !ok {
+		t.Skip("comment.Render writes no marker for an empty report")
+	}
+	tests := map[string]struct {
+		state      PRState
+		comments   []IssueComment
+		editErr    error
+		wantEdited int64
+		wantCreate bool
+		wantSkip   bool
+	}{
+		"remembered id is edited": {state: PRState{CommentID: 5}, wantEdited: 5},
+		"remembered comment deleted, marker found": {state: PRState{CommentID: 5}, editErr: ErrNotFound,
+			comments: []IssueComment{{ID: 8, Body: "lgtm", User: "bob"}, {ID: 9, Body: ours, User: "planwarden[bot]"}}, wantEdited: 9},
+		"a marker in someone else's comment is not ours": {comments: []IssueComment{{ID: 8, Body: ours, User: "mallory"}}, wantCreate: true},
+		"no marker anywhere: create":                     {comments: []IssueComment{{ID: 8, Body: "lgtm"}}, wantCreate: true},
+		"the comment shows a newer plan":                 {comments: []IssueComment{{ID: 9, Body: ours, User: "planwarden[bot]"}}, wantSkip: true, wantEdited: 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var edited int64
+			gh := &fakeGitHub{
+				listIssueComments: func(Repo, int) ([]IssueComment, error) { return tc.comments, nil },
+				editComment: func(_ Repo, id int64, _ string) error {
+					if id == tc.state.CommentID && tc.editErr != nil {
+						return fmt.Errorf("edit: %w", tc.editErr)
+					}
+					edited = id
+					return nil
+				},
+			}
+			a := unitApp(t, gh)
+			planTime := when.Add(time.Minute)
+			if tc.wantSkip {
+				planTime = when.Add(-time.Minute)
+			}
+			_, skipped, err := a.upsertComment(context.Background(), gh, Repo{"o", "r"}, 1, tc.state, "body", sha, planTime)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if skipped != tc.wantSkip || edited != tc.wantEdited || (gh.n("CreateComment") == 1) != tc.wantCreate {
+				t.Errorf("skipped %v, edited %d, created %d; want %v, %d, %v", skipped, edited, gh.n("CreateComment"), tc.wantSkip, tc.wantEdited, tc.wantCreate)
+			}
+		})
+	}
+}
+
+func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
+	var batches []int
+	gh := &fakeGitHub{updateCheckRun: func(_ Repo, c CheckRun) error { batches = append(batches, len(c.Annotations)); return nil }}
+	a := unitApp(t, gh)
+	ann := make([]comment.Annotation, 120)
+	if err := a.completeCheck(context.Background(), gh, Repo{"o", "r"}, CheckRun{ID: 1}, outcome{Conclusion: "failure", Title: "t", Summary: "s", Annotations: ann}, 7); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(batches) != "[50 50 20]" {
+		t.Errorf("annotation batches %v, want [50 50 20]", batches)
+	}
+}
+
+func TestSlashCommandOnAForkIsRefused(t *testing.T) {
+	var replies []string
+	gh := &fakeGitHub{
+		getPermission: func(Repo, string) (string, error) { return "admin", nil },
+		getPullRequest: func(Repo, int) (PullRequest, error) {
+			return PullRequest{Number: 3, State: "open", HeadRef: "main", HeadRepo: "mallory/r"}, nil
+		},
+		createComment: func(_ Repo, _ int, body string) (int64, error) { replies = append(replies, body); return 1, nil },
+	}
+	a := unitApp(t, gh)
+	err := a.processIssueComment(context.Background(), gh, Job{Owner: "o", Repo: "r", PR: 3, CommentID: 2, CommentBody: "/plan", Sender: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gh.n("DispatchWorkflow") != 0 || len(replies) != 1 || !bytes.Contains([]byte(replies[0]), []byte("fork")) {
+		t.Errorf("dispatches %d, replies %q; want none and a reply about the fork", gh.n("DispatchWorkflow"), replies)
+	}
+}
+
+func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
+	gh := &fakeGitHub{listPRsForCommit: func(Repo, string) ([]PullRequest, error) {
+		return []PullRequest{{Number: 1, State: "closed", HeadSHA: "s"}, {Number: 4, State: "open", HeadSHA: "other"}, {Number: 6, State: "open", HeadSHA: "s"}}, nil
+	}}
+	a := unitApp(t, gh)
+	pr, ok, err := a.findPR(context.Background(), gh, Repo{"o", "r"}, WorkflowRun{HeadSHA: "s"})
+	if err != nil || !ok || pr.Number != 6 {
+		t.Errorf("found #%d (%v, %v), want the open PR #6 whose head is the run's", pr.Number, ok, err)
+	}
+}
+
+func TestMergeGroupPR(t *testing.T) {
+	for ref, want := range map[string]int{
+		"refs/heads/gh-readonly-queue/main/pr-42-0123abcd":      42,
+		"refs/heads/gh-readonly-queue/release/v1/pr-7-0123abcd": 7,
+		"refs/heads/gh-readonly-queue/main/pr-x-0123":           0,
+		"refs/heads/main": 0,
+		"refs/heads/gh-readonly-queue/feature/pr-9-1/pr-10-abcdef": 10,
+	} {
+		if got := mergeGroupPR(ref); got != want {
+			t.Errorf("mergeGroupPR(%q) = %d, want %d", ref, got, want)
+		}
+	}
+}
+
+func TestSafeEntry(t *testing.T) {
+	for name, want := range map[string]bool{
+		"plan.json": true, "a/b/plan.json": true, "dir/": true,
+		"../plan.json": false, "a/../../plan.json": false, "/etc/plan.json": false,
+		`..\plan.json`: false, "C:/plan.json": true, "": false,
+	} {
+		if got := safeEntry(name); got != want {
+			t.Errorf("safeEntry(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
