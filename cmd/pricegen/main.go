@@ -163,6 +163,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 			obs = append(obs, got...)
 		}
 		step = mode + " " + strings.Join(rs, ",")
+		if mode == "aws" {
+			step += " (" + strings.Join(splitList(*services), ",") + ")"
+		}
 	default:
 		fmt.Fprintf(stderr, "pricegen: unknown mode %q\n%s", mode, usage)
 		return 2
@@ -205,7 +208,12 @@ func encode(f infra.CatalogFile) ([]byte, error) {
 }
 
 func appendNote(old, step string) string {
-	lines := splitList(strings.ReplaceAll(old, "; ", ","))
+	var lines []string
+	for _, l := range strings.Split(old, "; ") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
 	lines = append(lines, step)
 	if len(lines) > 20 {
 		lines = lines[len(lines)-20:]
