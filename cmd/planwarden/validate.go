@@ -15,11 +15,12 @@ func init() {
 	commands["validate"] = command{summary: "check a repo config (.github/planwarden.yml); exit 2 with file:line on errors", run: runValidate}
 }
 
-const validateUsage = `usage: planwarden validate [--config FILE]
+const validateUsage = `usage: planwarden validate [--config FILE] [--schema]
 
 Checks a planwarden repo config. Without --config it checks
 .github/planwarden.yml, else .planwarden.yml, in the current directory.
---config - reads standard input.
+--config - reads standard input. --schema prints the config's JSON Schema
+(for editors) instead.
 
 Exit status: 0 the config is valid (or there is none and the defaults
 apply), 2 the config has errors (each printed as file:line: problem) or
@@ -38,6 +39,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	path := fs.String("config", "", "config file")
+	printSchema := fs.Bool("schema", false, "print the JSON Schema of the config")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, validateUsage)
@@ -49,6 +51,10 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "planwarden validate: unexpected argument %q (use --config FILE)\n%s", fs.Arg(0), validateUsage)
 		return exitUsage
+	}
+	if *printSchema {
+		_, _ = stdout.Write(rules.JSONSchema())
+		return exitOK
 	}
 	var (
 		cfg *rules.Config
