@@ -76,11 +76,15 @@ func isPlain(s string) bool {
 // visibleNewline stands for a newline inside code spans and table cells.
 const visibleNewline = "⏎"
 
+// maxCode caps what one code span shows, so one long name or value cannot
+// take the comment's budget.
+const maxCode = 600
+
 // code returns s as an inline code span (outside tables).
-func code(s string) string { return codeSpan(clean(s, visibleNewline), false) }
+func code(s string) string { return codeSpan(truncate(clean(s, visibleNewline), maxCode), false) }
 
 // codeCell returns s as an inline code span that is safe in a table cell.
-func codeCell(s string) string { return codeSpan(clean(s, visibleNewline), true) }
+func codeCell(s string) string { return codeSpan(truncate(clean(s, visibleNewline), maxCode), true) }
 
 func codeSpan(s string, cell bool) string {
 	if s == "" {
@@ -198,7 +202,7 @@ func prose(s string) string {
 // htmlText returns s escaped for text inside our own HTML elements, which
 // GitHub does not parse as markdown.
 func htmlText(s string) string {
-	return strings.ReplaceAll(html.EscapeString(clean(s, visibleNewline)), "@", "@"+zwsp)
+	return strings.ReplaceAll(html.EscapeString(truncate(clean(s, visibleNewline), maxCode)), "@", "@"+zwsp)
 }
 
 // fenced returns lines as a fenced code block with the given info string.

@@ -139,6 +139,15 @@ func TestProse(t *testing.T) {
 	}
 }
 
+func TestLongValuesAreCut(t *testing.T) {
+	long := strings.Repeat("a`", 5000)
+	for name, s := range map[string]string{"code": code(long), "codeCell": codeCell(long), "htmlText": htmlText(long)} {
+		if len(s) > maxCode+20 {
+			t.Errorf("%s of a 10,000-byte value is %d bytes", name, len(s))
+		}
+	}
+}
+
 func TestCodeEmpty(t *testing.T) {
 	if got := rendered(t, "x "+code("")+" y"); got != "x   y" {
 		t.Errorf("empty code span renders %q", got)

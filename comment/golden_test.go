@@ -13,6 +13,7 @@ import (
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden .md files from the current output")
@@ -21,8 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden .md files from the c
 // path, relative to testdata) run through planparse.Parse, review.Build and
 // Render.
 type goldenCase struct {
-	Config  string `json:"config"`
-	Options struct {
+	Config    string           `json:"config"`
+	Overrides []rules.Override `json:"overrides"`
+	Options   struct {
 		Marker     bool      `json:"marker"`
 		HeadSHA    string    `json:"head_sha"`
 		PlanTime   time.Time `json:"plan_time"`
@@ -65,7 +67,7 @@ func loadCase(t testing.TB, path string) (*review.Report, Options) {
 		}
 		inputs = append(inputs, review.Input{Name: p.Name, Environment: p.Environment, Plan: plan})
 	}
-	opt := review.Options{}
+	opt := review.Options{Overrides: c.Overrides}
 	if c.Config != "" {
 		opt.Config = parseConfig(t, c.Config)
 	}
@@ -84,21 +86,35 @@ func TestGolden(t *testing.T) {
 			r, opt := loadCase(t, path)
 			got := Render(r, opt)
 			checkBody(t, got, opt)
-			golden := strings.TrimSuffix(path, ".json") + ".md"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			compareGolden(t, strings.TrimSuffix(path, ".json")+".md", got)
+
+			c := CheckOutput(r, opt)
+			if len(c.Summary) > MaxCheckBytes || len(c.Text) > MaxCheckBytes || len(c.Annotations) > MaxAnnotations {
+				t.Errorf("check output over the limits: summary %d, text %d, %d annotations", len(c.Summary), len(c.Text), len(c.Annotations))
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./comment -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s differs from the golden file (-want +got); rerun with -update if intended:\n%s", golden, diff)
-			}
+			checkStructure(t, c.Summary, opt.DetailsURL)
+			checkStructure(t, c.Text, opt.DetailsURL)
+			check := "Conclusion: " + c.Conclusion + "\n\nTitle: " + c.Title + "\n\n---\n" + c.Summary + "\n---\n" + c.Text
+			compareGolden(t, strings.TrimSuffix(path, ".json")+".check.md", check)
 		})
+	}
+}
+
+// compareGolden compares got with the golden file (or rewrites it with -update).
+func compareGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./comment -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs from the golden file (-want +got); rerun with -update if intended:\n%s", golden, diff)
 	}
 }
 

@@ -855,7 +855,11 @@ func (v *view) diff(it diffItem) string {
 	if v.multi {
 		sum += " in <code>" + htmlText(v.projectName(it.p, it.i)) + "</code>"
 	}
-	sum += " (" + plural(len(ds), "attribute", "attributes") + ")"
+	if len(ds) == 0 {
+		sum += " (no attribute changes)"
+	} else {
+		sum += " (" + plural(len(ds), "attribute", "attributes") + ")"
+	}
 	return execute("details", struct{ Summary, Body string }{sum, body})
 }
 
