@@ -14,21 +14,22 @@ type adapter struct {
 
 // adapters is the registry of supported resource types.
 var adapters = map[string]adapter{
-	"azurerm_kubernetes_cluster":               {KindNodePool, aksCluster},
-	"azurerm_kubernetes_cluster_node_pool":     {KindNodePool, aksNodePool},
-	"azurerm_linux_virtual_machine":            {KindVM, azureVM("size", false)},
-	"azurerm_windows_virtual_machine":          {KindVM, azureVM("size", true)},
-	"azurerm_virtual_machine":                  {KindVM, azureLegacyVM},
-	"azurerm_linux_virtual_machine_scale_set":  {KindScaleSet, azureVMSS(false)},
-	"azurerm_machine_learning_compute_cluster": {KindComputeCluster, amlCluster},
-	"aws_instance":                             {KindVM, awsInstance},
-	"aws_eks_node_group":                       {KindNodePool, eksNodeGroup},
-	"aws_autoscaling_group":                    {KindScaleSet, awsASG},
-	"aws_sagemaker_endpoint_configuration":     {KindEndpointConfig, sagemakerConfig},
-	"aws_sagemaker_endpoint":                   {KindEndpoint, sagemakerEndpoint},
-	"aws_sagemaker_notebook_instance":          {KindNotebook, sagemakerNotebook},
-	"google_compute_instance":                  {KindVM, gceInstance},
-	"google_container_node_pool":               {KindNodePool, gkeNodePool},
+	"azurerm_kubernetes_cluster":                {KindNodePool, aksCluster},
+	"azurerm_kubernetes_cluster_node_pool":      {KindNodePool, aksNodePool},
+	"azurerm_linux_virtual_machine":             {KindVM, azureVM("size", false)},
+	"azurerm_windows_virtual_machine":           {KindVM, azureVM("size", true)},
+	"azurerm_virtual_machine":                   {KindVM, azureLegacyVM},
+	"azurerm_linux_virtual_machine_scale_set":   {KindScaleSet, azureVMSS(false)},
+	"azurerm_windows_virtual_machine_scale_set": {KindScaleSet, azureVMSS(true)},
+	"azurerm_machine_learning_compute_cluster":  {KindComputeCluster, amlCluster},
+	"aws_instance":                              {KindVM, awsInstance},
+	"aws_eks_node_group":                        {KindNodePool, eksNodeGroup},
+	"aws_autoscaling_group":                     {KindScaleSet, awsASG},
+	"aws_sagemaker_endpoint_configuration":      {KindEndpointConfig, sagemakerConfig},
+	"aws_sagemaker_endpoint":                    {KindEndpoint, sagemakerEndpoint},
+	"aws_sagemaker_notebook_instance":           {KindNotebook, sagemakerNotebook},
+	"google_compute_instance":                   {KindVM, gceInstance},
+	"google_container_node_pool":                {KindNodePool, gkeNodePool},
 }
 
 // --- Azure ---
@@ -172,8 +173,11 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 		g = a.group(CloudAWS, types, 0)
 	case types.IsUnknown():
 		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply"}
-	default:
+	case v.Get("launch_template").Len() > 0:
 		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
+	default:
+		// EKS launches t3.medium when neither instance_types nor a launch template says.
+		g = Group{SKU: a.cat.Lookup(CloudAWS, "t3.medium")}
 	}
 	sc := v.Get("scaling_config", 0)
 	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
@@ -351,8 +355,18 @@ func gcpSpot(sched planparse.Value) bool {
 		strings.EqualFold(strAt(sched, "provisioning_model"), "spot")
 }
 
-func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+// gcpMachine reads machine_type, which may be a URL
+// (zones/us-central1-a/machineTypes/n1-standard-4).
+func (a *analysis) gcpMachine(v planparse.Value) Group {
 	g := a.group(CloudGCP, v, "machine_type")
+	if i := strings.LastIndexByte(g.SKU.Name, '/'); i >= 0 {
+		g.SKU = a.cat.Lookup(CloudGCP, g.SKU.Name[i+1:])
+	}
+	return g
+}
+
+func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+	g := a.gcpMachine(v)
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
@@ -369,7 +383,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 // GKE default for a regional cluster).
 func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	nc := v.Get("node_config", 0)
-	g := a.group(CloudGCP, nc, "machine_type")
+	g := a.gcpMachine(nc)
 	g.Attached = gcpAttached(nc.Get("guest_accelerator"), g.SKU)
 	g.Spot = boolAt(nc, "spot") || boolAt(nc, "preemptible")
 	loc := location(v, "location")

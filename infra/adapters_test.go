@@ -91,6 +91,9 @@ func runAdapterCases(t *testing.T, cases map[string]adapterCase) {
 			if diff := cmp.Diff(tc.want, view(r)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", r.Address, diff)
 			}
+			for _, x := range rs {
+				checkInvariants(t, x)
+			}
 		})
 	}
 }
@@ -291,6 +294,13 @@ func TestAzureVMs(t *testing.T) {
 				After: &sview{SKU: "Standard_NC4as_T4_v3", Region: "eastus", Source: RegionFromResource, Scale: fixed(4),
 					GPUs: 4, MaxGPUs: 4, GPUModel: "NVIDIA Tesla T4 16GB", Name: "trainer", Tags: tags}},
 		},
+		"windows scale set: GPU facts, unpriced": {
+			plan: vm("azurerm_windows_virtual_machine_scale_set", "sku", "Standard_NC4as_T4_v3", "eastus", map[string]any{"instances": 2}),
+			want: rview{Kind: KindScaleSet, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
+				Unpriced: []string{"after: Windows: the catalog has Linux prices only"},
+				After: &sview{SKU: "Standard_NC4as_T4_v3", Region: "eastus", Source: RegionFromResource, Scale: fixed(2),
+					GPUs: 2, MaxGPUs: 2, GPUModel: "NVIDIA Tesla T4 16GB", Name: "trainer", Tags: tags}},
+		},
 		"ML compute cluster idles at min_node_count, max is the worst case": {
 			plan: vm("azurerm_machine_learning_compute_cluster", "vm_size", "Standard_NC24ads_A100_v4", "eastus",
 				map[string]any{"vm_priority": "Dedicated", "scale_settings": []any{map[string]any{"min_node_count": 0, "max_node_count": 4}}}),
@@ -335,6 +345,12 @@ func TestAWSInstance(t *testing.T) {
 					GPUModel: "NVIDIA A10G 24GB", Name: "trainer", Tags: tags},
 				After: &sview{SKU: "m5.xlarge", Region: "us-west-2", Source: RegionFromResource, Scale: fixed(1), Name: "trainer", Tags: tags}},
 		},
+		"forget: Terraform lets go, the instance keeps billing": {
+			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_instance.t", actions: []string{"forget"}, before: inst("g5.xlarge", nil)}}},
+			want: rview{Kind: KindVM, GroupsBefore: 1, Hourly: "1.006 -> 1.006 (max 1.006)", Overlap: "nil",
+				Before: &sview{SKU: "g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
+					GPUModel: "NVIDIA A10G 24GB", Name: "trainer", Tags: tags}},
+		},
 		"instance type known only after apply": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_instance.t", actions: []string{"create"},
 				after: map[string]any{"tags": map[string]any{"Name": "x"}}, unknown: map[string]any{"instance_type": true, "tags_all": true}}}},
@@ -377,6 +393,11 @@ func TestEKSNodeGroup(t *testing.T) {
 					after: ng(map[string]any{"instance_types": []any{}, "launch_template": []any{map[string]any{"id": "lt-0abc", "version": "1"}}})}}},
 			addr: "aws_eks_node_group.gpu",
 			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 1.052 (max 2.104)", Overlap: "nil", After: side("g4dn.xlarge", "NVIDIA T4 16GB", 1)},
+		},
+		"neither instance_types nor a launch template: EKS's default t3.medium": {
+			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_eks_node_group.gpu", actions: []string{"create"},
+				after: ng(nil)}}},
+			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 0.0832 (max 0.1664)", Overlap: "nil", After: side("t3.medium", "", 0)},
 		},
 		"spot capacity is unpriced": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_eks_node_group.gpu", actions: []string{"create"},
@@ -524,7 +545,7 @@ func TestGCEInstance(t *testing.T) {
 	tags := map[string]string{"cost-center": "ml"}
 	runAdapterCases(t, map[string]adapterCase{
 		"N1 with two attached T4s: host plus GPU price, region from the zone": {
-			plan: gce("n1-standard-4", []any{map[string]any{"type": "projects/p/zones/us-central1-a/acceleratorTypes/nvidia-tesla-t4", "count": 2}}),
+			plan: gce("projects/p/zones/us-central1-a/machineTypes/n1-standard-4", []any{map[string]any{"type": "projects/p/zones/us-central1-a/acceleratorTypes/nvidia-tesla-t4", "count": 2}}),
 			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 0.889999 (max 0.889999)", Overlap: "nil",
 				After: &sview{SKU: "n1-standard-4", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), GPUs: 2, MaxGPUs: 2,
 					Name: "t", Tags: tags}},
@@ -585,6 +606,7 @@ func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
 	// against a type added without its adapter test being named here.
 	tested := "azurerm_kubernetes_cluster azurerm_kubernetes_cluster_node_pool azurerm_linux_virtual_machine " +
 		"azurerm_windows_virtual_machine azurerm_virtual_machine azurerm_linux_virtual_machine_scale_set " +
+		"azurerm_windows_virtual_machine_scale_set " +
 		"azurerm_machine_learning_compute_cluster aws_instance aws_eks_node_group aws_autoscaling_group " +
 		"aws_sagemaker_endpoint_configuration aws_sagemaker_endpoint aws_sagemaker_notebook_instance " +
 		"google_compute_instance google_container_node_pool"
@@ -595,5 +617,33 @@ func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
 		if !Supported(typ) {
 			t.Errorf("Supported(%q) = false", typ)
 		}
+	}
+}
+
+// checkInvariants holds for every resource: a figure is nil only with a
+// reason; priced groups have a positive price; a create costs nothing
+// before and a delete nothing after.
+func checkInvariants(t *testing.T, r *Resource) {
+	t.Helper()
+	c := r.Cost
+	nilFigure := c.HourlyBefore == nil || c.HourlyAfter == nil || c.MaxHourlyAfter == nil || c.MaxHourlyBefore == nil || c.MinHourlyAfter == nil
+	if nilFigure && len(c.Unpriced) == 0 {
+		t.Errorf("%s: a nil figure without a reason: %+v", r.Address, c)
+	}
+	if !nilFigure && len(c.Unpriced) > 0 {
+		t.Errorf("%s: every figure known yet unpriced %v", r.Address, c.Unpriced)
+	}
+	for _, s := range []*Side{r.Before, r.After} {
+		if s == nil {
+			continue
+		}
+		for _, g := range s.Groups {
+			if (g.Hourly == nil) == (g.Unpriced == "") || g.Hourly != nil && *g.Hourly <= 0 {
+				t.Errorf("%s group %q: hourly %s, unpriced %q", r.Address, g.Name, fmtPtr(g.Hourly), g.Unpriced)
+			}
+		}
+	}
+	if r.Before == nil && fmtPtr(c.HourlyBefore) != "0" || r.After == nil && r.Action != "forget" && fmtPtr(c.HourlyAfter) != "0" {
+		t.Errorf("%s: absent side is not zero: before %s after %s", r.Address, fmtPtr(c.HourlyBefore), fmtPtr(c.HourlyAfter))
 	}
 }
