@@ -1,0 +1,55 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+)
+
+// The App manifest must subscribe to every event the handler works on
+// (installation events come to every App unasked) and ask for the
+// permissions the port uses.
+func TestManifestMatchesTheHandler(t *testing.T) {
+	data, err := os.ReadFile("../deploy/github-app-manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		HookAttributes struct {
+			URL string `json:"url"`
+		} `json:"hook_attributes"`
+		DefaultEvents      []string          `json:"default_events"`
+		DefaultPermissions map[string]string `json:"default_permissions"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for ev, h := range eventHandlers() {
+		if h.process != nil {
+			want = append(want, ev)
+		}
+	}
+	slices.Sort(want)
+	got := slices.Sorted(slices.Values(m.DefaultEvents))
+	if !slices.Equal(got, want) {
+		t.Errorf("manifest events %v, want the handled events %v", got, want)
+	}
+	for perm, level := range map[string]string{
+		"checks": "write", "pull_requests": "write", "issues": "write", "contents": "read",
+		"actions": "write", "metadata": "read", "merge_queues": "read",
+	} {
+		if m.DefaultPermissions[perm] != level {
+			t.Errorf("permission %s: %q, want %q", perm, m.DefaultPermissions[perm], level)
+		}
+	}
+	if len(m.DefaultPermissions) != 7 {
+		t.Errorf("permissions %v: want exactly the seven the App uses", m.DefaultPermissions)
+	}
+	if m.HookAttributes.URL == "" {
+		t.Errorf("manifest has no webhook URL")
+	}
+}
