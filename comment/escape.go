@@ -126,7 +126,7 @@ func text(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '$', '!', '(', ')':
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '$':
 			b.WriteByte('\\')
 			b.WriteByte(c)
 		case '#':
@@ -149,10 +149,11 @@ func text(s string) string {
 				continue
 			}
 			b.WriteByte(c)
-		case '-', '+', '=', '.':
+		case '-', '+', '=', '.', ')':
 			// Only at the start can these open a list item, a setext
-			// underline or a thematic break ("-", "+", "=", "1.").
-			if c != '.' && i == 0 || c == '.' && allDigits(s[:i]) {
+			// underline or a thematic break ("-", "+", "=", "1.", "1)").
+			// Links need "[" and images "![", both escaped above.
+			if (c == '.' || c == ')') && allDigits(s[:i]) || c != '.' && c != ')' && i == 0 {
 				b.WriteByte('\\')
 			}
 			b.WriteByte(c)
