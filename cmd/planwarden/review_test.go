@@ -170,7 +170,7 @@ func TestRedactionEndToEnd(t *testing.T) {
 			}
 			_ = stderr
 			for s := range secrets {
-				if strings.Contains(out, s) {
+				if shows(out, s) {
 					t.Errorf("%s (%s) shows a sensitive value %q", f, format, s)
 				}
 			}
@@ -252,5 +252,25 @@ func collectMarked(v, mark any, out map[string]bool) {
 				collectMarked(e, l[i], out)
 			}
 		}
+	}
+}
+
+// shows reports whether s appears in out as a whole value, not as part of
+// a longer name (a sensitive computer_name "cycloid" inside the VM name
+// "cycloid-sandbox-vm" is not that value).
+func shows(out, s string) bool {
+	word := func(b byte) bool {
+		return b == '_' || b == '-' || b == '.' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(out[i:], s)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(s)
+		if (start == 0 || !word(out[start-1])) && (end == len(out) || !word(out[end])) {
+			return true
+		}
+		i = start + 1
 	}
 }
