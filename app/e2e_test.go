@@ -349,8 +349,18 @@ func TestMergeGroupCarriesThePRResult(t *testing.T) {
 				"action": "checks_requested", "repository": repository(), "installation": installation(),
 				"merge_group": map[string]any{"head_sha": mergeSHA, "head_ref": "refs/heads/gh-readonly-queue/main/pr-7-" + sha1, "base_ref": "refs/heads/main"},
 			})
-			if c := h.planwardenCheck(mergeSHA); c.Status != "completed" || c.Conclusion != tc.want {
+			c := h.planwardenCheck(mergeSHA)
+			if c.Status != "completed" || c.Conclusion != tc.want {
 				t.Errorf("merge group check %s/%s %q, want completed/%s", c.Status, c.Conclusion, c.Title, tc.want)
+			}
+			// "Re-run" on the merge group's check carries the result over again.
+			h.deliver("check_run", "mg-rerun", map[string]any{
+				"action": "rerequested", "repository": repository(), "installation": installation(),
+				"check_run": map[string]any{"id": c.ID, "name": "planwarden", "head_sha": mergeSHA, "external_id": c.ExternalID, "pull_requests": []any{}},
+			})
+			runs := h.gh.CheckRuns(owner, repo, mergeSHA)
+			if last := runs[len(runs)-1]; len(runs) != 2 || last.Conclusion != tc.want {
+				t.Errorf("after a re-run the merge group has %d checks, the last %s; want 2, the last %s", len(runs), last.Conclusion, tc.want)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v66/github"
@@ -38,11 +39,18 @@ func decodeCheckRun(_ context.Context, ev any) (Job, bool) {
 		job.PR = pr.GetNumber()
 		break
 	}
+	if n, ok := strings.CutPrefix(cr.GetExternalID(), mergeGroupExternalID); ok {
+		job.PR, _ = strconv.Atoi(n)
+		job.Extra = map[string]string{"merge_group": "true"}
+	}
 	return job, true
 }
 
 func (a *App) processCheckRun(ctx context.Context, gh GitHub, job Job) error {
 	repo := Repo{job.Owner, job.Repo}
+	if job.Extra["merge_group"] != "" {
+		return a.processMergeGroup(ctx, gh, job)
+	}
 	runID := job.RunID
 	if runID == 0 && job.PR > 0 {
 		st, ok, err := a.store.PR(ctx, job.GroupKey())
@@ -52,6 +60,10 @@ func (a *App) processCheckRun(ctx context.Context, gh GitHub, job Job) error {
 		if ok && st.HeadSHA == job.HeadSHA {
 			runID = st.RunID
 		}
+	}
+	if runID == 0 && job.PR == 0 {
+		logger(ctx).Info("re-run requested on a check planwarden cannot place; left as it is")
+		return nil
 	}
 	if runID == 0 {
 		// No plan yet: the check keeps waiting.

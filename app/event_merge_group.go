@@ -31,6 +31,10 @@ func decodeMergeGroup(_ context.Context, ev any) (Job, bool) {
 	}, true
 }
 
+// mergeGroupExternalID marks a merge group's check run (with the PR
+// number), so that "Re-run" on it carries the PR's result over again.
+const mergeGroupExternalID = "merge-group-pr-"
+
 // mergeGroupPR reads the PR number from a merge queue ref,
 // refs/heads/gh-readonly-queue/<base>/pr-<number>-<sha>; 0 if it has none.
 func mergeGroupPR(ref string) int {
@@ -68,7 +72,8 @@ func (a *App) processMergeGroup(ctx context.Context, gh GitHub, job Job) error {
 	logger(ctx).Info("merge group check", "conclusion", out.Conclusion)
 	_, err := gh.CreateCheckRun(ctx, repo, CheckRun{
 		Name: CheckName, HeadSHA: job.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
-		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), CompletedAt: a.now(),
+		ExternalID: mergeGroupExternalID + strconv.Itoa(job.PR),
+		Title:      clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), CompletedAt: a.now(),
 	})
 	return err
 }
