@@ -257,7 +257,7 @@ func (c *Config) overrideHint(id, env string) string {
 	if len(labels) > 0 {
 		l := make([]string, len(labels))
 		for i, x := range labels {
-			l[i] = "`" + x + "`"
+			l[i] = code(x)
 		}
 		lead := "To accept it anyway, add"
 		if len(parts) > 0 {

@@ -72,7 +72,7 @@ func (endpointReplacement) check(s *scope) []draft {
 			continue
 		}
 		name := objectName(ch)
-		msg := fmt.Sprintf("%s `%s` is destroyed and recreated (%s)", noun, name, forcedBy(ch))
+		msg := fmt.Sprintf("%s %s is destroyed and recreated (%s)", noun, code(name), forcedBy(ch))
 		if ch.ReplaceOrder == planparse.CreateThenDelete {
 			msg += "; callers of the old one break when it is deleted"
 		} else {
@@ -108,8 +108,8 @@ func (s *scope) configUnderLiveEndpoint(cfg *planparse.Change) []draft {
 		if cfgName != "" && str(ep.Before(), "endpoint_config_name") != cfgName {
 			continue
 		}
-		msg := fmt.Sprintf("SageMaker endpoint configuration `%s` is destroyed and recreated (%s) while endpoint `%s` uses it",
-			objectName(cfg), forcedBy(cfg), objectName(ep))
+		msg := fmt.Sprintf("SageMaker endpoint configuration %s is destroyed and recreated (%s) while endpoint %s uses it",
+			code(objectName(cfg)), forcedBy(cfg), code(objectName(ep)))
 		if cfg.ReplaceOrder != planparse.CreateThenDelete {
 			msg += "; the endpoint cannot update or scale until it points at the new configuration"
 		}
@@ -151,7 +151,7 @@ func forcedBy(ch *planparse.Change) string {
 	}
 	parts := make([]string, 0, len(ch.ReplacePaths))
 	for _, p := range ch.ReplacePaths {
-		part := "`" + p + "`"
+		part := code(p)
 		if d, ok := diffs[p]; ok && isDisplayable(d.Before) && isDisplayable(d.After) {
 			b, _ := d.Before.Str()
 			a, _ := d.After.Str()
@@ -233,9 +233,9 @@ func (statefulDelete) check(s *scope) []draft {
 		}
 		var msg string
 		if ch.Action == planparse.ActionDelete {
-			msg = fmt.Sprintf("%s `%s` is deleted, and the data in it with it", noun, objectName(ch))
+			msg = fmt.Sprintf("%s %s is deleted, and the data in it with it", noun, code(objectName(ch)))
 		} else {
-			msg = fmt.Sprintf("%s `%s` is destroyed and recreated (%s), so the data in it is lost", noun, objectName(ch), forcedBy(ch))
+			msg = fmt.Sprintf("%s %s is destroyed and recreated (%s), so the data in it is lost", noun, code(objectName(ch)), forcedBy(ch))
 		}
 		out = append(out, draft{
 			address: ch.Address, message: msg,
@@ -287,29 +287,29 @@ func grantee(ch *planparse.Change) string {
 	a := ch.After()
 	switch {
 	case str(a, "role") != "" && strings.HasPrefix(ch.Type, "aws_"):
-		return "IAM role `" + addressName(str(a, "role")) + "`"
+		return "IAM role " + code(addressName(str(a, "role")))
 	case str(a, "user") != "" && strings.HasPrefix(ch.Type, "aws_"):
-		return "IAM user `" + str(a, "user") + "`"
+		return "IAM user " + code(str(a, "user"))
 	case str(a, "group") != "" && strings.HasPrefix(ch.Type, "aws_"):
-		return "IAM group `" + str(a, "group") + "`"
+		return "IAM group " + code(str(a, "group"))
 	case ch.Type == "aws_iam_role":
-		return "IAM role `" + objectName(ch) + "`"
+		return "IAM role " + code(objectName(ch))
 	case ch.Type == "aws_iam_policy":
-		return "IAM policy `" + objectName(ch) + "`"
+		return "IAM policy " + code(objectName(ch))
 	case str(a, "member") != "":
-		return "`" + str(a, "member") + "`"
+		return code(str(a, "member"))
 	case a.Get("members").Len() > 0:
 		var m []string
 		for _, v := range a.Get("members").List() {
 			if s, ok := v.Str(); ok {
-				m = append(m, s)
+				m = append(m, code(s))
 			}
 		}
-		return "`" + strings.Join(m, "`, `") + "`"
+		return strings.Join(m, ", ")
 	case str(a, "principal_id") != "":
-		return "principal `" + str(a, "principal_id") + "`"
+		return "principal " + code(str(a, "principal_id"))
 	}
-	return "`" + ch.Address + "`"
+	return code(ch.Address)
 }
 
 const adminPolicy = ":policy/AdministratorAccess"
@@ -421,7 +421,7 @@ func (planErrored) check(s *scope) []draft {
 		file = " (" + f + ")"
 	}
 	return []draft{{
-		message: fmt.Sprintf("the plan of project `%s`%s errored part way, so its list of changes is incomplete and cannot be reviewed", s.project.Name, file),
+		message: fmt.Sprintf("the plan of project %s%s errored part way, so its list of changes is incomplete and cannot be reviewed", code(s.project.Name), file),
 		remedy:  "Fix the errors of the plan step in CI and push again; planwarden passes only complete plans.",
 	}}
 }

@@ -20,7 +20,19 @@ func (costIncrease) check(s *scope) []draft {
 	set := s.cfg.Rules.CostIncrease
 	hw, hb := orDefault(set.HourlyDelta.Warn, defaultHourlyWarn), orDefault(set.HourlyDelta.Block, defaultHourlyBlock)
 	mw, mb := orDefault(set.MaxHourlyDelta.Warn, defaultMaxHourlyWarn), orDefault(set.MaxHourlyDelta.Block, defaultMaxHourlyBlock)
+	level := func(v, warn, block float64) Severity {
+		switch {
+		case v > block:
+			return SeverityBlock
+		case v > warn:
+			return SeverityWarn
+		}
+		return ""
+	}
 	var out []draft
+	var sumD, sumM float64
+	var nD, nM int
+	worst := Severity("")
 	for _, r := range s.resources {
 		a := s.action(r)
 		if r.After == nil || !changing(a) {
@@ -28,17 +40,16 @@ func (costIncrease) check(s *scope) []draft {
 		}
 		delta, okD := hourlyDelta(r, a)
 		maxDelta, okM := maxHourlyDelta(r, a)
+		if okD && delta != 0 {
+			sumD += delta
+			nD++
+		}
+		if okM && maxDelta != 0 {
+			sumM += maxDelta
+			nM++
+		}
 		sev := Severity("")
 		var parts []string
-		level := func(v, warn, block float64) Severity {
-			switch {
-			case v > block:
-				return SeverityBlock
-			case v > warn:
-				return SeverityWarn
-			}
-			return ""
-		}
 		if okD {
 			if l := level(delta, hw, hb); l != "" {
 				sev = worse(sev, l)
@@ -62,6 +73,7 @@ func (costIncrease) check(s *scope) []draft {
 		if sev == "" {
 			continue
 		}
+		worst = worse(worst, sev)
 		limits := fmt.Sprintf("warn above %s and block above %s added at the expected scale, warn above %s and block above %s at maximum scale",
 			money(hw), money(hb), money(mw), money(mb))
 		out = append(out, draft{
@@ -71,7 +83,36 @@ func (costIncrease) check(s *scope) []draft {
 			remedy:   "Check the SKU and the node counts; the thresholds (" + limits + ") are under rules.cost-increase.",
 		})
 	}
+	// Many small increases can add up to one a threshold is for.
+	var parts []string
+	sev := Severity("")
+	if l := level(sumD, hw, hb); l != "" && nD > 1 && rankSev(l) > rankSev(worst) {
+		sev = worse(sev, l)
+		parts = append(parts, fmt.Sprintf("%s more at the expected scale", money(sumD)))
+	}
+	if l := level(sumM, mw, mb); l != "" && nM > 1 && rankSev(l) > rankSev(worst) {
+		sev = worse(sev, l)
+		parts = append(parts, fmt.Sprintf("%s more at maximum scale", money(sumM)))
+	}
+	if sev != "" {
+		n := max(nD, nM)
+		out = append(out, draft{
+			severity: sev,
+			message:  fmt.Sprintf("the changes of project %s together can cost %s, over %d resources", code(s.project.Name), strings.Join(parts, " and "), n),
+			remedy:   "Check the SKUs and node counts of the resources whose cost rises; the thresholds are under rules.cost-increase.",
+		})
+	}
 	return out
+}
+
+func rankSev(s Severity) int {
+	switch s {
+	case SeverityBlock:
+		return 2
+	case SeverityWarn:
+		return 1
+	}
+	return 0
 }
 
 func val(p *float64) float64 {
@@ -184,7 +225,7 @@ func (unpricedSKU) check(s *scope) []draft {
 			if sku == "" {
 				sku = "its SKU"
 			} else {
-				sku = "`" + sku + "`"
+				sku = code(sku)
 			}
 			where := ""
 			if u.Region != "" {

@@ -41,6 +41,20 @@ func TestCostIncrease(t *testing.T) {
 			res:  []*infra.Resource{a100Pool(40)},
 			want: []string{"warn cost-increase azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` can cost $122.50/h more at maximum scale ($17.50/h -> $140.00/h; max 5 -> 40 x Standard_NC24ads_A100_v4 (1 x A100))"},
 		},
+		"many small increases add up": {
+			res: []*infra.Resource{
+				withCost(vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, named("a"))), infra.Cost{HourlyAfter: usd(6), MaxHourlyAfter: usd(6)}),
+				withCost(vm("azurerm_linux_virtual_machine.b", nil, side(skuA100, named("b"))), infra.Cost{HourlyAfter: usd(6), MaxHourlyAfter: usd(6)}),
+			},
+			want: []string{"warn cost-increase : the changes of project `ml` together can cost $12.00/h more at the expected scale, over 2 resources"},
+		},
+		"a total no worse than its parts is not repeated": {
+			res: []*infra.Resource{
+				withCost(vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, named("a"))), infra.Cost{HourlyAfter: usd(11), MaxHourlyAfter: usd(11)}),
+				withCost(vm("azurerm_linux_virtual_machine.b", nil, side(skuA100, named("b"))), infra.Cost{HourlyAfter: usd(6), MaxHourlyAfter: usd(6)}),
+			},
+			want: []string{"warn cost-increase azurerm_linux_virtual_machine.a: VM `a` can cost $11.00/h more at the expected scale ($0.00/h -> $11.00/h)"},
+		},
 		"small scale-out stays under the defaults": {
 			res: []*infra.Resource{a100Pool(10)},
 		},

@@ -12,6 +12,13 @@ import (
 
 // This file holds the words rules use to describe resources to a reviewer.
 
+// code quotes a name as a markdown code span. A backtick or line break in
+// the name (names come from plans) cannot end the span early: backticks
+// become ' and line breaks spaces.
+func code(s string) string {
+	return "`" + strings.NewReplacer("`", "'", "\r", " ", "\n", " ").Replace(s) + "`"
+}
+
 // kindNoun names a kind of resource as a reviewer says it.
 func kindNoun(k infra.Kind) string {
 	switch k {
@@ -41,7 +48,7 @@ var computeKinds = map[infra.Kind]bool{
 
 // subject is how a finding names a resource: "node pool `gpu`".
 func subject(r *infra.Resource) string {
-	return kindNoun(r.Kind) + " `" + displayName(r) + "`"
+	return kindNoun(r.Kind) + " " + code(displayName(r))
 }
 
 // displayName is the resource's own name (pool name, VM name), else the

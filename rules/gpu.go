@@ -220,7 +220,7 @@ func (requiredTags) check(s *scope) []draft {
 		}
 		quoted := make([]string, len(missing))
 		for i, m := range missing {
-			quoted[i] = "`" + m + "`"
+			quoted[i] = code(m)
 		}
 		out = append(out, draft{
 			address: r.Address,
