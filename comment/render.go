@@ -227,6 +227,10 @@ func (v *view) countsLine() string {
 func (v *view) notes() []string {
 	var out []string
 	for i, p := range v.r.Projects {
+		if len(out) == maxNotes {
+			out = append(out, "… and more projects with incomplete plans: see their sections below.")
+			break
+		}
 		name := code(v.projectName(p, i))
 		if p.Errored {
 			out = append(out, "⚠️ Planning failed part way in "+name+": the change list below is incomplete; fix the plan errors and plan again.")
@@ -236,6 +240,9 @@ func (v *view) notes() []string {
 	}
 	return out
 }
+
+// maxNotes is how many per-project warnings the verdict block lists.
+const maxNotes = 5
 
 func (v *view) verdict(leftOut string) string {
 	notes := v.notes()
@@ -540,6 +547,10 @@ func (v *view) cost(limit int) (string, int) {
 	if v.multi {
 		var pr []string
 		for i, p := range v.r.Projects {
+			if limit >= 0 && i >= limit {
+				pr = append(pr, "… and "+plural(len(v.r.Projects)-i, "more project", "more projects"))
+				break
+			}
 			c := p.Cost
 			pr = append(pr, code(v.projectName(p, i))+": "+money(c.HourlyBefore)+" → "+money(c.HourlyAfter)+" per hour ("+
 				delta(c.HourlyDelta)+"; at maximum scale "+money(c.MaxHourlyAfter)+")")

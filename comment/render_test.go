@@ -334,3 +334,25 @@ func TestGroupInt(t *testing.T) {
 		}
 	}
 }
+
+func TestManyProjects(t *testing.T) {
+	r := &review.Report{Verdict: rules.VerdictFail}
+	for i := 0; i < 3000; i++ {
+		r.Projects = append(r.Projects, &review.Project{Name: fmt.Sprintf("project-%d", i), Environment: "prod", Errored: i%2 == 0, Complete: i%2 == 1,
+			Summary:  review.Summary{Create: 1},
+			Changes:  []*review.Change{{Address: "aws_s3_bucket.b", Type: "aws_s3_bucket", Action: "create"}},
+			Cost:     review.Cost{HourlyBefore: f64(0), HourlyAfter: f64(1), HourlyDelta: f64(1)},
+			Findings: []rules.Finding{{Rule: "stateful-delete", Severity: rules.SeverityBlock, Address: "aws_s3_bucket.b", Message: "m"}}})
+	}
+	opt := Options{Marker: true, DetailsURL: "https://github.com/acme/ml/runs/1"}
+	body := Render(r, opt)
+	checkBody(t, body, opt)
+	for _, want := range []string{"more findings", "the change lists of", "… and more projects with incomplete plans", "more projects"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q", want)
+		}
+	}
+	if n := strings.Count(body, "> ⚠️ Planning failed part way"); n != maxNotes {
+		t.Errorf("%d errored-plan notes, want %d", n, maxNotes)
+	}
+}
