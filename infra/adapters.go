@@ -186,6 +186,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 	g.Spot = strings.EqualFold(strAt(v, "capacity_type"), "spot")
 	s := awsSide(v, g)
 	s.Name = strAt(v, "node_group_name")
+	s.ImageType = strAt(v, "ami_type")
 	s.Labels = stringMap(v, "labels")
 	s.Taints = taintBlocks(v, "taint")
 	return s
@@ -414,7 +415,8 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 		g.Scale = fixedScale(times(n), zones)
 	}
 	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
-		Labels: stringMap(nc, "labels"), Tags: stringMap(nc, "resource_labels"), Taints: taintBlocks(nc, "taint")}
+		Labels: stringMap(nc, "labels"), Tags: stringMap(nc, "resource_labels"), Taints: taintBlocks(nc, "taint"),
+		ImageType: strAt(nc, "image_type")}
 	if s.Region = zoneRegion(loc); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}

@@ -17,6 +17,7 @@ type sview struct {
 	Name                string
 	Tags, Labels        map[string]string
 	Taints              []string
+	ImageType           string
 }
 
 // rview is what a reviewer sees of one change.
@@ -35,7 +36,7 @@ func sideView(s *Side) *sview {
 		return nil
 	}
 	v := &sview{SKU: s.SKU, Region: s.Region, Source: s.RegionSource, GPUs: s.GPUs(false), MaxGPUs: s.GPUs(true),
-		Name: s.Name, Tags: s.Tags, Labels: s.Labels, Taints: s.Taints}
+		Name: s.Name, Tags: s.Tags, Labels: s.Labels, Taints: s.Taints, ImageType: s.ImageType}
 	if len(s.Groups) > 0 {
 		v.Scale = s.Groups[0].Scale
 		v.GPUModel = s.Groups[0].SKU.GPUModel
@@ -363,7 +364,7 @@ func TestAWSInstance(t *testing.T) {
 
 func TestEKSNodeGroup(t *testing.T) {
 	ng := func(extra map[string]any) map[string]any {
-		m := map[string]any{"node_group_name": "gpu", "capacity_type": "ON_DEMAND",
+		m := map[string]any{"node_group_name": "gpu", "capacity_type": "ON_DEMAND", "ami_type": "AL2_x86_64_GPU",
 			"scaling_config": []any{map[string]any{"desired_size": 2, "min_size": 1, "max_size": 4}},
 			"labels":         map[string]any{"accelerator": "nvidia"},
 			"taint":          []any{map[string]any{"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}},
@@ -376,7 +377,7 @@ func TestEKSNodeGroup(t *testing.T) {
 	side := func(sku, model string, gpus float64) *sview {
 		return &sview{SKU: sku, Region: "us-east-1", Source: RegionFromProvider, Scale: auto(1, 2, 4), GPUs: 2 * gpus, MaxGPUs: 4 * gpus,
 			GPUModel: model, Name: "gpu", Tags: map[string]string{"cost-center": "ml"}, Labels: map[string]string{"accelerator": "nvidia"},
-			Taints: []string{"nvidia.com/gpu=true:NoSchedule"}}
+			Taints: []string{"nvidia.com/gpu=true:NoSchedule"}, ImageType: "AL2_x86_64_GPU"}
 	}
 	runAdapterCases(t, map[string]adapterCase{
 		"instance_types, desired within min and max, EKS taint in Kubernetes form": {
@@ -641,6 +642,11 @@ func checkInvariants(t *testing.T, r *Resource) {
 			if (g.Hourly == nil) == (g.Unpriced == "") || g.Hourly != nil && *g.Hourly <= 0 {
 				t.Errorf("%s group %q: hourly %s, unpriced %q", r.Address, g.Name, fmtPtr(g.Hourly), g.Unpriced)
 			}
+		}
+	}
+	for _, x := range []*float64{c.HourlyBefore, c.HourlyAfter, c.MaxHourlyAfter, c.MaxHourlyBefore, c.MinHourlyAfter, c.OverlapHourly} {
+		if x != nil && *x < 0 {
+			t.Errorf("%s: negative hourly figure in %+v", r.Address, c)
 		}
 	}
 	if r.Before == nil && fmtPtr(c.HourlyBefore) != "0" || r.After == nil && r.Action != "forget" && fmtPtr(c.HourlyAfter) != "0" {

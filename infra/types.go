@@ -120,6 +120,9 @@ type Side struct {
 	Taints []string
 	// Name is the pool/VM/endpoint name from the resource's attributes.
 	Name string
+	// ImageType is the node image where the resource names one (EKS
+	// ami_type such as AL2_x86_64_GPU, GKE image_type): a GPU intent signal.
+	ImageType string
 	// Config names what a SageMaker endpoint side runs (its endpoint
 	// configuration's name); "" elsewhere.
 	Config string
@@ -160,7 +163,10 @@ type Resource struct {
 }
 
 // Cost is the hourly USD estimate of one change. A nil figure is unknown,
-// never zero; Unpriced says why.
+// never zero; Unpriced says why. A side that does not exist costs 0: a
+// create has HourlyBefore 0 and a delete HourlyAfter 0 (the saving). A
+// forget keeps the before figures after, since the object keeps running.
+// A replace prices both fleets; see OverlapHourly for create-before-destroy.
 type Cost struct {
 	// Hourly before and after at the expected scale; nil when unknown.
 	HourlyBefore, HourlyAfter *float64

@@ -18,7 +18,7 @@ func intAt(v planparse.Value, path ...any) count {
 	if x.IsUnknown() {
 		return count{unknown: true}
 	}
-	if n, ok := x.Int(); ok {
+	if n, ok := x.Int(); ok && n >= 0 && n <= 1_000_000 {
 		return count{n: int(n), known: true}
 	}
 	return count{}
