@@ -36,7 +36,9 @@ const DefaultDestroyWorkflow = "destroy-staging.yml"
 // Config is a repo's planwarden configuration: version 1 of
 // .github/planwarden.yml. Its exported fields mirror the file (the JSON
 // Schema in planwarden.schema.json is generated from them); build one with
-// DefaultConfig or ParseConfig, which validate and fill in the defaults.
+// DefaultConfig or ParseConfig, which validate it and compile its custom
+// rules (a Config built by hand runs no custom rules). A Config is not
+// changed by its methods, so one may serve concurrent Evaluate calls.
 type Config struct {
 	Version      int                          `yaml:"version" doc:"Config format version; must be 1." enum:"1" required:"true"`
 	Projects     []ProjectConfig              `yaml:"projects,omitempty" doc:"Terraform projects (root modules) of the repo and the plan artifact CI uploads for each."`
@@ -159,14 +161,28 @@ func DefaultConfig() *Config {
 }
 
 // finish computes the derived state of a decoded, valid config.
-func (c *Config) finish() {
-	c.envs = make(map[string]EnvironmentConfig, len(defaultEnvironments)+len(c.Environments))
+func (c *Config) finish() { c.envs = c.mergedEnvironments() }
+
+// mergedEnvironments is the built-in environments with the declared ones
+// in their place.
+func (c *Config) mergedEnvironments() map[string]EnvironmentConfig {
+	envs := make(map[string]EnvironmentConfig, len(defaultEnvironments)+len(c.Environments))
 	for n, e := range defaultEnvironments {
-		c.envs[n] = e
+		envs[n] = e
 	}
 	for n, e := range c.Environments {
-		c.envs[n] = e
+		envs[n] = e
 	}
+	return envs
+}
+
+// environments returns the merged environments, also for a Config built
+// by hand rather than by ParseConfig or DefaultConfig.
+func (c *Config) environments() map[string]EnvironmentConfig {
+	if c.envs != nil {
+		return c.envs
+	}
+	return c.mergedEnvironments()
 }
 
 // File is the name the config was parsed from, or "" for DefaultConfig.
@@ -212,8 +228,9 @@ func (c *Config) ProjectForArtifact(artifact string) (ProjectConfig, bool) {
 // EnvironmentNames returns the names of every known environment (built-in and
 // declared), sorted.
 func (c *Config) EnvironmentNames() []string {
-	names := make([]string, 0, len(c.envs))
-	for n := range c.envs {
+	envs := c.environments()
+	names := make([]string, 0, len(envs))
+	for n := range envs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -223,20 +240,20 @@ func (c *Config) EnvironmentNames() []string {
 // Environment returns what the config says about an environment, built-in
 // entries included, and whether it knows the environment at all.
 func (c *Config) Environment(name string) (EnvironmentConfig, bool) {
-	e, ok := c.envs[name]
+	e, ok := c.environments()[name]
 	return e, ok
 }
 
 // IsProtected reports whether an environment is protected. By default only
 // `prod` is; an unknown environment is not.
-func (c *Config) IsProtected(env string) bool { return c.envs[env].Protected }
+func (c *Config) IsProtected(env string) bool { return c.environments()[env].Protected }
 
 // DestroyWorkflow returns the workflow `/destroy-staging` dispatches for an
 // environment, and false when the command must refuse it: the environment
 // is unknown, protected, or has no destroy_workflow. By default only
 // `staging` may be destroyed, with DefaultDestroyWorkflow.
 func (c *Config) DestroyWorkflow(env string) (string, bool) {
-	e, ok := c.envs[env]
+	e, ok := c.environments()[env]
 	if !ok || e.Protected || e.DestroyWorkflow == "" {
 		return "", false
 	}
@@ -246,7 +263,7 @@ func (c *Config) DestroyWorkflow(env string) (string, bool) {
 // AllowedSKUs returns the allow-list of an environment (its own, else
 // rules.allowed-skus.skus), or nil when any SKU is allowed.
 func (c *Config) AllowedSKUs(env string) []string {
-	if l := c.envs[env].AllowedSKUs; len(l) > 0 {
+	if l := c.environments()[env].AllowedSKUs; len(l) > 0 {
 		return l
 	}
 	if len(c.Rules.AllowedSKUs.SKUs) > 0 {
@@ -288,7 +305,7 @@ func (c *Config) MayOverride(rule, env, user string, teams, labels []string) boo
 		if len(p.Environments) > 0 && !slices.Contains(p.Environments, env) {
 			continue
 		}
-		if user != "" && containsFold(p.Users, user) {
+		if u := strings.TrimPrefix(user, "@"); u != "" && containsFold(p.Users, u) {
 			return true
 		}
 		for _, t := range teams {

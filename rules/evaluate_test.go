@@ -168,3 +168,13 @@ func TestWarningsHaveNoOverrideHint(t *testing.T) {
 		t.Errorf("remedies (-want +got):\n%s", diff)
 	}
 }
+
+func TestHandBuiltConfigKeepsTheBuiltInEnvironments(t *testing.T) {
+	c := &Config{Version: 1}
+	got := []any{c.IsProtected("prod"), workflow(c.DestroyWorkflow("staging")),
+		c.Evaluate([]Project{{Name: "ml", Environment: "prod", Plan: plan(t, false, renameLLM)}}, nil).Verdict}
+	want := []any{true, DefaultDestroyWorkflow, VerdictFail}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("prod protected, staging destroy, verdict of a prod rename (-want +got):\n%s", diff)
+	}
+}
