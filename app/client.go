@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/rsa"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
+	"github.com/golang-jwt/jwt/v4"
 	"github.com/google/go-github/v66/github"
 
 	"github.com/planwarden/planwarden/comment"
@@ -23,6 +25,9 @@ const maxPages = 10
 // installations hands out one GitHub client per installation. Each client's
 // ghinstallation transport caches its token until a minute before expiry.
 type installations struct {
+	appID    int64
+	key      *rsa.PrivateKey
+	retried  http.RoundTripper
 	apps     *ghinstallation.AppsTransport
 	baseURL  *url.URL
 	download *http.Client   // no Authorization, for artifact blobs
@@ -62,16 +67,20 @@ func newInstallations(s Secrets, apiURL string, retried http.RoundTripper) (*ins
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 	}
-	atr, err := ghinstallation.NewAppsTransport(retried, s.AppID, s.PrivateKeyPEM)
+	key, err := jwt.ParseRSAPrivateKeyFromPEM(s.PrivateKeyPEM)
 	if err != nil {
 		// The parse error may quote the key; say only what is wrong.
 		return nil, errors.New("github app private key: not a valid RSA private key in PEM form")
 	}
+	atr := ghinstallation.NewAppsTransportFromPrivateKey(retried, s.AppID, key)
 	atr.BaseURL = strings.TrimSuffix(u.String(), "/")
 	appClient := github.NewClient(&http.Client{Transport: atr})
 	base := *u
 	appClient.BaseURL = &base
 	return &installations{
+		appID:    s.AppID,
+		key:      key,
+		retried:  retried,
 		app:      appClient,
 		apps:     atr,
 		baseURL:  u,
@@ -89,7 +98,11 @@ func (in *installations) client(id int64) (GitHub, error) {
 	if c, ok := in.clients[id]; ok {
 		return c, nil
 	}
-	tr := ghinstallation.NewFromAppsTransport(in.apps, id)
+	// Each installation gets its own AppsTransport: ghinstallation writes
+	// to it when refreshing a token, so sharing one would race.
+	atr := ghinstallation.NewAppsTransportFromPrivateKey(in.retried, in.appID, in.key)
+	atr.BaseURL = in.apps.BaseURL
+	tr := ghinstallation.NewFromAppsTransport(atr, id)
 	gc := github.NewClient(&http.Client{Transport: tr})
 	base := *in.baseURL
 	gc.BaseURL = &base

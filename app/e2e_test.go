@@ -458,3 +458,28 @@ func TestAForgedMarkerDoesNotStopTheReview(t *testing.T) {
 		t.Errorf("check %q, want failure: a forged marker must not stop the review", c.Conclusion)
 	}
 }
+
+func TestInstallationsGetTheirOwnTokensInParallel(t *testing.T) {
+	h := newHarness(t)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		sha := fmt.Sprintf("%040d", i+1)
+		h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 10 + i, HeadSHA: sha})
+		ev := pullRequestEvent("opened", 10+i, sha)
+		ev["installation"] = map[string]any{"id": 100 + i}
+		body := mustJSON(t, ev)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.post("pull_request", fmt.Sprintf("inst-%d", i), body, sign(body))
+		}()
+	}
+	wg.Wait()
+	h.wait()
+	if n := h.gh.TokensIssued(); n != 3 {
+		t.Errorf("%d tokens for three installations, want 3", n)
+	}
+	if n := h.gh.CallCount("POST", "/check-runs"); n != 3 {
+		t.Errorf("%d check runs created, want 3", n)
+	}
+}
