@@ -379,9 +379,10 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 }
 
 // gkeNodePool counts nodes per zone: node_count and min/max_node_count
-// are per zone, total_min/max_node_count are totals. Zones are
-// node_locations when set, one for a zonal location, else three (the
-// GKE default for a regional cluster).
+// are per zone, total_min/max_node_count are totals. Zones are the pool's
+// node_locations, else its cluster's (found through the cluster
+// attribute), else one for a zonal location and three (the GKE default)
+// for a regional one. The cluster's location stands in for a missing one.
 func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	nc := v.Get("node_config", 0)
 	g := a.gcpMachine(nc)
@@ -389,6 +390,20 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	g.Spot = boolAt(nc, "spot") || boolAt(nc, "preemptible")
 	loc := location(v, "location")
 	zones := v.Get("node_locations").Len()
+	if zones == 0 || loc == "" {
+		cl, ok := a.related(c, w, "google_container_cluster", "id", strAt(v, "cluster"), "cluster")
+		if !ok {
+			cl, ok = a.related(c, w, "google_container_cluster", "name", strAt(v, "cluster"))
+		}
+		if ok {
+			if zones == 0 {
+				zones = cl.Get("node_locations").Len()
+			}
+			if loc == "" {
+				loc = location(cl, "location")
+			}
+		}
+	}
 	if zones == 0 {
 		zones = 3
 		if loc != "" && zoneRegion(loc) != loc {

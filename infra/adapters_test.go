@@ -595,6 +595,16 @@ func TestGKENodePool(t *testing.T) {
 				"autoscaling": []any{map[string]any{"total_min_node_count": 0, "total_max_node_count": 6}}}),
 			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 1.413664 (max 4.240992)", Overlap: "nil", After: side(auto(0, 2, 6))},
 		},
+		"zones from the parent cluster's node_locations": {
+			plan: func() tplan {
+				tp := pool(map[string]any{"cluster": "projects/p/locations/us-central1/clusters/ml"})
+				cl := map[string]any{"id": "projects/p/locations/us-central1/clusters/ml", "name": "ml", "location": "us-central1",
+					"node_locations": []any{"us-central1-a", "us-central1-b", "us-central1-c", "us-central1-f"}}
+				tp.changes = append(tp.changes, rc{addr: "google_container_cluster.ml", actions: []string{"no-op"}, before: cl, after: cl})
+				return tp
+			}(),
+			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 2.827328 (max 2.827328)", Overlap: "nil", After: side(fixed(4))},
+		},
 		"zonal pool with per-zone autoscaling limits": {
 			plan: pool(map[string]any{"location": "us-central1-c", "autoscaling": []any{map[string]any{"min_node_count": 1, "max_node_count": 4}}}),
 			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 0.706832 (max 2.827328)", Overlap: "nil", After: side(auto(1, 1, 4))},
