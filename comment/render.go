@@ -91,10 +91,11 @@ type view struct {
 	priced    bool // some change has an hourly figure
 
 	// Computed once, cut to length as the budget needs.
-	sorted   []rules.Finding
-	items    []findingItem
-	gpuTable *table
-	unpriced []string
+	sorted        []rules.Finding
+	items         []findingItem
+	gpuTable      *table
+	unpriced      []string
+	endpointItems []string
 }
 
 func newView(r *review.Report, opt Options) *view {
@@ -437,22 +438,23 @@ func isEndpoint(c *review.Change) bool {
 
 // endpoints lists serving endpoints that are replaced, with what forces it.
 func (v *view) endpoints(limit int) (string, int) {
-	var items []string
-	total := 0
-	for i, p := range v.r.Projects {
-		for _, c := range p.Changes {
-			if c.Action != string(planparse.ActionReplace) || !isEndpoint(c) {
-				continue
+	if v.endpointItems == nil {
+		v.endpointItems = []string{}
+		for i, p := range v.r.Projects {
+			for _, c := range p.Changes {
+				if c.Action == string(planparse.ActionReplace) && isEndpoint(c) {
+					v.endpointItems = append(v.endpointItems, v.endpoint(p, i, c))
+				}
 			}
-			total++
-			if limit >= 0 && len(items) >= limit {
-				continue
-			}
-			items = append(items, v.endpoint(p, i, c))
 		}
 	}
+	total := len(v.endpointItems)
 	if total == 0 {
 		return "", 0
+	}
+	items := v.endpointItems
+	if limit >= 0 && len(items) > limit {
+		items = items[:limit]
 	}
 	s := section{Heading: "Serving endpoints to be replaced", List: items,
 		Intro: "Replacing an endpoint destroys it and creates a new one; traffic to it is affected."}

@@ -356,3 +356,36 @@ func TestManyProjects(t *testing.T) {
 		t.Errorf("%d errored-plan notes, want %d", n, maxNotes)
 	}
 }
+
+func TestEndpoints(t *testing.T) {
+	ep := func(c review.Change) *review.Report {
+		c.Type, c.Action = "aws_sagemaker_endpoint", "replace"
+		return &review.Report{Projects: []*review.Project{{Name: "serving", Environment: "prod", Complete: true,
+			Summary: review.Summary{Replace: 1}, Changes: []*review.Change{&c}}}}
+	}
+	tests := map[string]struct {
+		r    *review.Report
+		want string
+	}{
+		"forced, deleted first": {ep(review.Change{Address: "aws_sagemaker_endpoint.a", ReplaceOrder: "delete-then-create", ReplacePaths: []string{"name"}}),
+			"- `aws_sagemaker_endpoint.a` (`prod`): replaced because `name` cannot be changed in place. The old endpoint is deleted first: requests fail until the new one is in service. Its name changes, so callers that use the old name break.\n"},
+		"created first": {ep(review.Change{Address: "aws_sagemaker_endpoint.b", ReplaceOrder: "create-then-delete", ReplacePaths: []string{"endpoint_config_name"}}),
+			"- `aws_sagemaker_endpoint.b` (`prod`): replaced because `endpoint_config_name` cannot be changed in place. The new endpoint is created before the old one is deleted; both bill while it runs.\n"},
+		"tainted": {ep(review.Change{Address: "aws_sagemaker_endpoint.c", Reason: "the object is tainted"}),
+			"- `aws_sagemaker_endpoint.c` (`prod`): replaced because the object is tainted. The old endpoint is deleted first: requests fail until the new one is in service.\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			body := Render(tc.r, Options{})
+			if !strings.Contains(body, "### Serving endpoints to be replaced\n") || !strings.Contains(body, tc.want) {
+				t.Errorf("want %q in\n%s", tc.want, body)
+			}
+		})
+	}
+	// An update of an endpoint is not a replacement.
+	r := ep(review.Change{Address: "aws_sagemaker_endpoint.d"})
+	r.Projects[0].Changes[0].Action = "update"
+	if body := Render(r, Options{}); strings.Contains(body, "Serving endpoints") {
+		t.Errorf("an in-place update is listed as a replacement")
+	}
+}
