@@ -477,6 +477,44 @@ func TestEmptyConfigIsTheDefault(t *testing.T) {
 	}
 }
 
+func TestYAMLFeatures(t *testing.T) {
+	tests := map[string]struct {
+		yml  string
+		want []any // prod protected, staging destroy, dev allowed SKUs
+	}{
+		"anchors and merge keys": {
+			yml:  "version: 1\nx-gpu: &gpu {allowed_skus: [Standard_NC*]}\n",
+			want: nil, // x-gpu is not a key: see the error case below
+		},
+		"merge key in an environment": {
+			yml:  "version: 1\nenvironments:\n  prod: &p\n    protected: true\n    allowed_skus: [Standard_NC*]\n  dev:\n    <<: *p\n    protected: false\n",
+			want: []any{true, "destroy-staging.yml", []string{"Standard_NC*"}},
+		},
+		"byte-order mark and CRLF": {
+			yml:  "\ufeffversion: 1\r\nenvironments:\r\n  dev: {}\r\n",
+			want: []any{true, "destroy-staging.yml", []string(nil)},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			c, err := ParseConfig("planwarden.yml", []byte(tc.yml))
+			if tc.want == nil {
+				if err == nil || !strings.Contains(err.Error(), `planwarden.yml:2: unknown key "x-gpu"`) {
+					t.Errorf("error = %v, want unknown key x-gpu on line 2", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []any{c.IsProtected("prod"), workflow(c.DestroyWorkflow("staging")), c.AllowedSKUs("dev")}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestDeclaredEnvironmentReplacesTheBuiltIn(t *testing.T) {
 	c := mustConfig(t, "version: 1\nenvironments:\n  staging: {}\n  prod: {protected: false}\n  live: {protected: true}\n")
 	got := []any{workflow(c.DestroyWorkflow("staging")), c.IsProtected("prod"), c.IsProtected("live")}

@@ -237,6 +237,16 @@ func (ps *problems) walk(n *yaml.Node, t reflect.Type, path, enum string) {
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			if k.Tag == "!!merge" { // <<: *defaults
+				merged := []*yaml.Node{v}
+				if v.Kind == yaml.SequenceNode {
+					merged = v.Content
+				}
+				for _, m := range merged {
+					ps.walk(m, t, path, enum)
+				}
+				continue
+			}
 			p := joinPath(path, k.Value)
 			ps.lines[p] = k.Line
 			f, ok := fields[k.Value]
