@@ -35,7 +35,9 @@ func (costIncrease) check(s *scope) []draft {
 	worst := Severity("")
 	for _, r := range s.resources {
 		a := s.action(r)
-		if r.After == nil || !changing(a) {
+		// A resource billed through another (a SageMaker endpoint
+		// configuration, through its endpoints) is judged there.
+		if r.After == nil || !changing(a) || r.Cost.BilledVia != "" {
 			continue
 		}
 		delta, okD := hourlyDelta(r, a)

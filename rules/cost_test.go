@@ -55,6 +55,10 @@ func TestCostIncrease(t *testing.T) {
 			},
 			want: []string{"warn cost-increase azurerm_linux_virtual_machine.a: VM `a` can cost $11.00/h more at the expected scale ($0.00/h -> $11.00/h)"},
 		},
+		"endpoint configuration billed through its endpoint": {
+			res: []*infra.Resource{withCost(&infra.Resource{Address: "aws_sagemaker_endpoint_configuration.llm", Type: "aws_sagemaker_endpoint_configuration",
+				Kind: infra.KindEndpointConfig, After: side(skuG5)}, infra.Cost{HourlyAfter: usd(40), MaxHourlyAfter: usd(40), BilledVia: "aws_sagemaker_endpoint"})},
+		},
 		"small scale-out stays under the defaults": {
 			res: []*infra.Resource{a100Pool(10)},
 		},

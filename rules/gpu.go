@@ -95,8 +95,8 @@ func falsy(v string) bool {
 }
 
 // gpuIntent says why a resource's after side declares itself GPU: its
-// name, labels (hardware=gpu, nvidia.com/gpu=true, accelerator=...),
-// taints (sku=gpu:NoSchedule) and tags whose key names a GPU or whose
+// name, labels (hardware=gpu, nvidia.com/gpu=true, accelerator=...), node
+// image (AL2_x86_64_GPU), taints (sku=gpu:NoSchedule) and tags whose key names a GPU or whose
 // value has a GPU word, up to three of them. Ownership tags and labels
 // (team, owner, cost-center, ...) are not read.
 func gpuIntent(r *infra.Resource) (string, bool) {
@@ -113,6 +113,9 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 		if mentionsGPU(k) || mentionsGPU(v) || strings.Contains(strings.ToLower(k), "accelerator") && v != "" {
 			why = append(why, "label "+k+"="+v)
 		}
+	}
+	if mentionsGPU(a.ImageType) {
+		why = append(why, "image "+a.ImageType)
 	}
 	taints := append([]string(nil), a.Taints...)
 	sort.Strings(taints)

@@ -107,6 +107,15 @@ func TestGPUPoolSKU(t *testing.T) {
 			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.inf", nil, side(skuD4, named("inf"), labels("accelerator", "nvidia-tesla-t4")))},
 			want: []string{"block gpu-pool-sku azurerm_kubernetes_cluster_node_pool.inf: node pool `inf` declares itself GPU (label accelerator=nvidia-tesla-t4) but gets Standard_D4s_v5, which has no GPU"},
 		},
+		"EKS GPU image on a CPU instance type": {
+			res: []*infra.Resource{{Address: "aws_eks_node_group.train", Type: "aws_eks_node_group", Kind: infra.KindNodePool,
+				After: func() *infra.Side {
+					s := side(infra.SKU{Cloud: "aws", Name: "m5.2xlarge", VCPU: 8, Known: true}, named("train"))
+					s.ImageType = "AL2_x86_64_GPU"
+					return s
+				}()}},
+			want: []string{"block gpu-pool-sku aws_eks_node_group.train: node pool `train` declares itself GPU (image AL2_x86_64_GPU) but gets m5.2xlarge, which has no GPU"},
+		},
 		"GPU pool with a GPU SKU": {
 			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(skuNC6, named("gpu"), labels("hardware", "gpu")))},
 		},
