@@ -58,7 +58,8 @@ func Render(r *review.Report, opt Options) string {
 	if opt.Marker {
 		marker = Marker{Version: MarkerVersion, HeadSHA: opt.HeadSHA, PlanTime: v.planTime()}.line() + "\n"
 	}
-	return marker + v.layout(MaxCommentBytes-len(marker), true, true, v.footer(), "the full list is in "+v.where)
+	return marker + v.layout(MaxCommentBytes-len(marker), true, true, v.footer(),
+		"see "+v.where+" for more, or run `planwarden review --format json` on the plan for everything")
 }
 
 // noteRoom is kept free for the "left out" line under the verdict.

@@ -376,7 +376,8 @@ func (v *view) gpu(limit int) (string, int) {
 }
 
 // gpuRows is one row per changed resource that has accelerators on either
-// side, or that a gpu-* rule has a finding about.
+// side, or that a gpu-* rule has a finding about; resources with findings
+// first (they stay when the list is cut), plan order within.
 func (v *view) gpuRows() *table {
 	cols := []string{"Resource"}
 	if v.multi {
@@ -384,13 +385,15 @@ func (v *view) gpuRows() *table {
 	}
 	cols = append(cols, "SKU", "GPUs per node", "Nodes min / expected / max", "Fleet GPUs", "Hourly")
 	t := newTable(cols...)
+	var later []string // rows without findings go after those with
 	for i, p := range v.r.Projects {
 		for _, c := range p.Changes {
 			r := c.Resource
 			if r == nil || actionKey(c) == "no-op" || actionKey(c) == "read" {
 				continue
 			}
-			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuIssues[findingKey("", p.Name, c.Address)] {
+			k := findingKey("", p.Name, c.Address)
+			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuIssues[k] {
 				continue
 			}
 			cells := []string{codeCell(c.Address)}
@@ -411,9 +414,14 @@ func (v *view) gpuRows() *table {
 				beforeAfter(nodes(r.Before), nodes(r.After)),
 				fleet(r),
 				beforeAfter(hb, ha))
-			t.add(cells...)
+			if v.issues[k] {
+				t.add(cells...)
+			} else {
+				later = append(later, "| "+strings.Join(cells, " | ")+" |")
+			}
 		}
 	}
+	t.Rows = append(t.Rows, later...)
 	return &t
 }
 

@@ -195,7 +195,7 @@ func TestShrinkOrder(t *testing.T) {
 				if details >= tc.changes+gpus || !strings.Contains(body, "more resources") && !strings.Contains(body, "the attribute diffs of") {
 					t.Errorf("diffs not cut: %d details", details)
 				}
-				if !strings.Contains(body, "The full list is in [the planwarden check run](https://github.com/acme/ml/runs/1).") {
+				if !strings.Contains(body, "See [the planwarden check run](https://github.com/acme/ml/runs/1) for more, or run `planwarden review --format json` on the plan for everything.") {
 					t.Errorf("left-out line does not point to the check run")
 				}
 			} else if details != tc.changes+gpus {
