@@ -16,12 +16,10 @@ const (
 	maxAnnotations      = 1000
 )
 
-// ensureCheck returns the planwarden check run of sha: the one the store
-// remembers, else the latest by name, else a new one in progress.
-func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha string, st PRState, title string) (CheckRun, error) {
-	if st.HeadSHA == sha && st.CheckRunID != 0 {
-		return CheckRun{ID: st.CheckRunID, Name: CheckName, HeadSHA: sha}, nil
-	}
+// ensureCheck returns the planwarden check run of sha: the latest by name
+// (GitHub's answer, with its URL for the comment), else a new one in
+// progress.
+func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha, title string) (CheckRun, error) {
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, CheckName)
 	if err != nil {
 		return CheckRun{}, err

@@ -483,3 +483,13 @@ func TestInstallationsGetTheirOwnTokensInParallel(t *testing.T) {
 		t.Errorf("%d check runs created, want 3", n)
 	}
 }
+
+func TestAGitHubOutageIsReportedOnTheCheck(t *testing.T) {
+	h := newHarness(t, func(c *app.Config) { c.Retry.MaxRetries = 1 })
+	h.openPR(7, sha1)
+	h.gh.Fail(githubtest.Fault{Method: "POST", Path: "/issues/7/comments", Times: 10, Status: http.StatusServiceUnavailable})
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}), runOpt{})
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" || !strings.Contains(c.Summary, "Re-run") {
+		t.Errorf("check %s %q after GitHub kept failing, want failure asking for a re-run", c.Conclusion, c.Summary)
+	}
+}

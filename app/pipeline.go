@@ -63,28 +63,46 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if pr.HeadSHA != run.HeadSHA {
 		return a.reportStale(ctx, gh, repo, run, pr)
 	}
-	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, st, "Reviewing plan")
+	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, "Reviewing plan")
 	if err != nil {
 		return err
 	}
+	if completed, err := a.publish(ctx, gh, repo, key, pr, run, plans, check, st); err != nil {
+		if completed {
+			return err
+		}
+		// Say so on the check rather than leave it in progress; a retry
+		// (SQS, or "Re-run") replaces this.
+		out := failed("planwarden hit an error", "planwarden could not finish this review because a GitHub request failed. Press Re-run on this check to try again.")
+		if cerr := a.completeCheck(ctx, gh, repo, check, out, run.ID); cerr != nil {
+			logger(ctx).Warn("could not report the error on the check", "err", cerr)
+		}
+		return err
+	}
+	return nil
+}
+
+// publish reviews the run and writes the comment, the check and the
+// state. completed says the check already shows the outcome.
+func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, pr PullRequest, run WorkflowRun, plans []Artifact, check CheckRun, st PRState) (completed bool, err error) {
 	res := a.evaluate(ctx, gh, repo, pr, run, plans, check)
 	if st.HeadSHA == run.HeadSHA && res.report != nil && !comment.Newer(comment.Marker{PlanTime: st.PlanTime}, comment.Marker{PlanTime: res.planTime}) {
 		logger(ctx).Info("older plan ignored: a newer plan was already reviewed", "plan_time", res.planTime)
-		return nil
+		return true, nil
 	}
 	if res.body != "" {
 		id, skip, err := a.upsertComment(ctx, gh, repo, pr.Number, st, res.body, run.HeadSHA, res.planTime)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if skip {
 			logger(ctx).Info("older plan ignored: the comment shows a newer one", "plan_time", res.planTime)
-			return nil
+			return true, nil
 		}
 		st.CommentID = id
 	}
 	if err := a.completeCheck(ctx, gh, repo, check, res.out, run.ID); err != nil {
-		return err
+		return false, err
 	}
 	if st.HeadSHA != run.HeadSHA {
 		st.PlanTime = time.Time{}
@@ -95,7 +113,7 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
 	logger(ctx).Info("check completed", "conclusion", st.Conclusion)
-	return a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
+	return true, a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
 }
 
 // result is a review's outcome, and the comment when there is a review.
@@ -265,7 +283,7 @@ func (a *App) findPR(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun)
 // the PR's current head (and the comment) alone.
 func (a *App) reportStale(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun, pr PullRequest) error {
 	logger(ctx).Info("stale plan: the pull request has moved on", "plan_sha", short(run.HeadSHA), "head_sha", short(pr.HeadSHA))
-	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, PRState{}, "Reviewing plan")
+	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, "Reviewing plan")
 	if err != nil {
 		return err
 	}
