@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 	csvPath := fs.String("csv", "", "import: the curated price table")
 	regions := fs.String("regions", "", "azure/aws: comma-separated regions")
 	services := fs.String("services", "AmazonEC2,AmazonSageMaker", "aws: offer codes to read")
-	azureURL := fs.String("url", "", "override the API base URL (tests, mirrors)")
+	baseURL := fs.String("url", "", "override the API base URL (tests, mirrors)")
 	pageSize := fs.Int("page-size", 100, "azure: the API's page size, for the $skip fallback")
 	maxPages := fs.Int("max-pages", 2000, "azure: at most this many pages per region")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -136,15 +136,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 			var err error
 			if mode == "azure" {
 				u := AzurePricesURL
-				if *azureURL != "" {
-					u = *azureURL
+				if *baseURL != "" {
+					u = *baseURL
 				}
 				a := &azureFetcher{URL: u, Client: client, PageSize: *pageSize, MaxPages: *maxPages, Now: now}
 				got, err = a.fetch(ctx, r)
 			} else {
 				u := AWSPricingURL
-				if *azureURL != "" {
-					u = strings.TrimSuffix(*azureURL, "/")
+				if *baseURL != "" {
+					u = strings.TrimSuffix(*baseURL, "/")
 				}
 				a := &awsFetcher{URL: u, Client: client}
 				for _, s := range splitList(*services) {
@@ -195,7 +195,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 	return 0
 }
 
-// encode writes one SKU per line group, stable for review in diffs.
+// encode writes the catalog indented, one field per line and in sorted
+// order, so that a refresh reviews as a readable diff.
 func encode(f infra.CatalogFile) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
