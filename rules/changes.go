@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -282,20 +283,29 @@ func (iamAdmin) check(s *scope) []draft {
 	return out
 }
 
-// grantee names who gets the grant: "IAM role `trainer`".
+// grantee names who gets the grant: "IAM role `trainer`", or "the IAM
+// role of `aws_iam_role_policy.p`" when the role is known only after apply.
 func grantee(ch *planparse.Change) string {
 	a := ch.After()
+	named := func(noun, attr string) string {
+		if v := a.Get(attr); isDisplayable(v) {
+			if s, _ := v.Str(); s != "" {
+				return noun + " " + code(addressName(s))
+			}
+		}
+		return "the " + noun + " of " + code(ch.Address)
+	}
 	switch {
-	case str(a, "role") != "" && strings.HasPrefix(ch.Type, "aws_"):
-		return "IAM role " + code(addressName(str(a, "role")))
-	case str(a, "user") != "" && strings.HasPrefix(ch.Type, "aws_"):
-		return "IAM user " + code(str(a, "user"))
-	case str(a, "group") != "" && strings.HasPrefix(ch.Type, "aws_"):
-		return "IAM group " + code(str(a, "group"))
 	case ch.Type == "aws_iam_role":
 		return "IAM role " + code(objectName(ch))
 	case ch.Type == "aws_iam_policy":
 		return "IAM policy " + code(objectName(ch))
+	case strings.HasPrefix(ch.Type, "aws_iam_role_"):
+		return named("IAM role", "role")
+	case strings.HasPrefix(ch.Type, "aws_iam_user_"):
+		return named("IAM user", "user")
+	case strings.HasPrefix(ch.Type, "aws_iam_group_"):
+		return named("IAM group", "group")
 	case str(a, "member") != "":
 		return code(str(a, "member"))
 	case a.Get("members").Len() > 0:
@@ -417,7 +427,7 @@ func (planErrored) check(s *scope) []draft {
 		return nil
 	}
 	file := ""
-	if f := s.project.Plan.File; f != "" && f != "-" {
+	if f := path.Base(s.project.Plan.File); f != "" && f != "-" && f != "." && f != s.project.Name {
 		file = " (" + f + ")"
 	}
 	return []draft{{

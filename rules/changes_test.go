@@ -202,6 +202,14 @@ func TestIAMAdmin(t *testing.T) {
 				after: map[string]any{"role_definition_name": "Owner", "principal_id": "0000"}}},
 			want: []string{"block iam-admin azurerm_role_assignment.o: principal `0000` gets the Owner role"},
 		},
+		"role known only after apply": {
+			changes: []change{{addr: "aws_iam_role_policy.p", actions: create, after: map[string]any{"policy": starDoc}}},
+			want:    []string{"block iam-admin aws_iam_role_policy.p: the IAM role of `aws_iam_role_policy.p` allows every action on every resource (Allow * on *)"},
+		},
+		"group policy": {
+			changes: []change{{addr: "aws_iam_group_policy.g", actions: create, after: map[string]any{"group": "admins", "policy": starDoc}}},
+			want:    []string{"block iam-admin aws_iam_group_policy.g: IAM group `admins` allows every action on every resource (Allow * on *)"},
+		},
 		"scoped policy": {
 			changes: []change{{addr: "aws_iam_role_policy.p", actions: create, after: map[string]any{"role": "trainer", "policy": scoped}}},
 		},

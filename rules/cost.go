@@ -223,19 +223,17 @@ func (unpricedSKU) check(s *scope) []draft {
 				continue
 			}
 			seen[key] = true
-			sku := u.SKU
-			if sku == "" {
-				sku = "its SKU"
-			} else {
-				sku = code(sku)
+			what := subject(r)
+			if u.SKU != "" {
+				where := ""
+				if u.Region != "" {
+					where = " in " + u.Region
+				}
+				what += " (" + code(u.SKU) + where + ")"
 			}
-			where := ""
-			if u.Region != "" {
-				where = " in " + u.Region
-			}
-			reason := ""
-			if u.Reason != "" {
-				reason = " (" + u.Reason + ")"
+			reason := u.Reason
+			if reason == "" {
+				reason = "its SKU is not in planwarden's price catalog"
 			}
 			addr := u.Address
 			if addr == "" {
@@ -243,7 +241,7 @@ func (unpricedSKU) check(s *scope) []draft {
 			}
 			out = append(out, draft{
 				address: addr,
-				message: fmt.Sprintf("%s uses %s%s, which planwarden cannot price%s, so its cost is not checked", subject(r), sku, where, reason),
+				message: fmt.Sprintf("the cost of %s is not checked: %s", what, reason),
 				remedy:  "Check the hourly price by hand; if the SKU is real and current, ask for it to be added to planwarden's catalog.",
 			})
 		}

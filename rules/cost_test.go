@@ -86,12 +86,12 @@ func TestUnpricedSKU(t *testing.T) {
 		"SKU not in the catalog": {
 			res: []*infra.Resource{unpriced(vm("azurerm_linux_virtual_machine.x", nil, side(skuMystic, named("x"))),
 				infra.Unpriced{SKU: "Standard_ZZ99_v9", Region: "eastus", Reason: "not in the catalog"})},
-			want: []string{"warn unpriced-sku azurerm_linux_virtual_machine.x: VM `x` uses `Standard_ZZ99_v9` in eastus, which planwarden cannot price (not in the catalog), so its cost is not checked"},
+			want: []string{"warn unpriced-sku azurerm_linux_virtual_machine.x: the cost of VM `x` (`Standard_ZZ99_v9` in eastus) is not checked: not in the catalog"},
 		},
 		"the same SKU twice is reported once": {
 			res: []*infra.Resource{unpriced(vm("azurerm_linux_virtual_machine.x", nil, side(skuMystic, named("x"))),
 				infra.Unpriced{SKU: "Standard_ZZ99_v9", Region: "eastus"}, infra.Unpriced{SKU: "Standard_ZZ99_v9", Region: "eastus"})},
-			want: []string{"warn unpriced-sku azurerm_linux_virtual_machine.x: VM `x` uses `Standard_ZZ99_v9` in eastus, which planwarden cannot price, so its cost is not checked"},
+			want: []string{"warn unpriced-sku azurerm_linux_virtual_machine.x: the cost of VM `x` (`Standard_ZZ99_v9` in eastus) is not checked: its SKU is not in planwarden's price catalog"},
 		},
 		"turned off in dev": {
 			env: "dev",
