@@ -152,11 +152,31 @@ func awsTags(v planparse.Value) map[string]string {
 func awsSide(v planparse.Value, g Group) *Side {
 	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Tags: awsTags(v)}
 	s.Name = s.Tags["Name"]
-	// AWS provider v6 puts a region argument on every resource.
-	if s.Region = location(v, "region"); s.Region != "" {
+	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
 	return s
+}
+
+// awsRegion reads the region an AWS resource names itself: the region
+// argument (AWS provider v6), else its availability zone(s), else its ARN
+// (arn:aws:ec2:us-east-1:...). Providers configured from a variable leave
+// the provider block without a constant region, so this often decides.
+func awsRegion(v planparse.Value) string {
+	if r := location(v, "region"); r != "" {
+		return r
+	}
+	az := strAt(v, "availability_zone")
+	if az == "" {
+		az = strAt(v, "availability_zones", 0)
+	}
+	if n := len(az); n > 1 && az[n-1] >= 'a' && az[n-1] <= 'z' && az[n-2] >= '0' && az[n-2] <= '9' {
+		return NormalizeRegion(az[:n-1])
+	}
+	if parts := strings.SplitN(strAt(v, "arn"), ":", 5); len(parts) == 5 && parts[0] == "arn" && parts[3] != "" {
+		return NormalizeRegion(parts[3])
+	}
+	return ""
 }
 
 func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
@@ -264,6 +284,9 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 // sagemakerConfig prices each production and shadow variant.
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	s := &Side{Name: strAt(v, "name"), Tags: awsTags(v), Config: strAt(v, "name")}
+	if s.Region = awsRegion(v); s.Region != "" {
+		s.RegionSource = RegionFromResource
+	}
 	for _, list := range []struct {
 		attr   string
 		shadow bool
@@ -313,9 +336,9 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 		s.Config = name
 	}
 	s.Name, s.Tags = strAt(v, "name"), awsTags(v)
-	if reg := location(v, "region"); reg != "" {
+	if reg := awsRegion(v); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
-	} else if reg := location(cfg, "region"); reg != "" {
+	} else if reg := awsRegion(cfg); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
 	}
 	return s

@@ -352,6 +352,17 @@ func TestAWSInstance(t *testing.T) {
 				Before: &sview{SKU: "g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
 					GPUModel: "NVIDIA A10G 24GB", Name: "trainer", Tags: tags}},
 		},
+		"provider region from a variable: the region from the availability zone, then the ARN": {
+			plan: tplan{changes: []rc{{addr: "aws_instance.t", actions: []string{"update"},
+				before:  inst("g5.xlarge", map[string]any{"availability_zone": "us-west-2b", "arn": "arn:aws:ec2:us-west-2:123:instance/i-1"}),
+				after:   inst("p5.48xlarge", map[string]any{"arn": "arn:aws:ec2:us-west-2:123:instance/i-1"}),
+				unknown: map[string]any{"availability_zone": true}}}},
+			want: rview{Kind: KindVM, GroupsBefore: 1, GroupsA: 1, Hourly: "1.006 -> 55.04 (max 55.04)", Overlap: "nil",
+				Before: &sview{SKU: "g5.xlarge", Region: "us-west-2", Source: RegionFromResource, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
+					GPUModel: "NVIDIA A10G 24GB", Name: "trainer", Tags: tags},
+				After: &sview{SKU: "p5.48xlarge", Region: "us-west-2", Source: RegionFromResource, Scale: fixed(1), GPUs: 8, MaxGPUs: 8,
+					GPUModel: "NVIDIA H100 80GB", Name: "trainer", Tags: tags}},
+		},
 		"instance type known only after apply": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_instance.t", actions: []string{"create"},
 				after: map[string]any{"tags": map[string]any{"Name": "x"}}, unknown: map[string]any{"instance_type": true, "tags_all": true}}}},
