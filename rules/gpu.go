@@ -9,8 +9,8 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 )
 
-// gpuSKULoss: a compute resource goes from a GPU SKU to a SKU known to
-// have none. A delete is not a loss (stateful-delete and the summary show
+// gpuSKULoss: a compute resource (or a serving endpoint, through its
+// configuration) goes from a GPU SKU to a SKU known to have none. A delete is not a loss (stateful-delete and the summary show
 // it); an after-SKU that is unknown or not in the catalog is not judged.
 type gpuSKULoss struct{}
 
@@ -19,7 +19,7 @@ func (gpuSKULoss) severity(*scope) Severity { return SeverityBlock }
 func (gpuSKULoss) check(s *scope) []draft {
 	var out []draft
 	for _, r := range s.resources {
-		if !computeKinds[r.Kind] || r.Before == nil || r.After == nil || !changing(s.action(r)) {
+		if !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint || r.Before == nil || r.After == nil || !changing(s.action(r)) {
 			continue
 		}
 		if !hasGPU(r.Before) || !knownNoGPU(r.After) {
@@ -201,7 +201,9 @@ func (requiredTags) check(s *scope) []draft {
 	var out []draft
 	for _, r := range s.resources {
 		a := s.action(r)
-		if r.After == nil || !changing(a) || !hasGPU(r.After) {
+		// What bills through another resource (an endpoint configuration,
+		// through its endpoint) is attributed there.
+		if r.After == nil || !changing(a) || !hasGPU(r.After) || r.Cost.BilledVia != "" {
 			continue
 		}
 		var missing []string

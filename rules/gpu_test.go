@@ -52,6 +52,11 @@ func TestGPUSKULoss(t *testing.T) {
 				Kind: infra.KindEndpointConfig, Before: side(skuG5, named("llm")), After: side(skuM5, named("llm"))}},
 			want: []string{"block gpu-sku-loss aws_sagemaker_endpoint_configuration.llm: endpoint configuration `llm` loses its GPUs: ml.g5.2xlarge (1 x A10G) -> ml.m5.xlarge (no GPU)"},
 		},
+		"SageMaker endpoint moved to a CPU configuration": {
+			res: []*infra.Resource{{Address: "aws_sagemaker_endpoint.llm", Type: "aws_sagemaker_endpoint",
+				Kind: infra.KindEndpoint, Before: side(skuG5, named("llm-prod")), After: side(skuM5, named("llm-prod"))}},
+			want: []string{"block gpu-sku-loss aws_sagemaker_endpoint.llm: endpoint `llm-prod` loses its GPUs: ml.g5.2xlarge (1 x A10G) -> ml.m5.xlarge (no GPU)"},
+		},
 		"severity lowered in staging": {
 			env:  "staging",
 			cfg:  "version: 1\nrules:\n  gpu-sku-loss:\n    environments:\n      staging: warn\n",
@@ -194,6 +199,10 @@ func TestRequiredTags(t *testing.T) {
 		},
 		"deleted GPU VM": {
 			res: []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", side(skuA100), nil)},
+		},
+		"endpoint configuration billed through its endpoint": {
+			res: []*infra.Resource{withCost(&infra.Resource{Address: "aws_sagemaker_endpoint_configuration.llm", Type: "aws_sagemaker_endpoint_configuration",
+				Kind: infra.KindEndpointConfig, After: side(skuG5)}, infra.Cost{BilledVia: "aws_sagemaker_endpoint"})},
 		},
 		"no tags required": {
 			cfg: "version: 1\nrules:\n  required-tags:\n    tags: []\n",
