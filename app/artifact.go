@@ -3,6 +3,7 @@ package app
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -197,4 +198,34 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 			}
 		}
 	}
+}
+
+// download fetches and opens every plan artifact of a run, within the
+// limits; what goes wrong is the check's to say.
+func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) ([]planFile, outcome, bool) {
+	b := &budget{left: a.cfg.Limits.MaxTotal}
+	var files []planFile
+	for _, art := range arts {
+		if art.Expired {
+			return nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
+		}
+		if art.SizeInBytes > a.cfg.Limits.MaxZipBytes {
+			return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
+				art.Name, art.SizeInBytes>>20, a.cfg.Limits.MaxZipBytes>>20)), false
+		}
+		data, err := gh.DownloadArtifact(ctx, repo, art.ID, a.cfg.Limits.MaxZipBytes)
+		if err != nil {
+			if errors.Is(err, ErrTooLarge) {
+				return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
+			}
+			logger(ctx).Error("download artifact", "artifact", art.Name, "err", err)
+			return nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
+		}
+		got, err := extractPlans(art.Name, data, a.cfg.Limits, b)
+		if err != nil {
+			return nil, failed("Plan artifact refused", err.Error()), false
+		}
+		files = append(files, got...)
+	}
+	return files, outcome{}, true
 }

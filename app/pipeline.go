@@ -174,7 +174,7 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	report := review.Build(inputs, review.Options{Config: cfg})
 	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: planTime, Marker: true, DetailsURL: check.HTMLURL}
 	co := comment.CheckOutput(report, opt)
-	out = outcome{Conclusion: conclusion(report.Verdict), Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
+	out = outcome{Conclusion: stricter(conclusion(report.Verdict), co.Conclusion), Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
 	}
@@ -196,32 +196,17 @@ func conclusion(v rules.Verdict) string {
 	return "failure"
 }
 
-func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) ([]planFile, outcome, bool) {
-	b := &budget{left: a.cfg.Limits.MaxTotal}
-	var files []planFile
-	for _, art := range arts {
-		if art.Expired {
-			return nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
-		}
-		if art.SizeInBytes > a.cfg.Limits.MaxZipBytes {
-			return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
-				art.Name, art.SizeInBytes>>20, a.cfg.Limits.MaxZipBytes>>20)), false
-		}
-		data, err := gh.DownloadArtifact(ctx, repo, art.ID, a.cfg.Limits.MaxZipBytes)
-		if err != nil {
-			if errors.Is(err, ErrTooLarge) {
-				return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
-			}
-			logger(ctx).Error("download artifact", "artifact", art.Name, "err", err)
-			return nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
-		}
-		got, err := extractPlans(art.Name, data, a.cfg.Limits, b)
-		if err != nil {
-			return nil, failed("Plan artifact refused", err.Error()), false
-		}
-		files = append(files, got...)
+// stricter returns the more blocking of two conclusions ("" counts as
+// nothing said).
+func stricter(a, b string) string {
+	rank := map[string]int{"": 0, "success": 1, "neutral": 2, "failure": 3}
+	if _, ok := rank[b]; !ok {
+		b = "failure"
 	}
-	return files, outcome{}, true
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
 }
 
 // repoConfig reads the config from the PR's base branch, so a PR cannot
