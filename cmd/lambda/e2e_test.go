@@ -22,11 +22,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
@@ -37,7 +32,7 @@ import (
 // stack is one deployment of template.yaml on moto: the resources, the
 // two functions' environments, and an SQS trigger to drive the worker.
 type stack struct {
-	sqs   *sqs.Client
+	aws   *pwaws.Clients
 	queue awstest.FIFOQueue
 	env   map[string]string // shared PLANWARDEN_* settings
 }
@@ -62,7 +57,6 @@ func appKeyPEM(t testing.TB) string {
 
 func newStack(t testing.TB, githubAPIURL string, maxReceives int) *stack {
 	t.Helper()
-	cfg := awstest.Config(t)
 	// The functions load their AWS config from the environment, as in Lambda.
 	for k, v := range map[string]string{
 		"AWS_ENDPOINT_URL": awstest.URL(t), "AWS_REGION": awstest.Region,
@@ -72,16 +66,14 @@ func newStack(t testing.TB, githubAPIURL string, maxReceives int) *stack {
 	} {
 		t.Setenv(k, v)
 	}
-	sm := secretsmanager.NewFromConfig(cfg)
-	db := dynamodb.NewFromConfig(cfg)
-	s := &stack{sqs: sqs.NewFromConfig(cfg)}
-	s.queue = awstest.Queue(t, s.sqs, maxReceives)
+	s := &stack{aws: awstest.Clients(t)}
+	s.queue = awstest.Queue(t, s.aws.SQS, maxReceives)
 	s.env = map[string]string{
 		"PLANWARDEN_APP_ID":            "123456",
-		"PLANWARDEN_WEBHOOK_SECRET_ID": awstest.Secret(t, sm, testWebhookSecret),
-		"PLANWARDEN_PRIVATE_KEY_ID":    awstest.Secret(t, sm, appKeyPEM(t)),
+		"PLANWARDEN_WEBHOOK_SECRET_ID": awstest.Secret(t, s.aws.Secrets, testWebhookSecret),
+		"PLANWARDEN_PRIVATE_KEY_ID":    awstest.Secret(t, s.aws.Secrets, appKeyPEM(t)),
 		"PLANWARDEN_QUEUE_URL":         s.queue.URL,
-		"PLANWARDEN_TABLE":             awstest.Table(t, db),
+		"PLANWARDEN_TABLE":             awstest.Table(t, s.aws.DynamoDB),
 		"PLANWARDEN_GITHUB_API_URL":    githubAPIURL,
 		"PLANWARDEN_MAX_RECEIVE_COUNT": fmt.Sprint(maxReceives),
 	}
@@ -110,29 +102,22 @@ func (s *stack) function(t testing.TB, role string, logs io.Writer) *handler {
 // visibility timeout). It returns how many messages it received.
 func (s *stack) trigger(t testing.TB, worker *handler) int {
 	t.Helper()
-	ctx := context.Background()
-	out, err := s.sqs.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
-		QueueUrl: sdkaws.String(s.queue.URL), MaxNumberOfMessages: 10,
-		MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
-	})
-	if err != nil {
-		t.Fatalf("receive: %v", err)
-	}
-	if len(out.Messages) == 0 {
+	msgs := awstest.Receive(t, s.aws.SQS, s.queue.URL, 10)
+	if len(msgs) == 0 {
 		return 0
 	}
 	ev := events.SQSEvent{}
-	receipts := map[string]*string{}
-	for _, m := range out.Messages {
+	byID := map[string]awstest.Message{}
+	for _, m := range msgs {
 		ev.Records = append(ev.Records, events.SQSMessage{
-			MessageId: *m.MessageId, ReceiptHandle: *m.ReceiptHandle, Body: *m.Body, Md5OfBody: sdkaws.ToString(m.MD5OfBody),
+			MessageId: m.ID, ReceiptHandle: m.ReceiptHandle, Body: m.Body, Md5OfBody: m.MD5OfBody,
 			Attributes: m.Attributes, EventSource: "aws:sqs", AWSRegion: awstest.Region,
 			EventSourceARN: "arn:aws:sqs:us-east-1:123456789012:" + s.queue.URL[strings.LastIndex(s.queue.URL, "/")+1:],
 		})
-		receipts[*m.MessageId] = m.ReceiptHandle
+		byID[m.ID] = m
 	}
 	payload, _ := json.Marshal(ev)
-	res, err := worker.Invoke(ctx, payload)
+	res, err := worker.Invoke(context.Background(), payload)
 	if err != nil {
 		t.Fatalf("worker invocation failed (the whole batch would be retried): %v", err)
 	}
@@ -141,17 +126,13 @@ func (s *stack) trigger(t testing.TB, worker *handler) int {
 		t.Fatalf("worker response %s: %v", res, err)
 	}
 	for _, f := range resp.BatchItemFailures {
-		if _, err := s.sqs.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: sdkaws.String(s.queue.URL), ReceiptHandle: receipts[f.ItemIdentifier], VisibilityTimeout: 0}); err != nil {
-			t.Fatal(err)
-		}
-		delete(receipts, f.ItemIdentifier)
+		awstest.Release(t, s.aws.SQS, s.queue.URL, byID[f.ItemIdentifier])
+		delete(byID, f.ItemIdentifier)
 	}
-	for _, rh := range receipts {
-		if _, err := s.sqs.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: sdkaws.String(s.queue.URL), ReceiptHandle: rh}); err != nil {
-			t.Fatal(err)
-		}
+	for _, m := range byID {
+		awstest.Delete(t, s.aws.SQS, s.queue.URL, m)
 	}
-	return len(out.Messages)
+	return len(msgs)
 }
 
 // drain triggers the worker until the queue is empty (at most rounds times).
@@ -163,17 +144,6 @@ func (s *stack) drain(t testing.TB, worker *handler, rounds int) {
 		}
 	}
 	t.Fatalf("the queue is not empty after %d worker rounds", rounds)
-}
-
-func (s *stack) depth(t testing.TB, url string) string {
-	t.Helper()
-	out, err := s.sqs.GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{
-		QueueUrl: sdkaws.String(url), AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameApproximateNumberOfMessages, sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Attributes["ApproximateNumberOfMessages"] + "+" + out.Attributes["ApproximateNumberOfMessagesNotVisible"]
 }
 
 // functionURLEvent is a Function URL request carrying a signed delivery,
@@ -310,8 +280,8 @@ func TestEndToEndThroughLambdaHandlers(t *testing.T) {
 			t.Errorf("forged delivery: %d %q, want 401", resp.StatusCode, resp.Body)
 		}
 	})
-	if d := s.depth(t, s.queue.URL); d != "2+0" {
-		t.Fatalf("queue depth (visible+in flight) = %s, want 2+0: the two signed, new deliveries", d)
+	if visible, inFlight := awstest.Depth(t, s.aws.SQS, s.queue.URL); visible != "2" || inFlight != "0" {
+		t.Fatalf("queue holds %s visible and %s in-flight jobs, want 2 and 0: the two signed, new deliveries", visible, inFlight)
 	}
 
 	s.drain(t, worker, 5)
@@ -342,7 +312,7 @@ func TestPoisonJobReachesTheDLQ(t *testing.T) {
 	var logs bytes.Buffer
 	worker := s.function(t, roleWorker, &logs)
 
-	queue := pwaws.NewQueue(s.sqs, s.queue.URL)
+	queue := s.aws.Queue(s.queue.URL)
 	poison := app.Job{DeliveryID: "poison-delivery-1", Event: "push", InstallationID: 42, Owner: "octo", Repo: "infra", PR: 9, ReceivedAt: time.Now()}
 	if err := queue.Enqueue(context.Background(), poison); err != nil {
 		t.Fatal(err)
@@ -355,14 +325,11 @@ func TestPoisonJobReachesTheDLQ(t *testing.T) {
 	if n := s.trigger(t, worker); n != 0 {
 		t.Errorf("after %d failed receives the job is still handed out", maxReceives)
 	}
-	out, err := s.sqs.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: sdkaws.String(s.queue.DLQURL), MaxNumberOfMessages: 10})
-	if err != nil {
-		t.Fatal(err)
+	dead := awstest.Receive(t, s.aws.SQS, s.queue.DLQURL, 10)
+	if len(dead) != 1 {
+		t.Fatalf("DLQ holds %d messages, want the poison job", len(dead))
 	}
-	if len(out.Messages) != 1 {
-		t.Fatalf("DLQ holds %d messages, want the poison job", len(out.Messages))
-	}
-	if j, err := pwaws.DecodeJob(*out.Messages[0].Body); err != nil || j.DeliveryID != poison.DeliveryID {
+	if j, err := pwaws.DecodeJob(dead[0].Body); err != nil || j.DeliveryID != poison.DeliveryID {
 		t.Errorf("DLQ message = %+v (%v), want delivery %s", j, err, poison.DeliveryID)
 	}
 	var failures, dlq int

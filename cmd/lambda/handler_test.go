@@ -294,3 +294,42 @@ func TestRolesRefuseTheOtherEvents(t *testing.T) {
 		})
 	}
 }
+
+// The adapter hands the App the delivery's exact bytes: the recorded
+// deliveries (one plain, one base64 behind an API Gateway stage) pass the
+// App's signature check, and a byte changed in transit does not.
+func TestRecordedWebhooksPassTheAppsSignatureCheck(t *testing.T) {
+	tests := map[string]struct {
+		file   string
+		tamper func(ev map[string]any)
+		want   int
+	}{
+		"function url":                {file: "function-url-webhook.json", want: 202},
+		"api gateway v2, base64 body": {file: "apigw-v2-webhook.json", want: 202},
+		"a body changed in transit": {file: "function-url-webhook.json", want: 401, tamper: func(ev map[string]any) {
+			ev["body"] = strings.Replace(ev["body"].(string), `"number":7`, `"number":8`, 1)
+		}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			payload := readEvent(t, tc.file)
+			if tc.tamper != nil {
+				var ev map[string]any
+				json.Unmarshal(payload, &ev)
+				tc.tamper(ev)
+				payload, _ = json.Marshal(ev)
+			}
+			out, err := memoryReceiver(t).Invoke(context.Background(), payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var resp events.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(out, &resp); err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.want {
+				t.Errorf("App answered %d %q, want %d", resp.StatusCode, resp.Body, tc.want)
+			}
+		})
+	}
+}

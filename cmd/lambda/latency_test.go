@@ -18,12 +18,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/aws/awstest"
 )
 
 // queueFunc is a Queue for measuring the receiver alone.
@@ -176,17 +174,14 @@ func stubbedReceiver(t testing.TB) *handler {
 		}
 	}))
 	t.Cleanup(stub.Close)
-	cfg, err := pwaws.LoadConfig(context.Background(), pwaws.Options{
-		Region: "us-east-1", Endpoint: stub.URL,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAIOSFODNN7EXAMPLE", "fake", ""),
-	})
+	aws, err := pwaws.Connect(context.Background(), pwaws.Options{Region: awstest.Region, Endpoint: stub.URL, Credentials: awstest.Credentials()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, err := app.New(app.Config{
 		Secrets:   app.Secrets{WebhookSecret: []byte(testWebhookSecret)},
-		Queue:     pwaws.NewQueue(sqs.NewFromConfig(cfg), stub.URL+"/123456789012/jobs.fifo"),
-		Store:     pwaws.NewStore(dynamodb.NewFromConfig(cfg), "state"),
+		Queue:     aws.Queue(stub.URL + "/123456789012/jobs.fifo"),
+		Store:     aws.Store("state"),
 		Logger:    slog.New(slog.NewJSONHandler(io.Discard, nil)),
 		GitHubFor: func(int64) (app.GitHub, error) { return nil, errNoGitHub },
 	})

@@ -34,9 +34,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
@@ -123,7 +120,7 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := pwaws.LoadConfig(ctx, pwaws.Options{})
+	aws, err := pwaws.Connect(ctx, pwaws.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -131,15 +128,15 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 	if s.role != roleReceiver {
 		ids.PrivateKey = s.privateKeyID
 	}
-	secrets, err := pwaws.LoadSecrets(ctx, secretsmanager.NewFromConfig(cfg), s.appID, ids)
+	secrets, err := aws.LoadSecrets(ctx, s.appID, ids)
 	if err != nil {
 		return nil, err
 	}
 	acfg := app.Config{
 		Secrets:      secrets,
 		GitHubAPIURL: s.githubAPIURL,
-		Store:        pwaws.NewStore(dynamodb.NewFromConfig(cfg), s.table),
-		Queue:        pwaws.NewQueue(sqs.NewFromConfig(cfg), s.queueURL),
+		Store:        aws.Store(s.table),
+		Queue:        aws.Queue(s.queueURL),
 		Logger:       log,
 	}
 	if s.role == roleReceiver {

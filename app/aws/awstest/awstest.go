@@ -42,19 +42,36 @@ func URL(t testing.TB) string {
 	return url
 }
 
-// Config is the SDK configuration for moto: region us-east-1, static fake
+// Credentials are the static fake credentials.
+func Credentials() sdkaws.CredentialsProvider {
+	return credentials.NewStaticCredentialsProvider(AccessKeyID, SecretAccessKey, "")
+}
+
+// Options point the adapters at moto: region us-east-1, static fake
 // credentials, every endpoint on the moto_server.
+func Options(t testing.TB) pwaws.Options {
+	t.Helper()
+	return pwaws.Options{Region: Region, Endpoint: URL(t), Credentials: Credentials()}
+}
+
+// Config is the SDK configuration of Options.
 func Config(t testing.TB) sdkaws.Config {
 	t.Helper()
-	cfg, err := pwaws.LoadConfig(context.Background(), pwaws.Options{
-		Region:      Region,
-		Endpoint:    URL(t),
-		Credentials: credentials.NewStaticCredentialsProvider(AccessKeyID, SecretAccessKey, ""),
-	})
+	cfg, err := pwaws.LoadConfig(context.Background(), Options(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// Clients are the adapters' clients on moto.
+func Clients(t testing.TB) *pwaws.Clients {
+	t.Helper()
+	c, err := pwaws.Connect(context.Background(), Options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // Name returns a fresh resource name, so tests never share state.
@@ -147,4 +164,66 @@ func Secret(t testing.TB, client *secretsmanager.Client, value string) string {
 		client.DeleteSecret(context.Background(), &secretsmanager.DeleteSecretInput{SecretId: out.ARN, ForceDeleteWithoutRecovery: sdkaws.Bool(true)})
 	})
 	return *out.ARN
+}
+
+// Message is a received SQS message with its system attributes
+// (ApproximateReceiveCount, MessageGroupId, MessageDeduplicationId, ...).
+type Message struct {
+	ID, ReceiptHandle, Body, MD5OfBody string
+	Attributes                         map[string]string
+}
+
+// Receive takes up to max messages off the queue at url, as a worker (or
+// Lambda's event source mapping) would; they stay in flight until deleted
+// or released.
+func Receive(t testing.TB, client *sqs.Client, url string, max int32) []Message {
+	t.Helper()
+	out, err := client.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{
+		QueueUrl:                    sdkaws.String(url),
+		MaxNumberOfMessages:         max,
+		MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
+	})
+	if err != nil {
+		t.Fatalf("receive from %s: %v", url, err)
+	}
+	msgs := make([]Message, 0, len(out.Messages))
+	for _, m := range out.Messages {
+		msgs = append(msgs, Message{ID: sdkaws.ToString(m.MessageId), ReceiptHandle: sdkaws.ToString(m.ReceiptHandle),
+			Body: sdkaws.ToString(m.Body), MD5OfBody: sdkaws.ToString(m.MD5OfBody), Attributes: m.Attributes})
+	}
+	return msgs
+}
+
+// Delete removes a received message: its job is done.
+func Delete(t testing.TB, client *sqs.Client, url string, m Message) {
+	t.Helper()
+	if _, err := client.DeleteMessage(context.Background(), &sqs.DeleteMessageInput{QueueUrl: sdkaws.String(url), ReceiptHandle: sdkaws.String(m.ReceiptHandle)}); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+}
+
+// Release makes a received message visible again at once, as a failed
+// receive does once its visibility timeout is over (without the wait).
+func Release(t testing.TB, client *sqs.Client, url string, m Message) {
+	t.Helper()
+	if _, err := client.ChangeMessageVisibility(context.Background(), &sqs.ChangeMessageVisibilityInput{
+		QueueUrl: sdkaws.String(url), ReceiptHandle: sdkaws.String(m.ReceiptHandle), VisibilityTimeout: 0,
+	}); err != nil {
+		t.Fatalf("release: %v", err)
+	}
+}
+
+// Depth returns the queue's visible and in-flight message counts.
+func Depth(t testing.TB, client *sqs.Client, url string) (visible, inFlight string) {
+	t.Helper()
+	out, err := client.GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{
+		QueueUrl: sdkaws.String(url),
+		AttributeNames: []sqstypes.QueueAttributeName{
+			sqstypes.QueueAttributeNameApproximateNumberOfMessages, sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
+		},
+	})
+	if err != nil {
+		t.Fatalf("queue attributes: %v", err)
+	}
+	return out.Attributes["ApproximateNumberOfMessages"], out.Attributes["ApproximateNumberOfMessagesNotVisible"]
 }
