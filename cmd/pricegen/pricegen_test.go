@@ -371,3 +371,35 @@ func TestCommittedCatalogIsPricegenOutput(t *testing.T) {
 		t.Errorf("%s differs from `pricegen %s`; regenerate it (docs/pricing.md)", committed, strings.Join(args, " "))
 	}
 }
+
+func TestReadOfferErrors(t *testing.T) {
+	tests := map[string]string{
+		"truncated":                    `{"products":{"A":{"sku":"A","productFamily":"Compute Instance","attributes":{}}`,
+		"products is not an object":    `{"products":[1,2]}`,
+		"terms entry is not an object": `{"terms":{"OnDemand":{"A":[1]}}}`,
+		"not an object":                `[]`,
+	}
+	for name, body := range tests {
+		t.Run(name, func(t *testing.T) {
+			if _, err := readOffer(strings.NewReader(body), infra.CloudAWS, "us-east-1", "x.json"); err == nil {
+				t.Errorf("readOffer(%s) = nil error", body)
+			}
+		})
+	}
+}
+
+func TestAzureFetchStopsAtMaxPages(t *testing.T) {
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		// Always a full page with a fresh link: a server that never ends.
+		w.Write([]byte(`{"Items":[{"armSkuName":"Standard_D2s_v5","retailPrice":0.1,"armRegionName":"eastus","unitOfMeasure":"1 Hour","type":"Consumption"}],` +
+			`"NextPageLink":"http://` + r.Host + `/p?n=` + strings.Repeat("x", n) + `"}`))
+	}))
+	defer srv.Close()
+	a := &azureFetcher{URL: srv.URL + "/p", Client: srv.Client(), PageSize: 1, MaxPages: 5}
+	_, err := a.fetch(context.Background(), "eastus")
+	if err == nil || !strings.Contains(err.Error(), "more than 5 pages") || n != 5 {
+		t.Errorf("fetch: error %v after %d requests; want the 5-page bound", err, n)
+	}
+}
