@@ -156,14 +156,10 @@ func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 		}
 		for _, cr := range c.custom {
 			for _, d := range cr.check(s) {
-				sev := d.severity
-				if v, ok := cr.def.Environments[s.env]; ok {
-					sev = v
-				}
-				if sev == SeverityOff {
+				if d.severity == SeverityOff {
 					continue
 				}
-				findings = append(findings, c.finding(s, cr.def.ID, sev, d))
+				findings = append(findings, c.finding(s, cr.def.ID, d.severity, d))
 			}
 		}
 	}

@@ -79,6 +79,11 @@ func TestCustomRules(t *testing.T) {
 			changes: []change{{addr: "aws_s3_bucket.b", actions: create, after: map[string]any{"bucket": "b"}}},
 			want:    []string{"warn tagged aws_s3_bucket.b: custom rule `tagged` could not be evaluated here: no such key: tags"},
 		},
+		"an evaluation error stays a warning for a blocking rule": {
+			cfg:     "version: 1\ncustom_rules:\n  - id: tagged\n    when: change.after.tags.team == 'ml'\n    severity: block\n    message: \"{address}\"\n",
+			changes: []change{{addr: "aws_s3_bucket.b", actions: create, after: map[string]any{"bucket": "b"}}},
+			want:    []string{"warn tagged aws_s3_bucket.b: custom rule `tagged` could not be evaluated here: no such key: tags"},
+		},
 		"no-op changes are not evaluated": {
 			cfg:     "version: 1\ncustom_rules:\n  - id: everything\n    when: \"true\"\n    message: \"{address}\"\n",
 			changes: []change{{addr: "aws_s3_bucket.b", actions: noop, before: map[string]any{"bucket": "b"}, after: map[string]any{"bucket": "b"}}},

@@ -25,11 +25,17 @@ var (
 // check runs the rule over every change of the project except no-ops
 // (and over every resource when the project has no plan). A change the
 // expression cannot be evaluated on (a missing key, a type mismatch) gets
-// a warning that says so, never silence.
+// a warning that says so, never silence, whatever the rule's severity.
 func (cr *customRule) check(s *scope) []draft {
 	sev := cr.def.Severity
 	if sev == "" {
 		sev = SeverityWarn
+	}
+	if v, ok := cr.def.Environments[s.env]; ok && v != "" {
+		sev = v
+	}
+	if sev == SeverityOff {
+		return nil
 	}
 	project := map[string]any{"name": s.project.Name, "environment": s.env, "protected": s.protected}
 	var out []draft
