@@ -47,6 +47,30 @@ type Server struct {
 	perms      map[string]string
 	dispatches []Dispatch
 	reactions  []Reaction
+	gates      []*Gate
+}
+
+// Gate holds matching requests until Release; Arrived is closed when the
+// first one arrives.
+type Gate struct {
+	Method, Path string
+	Arrived      chan struct{}
+	release      chan struct{}
+	once         sync.Once
+	arrivedOnce  sync.Once
+}
+
+// Release lets held and later requests through.
+func (g *Gate) Release() { g.once.Do(func() { close(g.release) }) }
+
+// Hold installs a gate for requests of method whose path contains path.
+func (s *Server) Hold(method, path string) *Gate {
+	g := &Gate{Method: method, Path: path, Arrived: make(chan struct{}), release: make(chan struct{})}
+	s.mu.Lock()
+	s.gates = append(s.gates, g)
+	s.mu.Unlock()
+	s.t.Cleanup(g.Release)
+	return g
 }
 
 // Call is one request the bot made.
@@ -336,6 +360,18 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				s.t.Errorf("githubtest: %s %s with Authorization %q, want %q", r.Method, api, auth, want)
 				rec.WriteHeader(http.StatusUnauthorized)
 				return
+			}
+		}
+		s.mu.Lock()
+		gates := append([]*Gate(nil), s.gates...)
+		s.mu.Unlock()
+		for _, g := range gates {
+			if (g.Method == "" || g.Method == r.Method) && strings.Contains(r.URL.Path, g.Path) {
+				g.arrivedOnce.Do(func() { close(g.Arrived) })
+				select {
+				case <-g.release:
+				case <-r.Context().Done():
+				}
 			}
 		}
 		if f := s.fault(r); f != nil {

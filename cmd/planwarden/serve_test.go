@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/hmac"
@@ -14,8 +15,11 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/app/githubtest"
 )
 
 func TestServeEnvNamesWhatIsMissing(t *testing.T) {
@@ -147,5 +151,75 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "s3cret") || strings.Contains(logs.String(), "PRIVATE KEY") {
 		t.Errorf("the log shows a secret:\n%s", logs.String())
+	}
+}
+
+func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
+	gh := githubtest.New(t)
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL}
+	cfg.secrets.AppID = 1
+	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	cfg.secrets.WebhookSecret = []byte("s3cret")
+
+	const sha = "4444444444444444444444444444444444444444"
+	plan, err := os.ReadFile("../../examples/plans/bucket-lifecycle.json")
+	if err != nil {
+		t.Skipf("example plan: %v", err)
+	}
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	w, _ := zw.Create("plan.json")
+	w.Write(plan)
+	zw.Close()
+	gh.AddPR(githubtest.PR{Owner: "o", Repo: "r", Number: 3, HeadSHA: sha})
+	gh.AddRun(githubtest.Run{Owner: "o", Repo: "r", ID: 77, Name: "planwarden plan", HeadSHA: sha, Conclusion: "success", PRs: []int{3}})
+	gh.AddArtifact("o", "r", 77, "planwarden-bucket", zbuf.Bytes())
+	gate := gh.Hold("GET", "/artifacts")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, io.Discard, func(a string) { addr <- a }) }()
+	base := "http://" + <-addr
+
+	body := []byte(`{"action":"completed","repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":5},
+"workflow_run":{"id":77,"name":"planwarden plan","path":".github/workflows/planwarden-plan.yml","head_sha":"` + sha + `","conclusion":"success","status":"completed","pull_requests":[{"number":3,"head":{"sha":"` + sha + `"}}]}}`)
+	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Event", "workflow_run")
+	req.Header.Set("X-GitHub-Delivery", "drain-1")
+	m := hmac.New(sha256.New, cfg.secrets.WebhookSecret)
+	m.Write(body)
+	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("workflow_run delivery: %d, want 202", resp.StatusCode)
+	}
+	<-gate.Arrived // the worker is mid-job
+	cancel()       // SIGTERM
+	gate.Release()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	var completed []githubtest.CheckRun
+	for _, c := range gh.CheckRuns("o", "r", sha) {
+		if c.Status == "completed" {
+			completed = append(completed, c)
+		}
+	}
+	if len(completed) != 1 || completed[0].Conclusion != "success" {
+		t.Errorf("checks after shutdown %+v, want the job finished: one completed success", gh.CheckRuns("o", "r", sha))
+	}
+	if n := len(gh.Comments("o", "r", 3)); n != 1 {
+		t.Errorf("%d comments after shutdown, want 1", n)
 	}
 }
