@@ -231,7 +231,7 @@ func (c *Config) overrideHint(id, env string) string {
 	if !c.Overridable(id) {
 		return "This cannot be overridden."
 	}
-	users, teams, labels := c.overriders(id, env)
+	users, teams, labels := c.Overriders(id, env)
 	var who []string
 	if len(users) > 0 {
 		who = append(who, plural(len(users), "user", "users")+" "+strings.Join(users, ", "))

@@ -322,9 +322,11 @@ func (c *Config) MayOverride(rule, env, user string, teams, labels []string) boo
 	return false
 }
 
-// overriders returns who may override rule in env, merged over the rule's
-// policy and "*".
-func (c *Config) overriders(rule, env string) (users, teams, labels []string) {
+// Overriders returns who may override the blocking findings of rule in
+// env: the users, teams and labels of the rule's policy and of "*" that
+// apply to env, without duplicates; all empty when no one may. It says
+// nothing about plan-errored, which no one may override (see Overridable).
+func (c *Config) Overriders(rule, env string) (users, teams, labels []string) {
 	for _, key := range []string{rule, "*"} {
 		p, ok := c.Overrides[key]
 		if !ok || len(p.Environments) > 0 && !slices.Contains(p.Environments, env) {

@@ -246,7 +246,7 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" in the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "environments"?)`},
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
@@ -542,7 +542,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" in the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))

@@ -252,7 +252,11 @@ func (ps *problems) walk(n *yaml.Node, t reflect.Type, path, enum string) {
 			f, ok := fields[k.Value]
 			if !ok {
 				names := fieldNames(t)
-				msg := fmt.Sprintf("unknown key %q in %s; expected one of: %s", k.Value, where, strings.Join(names, ", "))
+				loc := "in " + path
+				if path == "" {
+					loc = "at the top level"
+				}
+				msg := fmt.Sprintf("unknown key %q %s; expected one of: %s", k.Value, loc, strings.Join(names, ", "))
 				if s := suggest(k.Value, names); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
