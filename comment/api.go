@@ -82,6 +82,9 @@ func (v *view) layout(limit int, withHead, withChanges bool, footer, see string)
 	if withHead {
 		var left [4]int
 		for _, k := range headCaps {
+			if k != 0 && v.headEstimate(k) > budget {
+				continue
+			}
 			var parts [4]string
 			parts[0], left[0] = v.findings(k)
 			parts[1], left[1] = v.gpu(k)

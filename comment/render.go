@@ -93,6 +93,7 @@ type view struct {
 	// Computed once, cut to length as the budget needs.
 	sorted        []rules.Finding
 	items         []findingItem
+	prepared      bool
 	gpuTable      *table
 	unpriced      []string
 	endpointItems []string
@@ -199,9 +200,7 @@ func (v *view) title() string {
 }
 
 func (v *view) countsLine() string {
-	if v.unpriced == nil {
-		v.unpriced = v.unpricedItems()
-	}
+	v.prepare()
 	s := "**Plan:** " + counts(v.total)
 	if v.multi {
 		s += " across " + groupInt(len(v.r.Projects)) + " projects"
@@ -263,6 +262,57 @@ type findingGroup struct {
 	Items   []findingItem
 }
 
+// prepare computes, once, the items of the sections that are cut to
+// length when the budget is short.
+func (v *view) prepare() {
+	if v.prepared {
+		return
+	}
+	v.prepared = true
+	v.sorted = v.allFindings()
+	v.items = make([]findingItem, len(v.sorted))
+	for i, f := range v.sorted {
+		v.items[i] = v.finding(f)
+	}
+	v.gpuTable = v.gpuRows()
+	v.endpointItems = []string{}
+	for i, p := range v.r.Projects {
+		for _, c := range p.Changes {
+			if c.Action == string(planparse.ActionReplace) && isEndpoint(c) {
+				v.endpointItems = append(v.endpointItems, v.endpoint(p, i, c))
+			}
+		}
+	}
+	v.unpriced = v.unpricedItems()
+}
+
+// headEstimate is a lower bound on the bytes the findings, GPU, endpoint
+// and unpriced lists take when cut to limit items each (all when limit < 0),
+// so layout renders only the cut that can fit.
+func (v *view) headEstimate(limit int) int {
+	v.prepare()
+	n := 0
+	take := func(count int) int {
+		if limit >= 0 && count > limit {
+			return limit
+		}
+		return count
+	}
+	for _, it := range v.items[:take(len(v.items))] {
+		n += len(it.Lead) + len(it.Todo) + 8
+	}
+	for _, r := range v.gpuTable.Rows[:take(len(v.gpuTable.Rows))] {
+		n += len(r) + 1
+	}
+	for _, e := range v.endpointItems[:take(len(v.endpointItems))] {
+		n += len(e) + 3
+	}
+	for _, u := range v.unpriced[:take(len(v.unpriced))] {
+		n += len(u) + 3
+	}
+	return n
+}
+
 // allFindings returns the findings of every project, blocking first, then
 // overridden, warnings and notes; project order and rule order within.
 func (v *view) allFindings() []rules.Finding {
@@ -289,13 +339,7 @@ var groupHeadings = []string{
 // findings renders at most limit findings (all when limit < 0) and says
 // how many it left out.
 func (v *view) findings(limit int) (string, int) {
-	if v.sorted == nil {
-		v.sorted = v.allFindings()
-		v.items = make([]findingItem, len(v.sorted))
-		for i, f := range v.sorted {
-			v.items[i] = v.finding(f)
-		}
-	}
+	v.prepare()
 	fs := v.sorted
 	if len(fs) == 0 {
 		return "", 0
@@ -355,9 +399,7 @@ func (v *view) finding(f rules.Finding) findingItem {
 
 // gpu renders the GPU resources changed (at most limit rows when limit >= 0).
 func (v *view) gpu(limit int) (string, int) {
-	if v.gpuTable == nil {
-		v.gpuTable = v.gpuRows()
-	}
+	v.prepare()
 	all := v.gpuTable
 	if len(all.Rows) == 0 {
 		return "", 0
@@ -446,16 +488,7 @@ func isEndpoint(c *review.Change) bool {
 
 // endpoints lists serving endpoints that are replaced, with what forces it.
 func (v *view) endpoints(limit int) (string, int) {
-	if v.endpointItems == nil {
-		v.endpointItems = []string{}
-		for i, p := range v.r.Projects {
-			for _, c := range p.Changes {
-				if c.Action == string(planparse.ActionReplace) && isEndpoint(c) {
-					v.endpointItems = append(v.endpointItems, v.endpoint(p, i, c))
-				}
-			}
-		}
-	}
+	v.prepare()
 	total := len(v.endpointItems)
 	if total == 0 {
 		return "", 0
@@ -534,9 +567,7 @@ func (v *view) forcing(c *review.Change) []string {
 // most limit unpriced items when limit >= 0).
 func (v *view) cost(limit int) (string, int) {
 	t := v.r.Totals
-	if v.unpriced == nil {
-		v.unpriced = v.unpricedItems()
-	}
+	v.prepare()
 	total := len(v.unpriced)
 	unpriced := slices.Clone(v.unpriced)
 	if limit >= 0 && len(unpriced) > limit {
