@@ -147,12 +147,19 @@ func TestEveryKey(t *testing.T) {
 		"sre may override any rule":     {c.MayOverride(RuleIAMAdmin, "dev", "dave", []string{"acme/sre"}, nil), true},
 		"nobody overrides plan-errored": {c.MayOverride(RulePlanErrored, "dev", "dave", []string{"acme/sre"}, nil), false},
 		"stranger may not":              {c.MayOverride(RuleGPUSKULoss, "prod", "mallory", []string{"acme/web"}, []string{"lgtm"}), false},
+		"who may override in prod":      {overriders(c, RuleGPUSKULoss, "prod"), [][]string{{"alice", "Bob"}, {"acme/ml-platform", "acme/sre"}, {"planwarden/override-gpu"}}},
+		"who may override in dev":       {overriders(c, RuleGPUSKULoss, "dev"), [][]string{nil, {"acme/sre"}, nil}},
 	}
 	for name, ch := range checks {
 		if diff := cmp.Diff(ch.want, ch.got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
+}
+
+func overriders(c *Config, rule, env string) [][]string {
+	u, t, l := c.Overriders(rule, env)
+	return [][]string{u, t, l}
 }
 
 func projectName(p ProjectConfig, ok bool) string {
