@@ -106,7 +106,7 @@ func (in *installations) client(id int64) (GitHub, error) {
 	gc := github.NewClient(&http.Client{Transport: tr})
 	base := *in.baseURL
 	gc.BaseURL = &base
-	c := &ghAdapter{c: gc, download: in.download, in: in}
+	c := &ghAdapter{c: gc, download: in.download, in: in, appID: in.appID}
 	in.clients[id] = c
 	return c, nil
 }
@@ -116,6 +116,7 @@ type ghAdapter struct {
 	c        *github.Client
 	download *http.Client
 	in       *installations
+	appID    int64 // only this App's check runs are ours
 }
 
 func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) { return g.in.botLogin(ctx) }
@@ -202,7 +203,7 @@ func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) erro
 
 func (g *ghAdapter) ListCheckRunsForRef(ctx context.Context, r Repo, ref, name string) ([]CheckRun, error) {
 	res, _, err := g.c.Checks.ListCheckRunsForRef(ctx, r.Owner, r.Name, ref, &github.ListCheckRunsOptions{
-		CheckName: github.String(name), Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100},
+		CheckName: github.String(name), Filter: github.String("latest"), AppID: github.Int64(g.appID), ListOptions: github.ListOptions{PerPage: 100},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list check runs for %s: %w", short(ref), err)

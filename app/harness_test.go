@@ -104,7 +104,7 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	logs := &syncBuffer{}
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 4})
 	cfg := app.Config{
-		Secrets:      app.Secrets{AppID: 99, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
+		Secrets:      app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
 		GitHubAPIURL: gh.APIURL,
 		Queue:        q,
 		Logger:       slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

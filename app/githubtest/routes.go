@@ -54,10 +54,14 @@ func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // BotLogin is the fake App's account; comments the bot creates carry it.
-const BotLogin = "planwarden[bot]"
+// AppID is the fake App's id: configure the bot with it.
+const (
+	BotLogin = "planwarden[bot]"
+	AppID    = 99
+)
 
 func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"id": 99, "slug": "planwarden", "name": "planwarden"})
+	writeJSON(w, http.StatusOK, map[string]any{"id": AppID, "slug": "planwarden", "name": "planwarden"})
 }
 
 func prJSON(p *PR) map[string]any {
@@ -254,6 +258,10 @@ func (s *Server) listChecks(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	name := r.URL.Query().Get("check_name")
 	out := []any{}
+	if id := r.URL.Query().Get("app_id"); id != "" && id != strconv.Itoa(AppID) {
+		writeJSON(w, http.StatusOK, map[string]any{"total_count": 0, "check_runs": out}) // every check here is the fake App's
+		return
+	}
 	for i := len(s.checks) - 1; i >= 0; i-- { // newest first, as GitHub lists them
 		c := s.checks[i]
 		if c.Owner == r.PathValue("owner") && c.Repo == r.PathValue("repo") && c.HeadSHA == r.PathValue("ref") && (name == "" || c.Name == name) {

@@ -161,7 +161,7 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL}
-	cfg.secrets.AppID = 1
+	cfg.secrets.AppID = githubtest.AppID
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
 
