@@ -1,0 +1,316 @@
+package comment
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+)
+
+// block is one budgeted table or list of a project section.
+type block struct {
+	Title  string
+	Header []string
+	Align  []string
+	Rows   []string
+	unit   string
+}
+
+type projectPart struct {
+	head   string
+	blocks []block
+}
+
+// orderedChanges returns a project's changes in the order they are listed:
+// by action (create, update, replace, delete, move, import, forget, read),
+// plan order within; no-ops left out.
+func orderedChanges(p *review.Project) []*review.Change {
+	out := make([]*review.Change, 0, len(p.Changes))
+	for _, c := range p.Changes {
+		if _, ok := actionRank[actionKey(c)]; ok {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *review.Change) int {
+		return actionRank[actionKey(a)] - actionRank[actionKey(b)]
+	})
+	return out
+}
+
+func (v *view) project(p *review.Project, i int) projectPart {
+	heading := "Changes in " + code(v.projectName(p, i))
+	if p.Environment != "" {
+		heading += " (" + code(p.Environment) + ")"
+	}
+	cl := counts(p.Summary)
+	if p.PlanFile != "" && p.PlanFile != p.Name {
+		cl += " · plan " + code(p.PlanFile)
+	}
+	if p.Summary.NoOp > 0 {
+		cl += " · " + groupInt(p.Summary.NoOp) + " unchanged"
+	}
+	part := projectPart{head: execute("project", struct {
+		Heading, Counts string
+		Notes           []string
+	}{heading, cl, nil})}
+
+	changes := orderedChanges(p)
+	if len(changes) > 0 {
+		b := newBlock("**Resource changes**", "changes", "Action", "Resource", "Type", "Details")
+		for _, c := range changes {
+			b.add(actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type), details(c))
+		}
+		part.blocks = append(part.blocks, b)
+	}
+	if len(p.Drift) > 0 {
+		b := newBlock("**Changed outside Terraform (drift)**: found on refresh, not caused by this pull request.", "drifted resources", "Action", "Resource", "Type")
+		for _, c := range p.Drift {
+			b.add(actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type))
+		}
+		part.blocks = append(part.blocks, b)
+	}
+	if len(p.Deferred) > 0 {
+		b := newBlock("**Deferred to a later plan**", "deferred changes", "Resource", "Type", "Why")
+		for _, c := range p.Deferred {
+			b.add(codeCell(c.Address), codeCell(c.Type), text(orUnknown(c.DeferredReason, "no reason given")))
+		}
+		part.blocks = append(part.blocks, b)
+	}
+	if len(p.Outputs) > 0 {
+		b := newBlock("**Output changes**", "output changes", "Output", "Action", "Before", "After")
+		for _, o := range p.Outputs {
+			if o.Action == string(planparse.ActionNoop) {
+				continue
+			}
+			bf, af := o.Before, o.After
+			if o.Sensitive { // review redacts already; this is the second line of defence
+				if bf != "null" {
+					bf = planparse.SensitiveText
+				}
+				if af != "null" && af != planparse.UnknownText {
+					af = planparse.SensitiveText
+				}
+			}
+			b.add(codeCell(o.Name), text(o.Action), codeCell(truncate(bf, maxValue)), codeCell(truncate(af, maxValue)))
+		}
+		if len(b.Rows) > 0 {
+			part.blocks = append(part.blocks, b)
+		}
+	}
+	var failing []*review.Check
+	for _, c := range p.Checks {
+		if c.Status == "fail" || c.Status == "error" {
+			failing = append(failing, c)
+		}
+	}
+	if len(failing) > 0 {
+		b := newBlock("**Failing checks and conditions**", "failing checks", "Check", "Status", "Problem")
+		for _, c := range failing {
+			b.add(codeCell(c.Address), text(c.Status), text(truncate(strings.Join(c.Problems, "; "), 500)))
+		}
+		part.blocks = append(part.blocks, b)
+	}
+	return part
+}
+
+func newBlock(title, unit string, cols ...string) block {
+	t := newTable(cols...)
+	return block{Title: title, Header: t.Header, Align: t.Align, unit: unit}
+}
+
+func (b *block) add(cells ...string) {
+	b.Rows = append(b.Rows, "| "+strings.Join(cells, " | ")+" |")
+}
+
+// details is the Details cell of a change row.
+func details(c *review.Change) string {
+	var parts []string
+	if c.PreviousAddress != "" && c.PreviousAddress != c.Address {
+		parts = append(parts, "moved from "+codeCell(c.PreviousAddress))
+	}
+	if c.Importing {
+		parts = append(parts, "imported")
+	}
+	switch {
+	case c.SKUBefore == c.SKUAfter:
+	case c.Action == string(planparse.ActionCreate) || c.SKUBefore == "" && c.Action != string(planparse.ActionUpdate):
+		parts = append(parts, "SKU "+codeCell(c.SKUAfter))
+	case c.Action == string(planparse.ActionDelete):
+		parts = append(parts, "SKU "+codeCell(c.SKUBefore))
+	default:
+		parts = append(parts, "SKU "+beforeAfter(skuCell(c.SKUBefore), skuCell(c.SKUAfter)))
+	}
+	if len(c.ReplacePaths) > 0 {
+		ps := make([]string, 0, min(len(c.ReplacePaths), 4))
+		for i, rp := range c.ReplacePaths {
+			if i == 3 {
+				ps = append(ps, "…")
+				break
+			}
+			ps = append(ps, codeCell(rp))
+		}
+		parts = append(parts, "forced by "+strings.Join(ps, ", "))
+	} else if c.Reason != "" {
+		parts = append(parts, text(c.Reason))
+	}
+	switch c.ReplaceOrder {
+	case string(planparse.CreateThenDelete):
+		parts = append(parts, "new one first")
+	case string(planparse.DeleteThenCreate):
+		parts = append(parts, "deleted first")
+	}
+	if len(parts) == 0 {
+		return " "
+	}
+	return strings.Join(parts, "; ")
+}
+
+func skuCell(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return codeCell(s)
+}
+
+// render fits a block into budget bytes: title, header and as many rows as
+// fit, and a line saying how many rows were left out. It returns the text
+// and the rows left out; nothing at all when not even the header fits.
+func (v *view) renderBlock(b block, budget int) (string, int) {
+	head := execute("block", b)
+	full := len(head)
+	for _, r := range b.Rows {
+		full += len(r) + 1
+	}
+	if full <= budget {
+		var sb strings.Builder
+		sb.Grow(full)
+		sb.WriteString(head)
+		for _, r := range b.Rows {
+			sb.WriteString(r)
+			sb.WriteByte('\n')
+		}
+		return sb.String(), 0
+	}
+	const noteRoom = 200
+	var sb strings.Builder
+	sb.WriteString(head)
+	n := 0
+	for _, r := range b.Rows {
+		if sb.Len()+len(r)+1+noteRoom > budget {
+			break
+		}
+		sb.WriteString(r)
+		sb.WriteByte('\n')
+		n++
+	}
+	left := len(b.Rows) - n
+	note := "\n_… and " + groupInt(left) + " more " + b.unit + " in this table, left out to fit; see " + v.where + "._\n"
+	if n == 0 {
+		s := "\n" + b.Title + ": " + groupInt(left) + " " + b.unit + ", left out to fit; see " + v.where + ".\n"
+		if len(s) > budget {
+			return "", left
+		}
+		return s, left
+	}
+	sb.WriteString(note)
+	return sb.String(), left
+}
+
+// diffOrder lists changes whose attribute diffs are shown: those with
+// findings first, then every listed change in table order.
+func (v *view) diffOrder() []diffItem {
+	var first, rest []diffItem
+	for i, p := range v.r.Projects {
+		for _, c := range orderedChanges(p) {
+			if c.Source == nil {
+				continue
+			}
+			it := diffItem{p: p, i: i, c: c}
+			if v.issues[findingKey("", p.Name, c.Address)] {
+				first = append(first, it)
+			} else {
+				rest = append(rest, it)
+			}
+		}
+	}
+	return append(first, rest...)
+}
+
+type diffItem struct {
+	p *review.Project
+	i int
+	c *review.Change
+}
+
+const (
+	maxDiffLines = 80
+	maxDiffBytes = 8000
+)
+
+// diff renders one change's attribute diff as a collapsed <details>. It is
+// the only place that decodes a change's values.
+func (v *view) diff(it diffItem) string {
+	c := it.c
+	ds := c.Source.Diff()
+	var lines []string
+	size := 0
+	for i, d := range ds {
+		if i == maxDiffLines || size > maxDiffBytes {
+			lines = append(lines, "… "+plural(len(ds)-i, "more attribute", "more attributes")+" not shown")
+			break
+		}
+		var l string
+		switch {
+		case d.Before.IsNull() && !d.After.IsNull():
+			l = "+ " + clean(d.Path, `\n`) + " = " + value(d.After)
+		case d.After.IsNull() && !d.Before.IsNull():
+			l = "- " + clean(d.Path, `\n`) + " = " + value(d.Before)
+		default:
+			l = "~ " + clean(d.Path, `\n`) + " = " + value(d.Before) + " -> " + value(d.After)
+		}
+		if d.ForcesReplacement {
+			l += "   # forces replacement"
+		}
+		lines = append(lines, l)
+		size += len(l)
+	}
+	var body string
+	if len(lines) == 0 {
+		body = "No attribute changes.\n"
+	} else {
+		body = fenced("diff", lines)
+	}
+	sum := "<code>" + htmlText(c.Address) + "</code> " + htmlText(actionWords(actionKey(c)))
+	if v.multi {
+		sum += " in <code>" + htmlText(v.projectName(it.p, it.i)) + "</code>"
+	}
+	if len(ds) == 0 {
+		sum += " (no attribute changes)"
+	} else {
+		sum += " (" + plural(len(ds), "attribute", "attributes") + ")"
+	}
+	return execute("details", struct{ Summary, Body string }{sum, body})
+}
+
+func actionWords(key string) string {
+	switch key {
+	case "create":
+		return "will be created"
+	case "update":
+		return "will be updated in place"
+	case "replace":
+		return "will be replaced"
+	case "delete":
+		return "will be deleted"
+	case "move":
+		return "will be moved"
+	case "import":
+		return "will be imported"
+	case "forget":
+		return "will be removed from state"
+	case "read":
+		return "will be read"
+	}
+	return key
+}

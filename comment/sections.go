@@ -1,0 +1,244 @@
+package comment
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+)
+
+// gpu renders the GPU resources changed (at most limit rows when limit >= 0).
+func (v *view) gpu(limit int) (string, int) {
+	v.prepare()
+	all := v.gpuTable
+	if len(all.Rows) == 0 {
+		return "", 0
+	}
+	t := *all
+	if limit >= 0 && len(t.Rows) > limit {
+		t.Rows = t.Rows[:limit]
+	}
+	s := section{Heading: "GPU changes", Table: t,
+		Intro: "Per resource: SKU, accelerators per node, node counts and the GPUs of the whole fleet (expected scale), before → after."}
+	n := len(all.Rows) - len(t.Rows)
+	if n > 0 {
+		s.LeftOut = "_… and " + plural(n, "more GPU resource", "more GPU resources") + ", left out to fit; see " + v.where + "._"
+	}
+	return execute("section", s), n
+}
+
+// gpuRows is one row per changed resource that has accelerators on either
+// side, or that a gpu-* rule has a finding about; resources with findings
+// first (they stay when the list is cut), plan order within.
+func (v *view) gpuRows() *table {
+	cols := []string{"Resource"}
+	if v.multi {
+		cols = append(cols, "Project")
+	}
+	cols = append(cols, "SKU", "GPUs per node", "Nodes min / expected / max", "Fleet GPUs", "Hourly")
+	t := newTable(cols...)
+	var later []string // rows without findings go after those with
+	for i, p := range v.r.Projects {
+		for _, c := range p.Changes {
+			r := c.Resource
+			if r == nil || actionKey(c) == "no-op" || actionKey(c) == "read" {
+				continue
+			}
+			k := findingKey("", p.Name, c.Address)
+			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuIssues[k] {
+				continue
+			}
+			cells := []string{codeCell(c.Address)}
+			if v.multi {
+				cells = append(cells, codeCell(v.projectName(p, i)))
+			}
+			hb := money(r.Cost.HourlyBefore)
+			if r.Before == nil {
+				hb = "—"
+			}
+			ha := money(r.Cost.HourlyAfter)
+			if r.After == nil {
+				ha = "—"
+			}
+			cells = append(cells,
+				beforeAfter(sideSKU(r.Before), sideSKU(r.After)),
+				beforeAfter(perNode(r.Before), perNode(r.After)),
+				beforeAfter(nodes(r.Before), nodes(r.After)),
+				fleet(r),
+				beforeAfter(hb, ha))
+			if v.issues[k] {
+				t.add(cells...)
+			} else {
+				later = append(later, "| "+strings.Join(cells, " | ")+" |")
+			}
+		}
+	}
+	t.Rows = append(t.Rows, later...)
+	return &t
+}
+
+var endpointTypes = map[string]bool{
+	"aws_sagemaker_endpoint":                      true,
+	"azurerm_machine_learning_online_endpoint":    true,
+	"azurerm_machine_learning_inference_endpoint": true,
+	"google_vertex_ai_endpoint":                   true,
+	"google_vertex_ai_index_endpoint":             true,
+	"aws_bedrock_provisioned_model_throughput":    true,
+	"azurerm_cognitive_deployment":                true,
+	"databricks_model_serving":                    true,
+	"azurerm_machine_learning_online_deployment":  true,
+}
+
+func isEndpoint(c *review.Change) bool {
+	if c.Resource != nil {
+		return c.Resource.Kind == infra.KindEndpoint
+	}
+	return endpointTypes[c.Type]
+}
+
+// endpoints lists serving endpoints that are replaced, with what forces it.
+func (v *view) endpoints(limit int) (string, int) {
+	v.prepare()
+	total := len(v.endpointItems)
+	if total == 0 {
+		return "", 0
+	}
+	items := v.endpointItems
+	if limit >= 0 && len(items) > limit {
+		items = items[:limit]
+	}
+	s := section{Heading: "Serving endpoints to be replaced", List: items,
+		Intro: "Replacing an endpoint destroys it and creates a new one; traffic to it is affected."}
+	if n := total - len(items); n > 0 {
+		s.LeftOut = "_… and " + plural(n, "more endpoint", "more endpoints") + ", left out to fit; see " + v.where + "._"
+	}
+	return execute("section", s), total - len(items)
+}
+
+func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
+	s := code(c.Address)
+	if v.multi {
+		s += " in " + code(v.projectName(p, i))
+	}
+	if p.Environment != "" {
+		s += " (" + code(p.Environment) + ")"
+	}
+	s += ": "
+	forced := v.forcing(c)
+	switch {
+	case len(forced) > 0:
+		s += "replaced because " + strings.Join(forced, ", ") + " cannot be changed in place. "
+	case c.Reason != "":
+		s += "replaced because " + text(c.Reason) + ". "
+	default:
+		s += "replaced. "
+	}
+	switch c.ReplaceOrder {
+	case string(planparse.CreateThenDelete):
+		s += "The new endpoint is created before the old one is deleted; both bill while it runs."
+	default:
+		s += "The old endpoint is deleted first: requests fail until the new one is in service."
+	}
+	for _, rp := range c.ReplacePaths {
+		if rp == "name" {
+			s += " Its name changes, so callers that use the old name break."
+			break
+		}
+	}
+	return s
+}
+
+// forcing names the attributes that force a replace, with their values
+// when the diff has them (at most 5).
+func (v *view) forcing(c *review.Change) []string {
+	var out []string
+	var diffs []planparse.AttrDiff
+	if c.Source != nil && len(c.ReplacePaths) > 0 {
+		diffs = c.Source.Diff()
+	}
+	for _, rp := range c.ReplacePaths {
+		if len(out) == 5 {
+			out = append(out, "…")
+			break
+		}
+		s := code(rp)
+		for _, d := range diffs {
+			if d.Path == rp {
+				s += " (" + code(value(d.Before)) + " → " + code(value(d.After)) + ")"
+				break
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// cost renders the cost section: totals, per project, unpriced items (at
+// most limit unpriced items when limit >= 0).
+func (v *view) cost(limit int) (string, int) {
+	t := v.r.Totals
+	v.prepare()
+	total := len(v.unpriced)
+	unpriced := slices.Clone(v.unpriced)
+	if limit >= 0 && len(unpriced) > limit {
+		unpriced = unpriced[:limit]
+	}
+	if !v.priced && total == 0 {
+		if !changed(v.total) {
+			return "", 0
+		}
+		return execute("section", section{Heading: "Cost", Intro: "Nothing in this plan has an hourly price in planwarden's catalog."}), 0
+	}
+	tb := newTable(" ", "Before>", "After>", "Change>")
+	tb.add("Hourly", money(t.HourlyBefore), money(t.HourlyAfter), delta(t.HourlyDelta))
+	tb.add("Monthly ("+strconv.Itoa(HoursPerMonth)+" h)", money(monthly(t.HourlyBefore)), money(monthly(t.HourlyAfter)), delta(monthly(t.HourlyDelta)))
+	tb.add("Hourly at maximum scale", " ", money(t.MaxHourlyAfter), " ")
+	s := section{Heading: "Cost", Table: tb,
+		Intro: "Estimated on-demand USD for what this plan touches, at the expected node counts; unknown figures stay unknown, never 0."}
+	if v.multi {
+		var pr []string
+		for i, p := range v.r.Projects {
+			if limit >= 0 && i >= limit {
+				pr = append(pr, "… and "+plural(len(v.r.Projects)-i, "more project", "more projects"))
+				break
+			}
+			c := p.Cost
+			pr = append(pr, code(v.projectName(p, i))+": "+money(c.HourlyBefore)+" → "+money(c.HourlyAfter)+" per hour ("+
+				delta(c.HourlyDelta)+"; at maximum scale "+money(c.MaxHourlyAfter)+")")
+		}
+		s.List = pr
+	}
+	if len(unpriced) > 0 {
+		s.List = append(s.List, unpriced...)
+	}
+	if n := total - len(unpriced); n > 0 {
+		s.LeftOut = "_… and " + plural(n, "more unpriced item", "more unpriced items") + ", left out to fit; see " + v.where + "._"
+	}
+	return execute("section", s), total - len(unpriced)
+}
+
+// unpricedItems lists what has no price and why, once per item.
+func (v *view) unpricedItems() []string {
+	out := []string{}
+	for i, p := range v.r.Projects {
+		seen := map[review.Unpriced]bool{}
+		for _, u := range p.Cost.Unpriced {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
+			s := "Not priced: " + code(u.Address)
+			if u.SKU != "" {
+				s += " (" + code(u.SKU) + ")"
+			}
+			if v.multi {
+				s += " in " + code(v.projectName(p, i))
+			}
+			out = append(out, s+": "+text(orUnknown(u.Reason, "no reason given")))
+		}
+	}
+	return out
+}
