@@ -80,6 +80,7 @@ type scope struct {
 	resources []*infra.Resource
 	resByAddr map[string]*infra.Resource
 	chByAddr  map[string]*planparse.Change
+	custom    []celSubject // what custom rules see, built on first use
 }
 
 func newScope(c *Config, p Project) *scope {

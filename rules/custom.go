@@ -39,33 +39,52 @@ func (cr *customRule) check(s *scope) []draft {
 	}
 	project := map[string]any{"name": s.project.Name, "environment": s.env, "protected": s.protected}
 	var out []draft
-	run := func(addr string, vars map[string]any) {
-		fire, err := cr.eval(vars, project)
+	for _, sub := range s.subjects() {
+		fire, err := cr.eval(sub.vars, project)
 		switch {
 		case err != nil:
 			out = append(out, draft{
-				address:  addr,
+				address:  sub.address,
 				severity: SeverityWarn,
 				message:  fmt.Sprintf("custom rule %s could not be evaluated here: %v", code(cr.def.ID), err),
 				remedy:   fmt.Sprintf("Guard the expression of custom rule %s with has(...) or a type check so it holds for every change.", cr.def.ID),
 			})
 		case fire:
-			out = append(out, draft{address: addr, severity: sev, message: cr.fill(vars, s), remedy: cr.def.Remedy})
+			out = append(out, draft{address: sub.address, severity: sev, message: cr.fill(sub.vars, s), remedy: cr.def.Remedy})
 		}
 	}
+	return out
+}
+
+// celSubject is one change as custom rules see it.
+type celSubject struct {
+	address string
+	vars    map[string]any
+}
+
+// subjects returns what custom rules run over: every change of the
+// project except no-ops, then every resource without a change (a project
+// built without a plan). It is computed once per project and shared by
+// every custom rule, which only read it.
+func (s *scope) subjects() []celSubject {
+	if s.custom != nil {
+		return s.custom
+	}
 	seen := map[string]bool{}
+	out := []celSubject{}
 	for _, ch := range s.changes {
 		if ch.Action == planparse.ActionNoop {
 			continue
 		}
 		seen[ch.Address] = true
-		run(ch.Address, changeVars(ch, s.resByAddr[ch.Address]))
+		out = append(out, celSubject{ch.Address, changeVars(ch, s.resByAddr[ch.Address])})
 	}
 	for _, r := range s.resources {
-		if !seen[r.Address] {
-			run(r.Address, changeVars(nil, r))
+		if r != nil && !seen[r.Address] {
+			out = append(out, celSubject{r.Address, changeVars(nil, r)})
 		}
 	}
+	s.custom = out
 	return out
 }
 
