@@ -493,3 +493,24 @@ func TestAGitHubOutageIsReportedOnTheCheck(t *testing.T) {
 		t.Errorf("check %s %q after GitHub kept failing, want failure asking for a re-run", c.Conclusion, c.Summary)
 	}
 }
+
+func TestAfterARestartTheCommentIsFoundByItsMarker(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	for i := range 130 { // the bot's comment ends up on the second page
+		h.gh.AddComment(owner, repo, 7, "bob", fmt.Sprintf("comment %d", i))
+	}
+	old := fmt.Sprintf("<!-- planwarden:comment v=1 sha=%s plan_time=2026-12-01T00:00:00Z -->\nold review", sha1)
+	h.gh.AddComment(owner, repo, 7, githubtest.BotLogin, old)
+	// A fresh process: the store has never seen this PR's comment.
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}), runOpt{})
+	var ours []githubtest.Comment
+	for _, c := range h.gh.Comments(owner, repo, 7) {
+		if c.User == githubtest.BotLogin {
+			ours = append(ours, c)
+		}
+	}
+	if len(ours) != 1 || ours[0].Edits != 1 || ours[0].Body == old {
+		t.Errorf("bot comments %d (edits %v), want the one old comment edited", len(ours), ours)
+	}
+}
