@@ -37,7 +37,8 @@ func eventHandlers() map[string]eventHandler {
 }
 
 func (a *App) serveWebhook(w http.ResponseWriter, r *http.Request) {
-	event, delivery := r.Header.Get("X-GitHub-Event"), r.Header.Get("X-GitHub-Delivery")
+	// Unverified until the signature is checked: keep them short.
+	event, delivery := clamp(r.Header.Get("X-GitHub-Event"), 64), clamp(r.Header.Get("X-GitHub-Delivery"), 128)
 	log := a.log.With("delivery", delivery, "event", event)
 	reply := func(code int, msg string) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
