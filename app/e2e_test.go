@@ -52,6 +52,7 @@ func TestStoriesEndToEnd(t *testing.T) {
 			if len(comments) != 1 {
 				t.Fatalf("%d comments, want 1", len(comments))
 			}
+			t.Logf("check %s %q; comment %.160q", check.Conclusion, check.Title, comments[0].Body)
 			m, ok := comment.ParseMarker(comments[0].Body)
 			if !ok || m.HeadSHA != sha1 {
 				t.Errorf("comment marker %+v (found %v), want head %s", m, ok, sha1)
