@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -93,4 +94,24 @@ func fifoID(s string) string {
 	}
 	sum := sha256.Sum256([]byte(s))
 	return "sha256-" + hex.EncodeToString(sum[:])
+}
+
+// MaxRetryDelay is the longest SQS lets a received message stay hidden.
+const MaxRetryDelay = 12 * time.Hour
+
+// RetryAfter hides a received message (by its receipt handle) for d, so
+// SQS hands it out again after d instead of after the queue's visibility
+// timeout. In a FIFO queue the rest of its message group waits too, which
+// keeps the pull request's order.
+func (q *Queue) RetryAfter(ctx context.Context, receiptHandle string, d time.Duration) error {
+	d = min(max(d, 0), MaxRetryDelay)
+	_, err := q.client.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{
+		QueueUrl:          sdkaws.String(q.url),
+		ReceiptHandle:     sdkaws.String(receiptHandle),
+		VisibilityTimeout: int32(d / time.Second),
+	})
+	if err != nil {
+		return fmt.Errorf("retry message after %s: %w", d, err)
+	}
+	return nil
 }

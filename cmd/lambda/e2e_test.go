@@ -69,13 +69,15 @@ func newStack(t testing.TB, githubAPIURL string, maxReceives int) *stack {
 	s := &stack{aws: awstest.Clients(t)}
 	s.queue = awstest.Queue(t, s.aws.SQS, maxReceives)
 	s.env = map[string]string{
-		"PLANWARDEN_APP_ID":            "123456",
+		"PLANWARDEN_APP_ID":            fmt.Sprint(githubtest.AppID), // the fake lists only its App's check runs
 		"PLANWARDEN_WEBHOOK_SECRET_ID": awstest.Secret(t, s.aws.Secrets, testWebhookSecret),
 		"PLANWARDEN_PRIVATE_KEY_ID":    awstest.Secret(t, s.aws.Secrets, appKeyPEM(t)),
 		"PLANWARDEN_QUEUE_URL":         s.queue.URL,
 		"PLANWARDEN_TABLE":             awstest.Table(t, s.aws.DynamoDB),
 		"PLANWARDEN_GITHUB_API_URL":    githubAPIURL,
 		"PLANWARDEN_MAX_RECEIVE_COUNT": fmt.Sprint(maxReceives),
+		// Failed jobs come back at once, so tests need not wait.
+		"PLANWARDEN_RETRY_BASE_SECONDS": "0",
 	}
 	return s
 }
@@ -97,9 +99,9 @@ func (s *stack) function(t testing.TB, role string, logs io.Writer) *handler {
 }
 
 // trigger does what Lambda's SQS event source mapping does, once: receive
-// a batch, invoke the worker, delete what succeeded, and make the
-// batchItemFailures visible again at once (instead of after the
-// visibility timeout). It returns how many messages it received.
+// a batch, invoke the worker, delete what succeeded, leave the
+// batchItemFailures (the worker has set when they come back). It returns
+// how many messages it received.
 func (s *stack) trigger(t testing.TB, worker *handler) int {
 	t.Helper()
 	msgs := awstest.Receive(t, s.aws.SQS, s.queue.URL, 10)
@@ -126,7 +128,6 @@ func (s *stack) trigger(t testing.TB, worker *handler) int {
 		t.Fatalf("worker response %s: %v", res, err)
 	}
 	for _, f := range resp.BatchItemFailures {
-		awstest.Release(t, s.aws.SQS, s.queue.URL, byID[f.ItemIdentifier])
 		delete(byID, f.ItemIdentifier)
 	}
 	for _, m := range byID {
@@ -346,5 +347,41 @@ func TestPoisonJobReachesTheDLQ(t *testing.T) {
 	}
 	if failures != maxReceives || dlq != 1 {
 		t.Errorf("log: %d failures and %d dead-letter lines for %s, want %d and 1\n%s", failures, dlq, poison.DeliveryID, maxReceives, logs.String())
+	}
+}
+
+// A failed job comes back after the worker's backoff, not the queue's
+// 30-minute visibility timeout, and holds back only its own PR.
+func TestFailedJobWaitsOutItsBackoffAlone(t *testing.T) {
+	gh := newFakeGitHub(t)
+	s := newStack(t, gh.APIURL, 3)
+	s.env["PLANWARDEN_RETRY_BASE_SECONDS"] = "3600"
+	var logs bytes.Buffer
+	worker := s.function(t, roleWorker, &logs)
+	queue := s.aws.Queue(s.queue.URL)
+	ctx := context.Background()
+	failing := app.Job{DeliveryID: "fails-1", Event: "push", InstallationID: 42, Owner: "octo", Repo: "infra", PR: 9, ReceivedAt: time.Now()}
+	if err := queue.Enqueue(ctx, failing); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.trigger(t, worker); n != 1 {
+		t.Fatalf("first round got %d messages, want the failing job", n)
+	}
+	// The PR-7 pull_request job of another delivery is not held back.
+	resp := invokeHTTP(t, s.function(t, roleReceiver, io.Discard), functionURLEvent(t, "pull_request", "other-pr-1", pullRequestOpened(t), testWebhookSecret))
+	if resp.StatusCode != 202 {
+		t.Fatalf("delivery: %d %s", resp.StatusCode, resp.Body)
+	}
+	if n := s.trigger(t, worker); n != 1 {
+		t.Errorf("second round got %d messages, want only the other PR's job", n)
+	}
+	if checks := gh.CheckRuns("octo", "infra", e2eSHA); len(checks) != 1 {
+		t.Errorf("the other PR's job did not run: %d check runs", len(checks))
+	}
+	if n := s.trigger(t, worker); n != 0 {
+		t.Errorf("the failed job came back at once (%d messages), want it hidden for its backoff", n)
+	}
+	if visible, inFlight := awstest.Depth(t, s.aws.SQS, s.queue.URL); visible != "0" || inFlight != "1" {
+		t.Errorf("queue: %s visible, %s in flight; want the failed job waiting (0, 1)", visible, inFlight)
 	}
 }

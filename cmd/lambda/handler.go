@@ -26,11 +26,10 @@ const (
 // HTTP requests to the App's http.Handler and SQS batches to its worker.
 // It implements lambda.Handler, so the payload is decoded once, here.
 type handler struct {
-	role        string
-	http        http.Handler // receiver and all
-	process     processFunc  // worker and all
-	maxReceives int
-	log         *slog.Logger
+	role   string
+	http   http.Handler // receiver and all
+	worker *sqsWorker   // worker and all
+	log    *slog.Logger
 }
 
 // event is the union of the shapes the function is wired to: payload
@@ -53,12 +52,12 @@ func (h *handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 	}
 	switch {
 	case len(ev.Records) > 0 && ev.Records[0].EventSource == "aws:sqs":
-		if h.process == nil {
+		if h.worker == nil {
 			log.Error("sqs event sent to a function that is not a worker", "role", h.role)
 			return nil, errors.New("this function does not take sqs events (PLANWARDEN_ROLE=" + h.role + ")")
 		}
 		sqs := &events.SQSEvent{Records: ev.Records}
-		return json.Marshal(processSQS(ctx, log, h.process, h.maxReceives, sqs))
+		return json.Marshal(h.worker.batch(ctx, log, sqs))
 	case ev.RequestContext.HTTP.Method != "":
 		if h.http == nil {
 			log.Error("http event sent to a function that is not a receiver", "role", h.role)

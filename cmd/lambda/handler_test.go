@@ -53,7 +53,11 @@ func newTestHandler(role string, h http.Handler, process processFunc, logs io.Wr
 	if logs == nil {
 		logs = io.Discard
 	}
-	return &handler{role: role, http: h, process: process, maxReceives: 3, log: slog.New(slog.NewJSONHandler(logs, nil))}
+	hd := &handler{role: role, http: h, log: slog.New(slog.NewJSONHandler(logs, nil))}
+	if process != nil {
+		hd.worker = &sqsWorker{process: process, maxReceives: 3}
+	}
+	return hd
 }
 
 func TestHTTPEventsReachTheHandler(t *testing.T) {

@@ -15,10 +15,11 @@
 //	PLANWARDEN_APP_ID              the GitHub App id (worker)
 //	PLANWARDEN_WEBHOOK_SECRET_ID   Secrets Manager id of the webhook secret
 //	PLANWARDEN_PRIVATE_KEY_ID      Secrets Manager id of the App's private key, PEM (worker)
-//	PLANWARDEN_QUEUE_URL           the SQS FIFO queue (receiver)
+//	PLANWARDEN_QUEUE_URL           the SQS FIFO queue (receiver; worker: for retry delays)
 //	PLANWARDEN_TABLE               the DynamoDB table
 //	PLANWARDEN_GITHUB_API_URL      default https://api.github.com/
 //	PLANWARDEN_MAX_RECEIVE_COUNT   the queue's maxReceiveCount, for the DLQ log line
+//	PLANWARDEN_RETRY_BASE_SECONDS  first retry delay of a failed job, doubling per receive (default 15, at most 15 minutes)
 //	AWS_ENDPOINT_URL               the SDK's endpoint override (tests)
 //
 // Secrets are read once, at cold start, and never logged.
@@ -62,6 +63,7 @@ type settings struct {
 	table           string
 	githubAPIURL    string
 	maxReceives     int
+	retryBase       time.Duration
 }
 
 func readSettings(getenv func(string) string) (settings, error) {
@@ -72,6 +74,7 @@ func readSettings(getenv func(string) string) (settings, error) {
 		queueURL:        getenv("PLANWARDEN_QUEUE_URL"),
 		table:           getenv("PLANWARDEN_TABLE"),
 		githubAPIURL:    getenv("PLANWARDEN_GITHUB_API_URL"),
+		retryBase:       15 * time.Second,
 	}
 	if s.role == "" {
 		s.role = roleAll
@@ -106,6 +109,13 @@ func readSettings(getenv func(string) string) (settings, error) {
 			errs = append(errs, fmt.Errorf("PLANWARDEN_MAX_RECEIVE_COUNT=%q: want a positive number", v))
 		}
 		s.maxReceives = n
+	}
+	if v := getenv("PLANWARDEN_RETRY_BASE_SECONDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("PLANWARDEN_RETRY_BASE_SECONDS=%q: want a number of seconds", v))
+		}
+		s.retryBase = time.Duration(n) * time.Second
 	}
 	return s, errors.Join(errs...)
 }
@@ -146,12 +156,15 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 	if err != nil {
 		return nil, fmt.Errorf("build the app: %w", err)
 	}
-	h := &handler{role: s.role, maxReceives: s.maxReceives, log: log}
+	h := &handler{role: s.role, log: log}
 	if s.role != roleWorker {
 		h.http = a.Handler()
 	}
 	if s.role != roleReceiver {
-		h.process = a.Process
+		h.worker = &sqsWorker{process: a.Process, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
+		if s.queueURL != "" {
+			h.worker.retry = aws.Queue(s.queueURL).RetryAfter
+		}
 	}
 	return h, nil
 }

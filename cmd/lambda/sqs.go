@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -16,13 +17,39 @@ import (
 // processFunc is the worker step: app.(*App).Process.
 type processFunc func(context.Context, app.Job) error
 
-// processSQS runs a batch of queued jobs and reports the failed ones in
+// retryFunc hides a failed message for a while (pwaws.(*Queue).RetryAfter).
+type retryFunc func(ctx context.Context, receiptHandle string, after time.Duration) error
+
+// sqsWorker runs SQS batches of jobs.
+type sqsWorker struct {
+	process processFunc
+	// retry, if set, brings a failed job back after backoff(receives)
+	// rather than after the queue's visibility timeout (30 minutes).
+	retry   retryFunc
+	backoff func(receives int) time.Duration
+	// maxReceives is the queue's maxReceiveCount: a job failing on that
+	// receive goes to the dead-letter queue, and the log says so.
+	maxReceives int
+}
+
+// exponential is base, 2 base, 4 base ... up to limit.
+func exponential(base, limit time.Duration) func(int) time.Duration {
+	return func(receives int) time.Duration {
+		d := base
+		for i := 1; i < receives && d < limit; i++ {
+			d *= 2
+		}
+		return min(d, limit)
+	}
+}
+
+// batch runs a batch of queued jobs and reports the failed ones in
 // batchItemFailures, so SQS retries only those (the event source mapping
 // sets ReportBatchItemFailures). Jobs of one PR (one FIFO message group)
 // run in order; once one fails, the later ones of that PR are returned
 // unprocessed, so the PR's order holds when they come back. Different PRs
-// run concurrently, and all of them finish before processSQS returns.
-func processSQS(ctx context.Context, log *slog.Logger, process processFunc, maxReceives int, ev *events.SQSEvent) *events.SQSEventResponse {
+// run concurrently, and all of them finish before batch returns.
+func (w *sqsWorker) batch(ctx context.Context, log *slog.Logger, ev *events.SQSEvent) *events.SQSEventResponse {
 	var groups [][]events.SQSMessage
 	index := map[string]int{}
 	for _, m := range ev.Records {
@@ -45,7 +72,7 @@ func processSQS(ctx context.Context, log *slog.Logger, process processFunc, maxR
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			failed[i] = processGroup(ctx, log, process, maxReceives, msgs)
+			failed[i] = w.group(ctx, log, msgs)
 		}()
 	}
 	wg.Wait()
@@ -59,22 +86,25 @@ func processSQS(ctx context.Context, log *slog.Logger, process processFunc, maxR
 	return resp
 }
 
-// processGroup runs one PR's messages in order and returns the ids of the
-// ones to retry.
-func processGroup(ctx context.Context, log *slog.Logger, process processFunc, maxReceives int, msgs []events.SQSMessage) []string {
-	var failed []string
-	var blockedBy string
+// group runs one PR's messages in order and returns the ids of the ones
+// to retry.
+func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.SQSMessage) []string {
+	var (
+		failed    []events.SQSMessage
+		blockedBy string
+		delay     time.Duration
+	)
 	for _, m := range msgs {
 		mlog, job, err := decodeMessage(log, m)
 		receives, _ := strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
-		last := maxReceives > 0 && receives >= maxReceives
+		last := w.maxReceives > 0 && receives >= w.maxReceives
 		switch {
 		case blockedBy != "":
 			mlog.Warn("job not run: an earlier job of this pull request failed in this batch", "blocked_by", blockedBy, "last_attempt", last)
 		case err != nil:
 			mlog.Error("job unreadable", "err", err, "last_attempt", last)
 		default:
-			err = runJob(ctx, process, job)
+			err = runJob(ctx, w.process, job)
 			if err == nil {
 				mlog.Info("job done")
 				continue
@@ -83,13 +113,29 @@ func processGroup(ctx context.Context, log *slog.Logger, process processFunc, ma
 		}
 		if blockedBy == "" {
 			blockedBy = m.MessageId
+			if !last && w.backoff != nil {
+				// The first failure sets when the PR's jobs come back; on
+				// its last attempt it goes to the DLQ at the next receive.
+				delay = w.backoff(receives)
+			}
 		}
 		if last {
-			mlog.Error("job moves to the dead-letter queue", "receive_count", receives, "max_receive_count", maxReceives)
+			mlog.Error("job moves to the dead-letter queue", "receive_count", receives, "max_receive_count", w.maxReceives)
 		}
-		failed = append(failed, m.MessageId)
+		failed = append(failed, m)
 	}
-	return failed
+
+	ids := make([]string, 0, len(failed))
+	for _, m := range failed {
+		ids = append(ids, m.MessageId)
+		if w.retry == nil {
+			continue
+		}
+		if err := w.retry(ctx, m.ReceiptHandle, delay); err != nil {
+			log.Warn("retry delay not set; the job comes back after the queue's visibility timeout", "message_id", m.MessageId, "err", err)
+		}
+	}
+	return ids
 }
 
 func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, app.Job, error) {
