@@ -65,11 +65,6 @@ func BuiltinRules() []string { return builtinIDs() }
 
 func builtinIDs() []string { return sortedKeys(builtins) }
 
-// fixed is the severity of every finding of a rule.
-type fixed Severity
-
-func (f fixed) severity(*scope) Severity { return Severity(f) }
-
 // scope is what a rule sees of one project.
 type scope struct {
 	cfg       *Config
