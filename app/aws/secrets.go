@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"sync"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
@@ -24,27 +25,35 @@ type SecretIDs struct {
 }
 
 // LoadSecrets reads the App's secrets once; call it at cold start, not per
-// event. Errors name the secret id, never its value.
+// event. The two secrets are read concurrently (one round trip of init
+// time). Errors name the secret id, never its value.
 func LoadSecrets(ctx context.Context, client *secretsmanager.Client, appID int64, ids SecretIDs) (app.Secrets, error) {
 	if ids.WebhookSecret == "" {
 		return app.Secrets{}, errors.New("load secrets: no webhook secret id configured")
 	}
-	webhook, err := secretValue(ctx, client, ids.WebhookSecret)
-	if err != nil {
+	var (
+		wg             sync.WaitGroup
+		webhook, key   []byte
+		webErr, keyErr error
+	)
+	if ids.PrivateKey != "" {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			key, keyErr = secretValue(ctx, client, ids.PrivateKey)
+			if keyErr == nil {
+				if block, _ := pem.Decode(key); block == nil {
+					key, keyErr = nil, fmt.Errorf("load secret %s: not a PEM private key", ids.PrivateKey)
+				}
+			}
+		}()
+	}
+	webhook, webErr = secretValue(ctx, client, ids.WebhookSecret)
+	wg.Wait()
+	if err := errors.Join(webErr, keyErr); err != nil {
 		return app.Secrets{}, err
 	}
-	s := app.Secrets{AppID: appID, WebhookSecret: webhook}
-	if ids.PrivateKey != "" {
-		key, err := secretValue(ctx, client, ids.PrivateKey)
-		if err != nil {
-			return app.Secrets{}, err
-		}
-		if block, _ := pem.Decode(key); block == nil {
-			return app.Secrets{}, fmt.Errorf("load secret %s: not a PEM private key", ids.PrivateKey)
-		}
-		s.PrivateKeyPEM = key
-	}
-	return s, nil
+	return app.Secrets{AppID: appID, WebhookSecret: webhook, PrivateKeyPEM: key}, nil
 }
 
 func secretValue(ctx context.Context, client *secretsmanager.Client, id string) ([]byte, error) {
