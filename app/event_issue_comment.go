@@ -63,7 +63,7 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 	if pr.State != "open" {
 		return refuse(fmt.Sprintf("%s works on open pull requests only; #%d is %s.", code(cmd), pr.Number, pr.State))
 	}
-	if pr.HeadRepo != repo.String() {
+	if !strings.EqualFold(pr.HeadRepo, repo.String()) {
 		return refuse(fmt.Sprintf("%s cannot dispatch a workflow on a fork's branch (%s).", code(cmd), code(pr.HeadRepo)))
 	}
 	inputs := map[string]string{"pr": fmt.Sprint(pr.Number)}
