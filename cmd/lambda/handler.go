@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambdacontext"
@@ -55,6 +56,13 @@ func (h *handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 		if h.worker == nil {
 			log.Error("sqs event sent to a function that is not a worker", "role", h.role)
 			return nil, errors.New("this function does not take sqs events (PLANWARDEN_ROLE=" + h.role + ")")
+		}
+		// Stop the jobs a little before Lambda's deadline, so they are
+		// reported as failures instead of timing out the whole batch.
+		if d, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, d.Add(-min(5*time.Second, time.Until(d)/10)))
+			defer cancel()
 		}
 		sqs := &events.SQSEvent{Records: ev.Records}
 		return json.Marshal(h.worker.batch(ctx, log, sqs))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -335,5 +336,22 @@ func TestRecordedWebhooksPassTheAppsSignatureCheck(t *testing.T) {
 				t.Errorf("App answered %d %q, want %d", resp.StatusCode, resp.Body, tc.want)
 			}
 		})
+	}
+}
+
+func TestSQSJobsStopBeforeTheLambdaDeadline(t *testing.T) {
+	deadline := time.Now().Add(time.Hour)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	var got time.Time
+	process := func(ctx context.Context, _ app.Job) error {
+		got, _ = ctx.Deadline()
+		return nil
+	}
+	if _, err := newTestHandler(roleWorker, nil, process, nil).Invoke(ctx, readEvent(t, "sqs-fifo-batch.json")); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(deadline.Add(-5 * time.Second)) {
+		t.Errorf("jobs' deadline = %s, want 5 s before the invocation's %s", got, deadline)
 	}
 }

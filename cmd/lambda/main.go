@@ -138,7 +138,10 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 	if s.role != roleReceiver {
 		ids.PrivateKey = s.privateKeyID
 	}
-	secrets, err := aws.LoadSecrets(ctx, s.appID, ids)
+	// Lambda allows 10 s of init; fail with a clear error before that.
+	sctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+	defer cancel()
+	secrets, err := aws.LoadSecrets(sctx, s.appID, ids)
 	if err != nil {
 		return nil, err
 	}
