@@ -177,3 +177,19 @@ func TestDecodeInstallationExamplesAreLoggedOnly(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodeCheckSuiteExamples(t *testing.T) {
+	decodeCorpus(t, "check_suite", nil, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+		prs, _ := field(raw, "check_suite", "pull_requests").([]any)
+		if want := raw["action"] == "rerequested" && len(prs) > 0; ok != want {
+			t.Fatalf("action %s with %d PRs: queued %v, want %v", raw["action"], len(prs), ok, want)
+		}
+		if !ok {
+			return
+		}
+		checkRepo(t, raw, job)
+		if job.HeadSHA != str(field(raw, "check_suite", "head_sha")) || job.PR != int(num(field(prs[0], "number"))) {
+			t.Errorf("job %+v does not carry the suite's head and PR", job)
+		}
+	})
+}

@@ -515,3 +515,19 @@ func TestAfterARestartTheCommentIsFoundByItsMarker(t *testing.T) {
 		t.Errorf("bot comments %d (edits %v), want the one old comment edited", len(ours), ours)
 	}
 }
+
+func TestCheckSuiteRerequestedReviewsAgain(t *testing.T) {
+	h := newHarness(t)
+	h.openPR(7, sha1)
+	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "a100-scale-out.json")}), runOpt{})
+	h.deliver("check_suite", "suite-1", map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(),
+		"check_suite": map[string]any{"id": 1, "head_sha": sha1, "head_branch": "feature-7", "pull_requests": []any{map[string]any{"number": 7}}},
+	})
+	if n := h.gh.CallCount("GET", "/actions/runs/501/artifacts"); n != 2 {
+		t.Errorf("artifacts listed %d times, want 2 (the run, then the suite re-run)", n)
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "neutral" {
+		t.Errorf("check %q after the suite re-run, want neutral", c.Conclusion)
+	}
+}

@@ -29,6 +29,7 @@ func eventHandlers() map[string]eventHandler {
 		"pull_request":              {decodePullRequest, (*App).processPullRequest},
 		"workflow_run":              {decodeWorkflowRun, (*App).processWorkflowRun},
 		"check_run":                 {decodeCheckRun, (*App).processCheckRun},
+		"check_suite":               {decodeCheckSuite, (*App).processCheckSuite},
 		"merge_group":               {decodeMergeGroup, (*App).processMergeGroup},
 		"issue_comment":             {decodeIssueComment, (*App).processIssueComment},
 		"installation":              {decodeInstallation, nil},
