@@ -238,6 +238,14 @@ func (s *MemoryStore) MarkDelivery(_ context.Context, id string, ttl time.Durati
 	return true, nil
 }
 
+// ForgetDelivery drops a delivery id (see DeliveryForgetter).
+func (s *MemoryStore) ForgetDelivery(_ context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.deliveries, id)
+	return nil
+}
+
 // PR returns the state stored under key.
 func (s *MemoryStore) PR(_ context.Context, key string) (PRState, bool, error) {
 	s.mu.Lock()

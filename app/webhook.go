@@ -117,12 +117,24 @@ func (a *App) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := a.queue.Enqueue(ctx, job); err != nil {
+		// Forget the id when the store can, so GitHub's "Redeliver" works.
+		if f, ok := a.store.(DeliveryForgetter); ok {
+			if ferr := f.ForgetDelivery(ctx, delivery); ferr != nil {
+				log.Warn("forget delivery", "err", ferr)
+			}
+		}
 		log.Error("enqueue", "err", err)
 		reply(http.StatusServiceUnavailable, "queue unavailable")
 		return
 	}
 	log.Info("queued", "group", job.GroupKey())
 	reply(http.StatusAccepted, "queued")
+}
+
+// DeliveryForgetter is an optional Store method: undo MarkDelivery when the
+// job could not be queued, so that a redelivery of it is new again.
+type DeliveryForgetter interface {
+	ForgetDelivery(ctx context.Context, deliveryID string) error
 }
 
 // webhookJSON returns the JSON payload of a JSON or form-encoded delivery,

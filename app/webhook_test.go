@@ -187,6 +187,18 @@ func TestWebhookBodyLimitAndQueueErrors(t *testing.T) {
 		if rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("status %d, want 503 so GitHub shows the delivery failed", rec.Code)
 		}
+		// The queue is back: GitHub's Redeliver of the same id is new.
+		q.err = nil
+		rec = httptest.NewRecorder()
+		req = httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(openedPayload))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", "d-q")
+		req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
+		a.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusAccepted || len(q.jobs) != 1 {
+			t.Errorf("redelivery after the outage: %d with %d jobs, want 202 and the job", rec.Code, len(q.jobs))
+		}
 	})
 }
 
