@@ -3,6 +3,7 @@ package planparse
 import (
 	"bytes"
 	"encoding/json"
+	gojson "github.com/goccy/go-json"
 	"sort"
 	"strings"
 	"sync"
@@ -11,31 +12,55 @@ import (
 // Before returns the sanitized prior value of the change (null for a create).
 // Values are decoded on first use; a malformed value reads as null and is
 // reported by Diff.
-func (c *Change) Before() Value { c.decode(); return c.vals.before }
+func (c *Change) Before() Value { return c.decode().before }
 
 // After returns the sanitized planned value (null for a delete). Attributes
 // known only after apply read as UnknownText.
-func (c *Change) After() Value { c.decode(); return c.vals.after }
+func (c *Change) After() Value { return c.decode().after }
 
 // AfterUnknown reports whether the value at path is known only after apply.
 func (c *Change) AfterUnknown(path ...any) bool { return c.After().Get(path...).IsUnknown() }
 
-func (c *Change) decode() {
-	c.once.Do(func() {
-		if c.raw == nil {
-			return
+// decode returns the change's sanitized values, decoding them on first use.
+func (c *Change) decode() values {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.decoded || c.raw == nil {
+		return c.vals
+	}
+	b, err := decodeValue(c.raw.before, c.raw.beforeSensitive, nil, c.secrets)
+	if err != nil {
+		c.vals.err = err
+	}
+	a, err := decodeValue(c.raw.after, c.raw.afterSensitive, c.raw.afterUnknown, c.secrets)
+	if err != nil {
+		c.vals.err = err
+	}
+	c.vals.before, c.vals.after = b, a
+	c.decoded = true
+	return c.vals
+}
+
+// DropValueCache forgets the decoded values of every change, keeping the
+// raw JSON they come from: a later Before, After or Diff decodes again.
+// It bounds memory when a large plan has been read once by infra and the
+// rules and only a few diffs will be rendered.
+func (p *Plan) DropValueCache() {
+	for _, list := range [][]*Change{p.Changes, p.Drift} {
+		for _, c := range list {
+			c.DropValueCache()
 		}
-		b, err := decodeValue(c.raw.before, c.raw.beforeSensitive, nil, c.secrets)
-		if err != nil {
-			c.vals.err = err
-		}
-		a, err := decodeValue(c.raw.after, c.raw.afterSensitive, c.raw.afterUnknown, c.secrets)
-		if err != nil {
-			c.vals.err = err
-		}
-		c.vals.before, c.vals.after = b, a
-		c.raw = nil
-	})
+	}
+	for _, d := range p.Deferred {
+		d.Change.DropValueCache()
+	}
+}
+
+// DropValueCache forgets this change's decoded values (see Plan.DropValueCache).
+func (c *Change) DropValueCache() {
+	c.mu.Lock()
+	c.vals, c.decoded = values{}, false
+	c.mu.Unlock()
 }
 
 // Diff returns the attribute-level differences of the change, sorted by
@@ -43,9 +68,9 @@ func (c *Change) decode() {
 // one entry. Sensitive values stay redacted: a changed secret shows as a
 // change from SensitiveText to SensitiveText.
 func (c *Change) Diff() []AttrDiff {
-	c.decode()
+	v := c.decode()
 	var out []AttrDiff
-	diffWalk(nil, c.vals.before.v, c.vals.after.v, &out)
+	diffWalk(nil, v.before.v, v.after.v, &out)
 	for i := range out {
 		out[i].ForcesReplacement = c.forces(out[i].Path)
 	}
@@ -243,7 +268,7 @@ func (p *Plan) PriorResources() []*StateResource {
 		var s struct {
 			Values json.RawMessage `json:"values"`
 		}
-		if len(l.priorState) > 0 && json.Unmarshal(l.priorState, &s) == nil {
+		if len(l.priorState) > 0 && gojson.Unmarshal(l.priorState, &s) == nil {
 			l.prior = stateResources(s.Values, l.secrets)
 		}
 		l.priorIdx = index(l.prior)
@@ -299,14 +324,14 @@ func stateResources(values json.RawMessage, secrets secretSet) []*StateResource 
 	var sv struct {
 		RootModule json.RawMessage `json:"root_module"`
 	}
-	if len(values) == 0 || json.Unmarshal(values, &sv) != nil || len(sv.RootModule) == 0 {
+	if len(values) == 0 || gojson.Unmarshal(values, &sv) != nil || len(sv.RootModule) == 0 {
 		return nil
 	}
 	var out []*StateResource
 	queue := []json.RawMessage{sv.RootModule}
 	for len(queue) > 0 {
 		var m wireModule
-		if json.Unmarshal(queue[0], &m) != nil {
+		if gojson.Unmarshal(queue[0], &m) != nil {
 			queue = queue[1:]
 			continue
 		}
@@ -341,7 +366,7 @@ func (p *Plan) config() *lazyPlan {
 			} `json:"provider_config"`
 			RootModule json.RawMessage `json:"root_module"`
 		}
-		if len(l.configuration) == 0 || json.Unmarshal(l.configuration, &c) != nil {
+		if len(l.configuration) == 0 || gojson.Unmarshal(l.configuration, &c) != nil {
 			return
 		}
 		for k, pc := range c.ProviderConfig {
@@ -368,7 +393,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 			Module json.RawMessage `json:"module"`
 		} `json:"module_calls"`
 	}
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+	if len(raw) == 0 || gojson.Unmarshal(raw, &m) != nil {
 		return
 	}
 	for _, r := range m.Resources {
@@ -393,7 +418,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 
 func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
 	var m map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+	if len(raw) == 0 || gojson.Unmarshal(raw, &m) != nil {
 		return nil
 	}
 	out := make(Exprs, len(m))
@@ -408,7 +433,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	e := &Expr{}
 	if len(raw) > 0 && raw[0] == '[' {
 		var blocks []json.RawMessage
-		if json.Unmarshal(raw, &blocks) == nil {
+		if gojson.Unmarshal(raw, &blocks) == nil {
 			for _, b := range blocks {
 				e.Blocks = append(e.Blocks, decodeExprs(b, secrets))
 			}
@@ -419,7 +444,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 		ConstantValue json.RawMessage `json:"constant_value"`
 		References    []string        `json:"references"`
 	}
-	if json.Unmarshal(raw, &w) != nil {
+	if gojson.Unmarshal(raw, &w) != nil {
 		return e
 	}
 	e.References = w.References

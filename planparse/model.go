@@ -105,7 +105,8 @@ type Change struct {
 
 	raw     *rawValues
 	secrets secretSet
-	once    sync.Once
+	mu      sync.Mutex
+	decoded bool
 	vals    values
 }
 

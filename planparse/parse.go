@@ -29,10 +29,10 @@ type wirePlan struct {
 	OutputChanges    map[string]wireChange      `json:"output_changes"`
 	DeferredChanges  []wireDeferred             `json:"deferred_changes"`
 	Checks           []tfjson.CheckResultStatic `json:"checks"`
-	PriorState       json.RawMessage            `json:"prior_state"`
-	PlannedValues    json.RawMessage            `json:"planned_values"`
-	Configuration    json.RawMessage            `json:"configuration"`
-	Variables        json.RawMessage            `json:"variables"`
+	PriorState       rawJSON                    `json:"prior_state"`
+	PlannedValues    rawJSON                    `json:"planned_values"`
+	Configuration    rawJSON                    `json:"configuration"`
+	Variables        rawJSON                    `json:"variables"`
 	Values           json.RawMessage            `json:"values"`  // a state file has this at top level
 	Serial           *json.RawMessage           `json:"serial"`  // a raw state file
 	Lineage          *json.RawMessage           `json:"lineage"` // a raw state file
@@ -55,11 +55,11 @@ type wireResourceChange struct {
 
 type wireChange struct {
 	Actions         tfjson.Actions    `json:"actions"`
-	Before          json.RawMessage   `json:"before"`
-	After           json.RawMessage   `json:"after"`
-	AfterUnknown    json.RawMessage   `json:"after_unknown"`
-	BeforeSensitive json.RawMessage   `json:"before_sensitive"`
-	AfterSensitive  json.RawMessage   `json:"after_sensitive"`
+	Before          rawJSON           `json:"before"`
+	After           rawJSON           `json:"after"`
+	AfterUnknown    rawJSON           `json:"after_unknown"`
+	BeforeSensitive rawJSON           `json:"before_sensitive"`
+	AfterSensitive  rawJSON           `json:"after_sensitive"`
 	Importing       *tfjson.Importing `json:"importing"`
 	GeneratedConfig string            `json:"generated_config"`
 	ReplacePaths    []json.RawMessage `json:"replace_paths"`
@@ -68,6 +68,22 @@ type wireChange struct {
 type wireDeferred struct {
 	Reason         string             `json:"reason"`
 	ResourceChange wireResourceChange `json:"resource_change"`
+}
+
+// rawJSON is a JSON value left undecoded until a caller asks for it. Unlike
+// json.RawMessage it is not copied: encoding/json passes UnmarshalJSON a
+// slice of the input, so it points into the bytes given to Parse, which the
+// caller must not modify afterwards (Parse says so).
+type rawJSON []byte
+
+// UnmarshalJSON keeps b without copying it.
+func (r *rawJSON) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = nil
+		return nil
+	}
+	*r = b
+	return nil
 }
 
 // rawValues keeps a change's attribute JSON until first use.
@@ -81,6 +97,7 @@ type values struct {
 }
 
 // Parse reads one plan. name is used in errors and kept as Plan.File.
+// The plan refers to data: do not modify data afterwards.
 // It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
@@ -90,6 +107,8 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, err
 	}
 	var w wirePlan
+	// encoding/json, unlike faster decoders, hands UnmarshalJSON slices of
+	// data itself, so the raw values cost no copy (see rawJSON).
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, syntaxError(name, data, err)
 	}
@@ -114,8 +133,8 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Errored:          w.Errored,
 		Complete:         w.Complete,
 		Applyable:        w.Applyable,
-		lazy: &lazyPlan{priorState: w.PriorState, plannedValues: w.PlannedValues,
-			configuration: w.Configuration, secrets: secrets},
+		lazy: &lazyPlan{priorState: json.RawMessage(w.PriorState), plannedValues: json.RawMessage(w.PlannedValues),
+			configuration: json.RawMessage(w.Configuration), secrets: secrets},
 	}
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
@@ -141,11 +160,11 @@ func Parse(name string, data []byte) (*Plan, error) {
 		}
 		p.Deferred = append(p.Deferred, &DeferredChange{Reason: deferredReason(d.Reason), Change: c})
 	}
-	plannedSensitive := sensitiveOutputs(w.PlannedValues)
+	plannedSensitive := sensitiveOutputs(json.RawMessage(w.PlannedValues))
 	for n, oc := range w.OutputChanges {
 		if _, ok := plannedSensitive[n]; ok {
 			// Older plans mark sensitivity only in planned_values.outputs.
-			oc.AfterSensitive = json.RawMessage("true")
+			oc.AfterSensitive = rawJSON("true")
 		}
 		o, err := newOutput(n, oc, secrets)
 		if err != nil {
@@ -271,8 +290,9 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 		Name:            w.Name,
 		Provider:        w.ProviderName,
 		Deposed:         w.Deposed,
-		raw: &rawValues{before: w.Change.Before, after: w.Change.After, afterUnknown: w.Change.AfterUnknown,
-			beforeSensitive: w.Change.BeforeSensitive, afterSensitive: w.Change.AfterSensitive},
+		raw: &rawValues{before: json.RawMessage(w.Change.Before), after: json.RawMessage(w.Change.After),
+			afterUnknown:    json.RawMessage(w.Change.AfterUnknown),
+			beforeSensitive: json.RawMessage(w.Change.BeforeSensitive), afterSensitive: json.RawMessage(w.Change.AfterSensitive)},
 		secrets: secrets,
 	}
 	if c.Mode == "" {
@@ -427,7 +447,7 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 	return o, nil
 }
 
-func isTrue(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
+func isTrue(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "true" }
 
 func newChecks(c tfjson.CheckResultStatic) []*Check {
 	kind := string(c.Address.Kind)
@@ -469,7 +489,7 @@ func collectSecrets(w *wirePlan) secretSet {
 		s.collect(o.Before, o.BeforeSensitive)
 		s.collect(o.After, o.AfterSensitive)
 	}
-	for _, v := range sensitiveOutputs(w.PlannedValues) {
+	for _, v := range sensitiveOutputs(json.RawMessage(w.PlannedValues)) {
 		s.collect(v, json.RawMessage("true"))
 	}
 	if len(w.Variables) > 0 && marksSensitive(w.Configuration) {
@@ -520,6 +540,6 @@ func sensitiveOutputs(planned json.RawMessage) map[string]json.RawMessage {
 
 // marksSensitive is a cheap pre-check before decoding a section for its
 // sensitivity flags.
-func marksSensitive(raw json.RawMessage) bool {
+func marksSensitive(raw []byte) bool {
 	return bytes.Contains(raw, []byte(`"sensitive":true`)) || bytes.Contains(raw, []byte(`"sensitive": true`))
 }

@@ -3,6 +3,7 @@ package planparse
 import (
 	"bytes"
 	"encoding/json"
+	gojson "github.com/goccy/go-json"
 	"hash/maphash"
 	"strings"
 )
@@ -31,9 +32,29 @@ var secretWords = []string{
 // publicKeyNames hold secret-looking words but are public by design.
 var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_name", "secret_arn", "secret_id", "kms_key_id", "key_vault_secret_id", "access_key_id_name", "password_enabled", "password_authentication"}
 
+// secretHints are cheap substrings at least one of which every secret
+// word contains; a name with none of them is not secret.
+var secretHints = []string{"pass", "secret", "token", "key", "conn", "cred", "sas_", "data", "config", "cert"}
+
 // IsSecretName reports whether an attribute name says it holds a secret.
 func IsSecretName(name string) bool {
-	n := strings.ToLower(name)
+	n := name
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; c >= 'A' && c <= 'Z' {
+			n = strings.ToLower(name)
+			break
+		}
+	}
+	hinted := false
+	for _, h := range secretHints {
+		if strings.Contains(n, h) {
+			hinted = true
+			break
+		}
+	}
+	if !hinted {
+		return false
+	}
 	for _, p := range publicKeyNames {
 		if strings.Contains(n, p) {
 			return false
@@ -70,6 +91,8 @@ func (s secretSet) has(x any) bool {
 		str = t
 	case json.Number:
 		str = t.String()
+	case float64:
+		str = formatFloat(t)
 	default:
 		return false
 	}
@@ -81,7 +104,7 @@ func (s secretSet) has(x any) bool {
 }
 
 // collect adds the leaves of raw that sens marks sensitive.
-func (s secretSet) collect(raw, sens json.RawMessage) {
+func (s secretSet) collect(raw, sens []byte) {
 	if len(raw) == 0 || !bytes.Contains(sens, []byte("true")) {
 		return
 	}
@@ -123,6 +146,10 @@ func (s secretSet) addAll(v any) {
 		if len(t) >= minSecretLen {
 			s[t.String()] = struct{}{}
 		}
+	case float64:
+		if str := formatFloat(t); len(str) >= minSecretLen {
+			s[str] = struct{}{}
+		}
 	case map[string]any:
 		for _, e := range t {
 			s.addAll(e)
@@ -137,7 +164,7 @@ func (s secretSet) addAll(v any) {
 // decodeValue decodes raw JSON, then redacts what the sensitivity tree
 // marks, secret-looking keys and known secret values, and marks what the
 // unknown tree marks.
-func decodeValue(raw, sens, unk json.RawMessage, secrets secretSet) (Value, error) {
+func decodeValue(raw, sens, unk []byte, secrets secretSet) (Value, error) {
 	var v any
 	if len(raw) > 0 {
 		if err := decodeNumber(raw, &v); err != nil {
@@ -154,10 +181,10 @@ func decodeValue(raw, sens, unk json.RawMessage, secrets secretSet) (Value, erro
 	return Value{sanitizer{secrets}.sanitize(v, s, u, "")}, nil
 }
 
-func decodeNumber(raw json.RawMessage, into *any) error {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	return d.Decode(into)
+func decodeNumber(raw []byte, into *any) error {
+	// Numbers decode as float64 (exact for every integer up to 2^53);
+	// goccy/go-json's Unmarshal reuses its buffers, its Decoder does not.
+	return gojson.Unmarshal(raw, into)
 }
 
 // sanitize returns x with sensitive leaves replaced by markers. sens is the

@@ -20,7 +20,7 @@ type sensitive struct{ sum uint64 }
 type unknown struct{}
 
 // Value is a sanitized attribute value from a plan. Its tree holds only
-// nil, bool, json.Number, string, []any and map[string]any, plus markers for
+// nil, bool, float64 (or json.Number), string, []any and map[string]any, plus markers for
 // values that are sensitive (never readable) or unknown until apply.
 // The zero Value is null.
 type Value struct{ v any }
@@ -66,6 +66,8 @@ func (v Value) Str() (string, bool) { s, ok := v.v.(string); return s, ok }
 // since providers and older plans sometimes quote numbers.
 func (v Value) Float() (float64, bool) {
 	switch n := v.v.(type) {
+	case float64:
+		return n, true
 	case json.Number:
 		f, err := n.Float64()
 		return f, err == nil
@@ -187,6 +189,8 @@ func (v Value) Display() string {
 		return t
 	case json.Number:
 		return t.String()
+	case float64:
+		return formatFloat(t)
 	case bool:
 		return strconv.FormatBool(t)
 	case sensitive:
@@ -251,3 +255,7 @@ func NewValue(x any) Value {
 	}
 	return v
 }
+
+// formatFloat writes a number as Terraform shows it: integers without a
+// decimal point or exponent.
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

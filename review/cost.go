@@ -2,41 +2,24 @@ package review
 
 import "github.com/planwarden/planwarden/infra"
 
-// projectCost sums the priced parts of a project. An unpriced part is
-// listed, never added as zero; a figure with no priced part at all but
-// something unpriced is null. The delta counts only resources priced on
-// every side they have, so a SKU with no price never looks like a saving.
+// projectCost is infra.Sum in the report's shape. Sum leaves a resource
+// with any unpriced part out of every figure (so a SKU with no price never
+// looks like a saving) and lists it under Unpriced. A project with nothing
+// planwarden prices costs 0; one whose every priced resource is unpriced
+// has null figures.
 func projectCost(resources []*infra.Resource) Cost {
-	c := Cost{Currency: "USD", Unpriced: []Unpriced{}}
-	var before, after, maxAfter, diff sum
-	zero := 0.0
-	for _, r := range resources {
-		b, a := &zero, &zero
-		if r.Before != nil {
-			b = r.Cost.HourlyBefore
-			before.add(b)
-		}
-		if r.After != nil {
-			a = r.Cost.HourlyAfter
-			after.add(a)
-			m := r.Cost.MaxHourlyAfter
-			if m == nil {
-				m = a
-			}
-			maxAfter.add(m)
-		}
-		if b != nil && a != nil {
-			d := *a - *b
-			diff.add(&d)
-		} else {
-			diff.add(nil)
-		}
-		for _, u := range r.Cost.Unpriced {
-			c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason})
-		}
+	pc := infra.Sum(resources)
+	c := Cost{Currency: "USD", Unpriced: make([]Unpriced, 0, len(pc.Unpriced)),
+		HourlyBefore: pc.HourlyBefore, HourlyAfter: pc.HourlyAfter, HourlyDelta: pc.HourlyDelta,
+		MaxHourlyAfter: pc.MaxHourlyAfter, PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources}
+	if pc.Priced == 0 && pc.UnpricedResources == 0 {
+		zero := 0.0
+		c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = &zero, &zero, &zero, &zero
 	}
-	c.HourlyBefore, c.HourlyAfter, c.MaxHourlyAfter = before.value(), after.value(), maxAfter.value()
-	c.HourlyDelta = diff.value()
+	for _, u := range pc.Unpriced {
+		c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side})
+	}
+	c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = round(c.HourlyBefore), round(c.HourlyAfter), round(c.HourlyDelta), round(c.MaxHourlyAfter)
 	return c
 }
 
@@ -75,15 +58,20 @@ func (s *sum) value() *float64 {
 	if s.known == 0 && s.unknown > 0 {
 		return nil
 	}
-	v := round(s.total)
-	return &v
+	return round(&s.total)
 }
 
 // round keeps figures to a hundredth of a cent, so sums do not show float noise.
-func round(v float64) float64 {
-	const q = 10000
-	if v < 0 {
-		return -float64(int64(-v*q+0.5)) / q
+func round(p *float64) *float64 {
+	if p == nil {
+		return nil
 	}
-	return float64(int64(v*q+0.5)) / q
+	const q = 10000
+	v := *p
+	if v < 0 {
+		v = -float64(int64(-v*q+0.5)) / q
+	} else {
+		v = float64(int64(v*q+0.5)) / q
+	}
+	return &v
 }

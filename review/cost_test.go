@@ -10,6 +10,11 @@ import (
 
 func f(v float64) *float64 { return &v }
 
+// priced builds a fully priced cost: before, after, and after at min and max.
+func priced(before, after, maxAfter float64) infra.Cost {
+	return infra.Cost{HourlyBefore: f(before), HourlyAfter: f(after), MinHourlyAfter: f(after), MaxHourlyAfter: f(maxAfter), MaxHourlyBefore: f(before)}
+}
+
 func TestProjectCost(t *testing.T) {
 	side := &infra.Side{SKU: "x"}
 	tests := map[string]struct {
@@ -18,26 +23,34 @@ func TestProjectCost(t *testing.T) {
 	}{
 		"create and delete": {
 			resources: []*infra.Resource{
-				{Address: "a", After: side, Cost: infra.Cost{HourlyAfter: f(3.5), MaxHourlyAfter: f(7)}},
-				{Address: "b", Before: side, Cost: infra.Cost{HourlyBefore: f(1.25)}},
+				{Address: "a", After: side, Cost: priced(0, 3.5, 7)},
+				{Address: "b", Before: side, Cost: priced(1.25, 0, 0)},
 			},
-			want: Cost{Currency: "USD", HourlyBefore: f(1.25), HourlyAfter: f(3.5), HourlyDelta: f(2.25), MaxHourlyAfter: f(7), Unpriced: []Unpriced{}},
+			want: Cost{Currency: "USD", HourlyBefore: f(1.25), HourlyAfter: f(3.5), HourlyDelta: f(2.25), MaxHourlyAfter: f(7),
+				Unpriced: []Unpriced{}, PricedResources: 2},
 		},
 		"unpriced after side is not a saving": {
 			resources: []*infra.Resource{
 				{Address: "pool", Before: side, After: side, Cost: infra.Cost{HourlyBefore: f(6.12),
-					Unpriced: []infra.Unpriced{{Address: "pool", SKU: "Standard_Mystery_v9", Reason: "not in the catalog"}}}},
+					Unpriced: []infra.Unpriced{{Address: "pool", SKU: "Standard_Mystery_v9", Reason: "not in the catalog", Side: "after"}}}},
 			},
-			want: Cost{Currency: "USD", HourlyBefore: f(6.12), HourlyAfter: nil, HourlyDelta: nil, MaxHourlyAfter: nil,
-				Unpriced: []Unpriced{{Address: "pool", SKU: "Standard_Mystery_v9", Reason: "not in the catalog"}}},
+			want: Cost{Currency: "USD", UnpricedResources: 1,
+				Unpriced: []Unpriced{{Address: "pool", SKU: "Standard_Mystery_v9", Reason: "not in the catalog", Side: "after"}}},
 		},
-		"priced parts still sum beside an unpriced one": {
+		"priced parts sum beside an unpriced one": {
 			resources: []*infra.Resource{
-				{Address: "a", After: side, Cost: infra.Cost{HourlyAfter: f(2)}},
-				{Address: "b", After: side, Cost: infra.Cost{Unpriced: []infra.Unpriced{{Address: "b", SKU: "y", Reason: "no price in region"}}}},
+				{Address: "a", After: side, Cost: priced(0, 2, 2)},
+				{Address: "b", After: side, Cost: infra.Cost{HourlyBefore: f(0), Unpriced: []infra.Unpriced{{Address: "b", SKU: "y", Reason: "no price in region"}}}},
 			},
-			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2), HourlyDelta: f(2), MaxHourlyAfter: f(2),
+			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2), HourlyDelta: f(2), MaxHourlyAfter: f(2), PricedResources: 1, UnpricedResources: 1,
 				Unpriced: []Unpriced{{Address: "b", SKU: "y", Reason: "no price in region"}}},
+		},
+		"endpoint configuration billed through its endpoint counts once": {
+			resources: []*infra.Resource{
+				{Address: "aws_sagemaker_endpoint_configuration.c", After: side, Cost: func() infra.Cost { c := priced(0, 2.4, 2.4); c.BilledVia = "aws_sagemaker_endpoint"; return c }()},
+				{Address: "aws_sagemaker_endpoint.e", After: side, Cost: priced(0, 2.4, 2.4)},
+			},
+			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2.4), HourlyDelta: f(2.4), MaxHourlyAfter: f(2.4), PricedResources: 1, Unpriced: []Unpriced{}},
 		},
 		"nothing to price": {
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(0), HourlyDelta: f(0), MaxHourlyAfter: f(0), Unpriced: []Unpriced{}},
@@ -55,10 +68,13 @@ func TestProjectCost(t *testing.T) {
 func TestTotalsKeepUnknownsUnknown(t *testing.T) {
 	got := totals([]*Project{
 		{Cost: Cost{HourlyBefore: f(1), HourlyAfter: f(2), HourlyDelta: f(1), MaxHourlyAfter: f(4)}},
-		{Cost: Cost{HourlyBefore: f(10), HourlyAfter: nil, HourlyDelta: nil, MaxHourlyAfter: nil, Unpriced: []Unpriced{{Address: "x"}}}},
+		{Cost: Cost{Unpriced: []Unpriced{{Address: "x"}}}},
 	})
-	want := Totals{HourlyBefore: f(11), HourlyAfter: f(2), HourlyDelta: f(1), MaxHourlyAfter: f(4), UnpricedCount: 1}
+	want := Totals{HourlyBefore: f(1), HourlyAfter: f(2), HourlyDelta: f(1), MaxHourlyAfter: f(4), UnpricedCount: 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := totals([]*Project{{Cost: Cost{Unpriced: []Unpriced{{Address: "x"}}}}}); got.HourlyDelta != nil {
+		t.Errorf("a wholly unpriced review has delta %v, want null", *got.HourlyDelta)
 	}
 }

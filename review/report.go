@@ -119,6 +119,10 @@ type Cost struct {
 	HourlyDelta    *float64   `json:"hourly_delta"`
 	MaxHourlyAfter *float64   `json:"max_hourly_after"`
 	Unpriced       []Unpriced `json:"unpriced"`
+	// PricedResources and UnpricedResources count what the figures cover
+	// and what they leave out.
+	PricedResources   int `json:"priced_resources"`
+	UnpricedResources int `json:"unpriced_resources"`
 }
 
 // Unpriced is an item whose cost cannot be known, and why.
@@ -126,4 +130,6 @@ type Unpriced struct {
 	Address string `json:"address"`
 	SKU     string `json:"sku"`
 	Reason  string `json:"reason"`
+	Region  string `json:"region,omitempty"`
+	Side    string `json:"side,omitempty"` // before or after
 }

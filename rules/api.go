@@ -75,7 +75,23 @@ type scope struct {
 	resources []*infra.Resource
 	resByAddr map[string]*infra.Resource
 	chByAddr  map[string]*planparse.Change
-	custom    []celSubject // what custom rules see, built on first use
+	custom    []celSubject        // what custom rules see, built on first use
+	endpoints []*planparse.Change // SageMaker endpoints, built on first use
+	listed    bool
+}
+
+// sagemakerEndpoints lists the scope's SageMaker endpoint changes once, so
+// a check per endpoint configuration does not walk every change again.
+func (s *scope) sagemakerEndpoints() []*planparse.Change {
+	if !s.listed {
+		for _, ch := range s.changes {
+			if ch.Type == "aws_sagemaker_endpoint" {
+				s.endpoints = append(s.endpoints, ch)
+			}
+		}
+		s.listed = true
+	}
+	return s.endpoints
 }
 
 func newScope(c *Config, p Project) *scope {

@@ -99,8 +99,8 @@ func (endpointReplacement) check(s *scope) []draft {
 // replaced uses it.
 func (s *scope) configUnderLiveEndpoint(cfg *planparse.Change) []draft {
 	cfgName := str(cfg.Before(), "name")
-	for _, ep := range s.changes {
-		if ep.Type != "aws_sagemaker_endpoint" || ep.Before().IsNull() {
+	for _, ep := range s.sagemakerEndpoints() {
+		if ep.Before().IsNull() {
 			continue
 		}
 		if ep.Action == planparse.ActionCreate || ep.Action == planparse.ActionDelete || ep.Action == planparse.ActionReplace {
@@ -257,7 +257,7 @@ func (iamAdmin) severity(*scope) Severity { return SeverityBlock }
 func (iamAdmin) check(s *scope) []draft {
 	var out []draft
 	for _, ch := range s.changes {
-		if ch.Mode == planparse.ModeData || !changing(ch.Action) {
+		if ch.Mode == planparse.ModeData || !changing(ch.Action) || !grantsAccess(ch.Type) {
 			continue
 		}
 		after := adminGrants(ch.Type, ch.After())
@@ -327,6 +327,13 @@ const adminPolicy = ":policy/AdministratorAccess"
 // adminGrants lists the administrator grants a resource's value makes,
 // in words: "gets AdministratorAccess", "allows every action on every
 // resource (Allow * on *)".
+// grantsAccess reports whether a resource type can grant the access
+// adminGrants looks for; other types are not decoded at all.
+func grantsAccess(typ string) bool {
+	return strings.HasPrefix(typ, "aws_iam_") || typ == "azurerm_role_assignment" ||
+		strings.HasPrefix(typ, "google_") && strings.Contains(typ, "_iam_")
+}
+
 func adminGrants(typ string, v planparse.Value) []string {
 	if v.IsNull() {
 		return nil
