@@ -28,11 +28,16 @@ lint:
 serve: build
 	./$(BIN) serve
 
+# Re-import the curated price table into infra/catalog.json (docs/pricing.md
+# has the live-API refresh commands).
+PRICES_CSV ?= ../shared/data/prices.csv
 pricegen:
-	$(GO) run ./cmd/pricegen -h
+	$(GO) run ./cmd/pricegen import -csv $(PRICES_CSV)
 
 lambda:
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' -o dist/lambda/bootstrap ./cmd/lambda
 
+# sam build's Go builder runs plain `go build -trimpath`; these flags keep
+# the binary the size `make lambda` builds (see docs/deploy.md).
 deploy:
-	sam build && sam deploy --guided
+	GOFLAGS='-tags=lambda.norpc -ldflags=-s' CGO_ENABLED=0 sam build && sam deploy --guided
