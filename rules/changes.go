@@ -324,9 +324,6 @@ func grantee(ch *planparse.Change) string {
 
 const adminPolicy = ":policy/AdministratorAccess"
 
-// adminGrants lists the administrator grants a resource's value makes,
-// in words: "gets AdministratorAccess", "allows every action on every
-// resource (Allow * on *)".
 // grantsAccess reports whether a resource type can grant the access
 // adminGrants looks for; other types are not decoded at all.
 func grantsAccess(typ string) bool {
@@ -334,6 +331,9 @@ func grantsAccess(typ string) bool {
 		strings.HasPrefix(typ, "google_") && strings.Contains(typ, "_iam_")
 }
 
+// adminGrants lists the administrator grants a resource's value makes,
+// in words: "gets AdministratorAccess", "allows every action on every
+// resource (Allow * on *)".
 func adminGrants(typ string, v planparse.Value) []string {
 	if v.IsNull() {
 		return nil

@@ -20,6 +20,9 @@ var (
 // check validates the values of a decoded config: names, references
 // between sections, and custom rules.
 func (ps *problems) check(c *Config) {
+	if c.Version != ConfigVersion {
+		ps.at("version", "expected version: %d, got %d", ConfigVersion, c.Version)
+	}
 	for name, e := range c.Environments {
 		p := joinPath("environments", name)
 		if !envName.MatchString(name) {

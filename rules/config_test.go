@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -291,6 +292,14 @@ func TestConfigErrors(t *testing.T) {
 			yml:  "projects: []\n",
 			want: []string{`planwarden.yml:1: the top level: missing key "version" (Config format version; must be 1.)`},
 		},
+		"version without a value": {
+			yml:  "version:\n",
+			want: []string{`planwarden.yml:1: version: expected one of 1, got null`},
+		},
+		"custom rule id without a value": {
+			yml:  "version: 1\ncustom_rules:\n  - id: ~\n    when: \"true\"\n    message: m\n",
+			want: []string{`planwarden.yml:3: custom_rules[0].id: expected a string, got null`},
+		},
 		"version 2": {
 			yml:  "version: 2\n",
 			want: []string{`planwarden.yml:1: version: "2" is not allowed; expected one of: 1`},
@@ -519,6 +528,28 @@ func TestYAMLFeatures(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A few lines of nested aliases (merge keys within merge keys) must not
+// take forever to check.
+func TestAliasBomb(t *testing.T) {
+	yml := "version: 1\nenvironments:\n  e0: &a0 {protected: true}\n"
+	for i := 1; i < 10; i++ {
+		refs := strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 9) + fmt.Sprintf("*a%d", i-1)
+		yml += fmt.Sprintf("  e%d: &a%d {<<: [%s]}\n", i, i, refs)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(yml), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ps := &problems{lines: map[string]int{}}
+	ps.walk(doc.Content[0], reflect.TypeOf(Config{}), "", "")
+	if ps.steps > 200 {
+		t.Errorf("walked %d nodes for a %d-line file; anchors must be checked once", ps.steps, strings.Count(yml, "\n"))
+	}
+	if _, err := ParseConfig("bomb.yml", []byte(yml)); err != nil && !strings.Contains(err.Error(), "excessive aliasing") {
+		t.Errorf("error = %v", err)
 	}
 }
 

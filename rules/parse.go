@@ -142,9 +142,11 @@ func (e *yamlLineError) Error() string { return fmt.Sprintf("line %d: %s", e.lin
 // problems collects what is wrong with a config, with the line of every
 // key path seen while walking it.
 type problems struct {
-	file  string
-	list  []ConfigProblem
-	lines map[string]int
+	file    string
+	list    []ConfigProblem
+	lines   map[string]int
+	aliased map[*yaml.Node]bool // anchors already walked
+	steps   int                 // nodes walked
 }
 
 func (ps *problems) add(line int, path, format string, args ...any) {
@@ -214,8 +216,20 @@ func (ps *problems) addYAMLError(err error) {
 // present, every enumerated value allowed. It records the line of every
 // key path for the semantic checks that follow.
 func (ps *problems) walk(n *yaml.Node, t reflect.Type, path, enum string) {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
+	ps.steps++
+	if n.Kind == yaml.AliasNode {
+		// Check what an anchor holds once: walking every use would let a
+		// few lines of nested aliases (a "billion laughs") take forever.
+		if ps.aliased == nil {
+			ps.aliased = map[*yaml.Node]bool{}
+		}
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			if ps.aliased[n.Alias] {
+				return
+			}
+			ps.aliased[n.Alias] = true
+			n = n.Alias
+		}
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -264,6 +278,10 @@ func (ps *problems) walk(n *yaml.Node, t reflect.Type, path, enum string) {
 				continue
 			}
 			seen[k.Value] = true
+			if f.Tag.Get("required") == "true" && v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+				ps.bad(v, p, describe(f.Type, f.Tag.Get("enum")))
+				continue
+			}
 			ps.walk(v, f.Type, p, f.Tag.Get("enum"))
 		}
 		for _, name := range fieldNames(t) {
