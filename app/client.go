@@ -344,10 +344,14 @@ func (g *ghAdapter) GetFile(ctx context.Context, r Repo, path, ref string) ([]by
 }
 
 func fromPR(pr *github.PullRequest) PullRequest {
-	return PullRequest{
+	p := PullRequest{
 		Number: pr.GetNumber(), State: pr.GetState(), HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), BaseRef: pr.GetBase().GetRef(),
 	}
+	for _, l := range pr.Labels {
+		p.Labels = append(p.Labels, l.GetName())
+	}
+	return p
 }
 
 func (g *ghAdapter) GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error) {
@@ -392,6 +396,17 @@ func (g *ghAdapter) DispatchWorkflow(ctx context.Context, r Repo, workflowFile, 
 		return fmt.Errorf("dispatch %s on %s: %w", workflowFile, ref, err)
 	}
 	return nil
+}
+
+func (g *ghAdapter) TeamMember(ctx context.Context, org, teamSlug, user string) (bool, error) {
+	m, resp, err := g.c.Teams.GetTeamMembershipBySlug(ctx, org, teamSlug, user)
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			return false, nil // not a member, or the team is not visible to the App
+		}
+		return false, fmt.Errorf("get membership of %s in %s/%s: %w", user, org, teamSlug, err)
+	}
+	return m.GetState() == "active", nil
 }
 
 func (g *ghAdapter) React(ctx context.Context, r Repo, commentID int64, content string) error {

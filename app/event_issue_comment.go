@@ -10,11 +10,12 @@ import (
 	"github.com/google/go-github/v66/github"
 )
 
-// issue_comment created: the slash commands /plan and /destroy-staging.
-// Only collaborators with write or admin may run them; the bot dispatches
-// a CI workflow, reacts to the command and replies.
+// issue_comment created: the slash commands /plan, /destroy-staging and
+// /override. Only collaborators with write or admin may run the first two;
+// the bot dispatches a CI workflow, reacts to the command and replies.
+// /override is authorized by the repo config instead (override.go).
 
-var slashCommands = map[string]bool{"/plan": true, "/destroy-staging": true}
+var slashCommands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true}
 
 func decodeIssueComment(_ context.Context, ev any) (Job, bool) {
 	e, ok := ev.(*github.IssueCommentEvent)
@@ -48,6 +49,9 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 		}
 		_, err := gh.CreateComment(ctx, repo, job.PR, msg)
 		return err
+	}
+	if cmd == "/override" {
+		return a.processOverride(ctx, gh, job, args, refuse)
 	}
 	perm, err := gh.GetPermission(ctx, repo, job.Sender)
 	if err != nil {

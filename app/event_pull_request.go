@@ -2,14 +2,19 @@ package app
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/google/go-github/v66/github"
 )
 
 // pull_request: a new head commit gets the `planwarden` check in progress,
-// so the required check blocks the merge until its plan is reviewed.
+// so the required check blocks the merge until its plan is reviewed. A
+// label added or removed that the config lists as an override label
+// reviews the latest plan again.
 
-var pullRequestActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true}
+var pullRequestActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
+	"labeled": true, "unlabeled": true}
 
 func decodePullRequest(_ context.Context, ev any) (Job, bool) {
 	e, ok := ev.(*github.PullRequestEvent)
@@ -17,7 +22,15 @@ func decodePullRequest(_ context.Context, ev any) (Job, bool) {
 		return Job{}, false
 	}
 	pr := e.GetPullRequest()
+	var extra map[string]string
+	if a := e.GetAction(); a == "labeled" || a == "unlabeled" {
+		if e.GetLabel().GetName() == "" {
+			return Job{}, false
+		}
+		extra = map[string]string{"label": clamp(e.GetLabel().GetName(), 100)}
+	}
 	return Job{
+		Extra:          extra,
 		Action:         e.GetAction(),
 		InstallationID: e.GetInstallation().GetID(),
 		Owner:          e.GetRepo().GetOwner().GetLogin(),
@@ -34,6 +47,9 @@ func decodePullRequest(_ context.Context, ev any) (Job, bool) {
 const waitingSummary = "planwarden reviews this commit's Terraform plan when the plan workflow finishes and uploads an artifact named `planwarden-<project>`. Until then this check stays in progress, so a required check blocks the merge."
 
 func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error {
+	if job.Extra["label"] != "" {
+		return a.processLabel(ctx, gh, job)
+	}
 	repo := Repo{job.Owner, job.Repo}
 	key := job.GroupKey()
 	defer a.locks.lock(key)()
@@ -42,7 +58,9 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		return err
 	}
 	if st.HeadSHA != job.HeadSHA {
-		st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA}
+		// A new head: overrides stay (the comment says which commit each
+		// was given on).
+		st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels}
 	}
 	var check CheckRun
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, job.HeadSHA, CheckName)
@@ -67,4 +85,40 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 	}
 	st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 	return a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
+}
+
+// processLabel remembers who added an override label, then reviews the
+// latest plan again so the label's override comes or goes.
+func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
+	repo, label := Repo{job.Owner, job.Repo}, job.Extra["label"]
+	cfg, _, ok := a.repoConfig(ctx, gh, repo, job.BaseRef)
+	if !ok || !isOverrideLabel(cfg, label) {
+		logger(ctx).Debug("label is no override label", "label", label)
+		return nil
+	}
+	key := job.GroupKey()
+	unlock := a.locks.lock(key)
+	st, _, err := a.store.PR(ctx, key)
+	if err == nil {
+		st.Labels = slices.DeleteFunc(st.Labels, func(m LabelMark) bool { return strings.EqualFold(m.Name, label) })
+		if job.Action == "labeled" && len(st.Labels) < maxOverrides {
+			st.Labels = append(st.Labels, LabelMark{Name: label, By: job.Sender, At: a.now()})
+		}
+		err = a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
+	}
+	unlock()
+	if err != nil {
+		return err
+	}
+	logger(ctx).Info("override label "+job.Action, "label", label, "sender", job.Sender)
+	if st.RunID == 0 || st.HeadSHA != job.HeadSHA {
+		logger(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
+		return nil
+	}
+	run, err := gh.GetWorkflowRun(ctx, repo, st.RunID)
+	if err != nil {
+		return err
+	}
+	run.PullRequests = []int{job.PR}
+	return a.reviewRun(ctx, gh, repo, run)
 }

@@ -26,6 +26,7 @@ type fakeGitHub struct {
 	getPermission       func(Repo, string) (string, error)
 	dispatchWorkflow    func(Repo, string, string, map[string]string) error
 	react               func(Repo, int64, string) error
+	teamMember          func(org, slug, user string) (bool, error)
 	botLogin            func() (string, error)
 }
 
@@ -167,4 +168,12 @@ func (f *fakeGitHub) React(_ context.Context, r Repo, id int64, content string) 
 		return nil
 	}
 	return f.react(r, id, content)
+}
+
+func (f *fakeGitHub) TeamMember(_ context.Context, org, slug, user string) (bool, error) {
+	f.count("TeamMember")
+	if f.teamMember == nil {
+		return false, nil
+	}
+	return f.teamMember(org, slug, user)
 }

@@ -34,6 +34,9 @@ type GitHub interface {
 	// BotLogin is the App's own account, <slug>[bot]: only its comments
 	// are planwarden's, whatever marker another comment carries.
 	BotLogin(ctx context.Context) (string, error)
+	// TeamMember reports whether user is an active member of the team
+	// org/teamSlug (a pending invitation is not membership).
+	TeamMember(ctx context.Context, org, teamSlug, user string) (bool, error)
 	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
 	React(ctx context.Context, r Repo, commentID int64, content string) error
 }
@@ -81,6 +84,7 @@ type PullRequest struct {
 	HeadRef  string
 	HeadRepo string // owner/name of the head branch's repository
 	BaseRef  string
+	Labels   []string // label names
 }
 
 // WorkflowRun is a GitHub Actions run.

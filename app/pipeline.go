@@ -34,12 +34,7 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if err != nil {
 		return err
 	}
-	var plans []Artifact
-	for _, art := range arts {
-		if strings.HasPrefix(art.Name, ArtifactPrefix) {
-			plans = append(plans, art)
-		}
-	}
+	plans := planArtifacts(arts)
 	if len(plans) == 0 && !a.cfg.Commands.isPlanWorkflow(run) {
 		log.Debug("not a plan workflow run", "workflow", run.Path)
 		return nil
@@ -85,7 +80,7 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 // publish reviews the run and writes the comment, the check and the
 // state. completed says the check already shows the outcome.
 func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, pr PullRequest, run WorkflowRun, plans []Artifact, check CheckRun, st PRState) (completed bool, err error) {
-	res := a.evaluate(ctx, gh, repo, pr, run, plans, check)
+	res := a.evaluate(ctx, gh, repo, pr, run, plans, check, st)
 	if st.HeadSHA == run.HeadSHA && res.report != nil && !comment.Newer(comment.Marker{PlanTime: st.PlanTime}, comment.Marker{PlanTime: res.planTime}) {
 		logger(ctx).Info("older plan ignored: a newer plan was already reviewed", "plan_time", res.planTime)
 		return true, nil
@@ -124,28 +119,15 @@ type result struct {
 	planTime time.Time
 }
 
-// evaluate reads the run's plans and reviews them. Everything that goes
-// wrong here is the PR's to fix and goes on the check run.
-func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, run WorkflowRun, arts []Artifact, check CheckRun) result {
+// evaluate reads the run's plans and reviews them, with the PR's
+// overrides. Everything that goes wrong here is the PR's to fix and goes
+// on the check run.
+func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, run WorkflowRun, arts []Artifact, check CheckRun, st PRState) result {
 	name := run.Name
 	if name == "" {
 		name = "the plan workflow"
 	}
-	if run.Conclusion != "success" {
-		return result{out: failed("Plan workflow "+orNone(run.Conclusion),
-			fmt.Sprintf("The workflow run %s (%s) concluded %s, so there is no plan to review. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
-				name, runRef(run), orNone(run.Conclusion)))}
-	}
-	if len(arts) == 0 {
-		return result{out: failed("No plan artifact",
-			fmt.Sprintf("The workflow run %s (%s) uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
-				name, runRef(run), ArtifactPrefix, ArtifactPrefix))}
-	}
-	if len(arts) > a.cfg.Limits.MaxArtifacts {
-		return result{out: failed("Too many plan artifacts",
-			fmt.Sprintf("The run uploaded %d plan artifacts; planwarden reads at most %d.", len(arts), a.cfg.Limits.MaxArtifacts))}
-	}
-	files, out, ok := a.download(ctx, gh, repo, arts)
+	inputs, planTime, out, ok := a.readPlans(ctx, gh, repo, run, arts)
 	if !ok {
 		return result{out: out}
 	}
@@ -153,15 +135,50 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	if !ok {
 		return result{out: out}
 	}
-	var (
-		inputs   []review.Input
-		planTime = run.RunStartedAt
-		stamped  time.Time
-	)
+	report := a.reviewWithOverrides(inputs, cfg, pr, run.HeadSHA, st)
+	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: planTime, Marker: true, DetailsURL: check.HTMLURL}
+	co := comment.CheckOutput(report, opt)
+	out = outcome{Conclusion: checkConclusion(report, co.Conclusion), Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
+	if out.Title == "" {
+		out.Title = "Verdict: " + orNone(string(report.Verdict))
+	}
+	if out.Summary == "" {
+		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %s (%s).", len(inputs), name, runRef(run))
+	}
+	return result{out: out, body: comment.Render(report, opt), report: report, planTime: planTime}
+}
+
+// readPlans downloads and parses the run's plan artifacts. planTime is
+// the newest plan timestamp, else the run's start.
+func (a *App) readPlans(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun, arts []Artifact) (inputs []review.Input, planTime time.Time, out outcome, ok bool) {
+	name := run.Name
+	if name == "" {
+		name = "the plan workflow"
+	}
+	if run.Conclusion != "success" {
+		return nil, time.Time{}, failed("Plan workflow "+orNone(run.Conclusion),
+			fmt.Sprintf("The workflow run %s (%s) concluded %s, so there is no plan to review. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
+				name, runRef(run), orNone(run.Conclusion))), false
+	}
+	if len(arts) == 0 {
+		return nil, time.Time{}, failed("No plan artifact",
+			fmt.Sprintf("The workflow run %s (%s) uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
+				name, runRef(run), ArtifactPrefix, ArtifactPrefix)), false
+	}
+	if len(arts) > a.cfg.Limits.MaxArtifacts {
+		return nil, time.Time{}, failed("Too many plan artifacts",
+			fmt.Sprintf("The run uploaded %d plan artifacts; planwarden reads at most %d.", len(arts), a.cfg.Limits.MaxArtifacts)), false
+	}
+	files, out, ok := a.download(ctx, gh, repo, arts)
+	if !ok {
+		return nil, time.Time{}, out, false
+	}
+	var stamped time.Time
+	planTime = run.RunStartedAt
 	for _, f := range files {
 		p, err := planparse.Parse(f.Name, f.Data)
 		if err != nil {
-			return result{out: failed("Unreadable plan", "planwarden could not read a plan file of this run:\n\n"+codeBlock(err.Error()))}
+			return nil, time.Time{}, failed("Unreadable plan", "planwarden could not read a plan file of this run:\n\n"+codeBlock(err.Error())), false
 		}
 		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && t.After(stamped) {
 			stamped = t
@@ -171,17 +188,18 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	if !stamped.IsZero() {
 		planTime = stamped
 	}
-	report := review.Build(inputs, review.Options{Config: cfg})
-	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: planTime, Marker: true, DetailsURL: check.HTMLURL}
-	co := comment.CheckOutput(report, opt)
-	out = outcome{Conclusion: stricter(conclusion(report.Verdict), co.Conclusion), Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
-	if out.Title == "" {
-		out.Title = "Verdict: " + orNone(string(report.Verdict))
+	return inputs, planTime, outcome{}, true
+}
+
+// planArtifacts keeps the artifacts planwarden reads.
+func planArtifacts(arts []Artifact) []Artifact {
+	var plans []Artifact
+	for _, art := range arts {
+		if strings.HasPrefix(art.Name, ArtifactPrefix) {
+			plans = append(plans, art)
+		}
 	}
-	if out.Summary == "" {
-		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %s (%s).", len(inputs), name, runRef(run))
-	}
-	return result{out: out, body: comment.Render(report, opt), report: report, planTime: planTime}
+	return plans
 }
 
 // conclusion maps a verdict onto the check: only a clean pass is success;

@@ -66,6 +66,12 @@ type PRState struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
 	CheckRunID int64 `json:"check_run_id,omitempty"`
+	// Overrides are the /override commands given on the PR. They stay
+	// across pushes (each names the head it was given on).
+	Overrides []Override `json:"overrides,omitempty"`
+	// Labels are the override labels put on the PR while the App watched:
+	// who added each and when, for the comment.
+	Labels []LabelMark `json:"labels,omitempty"`
 }
 
 // Store is the bot's small durable memory. Implementations: in memory

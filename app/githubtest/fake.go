@@ -45,6 +45,7 @@ type Server struct {
 	artifacts  map[int64]*artifact
 	files      map[string][]byte
 	perms      map[string]string
+	teams      map[string]string // org/slug:user -> membership state
 	dispatches []Dispatch
 	reactions  []Reaction
 	gates      []*Gate
@@ -93,6 +94,7 @@ type PR struct {
 	HeadRef     string
 	HeadRepo    string // default owner/repo
 	BaseRef     string // default main
+	Labels      []string
 }
 
 // Comment is an issue comment.
@@ -175,7 +177,7 @@ func New(t testing.TB) *Server {
 		t.Logf("githubtest: %s", reason)
 	}
 	s := &Server{t: t, spec: sp, nextID: 1000, prs: map[string]*PR{}, runs: map[string]*Run{},
-		artifacts: map[int64]*artifact{}, files: map[string][]byte{}, perms: map[string]string{}}
+		artifacts: map[int64]*artifact{}, files: map[string][]byte{}, perms: map[string]string{}, teams: map[string]string{}}
 	s.srv = httptest.NewServer(s.routes())
 	s.URL, s.APIURL = s.srv.URL, s.srv.URL+APIPrefix+"/"
 	t.Cleanup(s.srv.Close)
@@ -236,6 +238,23 @@ func (s *Server) SetPermission(owner, repo, user, perm string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.perms[owner+"/"+repo+":"+user] = perm
+}
+
+// SetTeamMember makes user a member of the team org/slug with state
+// (active or pending); GitHub answers 404 for anyone else.
+func (s *Server) SetTeamMember(org, slug, user, state string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.teams[strings.ToLower(org+"/"+slug)+":"+strings.ToLower(user)] = state
+}
+
+// SetLabels replaces a pull request's labels.
+func (s *Server) SetLabels(owner, repo string, pr int, labels ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.prs[key(owner, repo, pr)]; ok {
+		p.Labels = append([]string(nil), labels...)
+	}
 }
 
 // Fail installs a fault.

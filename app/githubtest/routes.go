@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -30,6 +31,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /repos/{owner}/{repo}/contents/{path...}", s.getContents)
 	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
 	api("POST /repos/{owner}/{repo}/actions/workflows/{wf}/dispatches", s.dispatch)
+	api("GET /orgs/{org}/teams/{slug}/memberships/{user}", s.teamMembership)
 	mux.HandleFunc("GET /_blob/{id}", s.blob)
 	return s.middleware(mux)
 }
@@ -65,8 +67,12 @@ func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
 }
 
 func prJSON(p *PR) map[string]any {
+	labels := []any{}
+	for _, l := range p.Labels {
+		labels = append(labels, map[string]any{"name": l})
+	}
 	return map[string]any{
-		"number": p.Number, "state": p.State,
+		"number": p.Number, "state": p.State, "labels": labels,
 		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "repo": map[string]any{"full_name": p.HeadRepo}},
 		"base": map[string]any{"ref": p.BaseRef, "repo": map[string]any{"full_name": p.Owner + "/" + p.Repo}},
 	}
@@ -371,4 +377,19 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	s.dispatches = append(s.dispatches, Dispatch{Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), Workflow: r.PathValue("wf"), Ref: in.Ref, Inputs: in.Inputs})
 	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) teamMembership(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	state, ok := s.teams[strings.ToLower(r.PathValue("org")+"/"+r.PathValue("slug"))+":"+strings.ToLower(r.PathValue("user"))]
+	s.mu.Unlock()
+	if !ok {
+		notFound(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"url":   fmt.Sprintf("%s%s/teams/1/memberships/%s", s.URL, APIPrefix, r.PathValue("user")),
+		"role":  "member",
+		"state": state,
+	})
 }
