@@ -30,6 +30,7 @@ func TestValidateAgainstGitHubDescription(t *testing.T) {
 		"complete check run":           {"PATCH", "/repos/o/r/check-runs/5", `{"status":"completed","conclusion":"neutral","completed_at":"2026-12-02T11:00:00Z","output":{"title":"t","summary":"s","annotations":[{"path":"main.tf","start_line":1,"end_line":1,"annotation_level":"warning","message":"m"}]}}`, ""},
 		"check run without head_sha":   {"POST", "/repos/o/r/check-runs", `{"name":"planwarden"}`, `property "head_sha" is missing`},
 		"conclusion maybe":             {"PATCH", "/repos/o/r/check-runs/5", `{"conclusion":"maybe"}`, `"/conclusion": value is not one of the allowed values`},
+		"completed_at not a time":      {"PATCH", "/repos/o/r/check-runs/5", `{"conclusion":"success","completed_at":"yesterday"}`, `"/completed_at": string doesn't match the format "date-time"`},
 		"name is not a string":         {"POST", "/repos/o/r/check-runs", `{"name":5,"head_sha":"abc"}`, `"/name": value must be a string`},
 		"output without summary":       {"PATCH", "/repos/o/r/check-runs/5", `{"output":{"title":"t"}}`, `property "summary" is missing`},
 		"annotation level unknown":     {"PATCH", "/repos/o/r/check-runs/5", `{"output":{"title":"t","summary":"s","annotations":[{"path":"a","start_line":1,"end_line":1,"annotation_level":"error","message":"m"}]}}`, `annotation_level": value is not one of`},
