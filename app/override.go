@@ -393,14 +393,18 @@ func overriders(cfg *rules.Config, rule, env string) string {
 
 func who(users, teams, labels []string) string {
 	var parts []string
-	if len(users) > 0 {
-		parts = append(parts, "users "+codeList(users))
+	switch len(users) {
+	case 0:
+	case 1:
+		parts = append(parts, "the user "+codeList(users))
+	default:
+		parts = append(parts, "the users "+codeList(users))
 	}
 	if len(teams) > 0 {
 		parts = append(parts, "members of "+codeList(teams))
 	}
 	if len(labels) > 0 {
-		parts = append(parts, "the label "+codeList(labels))
+		parts = append(parts, "the pull request label "+codeList(labels))
 	}
 	if len(parts) == 0 {
 		return "no one may override it"

@@ -18,7 +18,7 @@ import (
 // Table layout: one table, partition key KeyAttribute (a string), no sort
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
-//	pk = "delivery#<X-GitHub-Delivery>", expires_at
+//	pk = "delivery#<X-GitHub-Delivery>", expires_at (deleted again by ForgetDelivery)
 //	pk = "pr#<owner>/<repo>#<n>",        expires_at, state (a map of app.PRState's JSON fields)
 //
 // DynamoDB deletes expired items lazily (within days), so reads and the
@@ -32,7 +32,8 @@ const (
 	prPrefix       = "pr#"
 )
 
-// Store is the App's Store port on DynamoDB.
+// Store is the App's Store port on DynamoDB; it is also an
+// app.DeliveryForgetter.
 type Store struct {
 	client *dynamodb.Client
 	table  string
@@ -70,6 +71,23 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 		return false, fmt.Errorf("mark delivery %s in dynamodb: %w", deliveryID, err)
 	}
 	return true, nil
+}
+
+// ForgetDelivery deletes the delivery id's item, so that GitHub's
+// "Redeliver" of a delivery that could not be queued is new again (see
+// app.DeliveryForgetter). Forgetting an id never marked is no error.
+func (s *Store) ForgetDelivery(ctx context.Context, deliveryID string) error {
+	if deliveryID == "" {
+		return errors.New("forget delivery: empty delivery id")
+	}
+	_, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: sdkaws.String(s.table),
+		Key:       map[string]types.AttributeValue{KeyAttribute: &types.AttributeValueMemberS{Value: deliveryPrefix + deliveryID}},
+	})
+	if err != nil {
+		return fmt.Errorf("forget delivery %s in dynamodb: %w", deliveryID, err)
+	}
+	return nil
 }
 
 // PR reads the state of one pull request with a consistent read.

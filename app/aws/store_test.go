@@ -2,7 +2,14 @@ package aws_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +116,73 @@ func TestStoreExpiredItemsAreGone(t *testing.T) {
 	}
 	if st, ok, err := s.PR(ctx, "octo/infra#2"); err != nil || ok {
 		t.Errorf("PR after the ttl = %+v found %v, %v; want absent", st, ok, err)
+	}
+}
+
+func TestStoreForgetDeliveryDeletesOnlyThatItem(t *testing.T) {
+	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	s, _, client, table := newStoreAt(t, at)
+	ctx := context.Background()
+	if _, err := s.MarkDelivery(ctx, "d-gone", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.MarkDelivery(ctx, "d-kept", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutPR(ctx, "d-gone", app.PRState{HeadSHA: "abc", UpdatedAt: at}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ForgetDelivery(ctx, "d-gone"); err != nil {
+		t.Fatalf("ForgetDelivery: %v", err)
+	}
+	for pk, want := range map[string]bool{"delivery#d-gone": false, "delivery#d-kept": true, "pr#d-gone": true} {
+		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+			TableName: sdkaws.String(table),
+			Key:       map[string]types.AttributeValue{pwaws.KeyAttribute: &types.AttributeValueMemberS{Value: pk}},
+		})
+		if err != nil {
+			t.Fatalf("get item %s: %v", pk, err)
+		}
+		if got := out.Item != nil; got != want {
+			t.Errorf("item %s present %v after ForgetDelivery(d-gone), want %v", pk, got, want)
+		}
+	}
+	if err := s.ForgetDelivery(ctx, ""); err == nil {
+		t.Errorf("ForgetDelivery(\"\") succeeded; want an error")
+	}
+}
+
+// downQueue refuses every job, as SQS does when it is unavailable.
+type downQueue struct{}
+
+func (downQueue) Enqueue(context.Context, app.Job) error { return errors.New("sqs: service unavailable") }
+
+func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
+	client := dynamodb.NewFromConfig(awstest.Config(t))
+	store := pwaws.NewStore(client, awstest.Table(t, client))
+	const secret = "webhook-secret"
+	a, err := app.New(app.Config{
+		Secrets: app.Secrets{WebhookSecret: []byte(secret)}, Queue: downQueue{}, Store: store,
+		GitHubFor: func(int64) (app.GitHub, error) { return nil, errors.New("no GitHub in this test") },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"action":"opened","number":3,"pull_request":{"number":3,"head":{"sha":"abc123","ref":"f"},"base":{"ref":"main"}},` +
+		`"repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":77},"sender":{"login":"alice"}}`
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(body))
+	for i := range 2 {
+		req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", "redeliver-me")
+		req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+		rec := httptest.NewRecorder()
+		a.Handler().ServeHTTP(rec, req)
+		// A remembered id would answer 200 "duplicate delivery" the second time.
+		if rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("delivery %d: status %d %q, want 503: the id must be forgotten when the job was not queued", i+1, rec.Code, rec.Body.String())
+		}
 	}
 }

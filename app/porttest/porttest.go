@@ -186,6 +186,50 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		}
 	})
 
+	t.Run("a forgotten delivery is new again", func(t *testing.T) {
+		s := newStore(t)
+		f, ok := s.(app.DeliveryForgetter)
+		if !ok {
+			t.Skip("the store cannot forget deliveries")
+		}
+		if ok, err := s.MarkDelivery(ctx, "d-forget", hour); err != nil || !ok {
+			t.Fatalf("MarkDelivery = %v, %v; want new", ok, err)
+		}
+		if ok, err := s.MarkDelivery(ctx, "d-keep", hour); err != nil || !ok {
+			t.Fatalf("MarkDelivery = %v, %v; want new", ok, err)
+		}
+		if err := f.ForgetDelivery(ctx, "d-forget"); err != nil {
+			t.Fatalf("ForgetDelivery: %v", err)
+		}
+		if err := f.ForgetDelivery(ctx, "d-never-seen"); err != nil {
+			t.Errorf("ForgetDelivery of an unknown id: %v; want no error", err)
+		}
+		if ok, err := s.MarkDelivery(ctx, "d-forget", hour); err != nil || !ok {
+			t.Errorf("MarkDelivery after ForgetDelivery = %v, %v; want new again", ok, err)
+		}
+		if ok, err := s.MarkDelivery(ctx, "d-keep", hour); err != nil || ok {
+			t.Errorf("MarkDelivery of an id not forgotten = %v, %v; want a duplicate", ok, err)
+		}
+	})
+
+	t.Run("a forgotten delivery leaves PR state alone", func(t *testing.T) {
+		s := newStore(t)
+		f, ok := s.(app.DeliveryForgetter)
+		if !ok {
+			t.Skip("the store cannot forget deliveries")
+		}
+		const k = "octo/infra#14"
+		if err := s.PutPR(ctx, k, fullState(), hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		if err := f.ForgetDelivery(ctx, k); err != nil {
+			t.Fatalf("ForgetDelivery: %v", err)
+		}
+		if _, ok, err := s.PR(ctx, k); err != nil || !ok {
+			t.Errorf("PR(%q) after ForgetDelivery(%q) = found %v, err %v; want the state kept", k, k, ok, err)
+		}
+	})
+
 	t.Run("a check summary at GitHub's limit round-trips", func(t *testing.T) {
 		s := newStore(t)
 		want := fullState()
@@ -216,6 +260,11 @@ func fullState() app.PRState {
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
 		CheckRunID: 4242424242,
+		Overrides: []app.Override{
+			{Rule: "gpu-sku-loss", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
+			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", By: "bob", At: fixed},
+		},
+		Labels: []app.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
 	}
 }
 

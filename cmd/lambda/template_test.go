@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,6 +201,31 @@ func TestTemplateTranslates(t *testing.T) {
 		}
 	})
 
+	t.Run("dynamodb: each role its own keys and actions", func(t *testing.T) {
+		for role, want := range map[string]struct {
+			actions []string
+			keys    string
+		}{
+			// The receiver marks delivery ids and forgets one again when
+			// its job could not be queued (GitHub's Redeliver then works).
+			"ReceiverRole": {[]string{"dynamodb:DeleteItem", "dynamodb:PutItem"}, `["delivery#*"]`},
+			"WorkerRole":   {[]string{"dynamodb:GetItem", "dynamodb:PutItem"}, `["pr#*"]`},
+		} {
+			var got []string
+			for _, st := range dynamoStatements(t, tpl.props(t, role, "AWS::IAM::Role")["Policies"]) {
+				keys := js(st.Condition["ForAllValues:StringLike"]["dynamodb:LeadingKeys"])
+				if keys != want.keys {
+					t.Errorf("%s: dynamodb statement %s is limited to keys %s, want %s", role, st.Sid, keys, want.keys)
+				}
+				got = append(got, st.Actions...)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want.actions) {
+				t.Errorf("%s: dynamodb actions %v, want %v", role, got, want.actions)
+			}
+		}
+	})
+
 	t.Run("alarms on dlq depth, errors and throttles; log retention", func(t *testing.T) {
 		want := map[string]bool{
 			"ApproximateNumberOfMessagesVisible JobsDeadLetterQueue": false,
@@ -250,6 +276,43 @@ func TestTemplateTranslates(t *testing.T) {
 			}
 		}
 	})
+}
+
+// statement is one IAM policy statement; Action may be a string or a list.
+type statement struct {
+	Sid       string
+	Action    any
+	Condition map[string]map[string]any
+	Actions   []string `json:"-"`
+}
+
+// dynamoStatements returns the statements of a role's inline policies that
+// allow a dynamodb action.
+func dynamoStatements(t *testing.T, policies any) []statement {
+	t.Helper()
+	var pols []struct {
+		PolicyDocument struct{ Statement []statement }
+	}
+	if err := json.Unmarshal([]byte(js(policies)), &pols); err != nil {
+		t.Fatalf("policies %s: %v", js(policies), err)
+	}
+	var out []statement
+	for _, p := range pols {
+		for _, st := range p.PolicyDocument.Statement {
+			switch a := st.Action.(type) {
+			case string:
+				st.Actions = []string{a}
+			case []any:
+				for _, x := range a {
+					st.Actions = append(st.Actions, fmt.Sprint(x))
+				}
+			}
+			if slices.ContainsFunc(st.Actions, func(a string) bool { return strings.HasPrefix(a, "dynamodb:") }) {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }
 
 var wildcardAction = regexp.MustCompile(`"[a-z0-9-]+:[A-Za-z]*\*"`)
