@@ -155,7 +155,9 @@ func TestStoreForgetDeliveryDeletesOnlyThatItem(t *testing.T) {
 // downQueue refuses every job, as SQS does when it is unavailable.
 type downQueue struct{}
 
-func (downQueue) Enqueue(context.Context, app.Job) error { return errors.New("sqs: service unavailable") }
+func (downQueue) Enqueue(context.Context, app.Job) error {
+	return errors.New("sqs: service unavailable")
+}
 
 func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
 	client := dynamodb.NewFromConfig(awstest.Config(t))
