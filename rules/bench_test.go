@@ -17,10 +17,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Fatal(err)
 	}
 	projects := []Project{{Name: "large", Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}
-	cfg := DefaultConfig()
-	if celAvailable {
-		cfg = mustConfig(b, "version: 1\ncustom_rules:\n  - id: big\n    when: change.gpus_max > 64.0\n    message: \"{address} is big\"\n")
-	}
+	cfg := mustConfig(b, "version: 1\ncustom_rules:\n  - id: big\n    when: change.gpus_max > 64.0\n    message: \"{address} is big\"\n")
 	b.ReportAllocs()
 	for b.Loop() {
 		cfg.Evaluate(projects, nil)

@@ -1,5 +1,3 @@
-//go:build celrules
-
 package rules
 
 import (
@@ -25,9 +23,6 @@ var celEnv = func() *cel.Env {
 }()
 
 var antlrExpecting = regexp.MustCompile(` expecting \{.*\}$`)
-
-// celAvailable reports whether this build evaluates custom rules.
-const celAvailable = true
 
 // celCostLimit bounds the work one evaluation may do, so a custom rule
 // cannot stall a review.

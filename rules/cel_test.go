@@ -1,5 +1,3 @@
-//go:build celrules
-
 package rules
 
 import (
