@@ -181,6 +181,9 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	if !ok {
 		return refuse("`/override` refused: " + out.Summary)
 	}
+	if len(args) > 0 && args[0] == "--revoke" {
+		return a.revokeOverride(ctx, gh, job, pr, args[1:], refuse)
+	}
 	rule, address, reason := overrideArgs(args)
 	if rule != "" && !knownRule(cfg, rule) {
 		return refuse(fmt.Sprintf("`/override`: %s is not a rule of this repo. Write `/override RULE [ADDRESS] [-- reason]`; `/override` alone lists what may be overridden.", code(rule)))
@@ -239,7 +242,7 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 		}
 		return in, nil
 	}
-	var allowed, denied []string // projects
+	var allowed, byLabel, denied []string // projects
 	deniedEnvs := map[string]bool{}
 	for _, p := range report.Projects {
 		match := slices.ContainsFunc(p.Findings, func(f rules.Finding) bool {
@@ -252,9 +255,15 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 		if err != nil {
 			return err
 		}
-		if cfg.MayOverride(rule, p.Environment, job.Sender, in, pr.Labels) {
+		switch {
+		case cfg.MayOverride(rule, p.Environment, job.Sender, in, nil):
 			allowed = append(allowed, p.Name)
-		} else {
+		case cfg.MayOverride(rule, p.Environment, job.Sender, in, pr.Labels):
+			// Only a label on the PR allows it, and that label already
+			// overrides while it is there: recording it would outlive
+			// the label.
+			byLabel = append(byLabel, p.Name)
+		default:
 			denied = append(denied, p.Name)
 			deniedEnvs[p.Environment] = true
 		}
@@ -262,6 +271,9 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	where := code(rule)
 	if address != "" {
 		where += " on " + code(address)
+	}
+	if len(allowed) == 0 && len(denied) == 0 && len(byLabel) > 0 {
+		return a.reply(ctx, gh, job, "eyes", fmt.Sprintf("`/override`: a label on #%d already overrides %s while it stays there; nothing to record. `/override` records overrides of the users and teams the config lists.", pr.Number, where))
 	}
 	if len(allowed) == 0 && len(denied) == 0 {
 		return refuse(fmt.Sprintf("`/override`: the review of %s has no blocking finding of %s. `/override` alone lists what may be overridden.", short(pr.HeadSHA), where))
@@ -297,6 +309,61 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	if err := a.reply(ctx, gh, job, "+1", msg); err != nil {
 		return err
 	}
+	return a.reviewRun(ctx, gh, repo, run)
+}
+
+// revokeOverride is `/override --revoke RULE [ADDRESS]`: it drops the
+// recorded overrides of the rule (those covering the address, or all) and
+// reviews the latest plan again. Revoking only makes the review stricter,
+// so anyone with write access may.
+func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullRequest, args []string, refuse func(string) error) error {
+	repo := Repo{job.Owner, job.Repo}
+	rule, address, _ := overrideArgs(args)
+	if rule == "" {
+		return refuse("`/override --revoke` needs a rule: `/override --revoke RULE [ADDRESS]`.")
+	}
+	perm, err := gh.GetPermission(ctx, repo, job.Sender)
+	if err != nil {
+		return err
+	}
+	if perm != "admin" && perm != "write" {
+		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.Sender), code(perm)))
+	}
+	unlock := a.locks.lock(job.GroupKey())
+	st, _, err := a.store.PR(ctx, job.GroupKey())
+	n := len(st.Overrides)
+	if err == nil {
+		st.Overrides = slices.DeleteFunc(st.Overrides, func(o Override) bool {
+			// A rule-wide override covers the address too.
+			return o.Rule == rule && (address == "" || o.Address == address || o.Address == "")
+		})
+		if len(st.Overrides) < n {
+			err = a.store.PutPR(ctx, job.GroupKey(), st, a.cfg.StateTTL)
+		}
+	}
+	unlock()
+	if err != nil {
+		return err
+	}
+	where := code(rule)
+	if address != "" {
+		where += " on " + code(address)
+	}
+	if len(st.Overrides) == n {
+		return refuse(fmt.Sprintf("`/override --revoke`: #%d has no recorded override of %s.", pr.Number, where))
+	}
+	logger(ctx).Info("override revoked", "rule", rule, "sender", job.Sender, "revoked", n-len(st.Overrides))
+	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.Sender), n-len(st.Overrides), where)); err != nil {
+		return err
+	}
+	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
+		return nil
+	}
+	run, err := gh.GetWorkflowRun(ctx, repo, st.RunID)
+	if err != nil {
+		return err
+	}
+	run.PullRequests = []int{pr.Number}
 	return a.reviewRun(ctx, gh, repo, run)
 }
 

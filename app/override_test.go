@@ -267,3 +267,47 @@ func TestOverrideBeforeAnyReviewIsRefused(t *testing.T) {
 		t.Errorf("check %s, want still waiting", c.Status)
 	}
 }
+
+func TestARevokedOverrideBlocksAgain(t *testing.T) {
+	h := typoPR(t)
+	h.command("alice", "/override gpu-sku-loss")
+	h.command("alice", "/override gpu-pool-sku")
+	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
+		t.Fatalf("check %q after both overrides, want success", c.Conclusion)
+	}
+	h.gh.SetPermission(owner, repo, "dave", "read")
+	if id := h.command("dave", "/override --revoke gpu-sku-loss"); h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "needs write access") {
+		t.Errorf("a reader's revoke: reaction %q reply %q, want a refusal", h.reaction(id), h.lastReply())
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
+		t.Errorf("check %q after a refused revoke, want success still", c.Conclusion)
+	}
+	h.gh.SetPermission(owner, repo, "bob", "write")
+	if id := h.command("bob", "/override --revoke gpu-sku-loss "+gpuPool); h.reaction(id) != "+1" {
+		t.Errorf("a writer's revoke: reaction %q reply %q, want +1", h.reaction(id), h.lastReply())
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
+		t.Errorf("check %q after the revoke, want failure again", c.Conclusion)
+	}
+	if body := h.review().Body; strings.Count(body, "**Overridden** by `alice`") != 1 {
+		t.Errorf("review comment should show only the gpu-pool-sku override left:\n%s", body)
+	}
+}
+
+func TestALabelAloneDoesNotRecordAnOverride(t *testing.T) {
+	h := typoPR(t)
+	h.gh.SetLabels(owner, repo, 7, "planwarden/accept-gpu-change")
+	id := h.command("mallory", "/override gpu-sku-loss -- the label says so")
+	if h.reaction(id) != "eyes" || !strings.Contains(h.lastReply(), "already overrides") {
+		t.Errorf("reaction %q reply %q, want a note that the label already overrides it", h.reaction(id), h.lastReply())
+	}
+	// The label goes: nothing of mallory's stayed behind.
+	h.gh.SetLabels(owner, repo, 7)
+	h.command("alice", "/override gpu-pool-sku")
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
+		t.Errorf("check %q: gpu-sku-loss must block again once the label is gone", c.Conclusion)
+	}
+	if strings.Contains(h.review().Body, "mallory") {
+		t.Errorf("the review comment names mallory")
+	}
+}

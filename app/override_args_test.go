@@ -1,0 +1,37 @@
+package app
+
+import "testing"
+
+func TestOverrideArgs(t *testing.T) {
+	tests := map[string]struct {
+		args                  []string
+		rule, address, reason string
+	}{
+		"nothing":                    {nil, "", "", ""},
+		"a rule":                     {[]string{"gpu-sku-loss"}, "gpu-sku-loss", "", ""},
+		"a rule and an address":      {[]string{"gpu-sku-loss", "azurerm_kubernetes_cluster_node_pool.gpu"}, "gpu-sku-loss", "azurerm_kubernetes_cluster_node_pool.gpu", ""},
+		"an address with a space":    {[]string{"stateful-delete", `aws_s3_bucket.b["a`, `b"]`}, "stateful-delete", `aws_s3_bucket.b["a b"]`, ""},
+		"a reason":                   {[]string{"gpu-sku-loss", "--", "on", "purpose"}, "gpu-sku-loss", "", "on purpose"},
+		"an address and a reason":    {[]string{"iam-admin", "aws_iam_role.ci", "--", "break-glass", "--", "INC-42"}, "iam-admin", "aws_iam_role.ci", "break-glass -- INC-42"},
+		"a reason and no rule":       {[]string{"--", "why"}, "", "", "why"},
+		"an empty reason is nothing": {[]string{"gpu-sku-loss", "--"}, "gpu-sku-loss", "", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			rule, address, reason := overrideArgs(tc.args)
+			if rule != tc.rule || address != tc.address || reason != tc.reason {
+				t.Errorf("overrideArgs(%q) = %q, %q, %q; want %q, %q, %q", tc.args, rule, address, reason, tc.rule, tc.address, tc.reason)
+			}
+		})
+	}
+}
+
+func TestOverrideSaysWhichCommitItWasGivenOn(t *testing.T) {
+	o := Override{Rule: "gpu-sku-loss", By: "alice", Reason: "on purpose", HeadSHA: "1111111111111111111111111111111111111111"}
+	if got := o.forReview("1111111111111111111111111111111111111111").Reason; got != "on purpose (given on 1111111)" {
+		t.Errorf("on its own head: reason %q", got)
+	}
+	if got := o.forReview("2222222222222222222222222222222222222222").Reason; got != "on purpose (given on 1111111, before the latest push: check that it still applies)" {
+		t.Errorf("after a push: reason %q", got)
+	}
+}
