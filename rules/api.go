@@ -22,6 +22,7 @@ const (
 	RuleAllowedSKUs         = "allowed-skus"
 	RuleIAMAdmin            = "iam-admin"
 	RuleStatefulDelete      = "stateful-delete"
+	RuleRetiredSKU          = "retired-sku"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -56,6 +57,7 @@ var builtins = map[string]rule{
 	RuleIAMAdmin:            iamAdmin{},
 	RuleStatefulDelete:      statefulDelete{},
 	RulePlanErrored:         planErrored{},
+	RuleRetiredSKU:          retiredSKU{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok }

@@ -89,6 +89,7 @@ type RuleSettings struct {
 	AllowedSKUs         AllowedSKUsSetting  `yaml:"allowed-skus,omitempty" doc:"A SKU is outside the environment's allow-list. Default: block, only where an allow-list is configured."`
 	IAMAdmin            RuleSetting         `yaml:"iam-admin,omitempty" doc:"A role gets AdministratorAccess or an Allow of * on *. Default: block."`
 	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
+	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -393,6 +394,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleAllowedSKUs:         &r.AllowedSKUs.RuleSetting,
 		RuleIAMAdmin:            &r.IAMAdmin,
 		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
+		RuleRetiredSKU:          &r.RetiredSKU,
 	}
 }
 

@@ -63,6 +63,7 @@ rules:
     severity: block
     environments: {dev: warn}
     extra_types: [aws_sagemaker_feature_group]
+  retired-sku: {severity: block, environments: {dev: off}}
 overrides:
   gpu-sku-loss:
     users: [alice, "@Bob"]
@@ -106,6 +107,7 @@ func TestEveryKey(t *testing.T) {
 			AllowedSKUs:    AllowedSKUsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}}, SKUs: []string{"Standard_D4s_v5"}},
 			IAMAdmin:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityBlock}},
 			StatefulDelete: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, ExtraTypes: []string{"aws_sagemaker_feature_group"}},
+			RetiredSKU:     RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
@@ -255,7 +257,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
-			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"typo of a nested key": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
@@ -267,7 +269,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"plan-errored cannot be configured": {
 			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
-			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete`},
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku`},
 		},
 		"threshold is a string": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
@@ -363,7 +365,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"override of an unknown rule": {
 			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
-			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, required-tags, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"override of plan-errored": {
 			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",

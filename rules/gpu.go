@@ -28,8 +28,7 @@ func (gpuSKULoss) check(s *scope) []draft {
 		out = append(out, draft{
 			address: r.Address,
 			message: fmt.Sprintf("%s loses its GPUs: %s -> %s", subject(r), skuText(r.Before), skuText(r.After)),
-			remedy: fmt.Sprintf("If GPU workloads still run there, set the SKU back to %s or another GPU SKU; if dropping the GPUs is intended, move those workloads first and say so in the pull request.",
-				skuName(r.Before)),
+			remedy:  gpuLossRemedy(r.Before),
 		})
 	}
 	return out
@@ -235,4 +234,56 @@ func (requiredTags) check(s *scope) []draft {
 		})
 	}
 	return out
+}
+
+// gpuLossRemedy says how to get the GPUs back, without pointing at a SKU
+// its vendor has retired.
+func gpuLossRemedy(before *infra.Side) string {
+	back := "set the SKU back to " + skuName(before) + " or another GPU SKU"
+	if k := primary(before); k.Retired {
+		back = fmt.Sprintf("choose a current GPU SKU (%s was retired%s, so going back to it is not an option)", skuName(before), retiredOn(k))
+	}
+	return "If GPU workloads still run there, " + back + "; if dropping the GPUs is intended, move those workloads first and say so in the pull request."
+}
+
+func retiredOn(k infra.SKU) string {
+	if k.RetiredOn == "" {
+		return ""
+	}
+	return " on " + k.RetiredOn
+}
+
+// retiredSKU: a SKU the vendor has retired may still have a price, but new
+// capacity on it is not deployable and existing capacity is deallocated.
+type retiredSKU struct{}
+
+func (retiredSKU) severity(*scope) Severity { return SeverityWarn }
+
+func (retiredSKU) check(s *scope) []draft {
+	var out []draft
+	for _, r := range s.resources {
+		if r.After == nil || !changing(s.action(r)) {
+			continue
+		}
+		for _, g := range r.After.Groups {
+			if !g.SKU.Retired || (r.Before != nil && sameSKUGroup(r.Before, g)) {
+				continue // keeping a retired SKU is reported by no rule: nothing in this PR changed it
+			}
+			out = append(out, draft{
+				address: r.Address,
+				message: fmt.Sprintf("%s gets %s, which its vendor retired%s: new capacity on it cannot be deployed", subject(r), code(g.SKU.Name), retiredOn(g.SKU)),
+				remedy:  "Pick a current SKU with the same accelerators; docs/pricing.md lists the catalog.",
+			})
+		}
+	}
+	return out
+}
+
+func sameSKUGroup(before *infra.Side, g infra.Group) bool {
+	for _, b := range before.Groups {
+		if b.Name == g.Name && b.SKU.Name == g.SKU.Name {
+			return true
+		}
+	}
+	return false
 }

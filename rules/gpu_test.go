@@ -210,3 +210,33 @@ func TestRequiredTags(t *testing.T) {
 		},
 	})
 }
+
+func TestRetiredSKU(t *testing.T) {
+	retired := skuNC6
+	retired.Retired, retired.RetiredOn = true, "2025-09-30"
+	runRuleCases(t, RuleRetiredSKU, map[string]ruleCase{
+		"new pool on a retired SKU": {
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(retired, named("gpu")))},
+			want: []string{"warn retired-sku azurerm_kubernetes_cluster_node_pool.gpu: node pool `gpu` gets `Standard_NC6s_v3`, which its vendor retired on 2025-09-30: new capacity on it cannot be deployed"},
+		},
+		"moved to a retired SKU": {
+			res:  []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", side(skuA100), side(retired))},
+			want: []string{"warn retired-sku azurerm_linux_virtual_machine.trainer: VM `trainer` gets `Standard_NC6s_v3`, which its vendor retired on 2025-09-30: new capacity on it cannot be deployed"},
+		},
+		"raised to block in prod": {
+			env:  "prod",
+			cfg:  "version: 1\nrules:\n  retired-sku:\n    environments:\n      prod: block\n",
+			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", nil, side(retired, named("gpu")))},
+			want: []string{"block retired-sku azurerm_kubernetes_cluster_node_pool.gpu: node pool `gpu` gets `Standard_NC6s_v3`, which its vendor retired on 2025-09-30: new capacity on it cannot be deployed"},
+		},
+		"kept on the retired SKU it already had": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(retired, nodes(1, 2, 4)), side(retired, nodes(1, 2, 8)))},
+		},
+		"moved off a retired SKU": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(retired), side(skuA100))},
+		},
+		"retired pool deleted": {
+			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(retired), nil)},
+		},
+	})
+}

@@ -109,7 +109,7 @@ func TestStoryRemedies(t *testing.T) {
 	}{
 		"typo": {
 			plan: "aks-gpu-typo", env: "prod", rule: RuleGPUSKULoss,
-			want: "If GPU workloads still run there, set the SKU back to Standard_NC6s_v3 or another GPU SKU; if dropping the GPUs is intended, move those workloads first and say so in the pull request. No one may override gpu-sku-loss in prod: list who may under overrides.gpu-sku-loss in planwarden.yml on the base branch.",
+			want: "If GPU workloads still run there, choose a current GPU SKU (Standard_NC6s_v3 was retired on 2025-09-30, so going back to it is not an option); if dropping the GPUs is intended, move those workloads first and say so in the pull request. No one may override gpu-sku-loss in prod: list who may under overrides.gpu-sku-loss in planwarden.yml on the base branch.",
 		},
 		"untagged VM": {
 			plan: "a100-vm-no-tags", env: "prod", rule: RuleRequiredTags,
