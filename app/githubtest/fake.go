@@ -1,7 +1,8 @@
 // Package githubtest is a fake GitHub for tests: an httptest server that
 // serves the REST endpoints planwarden uses, under /api/v3/ as GitHub
-// Enterprise Server does, keeps their state (PRs, comments, check runs,
-// workflow runs, artifacts, files, permissions), records every call, and
+// Enterprise Server does, keeps their state (PRs and their labels,
+// comments, check runs, workflow runs, artifacts, files, permissions, team
+// memberships), records every call, and
 // checks each request against GitHub's REST description when the file is
 // present (see SpecPath).
 package githubtest
