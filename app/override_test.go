@@ -311,3 +311,29 @@ func TestALabelAloneDoesNotRecordAnOverride(t *testing.T) {
 		t.Errorf("the review comment names mallory")
 	}
 }
+
+func TestAnOverrideIsCheckedPerEnvironment(t *testing.T) {
+	h := typoPR(t)
+	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(`version: 1
+overrides:
+  gpu-sku-loss:
+    users: [alice]
+    labels: [planwarden/accept-gpu-change]
+    environments: [staging]
+`))
+	id := h.command("alice", "/override gpu-sku-loss")
+	if h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "in `prod`: no one may override it") {
+		t.Errorf("a staging-only overrider on a prod finding: reaction %q reply %q, want a refusal naming prod", h.reaction(id), h.lastReply())
+	}
+	// A staging-only label does not override in prod either.
+	h.gh.SetLabels(owner, repo, 7, "planwarden/accept-gpu-change")
+	ev := pullRequestEvent("labeled", 7, sha1)
+	ev["label"] = map[string]any{"name": "planwarden/accept-gpu-change"}
+	h.deliver("pull_request", "label-staging-only", ev)
+	if strings.Contains(h.review().Body, "**Overridden**") {
+		t.Errorf("a staging-only label overrode a prod finding")
+	}
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
+		t.Errorf("check %q, want failure", c.Conclusion)
+	}
+}
