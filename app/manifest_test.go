@@ -41,13 +41,14 @@ func TestManifestMatchesTheHandler(t *testing.T) {
 	for perm, level := range map[string]string{
 		"checks": "write", "pull_requests": "write", "issues": "write", "contents": "read",
 		"actions": "write", "metadata": "read", "merge_queues": "read",
+		"members": "read", // team membership for /override by team
 	} {
 		if m.DefaultPermissions[perm] != level {
 			t.Errorf("permission %s: %q, want %q", perm, m.DefaultPermissions[perm], level)
 		}
 	}
-	if len(m.DefaultPermissions) != 7 {
-		t.Errorf("permissions %v: want exactly the seven the App uses", m.DefaultPermissions)
+	if len(m.DefaultPermissions) != 8 {
+		t.Errorf("permissions %v: want exactly the eight the App uses", m.DefaultPermissions)
 	}
 	if m.HookAttributes.URL == "" {
 		t.Errorf("manifest has no webhook URL")

@@ -90,7 +90,7 @@ func (v *view) finding(f rules.Finding) findingItem {
 	case f.Remedy != "":
 		todo = "**What to do:** " + prose(truncate(f.Remedy, 1000))
 	case f.Severity == rules.SeverityBlock:
-		todo = "**What to do:** fix it in this pull request, or have someone allowed to override " + code(f.Rule) + " do so from the `planwarden` check run."
+		todo = "**What to do:** fix it in this pull request, or have someone allowed to override " + code(f.Rule) + " do so by commenting " + code("/override "+f.Rule) + "."
 	default:
 		todo = "**What to do:** nothing required; check that it is intended."
 	}

@@ -83,7 +83,7 @@ func TestFindings(t *testing.T) {
 		"- `gpu-sku-loss` on `b.one`: Block one.",
 		"  - **What to do:** Set vm\\_size back to Standard\\_NC6s\\_v3.",
 		"- `required-tags` on `b.two`: Block two.",
-		"  - **What to do:** fix it in this pull request, or have someone allowed to override `required-tags` do so from the `planwarden` check run.",
+		"  - **What to do:** fix it in this pull request, or have someone allowed to override `required-tags` do so by commenting `/override required-tags`.",
 		"### ✔️ Overridden",
 		"  - **Overridden** by `@alice` on 2026-12-01 17:42 UTC: break-glass \\<b\\>now\\</b\\>",
 		"### ⚠️ Worth a look",

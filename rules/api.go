@@ -262,7 +262,7 @@ func (c *Config) overrideHint(id, env string) string {
 	}
 	var parts []string
 	if len(who) > 0 {
-		parts = append(parts, "To accept it anyway, "+strings.Join(who, " or ")+" may override it from the planwarden check run")
+		parts = append(parts, "To accept it anyway, "+strings.Join(who, " or ")+" may comment "+code("/override "+id))
 	}
 	if len(labels) > 0 {
 		l := make([]string, len(labels))

@@ -125,7 +125,7 @@ func TestOverrideHint(t *testing.T) {
 		"users and teams": {
 			cfg:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice, bob]\n    teams: [acme/security]\n",
 			rule: RuleIAMAdmin, env: "prod",
-			want: "To accept it anyway, users alice, bob or team acme/security may override it from the planwarden check run.",
+			want: "To accept it anyway, users alice, bob or team acme/security may comment `/override iam-admin`.",
 		},
 		"label only": {
 			cfg:  "version: 1\noverrides:\n  iam-admin:\n    labels: [iam-approved]\n",
@@ -135,7 +135,7 @@ func TestOverrideHint(t *testing.T) {
 		"rule policy merged with *": {
 			cfg:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n  \"*\":\n    users: [root]\n",
 			rule: RuleIAMAdmin, env: "prod",
-			want: "To accept it anyway, users alice, root may override it from the planwarden check run.",
+			want: "To accept it anyway, users alice, root may comment `/override iam-admin`.",
 		},
 		"policy limited to another environment": {
 			cfg:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n    environments: [staging]\n",

@@ -117,7 +117,7 @@ func TestStoryRemedies(t *testing.T) {
 		},
 		"rename": {
 			plan: "sagemaker-rename", env: "prod", rule: RuleEndpointReplacement,
-			want: "Keep the name \"llm-prod\": an endpoint cannot be renamed, so a new name is a new endpoint with a new URL that every caller must switch to. Keep the attribute that forces the replacement as it is; to roll out a new model, point the endpoint at a new endpoint configuration instead, which updates it in place without downtime. To accept it anyway, team acme/ml-serving may override it from the planwarden check run, or add the pull request label `accept-endpoint-downtime`.",
+			want: "Keep the name \"llm-prod\": an endpoint cannot be renamed, so a new name is a new endpoint with a new URL that every caller must switch to. Keep the attribute that forces the replacement as it is; to roll out a new model, point the endpoint at a new endpoint configuration instead, which updates it in place without downtime. To accept it anyway, team acme/ml-serving may comment `/override endpoint-replacement`, or add the pull request label `accept-endpoint-downtime`.",
 		},
 	}
 	for name, tc := range tests {

@@ -368,7 +368,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}()
 		if api, ok := strings.CutPrefix(r.URL.Path, APIPrefix); ok {
 			if s.spec != nil {
-				for _, p := range s.spec.validate(r.Method, api, body) {
+				for _, p := range s.spec.validateRequest(r, body) {
 					s.t.Errorf("githubtest: %s %s does not match GitHub's REST description: %s", r.Method, api, p)
 				}
 			}

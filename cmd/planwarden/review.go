@@ -198,7 +198,7 @@ func loadConfig(path string) (*rules.Config, error) {
 }
 
 // setMemoryLimit gives the garbage collector a soft limit that scales with
-// the plans (4x their size, at least 64 MiB), unless GOMEMLIMIT is set:
+// the plans (4.5x their size, at least 64 MiB), unless GOMEMLIMIT is set:
 // without one the heap may grow to twice its live size before a collection,
 // which on a 28 MB plan means 100 MB nobody uses. It is soft: a review that
 // needs more still gets it.
@@ -206,5 +206,5 @@ func setMemoryLimit(planBytes int64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	debug.SetMemoryLimit(max(64<<20, 4*planBytes))
+	debug.SetMemoryLimit(max(64<<20, 9*planBytes/2))
 }
