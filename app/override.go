@@ -103,25 +103,6 @@ func labelOverrides(cfg *rules.Config, r *review.Report, labels []string, marks 
 	return out
 }
 
-// checkConclusion is the check's conclusion for a review: the verdict's,
-// except that a review whose only warnings are overridden blocking findings
-// is a success. An override is an authorized, recorded decision; the
-// comment shows it.
-func checkConclusion(r *review.Report, fromComment string) string {
-	c := stricter(conclusion(r.Verdict), fromComment)
-	if r.Verdict != rules.VerdictWarn || len(r.Overrides) == 0 {
-		return c
-	}
-	for _, p := range r.Projects {
-		for _, f := range p.Findings {
-			if f.Override == nil && (f.Severity == rules.SeverityBlock || f.Severity == rules.SeverityWarn) {
-				return c
-			}
-		}
-	}
-	return "success"
-}
-
 // isOverrideLabel reports whether any override policy of cfg names label.
 func isOverrideLabel(cfg *rules.Config, label string) bool {
 	for _, p := range cfg.Overrides {

@@ -138,7 +138,7 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	report := a.reviewWithOverrides(inputs, cfg, pr, run.HeadSHA, st)
 	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: planTime, Marker: true, DetailsURL: check.HTMLURL}
 	co := comment.CheckOutput(report, opt)
-	out = outcome{Conclusion: checkConclusion(report, co.Conclusion), Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
+	out = outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
 	}
@@ -200,31 +200,6 @@ func planArtifacts(arts []Artifact) []Artifact {
 		}
 	}
 	return plans
-}
-
-// conclusion maps a verdict onto the check: only a clean pass is success;
-// anything unknown fails, so a required check never passes by accident.
-func conclusion(v rules.Verdict) string {
-	switch v {
-	case rules.VerdictPass:
-		return "success"
-	case rules.VerdictWarn:
-		return "neutral"
-	}
-	return "failure"
-}
-
-// stricter returns the more blocking of two conclusions ("" counts as
-// nothing said).
-func stricter(a, b string) string {
-	rank := map[string]int{"": 0, "success": 1, "neutral": 2, "failure": 3}
-	if _, ok := rank[b]; !ok {
-		b = "failure"
-	}
-	if rank[b] > rank[a] {
-		return b
-	}
-	return a
 }
 
 // repoConfig reads the config from the PR's base branch, so a PR cannot

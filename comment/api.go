@@ -255,7 +255,7 @@ type Annotation struct {
 // MaxAnnotations, blocking first, the rest counted in the summary.
 func CheckOutput(r *review.Report, opt Options) Check {
 	v := newView(r, opt)
-	c := Check{Conclusion: conclusion(v.r.Verdict), Title: v.title()}
+	c := Check{Conclusion: Conclusion(v.r), Title: v.title()}
 	c.Annotations, c.Summary = v.annotations()
 	c.Summary = v.layout(MaxCheckBytes-len(c.Summary), true, false, c.Summary, "the full list is in this check run's details")
 	v.where = "`planwarden review --format json` run on the plan"
@@ -263,14 +263,40 @@ func CheckOutput(r *review.Report, opt Options) Check {
 	return c
 }
 
-func conclusion(verdict rules.Verdict) string {
-	switch verdict {
-	case rules.VerdictFail:
-		return "failure"
+// Conclusion maps a report onto the check run's conclusion: failure on a
+// fail verdict (and on anything it does not know, so a required check never
+// passes by accident), neutral on warnings, success on a pass, and success
+// when every warning is an overridden blocking finding: an override is an
+// authorized, recorded decision, and the comment shows it.
+func Conclusion(r *review.Report) string {
+	if r.Verdict == "" && len(r.Projects) == 0 {
+		return "success" // an empty report: nothing was reviewed, nothing blocks
+	}
+	switch r.Verdict {
+	case rules.VerdictPass:
+		return "success"
 	case rules.VerdictWarn:
+		if onlyOverridden(r) {
+			return "success"
+		}
 		return "neutral"
 	}
-	return "success"
+	return "failure"
+}
+
+func onlyOverridden(r *review.Report) bool {
+	overridden := false
+	for _, p := range r.Projects {
+		for _, f := range p.Findings {
+			switch {
+			case f.Override != nil:
+				overridden = true
+			case f.Severity == rules.SeverityBlock || f.Severity == rules.SeverityWarn:
+				return false
+			}
+		}
+	}
+	return overridden
 }
 
 // annotations returns the located findings as annotations and, when some

@@ -14,7 +14,8 @@ func TestCheckConclusion(t *testing.T) {
 		rules.VerdictPass: "success",
 		rules.VerdictWarn: "neutral",
 		rules.VerdictFail: "failure",
-		"":                "success",
+		"":                "success", // the empty report
+		"maybe":           "failure", // unknown verdicts fail closed
 	}
 	for verdict, want := range tests {
 		t.Run(string(verdict), func(t *testing.T) {
@@ -142,5 +143,26 @@ func TestSameReportTwoShapes(t *testing.T) {
 				t.Errorf("check output block not in the comment:\n%s", block)
 			}
 		}
+	}
+}
+
+func TestConclusionOverridden(t *testing.T) {
+	over := &rules.Override{Rule: "gpu-sku-loss", By: "alice"}
+	tests := map[string]struct {
+		findings []rules.Finding
+		want     string
+	}{
+		"every block overridden":         {[]rules.Finding{{Rule: "gpu-sku-loss", Severity: rules.SeverityBlock, Override: over}}, "success"},
+		"an override and a live warning": {[]rules.Finding{{Rule: "gpu-sku-loss", Severity: rules.SeverityBlock, Override: over}, {Rule: "cost-increase", Severity: rules.SeverityWarn}}, "neutral"},
+		"only a warning":                 {[]rules.Finding{{Rule: "cost-increase", Severity: rules.SeverityWarn}}, "neutral"},
+		"info beside an override":        {[]rules.Finding{{Rule: "gpu-sku-loss", Severity: rules.SeverityBlock, Override: over}, {Rule: "x", Severity: rules.SeverityInfo}}, "success"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			r := &review.Report{Verdict: rules.VerdictWarn, Projects: []*review.Project{{Name: "p", Findings: tc.findings}}}
+			if got := Conclusion(r); got != tc.want {
+				t.Errorf("conclusion %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
