@@ -83,6 +83,8 @@ func TestReviewUsageAndInputErrors(t *testing.T) {
 	dir := t.TempDir()
 	notJSON := filepath.Join(dir, "plan.json")
 	os.WriteFile(notJSON, []byte("{\n  oops"), 0o644)
+	badConfig := filepath.Join(dir, "planwarden.yml")
+	os.WriteFile(badConfig, []byte("version: 1\nrules:\n  gpu-sku-los: {severity: warn}\n"), 0o644)
 	state := filepath.Join(dir, "state.json")
 	os.WriteFile(state, []byte(`{"version":4,"serial":1,"lineage":"x","resources":[]}`), 0o644)
 	tests := map[string]struct {
