@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"flag"
 	"fmt"
@@ -73,6 +74,13 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 		c.secrets.PrivateKeyPEM = data
 	default:
 		return c, errors.New("PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set: give the GitHub App's private key")
+	}
+	if block, _ := pem.Decode(c.secrets.PrivateKeyPEM); block == nil || !strings.Contains(block.Type, "PRIVATE KEY") {
+		from := "PLANWARDEN_PRIVATE_KEY"
+		if file != "" {
+			from = "PLANWARDEN_PRIVATE_KEY_FILE (" + file + ")"
+		}
+		return c, fmt.Errorf("%s does not hold a PEM private key: use the .pem file GitHub generated for the App (it starts with -----BEGIN RSA PRIVATE KEY-----)", from)
 	}
 	secret := getenv("PLANWARDEN_WEBHOOK_SECRET")
 	if secret == "" {

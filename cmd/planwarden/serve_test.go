@@ -25,7 +25,7 @@ import (
 func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 	full := map[string]string{
 		"PLANWARDEN_APP_ID":         "123",
-		"PLANWARDEN_PRIVATE_KEY":    "-----BEGIN RSA PRIVATE KEY-----\nKEYMATERIAL\n-----END RSA PRIVATE KEY-----\n",
+		"PLANWARDEN_PRIVATE_KEY":    "-----BEGIN RSA PRIVATE KEY-----\nS0VZTUFURVJJQUw=\n-----END RSA PRIVATE KEY-----\n",
 		"PLANWARDEN_WEBHOOK_SECRET": "hush-hush",
 	}
 	tests := map[string]struct {
@@ -40,6 +40,7 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 		"key file unreadable":   {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
 		"no webhook secret":     {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
 		"everything, defaults":  {},
+		"key not PEM":           {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
 		"key from a file works": {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
 	}
 	for name, tc := range tests {
@@ -56,7 +57,7 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 			}
 			readFile := func(name string) ([]byte, error) {
 				if name == "/k.pem" {
-					return []byte("pem"), nil
+					return []byte("-----BEGIN RSA PRIVATE KEY-----\nS0VZTUFURVJJQUw=\n-----END RSA PRIVATE KEY-----\n"), nil
 				}
 				return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 			}
@@ -84,7 +85,7 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 
 func TestServeRefusesWithoutSecretOnTheCommandLine(t *testing.T) {
 	t.Setenv("PLANWARDEN_APP_ID", "1")
-	t.Setenv("PLANWARDEN_PRIVATE_KEY", "x")
+	t.Setenv("PLANWARDEN_PRIVATE_KEY", "-----BEGIN RSA PRIVATE KEY-----\nS0VZTUFURVJJQUw=\n-----END RSA PRIVATE KEY-----\n")
 	t.Setenv("PLANWARDEN_WEBHOOK_SECRET", "")
 	var stderr bytes.Buffer
 	if code := run([]string{"serve"}, nil, io.Discard, &stderr); code != exitUsage {
