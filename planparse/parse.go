@@ -195,7 +195,7 @@ func normalize(name string, data []byte) ([]byte, error) {
 	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) > 0 && (trimmed[0] != '{' && trimmed[0] != '[' || bytes.HasPrefix(trimmed, []byte("[command]"))) {
-		if start := wrapperJSONStart(trimmed); start >= 0 {
+		if looksLikeWrapper(trimmed) {
 			return nil, &Error{File: name, Kind: ErrWrapperOutput,
 				Detail: "the file starts with text before the JSON (setup-terraform's wrapper writes `[command]` and `::debug::` lines into stdout)",
 				Hint:   "set `terraform_wrapper: false` on hashicorp/setup-terraform, or run `terraform show -json` with the real binary (`$(which terraform-bin)`)"}
@@ -208,17 +208,12 @@ func normalize(name string, data []byte) ([]byte, error) {
 	return data, nil
 }
 
-// wrapperJSONStart finds a line that opens the plan JSON after wrapper noise.
-func wrapperJSONStart(b []byte) int {
-	looksWrapper := bytes.HasPrefix(b, []byte("[command]")) || bytes.HasPrefix(b, []byte("::")) ||
-		bytes.Contains(b[:min(len(b), 4096)], []byte("::debug::")) || bytes.Contains(b[:min(len(b), 4096)], []byte("terraform-bin"))
-	if !looksWrapper {
-		return -1
-	}
-	if i := bytes.Index(b, []byte("{\"format_version\"")); i >= 0 {
-		return i
-	}
-	return 0
+// looksLikeWrapper recognises hashicorp/setup-terraform's wrapper text
+// ("[command]...terraform-bin show -json", "::debug::", "::set-output").
+func looksLikeWrapper(b []byte) bool {
+	head := b[:min(len(b), 4096)]
+	return bytes.HasPrefix(b, []byte("[command]")) || bytes.HasPrefix(b, []byte("::")) ||
+		bytes.Contains(head, []byte("::debug::")) || bytes.Contains(head, []byte("terraform-bin"))
 }
 
 func decodeUTF16(b []byte) []byte {
