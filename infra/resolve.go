@@ -225,21 +225,6 @@ func (a *analysis) refAddresses(c *planparse.Change, typ string, exprPath []stri
 // resourcePart cuts a reference (aws_launch_template.gpu[0].id) to its
 // resource address (aws_launch_template.gpu[0]).
 func resourcePart(ref string) string {
-	dots, depth := 0, 0
-	for i := 0; i < len(ref); i++ {
-		switch ref[i] {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				dots++
-				if dots == 2 {
-					return ref[:i]
-				}
-			}
-		}
-	}
-	return ref
+	steps := planparse.AddressSteps(ref)
+	return strings.Join(steps[:min(2, len(steps))], ".")
 }

@@ -502,13 +502,41 @@ func (p *Plan) ProviderConfigFor(c *Change) *ProviderConfig {
 	return nil
 }
 
+// AddressSteps splits an address or a reference at its top-level dots:
+// module.a["x.y"].aws_instance.b[0].id gives module, a["x.y"], aws_instance,
+// b[0], id. Instance keys stay with their step; quoted keys may hold dots,
+// brackets and escaped quotes.
+func AddressSteps(address string) []string {
+	var steps []string
+	start := 0
+	scanAddress(address, func(i int, r rune, topLevel bool) {
+		if topLevel && r == '.' {
+			steps = append(steps, address[start:i])
+			start = i + 1
+		}
+	})
+	return append(steps, address[start:])
+}
+
 // StripInstanceKeys removes count and for_each keys from an address:
 // module.a[0].aws_instance.b["x"] becomes module.a.aws_instance.b.
 // Quoted keys may hold brackets and dots; they are skipped whole.
 func StripInstanceKeys(address string) string {
 	var b strings.Builder
+	scanAddress(address, func(_ int, r rune, topLevel bool) {
+		if topLevel && r != '[' {
+			b.WriteRune(r)
+		}
+	})
+	return b.String()
+}
+
+// scanAddress calls visit for every rune of an address, saying whether it
+// stands outside instance keys (an opening bracket counts as inside).
+func scanAddress(address string, visit func(i int, r rune, topLevel bool)) {
 	depth, inStr, esc := 0, false, false
-	for _, r := range address {
+	for i, r := range address {
+		top := false
 		switch {
 		case inStr:
 			if esc {
@@ -524,9 +552,9 @@ func StripInstanceKeys(address string) string {
 			depth++
 		case r == ']' && depth > 0:
 			depth--
-		case depth == 0:
-			b.WriteRune(r)
+		default:
+			top = depth == 0
 		}
+		visit(i, r, top)
 	}
-	return b.String()
 }

@@ -259,3 +259,23 @@ func TestStripInstanceKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestAddressSteps(t *testing.T) {
+	tests := map[string]struct {
+		in   string
+		want []string
+	}{
+		"plain":               {"aws_instance.a", []string{"aws_instance", "a"}},
+		"reference attribute": {"aws_launch_template.gpu[0].id", []string{"aws_launch_template", "gpu[0]", "id"}},
+		"dotted key":          {`module.m["x.y"].aws_instance.b`, []string{"module", `m["x.y"]`, "aws_instance", "b"}},
+		"bracket and quote":   {`aws_s3_bucket.a["q\"].]"]`, []string{"aws_s3_bucket", `a["q\"].]"]`}},
+		"one step":            {"var", []string{"var"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, AddressSteps(tc.in)); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}

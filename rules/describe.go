@@ -66,20 +66,8 @@ func displayName(r *infra.Resource) string {
 // addressName returns the last step of an address, with its instance key:
 // module.a.aws_s3_bucket.artifacts["x"] -> artifacts["x"].
 func addressName(addr string) string {
-	depth, last := 0, 0
-	for i, r := range addr {
-		switch r {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				last = i + 1
-			}
-		}
-	}
-	return addr[last:]
+	steps := planparse.AddressSteps(addr)
+	return steps[len(steps)-1]
 }
 
 // primary returns the side's primary group SKU: the group named by
