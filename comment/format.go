@@ -12,9 +12,6 @@ import (
 	"github.com/planwarden/planwarden/rules"
 )
 
-// HoursPerMonth converts hourly figures to monthly ones (365 × 24 / 12).
-const HoursPerMonth = 730
-
 // actions is the order changes are listed in, with the words used for them.
 var actions = []struct{ key, verb, label string }{
 	{"create", "to create", "create"},
@@ -95,12 +92,7 @@ func money(f *float64) string {
 	if f == nil {
 		return "unknown"
 	}
-	v := *f
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	return sign + `\$` + grouped(v)
+	return infra.FormatUSD(*f, `\$`)
 }
 
 // delta formats a signed USD difference: +\$4.20, -\$1.00, \$0.00.
@@ -116,27 +108,6 @@ func delta(f *float64) string {
 		return money(&z)
 	}
 	return money(f)
-}
-
-func grouped(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String() + "." + frac
-}
-
-func monthly(f *float64) *float64 {
-	if f == nil {
-		return nil
-	}
-	m := *f * HoursPerMonth
-	return &m
 }
 
 func sub(a, b *float64) *float64 {

@@ -8,6 +8,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
@@ -209,7 +210,7 @@ func (v *view) countsLine() string {
 	case !v.priced && len(v.unpriced) == 0:
 		s += "no priced resources"
 	case t.HourlyDelta != nil:
-		s += delta(t.HourlyDelta) + " per hour (" + delta(monthly(t.HourlyDelta)) + " per month)"
+		s += delta(t.HourlyDelta) + " per hour (" + delta(infra.Monthly(t.HourlyDelta)) + " per month)"
 	default:
 		s += "change unknown"
 	}

@@ -194,7 +194,7 @@ func (v *view) cost(limit int) (string, int) {
 	}
 	tb := newTable(" ", "Before>", "After>", "Change>")
 	tb.add("Hourly", money(t.HourlyBefore), money(t.HourlyAfter), delta(t.HourlyDelta))
-	tb.add("Monthly ("+strconv.Itoa(HoursPerMonth)+" h)", money(monthly(t.HourlyBefore)), money(monthly(t.HourlyAfter)), delta(monthly(t.HourlyDelta)))
+	tb.add("Monthly ("+strconv.Itoa(infra.HoursPerMonth)+" h)", money(infra.Monthly(t.HourlyBefore)), money(infra.Monthly(t.HourlyAfter)), delta(infra.Monthly(t.HourlyDelta)))
 	tb.add("Hourly at maximum scale", " ", money(t.MaxHourlyAfter), " ")
 	s := section{Heading: "Cost", Table: tb,
 		Intro: "Estimated on-demand USD for what this plan touches, at the expected node counts; unknown figures stay unknown, never 0."}

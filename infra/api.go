@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -285,6 +286,26 @@ func Monthly(hourly *float64) *float64 {
 		return nil
 	}
 	return ptr(*hourly * HoursPerMonth)
+}
+
+// FormatUSD writes an amount with two decimals and thousands separators,
+// the sign first and then the currency symbol: FormatUSD(-1234.5, "$") is
+// "-$1,234.50". Renderers pass the symbol they need (markdown escapes it).
+func FormatUSD(v float64, symbol string) string {
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return sign + symbol + b.String() + "." + frac
 }
 
 func ptr(f float64) *float64 { f = round6(f); return &f }

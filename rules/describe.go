@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -209,24 +207,7 @@ func shortGPU(model string, acc infra.Accelerator) string {
 }
 
 // money formats USD per hour: "$1,234.56/h".
-func money(v float64) string {
-	neg := v < 0
-	v = math.Abs(v)
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	return fmt.Sprintf("%s$%s.%s/h", sign, b.String(), frac)
-}
+func money(v float64) string { return infra.FormatUSD(v, "$") + "/h" }
 
 // action is what happens to a resource: from the plan when it has the
 // change, else from which sides exist.
