@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	gojson "github.com/goccy/go-json"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -184,7 +185,7 @@ func pathString(path []any) string {
 				b.WriteString("[" + string(q) + "]")
 			}
 		case int:
-			b.WriteString("[" + itoa(t) + "]")
+			b.WriteString("[" + strconv.Itoa(t) + "]")
 		}
 	}
 	return b.String()
@@ -201,10 +202,6 @@ func isIdent(s string) bool {
 	}
 	return true
 }
-
-func itoa(i int) string { return strings.TrimSpace(jsonNum(i)) }
-
-func jsonNum(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // StateResource is one resource instance from prior_state or planned_values.
 type StateResource struct {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -124,7 +123,8 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: "this is `terraform show -json` of a state, not of a plan",
 			Hint: "pass the plan file to `terraform show -json`: " + showHint}
 	}
-	secrets := collectSecrets(&w)
+	plannedSensitive := sensitiveOutputs(w.PlannedValues)
+	secrets := collectSecrets(&w, plannedSensitive)
 	p := &Plan{
 		File:             name,
 		FormatVersion:    *w.FormatVersion,
@@ -160,7 +160,6 @@ func Parse(name string, data []byte) (*Plan, error) {
 		}
 		p.Deferred = append(p.Deferred, &DeferredChange{Reason: deferredReason(d.Reason), Change: c})
 	}
-	plannedSensitive := sensitiveOutputs(json.RawMessage(w.PlannedValues))
 	for n, oc := range w.OutputChanges {
 		if _, ok := plannedSensitive[n]; ok {
 			// Older plans mark sensitivity only in planned_values.outputs.
@@ -384,33 +383,18 @@ func deferredReason(r string) string {
 // default_node_pool[0].vm_size.
 func formatPath(raw json.RawMessage) string {
 	var steps []any
-	if err := decodeNumber(raw, new(any)); err != nil {
+	if err := json.Unmarshal(raw, &steps); err != nil {
 		return string(raw)
 	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if err := d.Decode(&steps); err != nil {
-		return string(raw)
-	}
-	return joinPath(steps)
-}
-
-func joinPath(steps []any) string {
-	var b strings.Builder
+	path := make([]any, 0, len(steps))
 	for _, s := range steps {
-		switch t := s.(type) {
-		case string:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(t)
-		case json.Number:
-			b.WriteString("[" + t.String() + "]")
-		case int:
-			b.WriteString("[" + strconv.Itoa(t) + "]")
+		if f, ok := s.(float64); ok {
+			s = int(f)
 		}
+		path = append(path, s)
 	}
-	return b.String()
+	// The same renderer as attribute diffs, so ForcesReplacement can match.
+	return pathString(path)
 }
 
 func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, error) {
@@ -466,7 +450,7 @@ func newChecks(c tfjson.CheckResultStatic) []*Check {
 // collectSecrets gathers every value the plan marks sensitive: resource
 // and output changes, and the values of root variables the configuration
 // declares sensitive. Only changes that carry a mark are decoded here.
-func collectSecrets(w *wirePlan) secretSet {
+func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
 	s := secretSet{}
 	for _, list := range [][]wireResourceChange{w.ResourceChanges, w.ResourceDrift} {
 		for i := range list {
@@ -484,7 +468,7 @@ func collectSecrets(w *wirePlan) secretSet {
 		s.collect(o.Before, o.BeforeSensitive)
 		s.collect(o.After, o.AfterSensitive)
 	}
-	for _, v := range sensitiveOutputs(json.RawMessage(w.PlannedValues)) {
+	for _, v := range plannedSensitive {
 		s.collect(v, json.RawMessage("true"))
 	}
 	if len(w.Variables) > 0 && marksSensitive(w.Configuration) {
@@ -511,7 +495,7 @@ func collectSecrets(w *wirePlan) secretSet {
 
 // sensitiveOutputs returns the values of the outputs planned_values marks
 // sensitive (older plans mark them only there).
-func sensitiveOutputs(planned json.RawMessage) map[string]json.RawMessage {
+func sensitiveOutputs(planned []byte) map[string]json.RawMessage {
 	if !marksSensitive(planned) {
 		return nil
 	}

@@ -279,3 +279,17 @@ func TestAddressSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestReplacePathMatchesDiffPath: a replace path through a map key that is
+// not an identifier renders like the diff path, so the diff entry is
+// marked as forcing the replacement.
+func TestReplacePathMatchesDiffPath(t *testing.T) {
+	p := mustParse(t, "rp.json", `{"format_version":"1.2","resource_changes":[{"address":"azurerm_kubernetes_cluster_node_pool.gpu","type":"azurerm_kubernetes_cluster_node_pool","name":"gpu","change":{"actions":["delete","create"],"before":{"node_labels":{"kubernetes.azure.com/sku":"gpu"}},"after":{"node_labels":{"kubernetes.azure.com/sku":"cpu"}},"replace_paths":[["node_labels","kubernetes.azure.com/sku"]]}}]}`)
+	c := p.Changes[0]
+	if want := `node_labels["kubernetes.azure.com/sku"]`; len(c.ReplacePaths) != 1 || c.ReplacePaths[0] != want {
+		t.Fatalf("replace paths = %q, want %q", c.ReplacePaths, want)
+	}
+	if d := c.Diff(); len(d) != 1 || !d[0].ForcesReplacement {
+		t.Errorf("diff = %+v, want the label forcing the replacement", d)
+	}
+}
