@@ -115,10 +115,16 @@ func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
 		logger(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
 		return nil
 	}
-	run, err := gh.GetWorkflowRun(ctx, repo, st.RunID)
+	return a.reviewAgain(ctx, gh, repo, job.PR, st.RunID)
+}
+
+// reviewAgain reviews the PR's latest plan run again, as "Re-run" does,
+// after its overrides or labels changed.
+func (a *App) reviewAgain(ctx context.Context, gh GitHub, repo Repo, pr int, runID int64) error {
+	run, err := gh.GetWorkflowRun(ctx, repo, runID)
 	if err != nil {
 		return err
 	}
-	run.PullRequests = []int{job.PR}
+	run.PullRequests = []int{pr}
 	return a.reviewRun(ctx, gh, repo, run)
 }

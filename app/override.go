@@ -340,12 +340,7 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
 		return nil
 	}
-	run, err := gh.GetWorkflowRun(ctx, repo, st.RunID)
-	if err != nil {
-		return err
-	}
-	run.PullRequests = []int{pr.Number}
-	return a.reviewRun(ctx, gh, repo, run)
+	return a.reviewAgain(ctx, gh, repo, pr.Number, st.RunID)
 }
 
 // recordOverrides adds the override for each project, replacing one for the
