@@ -14,6 +14,7 @@ var (
 	ruleIDSyntax = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	resourceType = regexp.MustCompile(`^[a-z][a-z0-9]*_[a-z0-9_]+$`)
 	workflowFile = regexp.MustCompile(`^[A-Za-z0-9._-]+\.ya?ml$`)
+	workflowPath = regexp.MustCompile(`^\.github/workflows/[A-Za-z0-9._-]+\.ya?ml$`)
 	teamSlug     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
@@ -34,7 +35,24 @@ func (ps *problems) check(c *Config) {
 		if e.DestroyWorkflow != "" && !workflowFile.MatchString(e.DestroyWorkflow) {
 			ps.at(p+".destroy_workflow", "expected a workflow file name such as destroy-staging.yml, got %q", e.DestroyWorkflow)
 		}
+		if e.ConfirmBy != "" && e.DestroyWorkflow == "" {
+			ps.at(p+".confirm_by", "confirm_by applies to /destroy-staging, which this environment does not allow; add destroy_workflow or remove confirm_by")
+		}
 		ps.checkSKUs(p+".allowed_skus", e.AllowedSKUs)
+	}
+	seen := map[string]int{}
+	for i, wf := range c.PlanWorkflows {
+		p := fmt.Sprintf("plan_workflows[%d]", i)
+		if !workflowPath.MatchString(wf) {
+			msg := fmt.Sprintf("expected a workflow file path such as %s, got %q", DefaultPlanWorkflow, wf)
+			if workflowFile.MatchString(wf) {
+				msg += fmt.Sprintf(" (did you mean %q?)", ".github/workflows/"+wf)
+			}
+			ps.at(p, "%s", msg)
+		} else if j, dup := seen[wf]; dup {
+			ps.at(p, "workflow %q is listed twice (also plan_workflows[%d])", wf, j)
+		}
+		seen[wf] = i
 	}
 	envs := c.EnvironmentNames()
 	knownEnv := func(p, env string) {

@@ -46,6 +46,13 @@ type Config struct {
 	Rules        RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
 	Overrides    map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
 	CustomRules  []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
+	// PlanWorkflows are the workflow files whose runs are plan runs; /plan
+	// dispatches the first. Empty: DefaultPlanWorkflow.
+	PlanWorkflows []string `yaml:"plan_workflows,omitempty" doc:"Workflow files whose runs are plan runs, as paths such as .github/workflows/planwarden-plan.yml; /plan dispatches the first. Default: [.github/workflows/planwarden-plan.yml]."`
+	// CheckPerProject asks for one more check run per project.
+	CheckPerProject bool `yaml:"check_per_project,omitempty" doc:"Also publish one check run per project, named planwarden/<project>, so branch protection can require projects one by one."`
+	// MinimizeOutdated is nil for the default (true).
+	MinimizeOutdated *bool `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
 
 	file   string
 	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
@@ -65,6 +72,37 @@ type EnvironmentConfig struct {
 	Protected       bool     `yaml:"protected,omitempty" doc:"Protected environments get the strictest severities (endpoint-replacement blocks) and cannot be destroyed by /destroy-staging."`
 	AllowedSKUs     []string `yaml:"allowed_skus,omitempty" doc:"SKUs that may be used in this environment; shell patterns such as Standard_NC* are allowed. Empty: rules.allowed-skus.skus, else no restriction."`
 	DestroyWorkflow string   `yaml:"destroy_workflow,omitempty" doc:"Workflow file (for example destroy-staging.yml) that /destroy-staging dispatches for this environment. Empty: /destroy-staging refuses the environment."`
+	ConfirmBy       string   `yaml:"confirm_by,omitempty" doc:"Who may confirm /destroy-staging here: anyone with write access, the requester included (any, the default), or only someone other than the requester (other)." enum:"any,other"`
+}
+
+// Who may confirm a /destroy-staging (EnvironmentConfig.ConfirmBy).
+const (
+	ConfirmByAny   = "any"
+	ConfirmByOther = "other"
+)
+
+// DefaultPlanWorkflow is the plan workflow of a repo whose config names
+// none in plan_workflows.
+const DefaultPlanWorkflow = ".github/workflows/planwarden-plan.yml"
+
+// PlanWorkflowPaths returns the workflow files whose runs are plan runs, in
+// the config's order: plan_workflows, else DefaultPlanWorkflow. /plan
+// dispatches the first.
+func (c *Config) PlanWorkflowPaths() []string {
+	if len(c.PlanWorkflows) > 0 {
+		return c.PlanWorkflows
+	}
+	return []string{DefaultPlanWorkflow}
+}
+
+// MinimizesOutdated reports whether older command replies are minimized
+// when a newer one supersedes them (minimize_outdated, default true).
+func (c *Config) MinimizesOutdated() bool { return c.MinimizeOutdated == nil || *c.MinimizeOutdated }
+
+// ConfirmByOther reports whether a /destroy-staging in env must be
+// confirmed by someone other than the requester.
+func (c *Config) ConfirmByOther(env string) bool {
+	return c.environments()[env].ConfirmBy == ConfirmByOther
 }
 
 // OverridePolicy says who may override the blocking findings of a rule.

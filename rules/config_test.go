@@ -33,7 +33,11 @@ environments:
     allowed_skus: [Standard_NC24ads_A100_v4, "Standard_D*"]
   staging:
     destroy_workflow: destroy-staging.yml
+    confirm_by: other
   dev: {}
+plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-gpu.yml]
+check_per_project: true
+minimize_outdated: false
 rules:
   gpu-sku-loss:
     severity: block
@@ -92,9 +96,12 @@ func TestEveryKey(t *testing.T) {
 		},
 		Environments: map[string]EnvironmentConfig{
 			"prod":    {Protected: true, AllowedSKUs: []string{"Standard_NC24ads_A100_v4", "Standard_D*"}},
-			"staging": {DestroyWorkflow: "destroy-staging.yml"},
+			"staging": {DestroyWorkflow: "destroy-staging.yml", ConfirmBy: ConfirmByOther},
 			"dev":     {},
 		},
+		PlanWorkflows:    []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-gpu.yml"},
+		CheckPerProject:  true,
+		MinimizeOutdated: new(false),
 		Rules: RuleSettings{
 			GPUSKULoss:          RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 			GPUPoolSKU:          RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
@@ -149,6 +156,10 @@ func TestEveryKey(t *testing.T) {
 		"stranger may not":              {c.MayOverride(RuleGPUSKULoss, "prod", "mallory", []string{"acme/web"}, []string{"lgtm"}), false},
 		"who may override in prod":      {overriders(c, RuleGPUSKULoss, "prod"), [][]string{{"alice", "Bob"}, {"acme/ml-platform", "acme/sre"}, {"planwarden/override-gpu"}}},
 		"who may override in dev":       {overriders(c, RuleGPUSKULoss, "dev"), [][]string{nil, {"acme/sre"}, nil}},
+		"plan workflows":                {c.PlanWorkflowPaths(), []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-gpu.yml"}},
+		"replies are not minimized":     {c.MinimizesOutdated(), false},
+		"staging confirmed by another":  {c.ConfirmByOther("staging"), true},
+		"dev has no confirm_by":         {c.ConfirmByOther("dev"), false},
 	}
 	for name, ch := range checks {
 		if diff := cmp.Diff(ch.want, ch.got); diff != "" {
@@ -253,7 +264,7 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated (did you mean "environments"?)`},
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
@@ -419,6 +430,22 @@ func TestConfigErrors(t *testing.T) {
 			yml:  "version: 1\n---\nversion: 1\n",
 			want: []string{`planwarden.yml:2: invalid YAML: only one YAML document is allowed`},
 		},
+		"plan workflow given as a file name": {
+			yml:  "version: 1\nplan_workflows: [planwarden-plan.yml]\n",
+			want: []string{`planwarden.yml:2: plan_workflows[0]: expected a workflow file path such as .github/workflows/planwarden-plan.yml, got "planwarden-plan.yml" (did you mean ".github/workflows/planwarden-plan.yml"?)`},
+		},
+		"plan workflow listed twice": {
+			yml:  "version: 1\nplan_workflows:\n  - .github/workflows/plan.yml\n  - .github/workflows/plan.yml\n",
+			want: []string{`planwarden.yml:4: plan_workflows[1]: workflow ".github/workflows/plan.yml" is listed twice (also plan_workflows[0])`},
+		},
+		"unknown confirm_by": {
+			yml:  "version: 1\nenvironments:\n  staging: {destroy_workflow: d.yml, confirm_by: someone}\n",
+			want: []string{`planwarden.yml:3: environments.staging.confirm_by: "someone" is not allowed; expected one of: any, other`},
+		},
+		"confirm_by where nothing can be destroyed": {
+			yml:  "version: 1\nenvironments:\n  staging: {confirm_by: other}\n",
+			want: []string{`planwarden.yml:3: environments.staging.confirm_by: confirm_by applies to /destroy-staging, which this environment does not allow; add destroy_workflow or remove confirm_by`},
+		},
 		"a list at the top": {
 			yml:  "- version: 1\n",
 			want: []string{`planwarden.yml:1: expected a mapping with version: 1 at the top, got a list`},
@@ -576,7 +603,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))
