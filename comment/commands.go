@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/planwarden/planwarden/rules"
 )
 
 // Replies to the slash commands. Each command thread (a /plan, or a
@@ -324,4 +326,60 @@ func (h Help) Markdown() string {
 		fmt.Fprintf(&b, "\nProtected environments, which `/destroy-staging` never touches: %s.\n", strings.Join(envs, ", "))
 	}
 	return b.String()
+}
+
+// maxProjectRows bounds the per-project table of the check's summary.
+const maxProjectRows = 100
+
+// projectTable is the check summary's table per project, when the report
+// has more than one and the caller said where their plans come from.
+func (v *view) projectTable() string {
+	if len(v.r.Projects) < 2 || v.opt.ProjectRuns == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n### Projects\n\n| Project | Environment | Verdict | Plan run | Age |\n|---|---|---|---|---|\n")
+	for i, p := range v.r.Projects {
+		if i == maxProjectRows {
+			fmt.Fprintf(&b, "\n_%d more projects are not listed._\n", len(v.r.Projects)-i)
+			break
+		}
+		run := "—"
+		if r, ok := v.opt.ProjectRuns[p.Name]; ok && r.ID != 0 {
+			run = fmt.Sprintf("run %d", r.ID)
+			if isHTTPURL(r.URL) {
+				run = fmt.Sprintf("[run %d](%s)", r.ID, r.URL)
+			}
+		}
+		age := "—"
+		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && !v.opt.Now.IsZero() {
+			age = Age(v.opt.Now.Sub(t))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", codeCell(p.Name), codeCell(p.Environment), verdictCell(rules.VerdictOf(p.Findings)), run, age)
+	}
+	return b.String()
+}
+
+func verdictCell(v rules.Verdict) string {
+	switch v {
+	case rules.VerdictPass:
+		return "✅ pass"
+	case rules.VerdictWarn:
+		return "⚠️ warn"
+	}
+	return "❌ fail"
+}
+
+// Age says how old something is, coarsely: "just now", "12 min", "3 h",
+// "2 days".
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
 }

@@ -122,3 +122,48 @@ func checkReply(t *testing.T, body string, links ...string) {
 		}
 	}
 }
+
+// With several projects and their runs, the check's summary ends with one
+// row per project: environment, verdict, plan run, age.
+func TestProjectTable(t *testing.T) {
+	r, opt := loadCase(t, "testdata/five-projects.json")
+	plain := CheckOutput(r, opt).Summary
+	if strings.Contains(plain, "### Projects") {
+		t.Fatalf("a table without ProjectRuns:\n%s", plain)
+	}
+	opt.ProjectRuns = map[string]Run{}
+	for _, p := range r.Projects {
+		opt.ProjectRuns[p.Name] = Run{ID: 77, URL: runURL}
+	}
+	opt.Now = time.Now()
+	sum := CheckOutput(r, opt).Summary
+	_, table, ok := strings.Cut(sum, "### Projects\n\n")
+	if !ok {
+		t.Fatalf("no project table:\n%s", sum)
+	}
+	rows := strings.Split(strings.TrimSpace(table), "\n")
+	if len(rows) != 2+len(r.Projects) {
+		t.Fatalf("%d rows, want a header and %d projects:\n%s", len(rows), len(r.Projects), table)
+	}
+	for i, p := range r.Projects {
+		row := rows[2+i]
+		for _, want := range []string{"`" + p.Name + "`", "`" + p.Environment + "`", "[run 77](" + runURL + ")"} {
+			if !strings.Contains(row, want) {
+				t.Errorf("row %q lacks %q", row, want)
+			}
+		}
+	}
+	if !strings.Contains(table, "| `ml-aks` | `prod` | ❌ fail |") || !strings.Contains(table, "| `ml-aks-staging` | `staging` | ⚠️ warn |") {
+		t.Errorf("verdicts per project wrong:\n%s", table)
+	}
+}
+
+func TestAge(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second: "just now", 12 * time.Minute: "12 min", 3 * time.Hour: "3 h", 72 * time.Hour: "3 days",
+	} {
+		if got := Age(d); got != want {
+			t.Errorf("Age(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

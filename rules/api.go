@@ -206,6 +206,13 @@ func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 		}
 		return a.Message < b.Message
 	})
+	return Result{Findings: findings, Verdict: VerdictOf(findings)}
+}
+
+// VerdictOf is the verdict of a set of findings: fail with a blocking
+// finding that is not overridden, warn with a warning or an overridden
+// blocking finding, else pass.
+func VerdictOf(findings []Finding) Verdict {
 	v := VerdictPass
 	for _, f := range findings {
 		switch {
@@ -215,7 +222,7 @@ func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 			v = VerdictWarn
 		}
 	}
-	return Result{Findings: findings, Verdict: v}
+	return v
 }
 
 func rank(f Finding) int {
