@@ -179,24 +179,24 @@ func onFailure(s string) string {
 // When says when the action runs, for a reviewer: "before RESOURCE is
 // updated", "after RESOURCE is destroyed", or "when invoked directly
 // (terraform apply -invoke)" followed by "for RESOURCE" when an invoked
-// action has a calling resource. resource formats an address (the caller
-// escapes it for its medium).
-func (a *ActionInvocation) When(resource func(string) string) string {
+// action has a calling resource; an event it does not know reads "on the
+// EVENT event of RESOURCE". quote formats an address or event name, which
+// come from the plan (the caller escapes them for its medium).
+func (a *ActionInvocation) When(quote func(string) string) string {
 	if a.Invoked {
 		s := "when invoked directly (terraform apply -invoke)"
 		if a.CallingResource != "" {
-			s += " for " + resource(a.CallingResource)
+			s += " for " + quote(a.CallingResource)
 		}
 		return s
 	}
 	when, what, ok := strings.Cut(a.Event, "_")
 	past := map[string]string{"create": "created", "update": "updated", "destroy": "destroyed"}[what]
 	if !ok || (when != "before" && when != "after") || past == "" {
-		ev := a.Event
-		if ev == "" {
-			ev = "(no event given)"
+		if a.Event == "" {
+			return "on an event the plan does not name of " + quote(a.TriggeringResource)
 		}
-		return "on the " + ev + " event of " + resource(a.TriggeringResource)
+		return "on the " + quote(a.Event) + " event of " + quote(a.TriggeringResource)
 	}
-	return when + " " + resource(a.TriggeringResource) + " is " + past
+	return when + " " + quote(a.TriggeringResource) + " is " + past
 }

@@ -123,7 +123,7 @@ func TestTriggerWords(t *testing.T) {
 		})
 	}
 	a := &ActionInvocation{TriggeringResource: "x.y", Event: "action_trigger_event(9)"}
-	if got := a.When(func(s string) string { return "`" + s + "`" }); got != "on the action_trigger_event(9) event of `x.y`" {
+	if got := a.When(func(s string) string { return "`" + s + "`" }); got != "on the `action_trigger_event(9)` event of `x.y`" {
 		t.Errorf("When of an unknown event = %q", got)
 	}
 }
