@@ -143,7 +143,7 @@ func TestValidateSchema(t *testing.T) {
 func TestValidateIsListed(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	run([]string{"help"}, strings.NewReader(""), &stdout, &stderr)
-	if !strings.Contains(stderr.String(), "  validate  check a repo config") {
-		t.Errorf("usage does not list validate:\n%s", stderr.String())
+	if !strings.Contains(stdout.String(), "  validate  check a repo config") {
+		t.Errorf("help (on standard output) does not list validate:\n%s", stdout.String())
 	}
 }
