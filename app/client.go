@@ -224,7 +224,7 @@ func (g *ghAdapter) ListIssueComments(ctx context.Context, r Repo, number int) (
 			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			out = append(out, IssueComment{ID: c.GetID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
+			out = append(out, IssueComment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
 		}
 		if resp.NextPage == 0 {
 			break
@@ -260,7 +260,8 @@ func (g *ghAdapter) GetWorkflowRun(ctx context.Context, r Repo, id int64) (Workf
 
 func fromWorkflowRun(run *github.WorkflowRun) WorkflowRun {
 	w := WorkflowRun{
-		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
+		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), DisplayTitle: run.GetDisplayTitle(), Event: run.GetEvent(),
+		HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
 	}
 	for _, pr := range run.PullRequests {

@@ -6,14 +6,28 @@ import (
 	"github.com/google/go-github/v66/github"
 )
 
-// workflow_run completed: review the run's plan artifacts.
+// workflow_run completed: review the run's plan artifacts. Any workflow_run
+// (requested, in_progress, completed) whose title carries a command
+// thread's id also updates that thread's reply.
 
 func decodeWorkflowRun(_ context.Context, ev any) (Job, bool) {
 	e, ok := ev.(*github.WorkflowRunEvent)
-	if !ok || e.GetAction() != "completed" || e.GetWorkflowRun().GetID() == 0 {
+	if !ok || e.GetWorkflowRun().GetID() == 0 {
 		return Job{}, false
 	}
 	run := e.GetWorkflowRun()
+	// A run that is not completed yet matters only to the command thread
+	// whose id its title carries (threads.go).
+	_, threadPR, isThread := threadOfRun(run.GetDisplayTitle())
+	switch e.GetAction() {
+	case "completed":
+	case "requested", "in_progress":
+		if !isThread {
+			return Job{}, false
+		}
+	default:
+		return Job{}, false
+	}
 	job := Job{
 		Action:         e.GetAction(),
 		InstallationID: e.GetInstallation().GetID(),
@@ -28,6 +42,9 @@ func decodeWorkflowRun(_ context.Context, ev any) (Job, bool) {
 			"workflow_path": run.GetPath(),
 			"run_url":       run.GetHTMLURL(),
 			"run_started":   run.GetRunStartedAt().Format(timeFormat),
+			"run_title":     clamp(run.GetDisplayTitle(), 256),
+			"run_event":     run.GetEvent(),
+			"run_status":    run.GetStatus(),
 		},
 	}
 	// A run may list several PRs (one branch, several bases): prefer the
@@ -40,6 +57,9 @@ func decodeWorkflowRun(_ context.Context, ev any) (Job, bool) {
 			break
 		}
 	}
+	if job.PR == 0 && isThread && e.GetAction() != "completed" {
+		job.PR = threadPR // group with the PR's other work
+	}
 	return job, true
 }
 
@@ -49,8 +69,16 @@ func (a *App) processWorkflowRun(ctx context.Context, gh GitHub, job Job) error 
 		HeadSHA: job.HeadSHA, HeadBranch: job.HeadRef, Status: "completed", Conclusion: job.RunConclusion,
 		RunStartedAt: parseTime(job.Extra["run_started"]),
 	}
+	run.DisplayTitle, run.Event, run.Status = job.Extra["run_title"], job.Extra["run_event"], orDefault(job.Extra["run_status"], "completed")
+	repo := Repo{job.Owner, job.Repo}
+	if job.Action != "completed" {
+		return a.trackRun(ctx, gh, repo, run)
+	}
 	if job.PR > 0 {
 		run.PullRequests = []int{job.PR}
 	}
-	return a.reviewRun(ctx, gh, Repo{job.Owner, job.Repo}, run)
+	if err := a.reviewRun(ctx, gh, repo, run); err != nil {
+		return err
+	}
+	return a.trackRun(ctx, gh, repo, run)
 }

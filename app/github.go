@@ -39,6 +39,14 @@ type GitHub interface {
 	TeamMember(ctx context.Context, org, teamSlug, user string) (bool, error)
 	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
 	React(ctx context.Context, r Repo, commentID int64, content string) error
+	// DefaultBranch returns the repository's default branch.
+	DefaultBranch(ctx context.Context, r Repo) (string, error)
+	// ListWorkflowRuns returns the newest runs (up to 50) of a workflow
+	// file, newest first, filtered by event and branch when not empty.
+	ListWorkflowRuns(ctx context.Context, r Repo, workflowFile, event, branch string) ([]WorkflowRun, error)
+	// MinimizeComment hides a comment as outdated (GraphQL minimizeComment,
+	// classifier OUTDATED); nodeID is the comment's GraphQL id.
+	MinimizeComment(ctx context.Context, nodeID string) error
 }
 
 // Errors the port reports that callers branch on.
@@ -71,9 +79,10 @@ type CheckRun struct {
 
 // IssueComment is a comment on a PR's conversation.
 type IssueComment struct {
-	ID   int64
-	Body string
-	User string
+	ID     int64
+	NodeID string // GraphQL id
+	Body   string
+	User   string
 }
 
 // PullRequest is what the bot needs to know of a PR.
@@ -92,6 +101,8 @@ type WorkflowRun struct {
 	ID           int64
 	Name         string
 	Path         string // .github/workflows/plan.yml
+	DisplayTitle string // the run-name, when the workflow sets one
+	Event        string // pull_request, workflow_dispatch, ...
 	HeadSHA      string
 	HeadBranch   string
 	Status       string

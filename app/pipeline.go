@@ -118,12 +118,18 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, pr 
 	if err := a.completeCheck(ctx, gh, repo, check, res.out, run.ID); err != nil {
 		return false, err
 	}
+	if res.report != nil && res.cfg != nil && res.cfg.CheckPerProject {
+		if err := a.completeProjectChecks(ctx, gh, repo, run.HeadSHA, res.report, run, check); err != nil {
+			return true, err
+		}
+	}
 	if st.HeadSHA != run.HeadSHA {
 		st.PlanTime = time.Time{}
 	}
 	st.HeadSHA, st.CheckRunID, st.RunID = run.HeadSHA, check.ID, run.ID
 	if res.report != nil {
 		st.PlanTime = res.planTime
+		st.Projects = projectStatuses(res.report, run, res.planTime)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
 	logger(ctx).Info("check completed", "conclusion", st.Conclusion)
@@ -136,6 +142,7 @@ type result struct {
 	body     string
 	report   *review.Report
 	planTime time.Time
+	cfg      *rules.Config
 }
 
 // evaluate reads the run's plans and reviews them, with the PR's
@@ -156,7 +163,12 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	}
 	report := a.reviewWithOverrides(inputs, cfg, pr, run.HeadSHA, st)
 	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: planTime, Marker: true, DetailsURL: check.HTMLURL}
-	co := comment.CheckOutput(report, opt)
+	checkOpt := opt
+	checkOpt.Now, checkOpt.ProjectRuns = a.now(), map[string]comment.Run{}
+	for _, p := range report.Projects {
+		checkOpt.ProjectRuns[p.Name] = comment.Run{ID: run.ID, URL: run.HTMLURL}
+	}
+	co := comment.CheckOutput(report, checkOpt)
 	out = outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
@@ -164,7 +176,7 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	if out.Summary == "" {
 		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %s (%s).", len(inputs), name, runRef(run))
 	}
-	return result{out: out, body: comment.Render(report, opt), report: report, planTime: planTime}
+	return result{out: out, body: comment.Render(report, opt), report: report, planTime: planTime, cfg: cfg}
 }
 
 // readPlans downloads and parses the run's plan artifacts. planTime is

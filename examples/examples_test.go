@@ -59,8 +59,9 @@ func TestStories(t *testing.T) {
 }
 
 type workflow struct {
-	On   map[string]any `yaml:"on"`
-	Jobs map[string]struct {
+	RunName string         `yaml:"run-name"`
+	On      map[string]any `yaml:"on"`
+	Jobs    map[string]struct {
 		Steps []struct {
 			Uses string            `yaml:"uses"`
 			With map[string]string `yaml:"with"`
@@ -91,8 +92,15 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	plan := readWorkflow(t, planFile)
 	dispatch, _ := plan.On["workflow_dispatch"].(map[string]any)
 	inputs, _ := dispatch["inputs"].(map[string]any)
-	if _, ok := inputs["pr"]; !ok {
-		t.Errorf("%s does not declare the pr input /plan sends", planFile)
+	for _, in := range app.PlanInputs {
+		if _, ok := inputs[in]; !ok {
+			t.Errorf("%s does not declare the %s input /plan sends", planFile, in)
+		}
+	}
+	for name, w := range map[string]workflow{planFile: plan, rules.DefaultDestroyWorkflow: readWorkflow(t, rules.DefaultDestroyWorkflow)} {
+		if !strings.Contains(w.RunName, "inputs.correlation_id") {
+			t.Errorf("%s: run-name %q does not carry inputs.correlation_id, so planwarden cannot find its runs", name, w.RunName)
+		}
 	}
 	uploads, wrapperOff := 0, false
 	for _, job := range plan.Jobs {
@@ -117,7 +125,7 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	destroy := readWorkflow(t, rules.DefaultDestroyWorkflow)
 	dispatch, _ = destroy.On["workflow_dispatch"].(map[string]any)
 	inputs, _ = dispatch["inputs"].(map[string]any)
-	for _, in := range []string{"pr", "environment"} {
+	for _, in := range app.DestroyInputs {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("%s does not declare the %s input /destroy-staging sends", rules.DefaultDestroyWorkflow, in)
 		}

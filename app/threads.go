@@ -1,0 +1,358 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/rules"
+)
+
+// Command threads. A /plan, or a /destroy-staging and its confirmation,
+// is one thread with one bot reply, edited in place as the thread moves on
+// (queued, in progress, completed). The thread's id, pw-<PR>-<comment id>,
+// is dispatched as the workflow input correlation_id; the workflow puts it
+// in its run-name, so the run's workflow_run events (display_title) find
+// the thread again.
+
+// Limits of what one PR remembers.
+const (
+	maxThreads      = 20
+	maxResourceList = 30
+	confirmWindow   = 10 * time.Minute
+)
+
+// Thread is one command thread on a PR.
+type Thread struct {
+	ID      string    `json:"id"`
+	Command string    `json:"command"` // plan, destroy-staging, help, refused
+	ReplyID int64     `json:"reply_id,omitempty"`
+	By      string    `json:"by"`
+	At      time.Time `json:"at"`
+	// Projects and Environment are what the command asked for.
+	Projects    []string `json:"projects,omitempty"`
+	Environment string   `json:"environment,omitempty"`
+	// Workflow (file name) and Ref are what was, or will be, dispatched.
+	Workflow string `json:"workflow,omitempty"`
+	Ref      string `json:"ref,omitempty"`
+	// Stage of a /destroy-staging: awaiting, expired, confirmed.
+	Stage          string `json:"stage,omitempty"`
+	ConfirmByOther bool   `json:"confirm_by_other,omitempty"`
+	ConfirmedBy    string `json:"confirmed_by,omitempty"`
+	// Resources the destroy would remove, from the environment's latest
+	// plan (PlanRun); More counts those left out.
+	Resources []string  `json:"resources,omitempty"`
+	More      int       `json:"more,omitempty"`
+	PlanRun   ThreadRun `json:"plan_run,omitzero"`
+	Run       ThreadRun `json:"run,omitzero"`
+	// Verdict is the review of a /plan run's plans.
+	Verdict   string `json:"verdict,omitempty"`
+	Minimized bool   `json:"minimized,omitempty"`
+}
+
+// ThreadRun is a workflow run a thread follows.
+type ThreadRun struct {
+	ID         int64  `json:"id,omitempty"`
+	URL        string `json:"url,omitempty"`
+	Status     string `json:"status,omitempty"`
+	Conclusion string `json:"conclusion,omitempty"`
+}
+
+// ProjectStatus is one project of the newest review of a PR's head.
+type ProjectStatus struct {
+	Name        string    `json:"name"`
+	Environment string    `json:"environment,omitempty"`
+	Verdict     string    `json:"verdict"`
+	RunID       int64     `json:"run_id,omitempty"`
+	RunURL      string    `json:"run_url,omitempty"`
+	PlanTime    time.Time `json:"plan_time,omitzero"`
+	// Resources are the managed resources the plan leaves in place
+	// (created, kept or changed), at most maxResourceList; More counts
+	// the rest.
+	Resources []string `json:"resources,omitempty"`
+	More      int      `json:"more,omitempty"`
+}
+
+func threadID(pr int, commentID int64) string { return fmt.Sprintf("pw-%d-%d", pr, commentID) }
+
+var threadInTitle = regexp.MustCompile(`(?:^|[^A-Za-z0-9-])(pw-([0-9]{1,9})-[0-9]{1,19})(?:$|[^A-Za-z0-9-])`)
+
+// threadOfRun finds the correlation id a run's title carries, and its PR.
+func threadOfRun(title string) (id string, pr int, ok bool) {
+	m := threadInTitle.FindStringSubmatch(title)
+	if m == nil {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	return m[1], n, err == nil && n > 0
+}
+
+// done reports whether nothing more will happen in the thread, so a newer
+// reply may hide its reply.
+func (t Thread) done() bool {
+	switch t.Command {
+	case "plan":
+		return t.Run.Status == "completed"
+	case "destroy-staging":
+		return t.Stage == comment.DestroyExpired || t.Stage == comment.DestroyConfirmed && t.Run.Status == "completed"
+	}
+	return true
+}
+
+func (r ThreadRun) view(workflow, ref string) comment.Run {
+	return comment.Run{Workflow: workflow, Ref: ref, ID: r.ID, URL: r.URL, Status: r.Status, Conclusion: r.Conclusion}
+}
+
+// body is the thread's reply.
+func (t Thread) body() string {
+	switch t.Command {
+	case "plan":
+		return comment.PlanReply{Thread: t.ID, By: t.By, Projects: t.Projects, Run: t.Run.view(t.Workflow, t.Ref), Verdict: t.Verdict}.Markdown()
+	case "destroy-staging":
+		return comment.DestroyReply{Thread: t.ID, By: t.By, Environment: t.Environment, Projects: t.Projects,
+			Resources: t.Resources, More: t.More, PlanRun: t.PlanRun.view("", ""), Deadline: t.At.Add(confirmWindow),
+			ConfirmByOther: t.ConfirmByOther, Stage: t.Stage, ConfirmedBy: t.ConfirmedBy, Run: t.Run.view(t.Workflow, t.Ref)}.Markdown()
+	}
+	return ""
+}
+
+func findThread(st *PRState, id string) *Thread {
+	for i := range st.Threads {
+		if st.Threads[i].ID == id {
+			return &st.Threads[i]
+		}
+	}
+	return nil
+}
+
+// addThread records a thread, forgetting the oldest beyond maxThreads.
+func addThread(st *PRState, t Thread) {
+	st.Threads = append(st.Threads, t)
+	if len(st.Threads) > maxThreads {
+		st.Threads = st.Threads[len(st.Threads)-maxThreads:]
+	}
+}
+
+// withState applies f to the PR's state and stores it when f says so. f
+// only edits st: it runs again on a fresh read when another job wrote the
+// state in between.
+func (a *App) withState(ctx context.Context, key string, f func(st *PRState) bool) (PRState, error) {
+	return a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+		if !f(st) {
+			return false, nil
+		}
+		st.UpdatedAt = a.now()
+		return true, nil
+	})
+}
+
+// hideOutdated minimizes planwarden's replies of finished threads other
+// than keep, unless the config turns that off, and remembers which it
+// hid. Only the bot's own comments whose reply marker names a thread it
+// remembers are touched. It is best effort: a failure is logged.
+func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cfg *rules.Config, keep string) {
+	if !cfg.MinimizesOutdated() {
+		return
+	}
+	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: pr}.GroupKey()
+	st, _, err := a.store.PR(ctx, key)
+	if err != nil {
+		logger(ctx).Warn("could not minimize outdated replies", "err", err)
+		return
+	}
+	hidden, err := a.minimizeOutdated(ctx, gh, repo, pr, st, keep)
+	if err != nil {
+		logger(ctx).Warn("could not minimize outdated replies", "err", err)
+	}
+	if len(hidden) == 0 {
+		return
+	}
+	if _, err := a.withState(ctx, key, func(st *PRState) bool {
+		for _, id := range hidden {
+			if t := findThread(st, id); t != nil {
+				t.Minimized = true
+			}
+		}
+		return true
+	}); err != nil {
+		logger(ctx).Warn("could not record the minimized replies", "err", err)
+	}
+}
+
+// minimizeOutdated minimizes the replies hideOutdated picks and returns
+// the ids of their threads.
+func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, keep string) ([]string, error) {
+	todo := map[int64]Thread{}
+	for _, t := range st.Threads {
+		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && t.done() {
+			todo[t.ReplyID] = t
+		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	bot, err := gh.BotLogin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	comments, err := gh.ListIssueComments(ctx, repo, pr)
+	if err != nil {
+		return nil, err
+	}
+	var hidden []string
+	for _, c := range comments {
+		t, ok := todo[c.ID]
+		if !ok || c.User != bot || c.NodeID == "" {
+			continue
+		}
+		if m, ok := comment.ParseReplyMarker(c.Body); !ok || m.Thread != t.ID {
+			continue
+		}
+		if err := gh.MinimizeComment(ctx, c.NodeID); err != nil {
+			return hidden, err
+		}
+		hidden = append(hidden, t.ID)
+		logger(ctx).Info("outdated reply minimized", "comment", c.ID, "thread", t.ID)
+	}
+	return hidden, nil
+}
+
+// trackRun follows a run that carries a thread's id in its title: the
+// thread's reply shows the run's link and status, and for /plan the
+// verdict of its review, or for /destroy-staging its result. The run must
+// be of the workflow the thread dispatched, on the ref it dispatched, so
+// another workflow cannot write into a thread by naming its id.
+func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) error {
+	id, prNum, ok := threadOfRun(run.DisplayTitle)
+	if !ok {
+		return nil
+	}
+	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: prNum}.GroupKey()
+	defer a.locks.lock(key)()
+	var edit Thread
+	_, err := a.withState(ctx, key, func(st *PRState) bool {
+		edit = Thread{}
+		t := findThread(st, id)
+		if t == nil || t.Workflow != path.Base(run.Path) || run.HeadBranch != t.Ref || run.Event != "" && run.Event != "workflow_dispatch" {
+			return false
+		}
+		if t.Run.ID != 0 && t.Run.ID != run.ID || t.Run.Status == "completed" && run.Status != "completed" {
+			return false // another run of the thread, or an event that arrived late
+		}
+		t.Run = ThreadRun{ID: run.ID, URL: run.HTMLURL, Status: orDefault(run.Status, "queued"), Conclusion: run.Conclusion}
+		if t.Command == "plan" && run.Status == "completed" && st.RunID == run.ID && st.HeadSHA == run.HeadSHA {
+			t.Verdict = verdictOf(st.Conclusion)
+		}
+		edit = *t
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if edit.ID == "" {
+		logger(ctx).Info("run names no thread of this PR that dispatched it", "thread", id, "run", run.ID, "workflow", run.Path)
+		return nil
+	}
+	logger(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Run.Status)
+	if edit.ReplyID != 0 {
+		if err := gh.EditComment(ctx, repo, edit.ReplyID, edit.body()); err != nil {
+			return err
+		}
+	}
+	if edit.done() {
+		if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
+			a.hideOutdated(ctx, gh, repo, prNum, cfg, edit.ID)
+		}
+	}
+	return nil
+}
+
+// findThreadRun looks for the run a dispatch started, by the thread id in
+// its title. Right after the dispatch GitHub has usually not created it
+// yet; the run's own workflow_run events fill it in then.
+func (a *App) findThreadRun(ctx context.Context, gh GitHub, repo Repo, t *Thread) {
+	runs, err := gh.ListWorkflowRuns(ctx, repo, t.Workflow, "workflow_dispatch", t.Ref)
+	if err != nil {
+		logger(ctx).Warn("could not list the dispatched workflow's runs", "workflow", t.Workflow, "err", err)
+		return
+	}
+	for _, r := range runs {
+		if id, _, ok := threadOfRun(r.DisplayTitle); ok && id == t.ID {
+			t.Run = ThreadRun{ID: r.ID, URL: r.HTMLURL, Status: orDefault(r.Status, "queued"), Conclusion: r.Conclusion}
+			return
+		}
+	}
+}
+
+// verdictOf maps a check conclusion back onto the review's verdict.
+func verdictOf(conclusion string) string {
+	switch conclusion {
+	case "success":
+		return string(rules.VerdictPass)
+	case "neutral":
+		return string(rules.VerdictWarn)
+	case "":
+		return ""
+	}
+	return string(rules.VerdictFail)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// projectStatuses are the projects of a review, for the per-project table,
+// /destroy-staging's list and check_per_project.
+func projectStatuses(r *review.Report, run WorkflowRun, planTime time.Time) []ProjectStatus {
+	var out []ProjectStatus
+	for _, p := range r.Projects {
+		ps := ProjectStatus{Name: p.Name, Environment: p.Environment, Verdict: string(rules.VerdictOf(p.Findings)),
+			RunID: run.ID, RunURL: run.HTMLURL, PlanTime: planTime}
+		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil {
+			ps.PlanTime = t
+		}
+		for _, c := range p.Changes {
+			if c.Mode == "data" || c.Action == "delete" || c.Action == "read" || c.Action == "forget" {
+				continue
+			}
+			if len(ps.Resources) < maxResourceList {
+				ps.Resources = append(ps.Resources, c.Address)
+			} else {
+				ps.More++
+			}
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// commandConfig reads the config the slash commands obey: the one on the
+// repository's default branch, which a pull request cannot change. The
+// branch comes with it.
+func (a *App) commandConfig(ctx context.Context, gh GitHub, repo Repo) (*rules.Config, string, error) {
+	branch, err := gh.DefaultBranch(ctx, repo)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, out, ok := a.repoConfig(ctx, gh, repo, branch)
+	if !ok {
+		return nil, branch, &configProblem{branch: branch, summary: out.Summary}
+	}
+	return cfg, branch, nil
+}
+
+// configProblem is a config on the default branch that cannot be used.
+type configProblem struct{ branch, summary string }
+
+func (e *configProblem) Error() string {
+	return "the config on " + e.branch + " cannot be used: " + strings.TrimSpace(e.summary)
+}
