@@ -38,7 +38,7 @@ func Build(inputs []Input, opt Options) *Report {
 	if opt.Catalog == nil {
 		opt.Catalog = infra.DefaultCatalog()
 	}
-	r := &Report{Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
+	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
 	ruleIn := make([]rules.Project, 0, len(inputs))
 	for _, in := range inputs {
 		env := in.Environment
