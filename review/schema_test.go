@@ -50,10 +50,10 @@ func TestReportSchemaValidatesReports(t *testing.T) {
 
 func TestReportSchemaRejectsWrongReports(t *testing.T) {
 	cases := map[string]string{
-		"unknown verdict":      `{"schema_version":1,"verdict":"maybe","totals":{"hourly_before":null,"hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
-		"a figure as a string": `{"schema_version":1,"verdict":"pass","totals":{"hourly_before":"0","hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
+		"unknown verdict":          `{"schema_version":1,"verdict":"maybe","totals":{"hourly_before":null,"hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
+		"a figure as a string":     `{"schema_version":1,"verdict":"pass","totals":{"hourly_before":"0","hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
 		"a field it does not know": `{"schema_version":1,"verdict":"pass","bonus":1,"totals":{"hourly_before":null,"hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
-		"no totals":            `{"schema_version":1,"verdict":"pass","projects":[],"overrides":[]}`,
+		"no totals":                `{"schema_version":1,"verdict":"pass","projects":[],"overrides":[]}`,
 	}
 	for name, doc := range cases {
 		if err := reviewtest.ReportError([]byte(doc)); err == nil {
