@@ -24,6 +24,7 @@ const (
 	RuleIAMAdmin            = "iam-admin"
 	RuleStatefulDelete      = "stateful-delete"
 	RuleRetiredSKU          = "retired-sku"
+	RuleActionInvocation    = "action-invocation"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -59,6 +60,7 @@ var builtins = map[string]rule{
 	RuleStatefulDelete:      statefulDelete{},
 	RulePlanErrored:         planErrored{},
 	RuleRetiredSKU:          retiredSKU{},
+	RuleActionInvocation:    actionInvocation{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }

@@ -94,6 +94,7 @@ type RuleSettings struct {
 	IAMAdmin            RuleSetting         `yaml:"iam-admin,omitempty" doc:"A role gets AdministratorAccess or an Allow of * on *. Default: block."`
 	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
 	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
+	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -434,6 +435,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleIAMAdmin:            &r.IAMAdmin,
 		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
 		RuleRetiredSKU:          &r.RetiredSKU,
+		RuleActionInvocation:    &r.ActionInvocation,
 	}
 }
 
