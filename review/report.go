@@ -21,6 +21,9 @@ type Report struct {
 	Projects      []*Project    `json:"projects"`
 	// Overrides that were applied, with who and when.
 	Overrides []rules.Override `json:"overrides"`
+	// Notes say how the review was made: what of the plan artifacts was
+	// not trusted and why.
+	Notes []string `json:"notes"`
 }
 
 // Totals are summed over projects. A figure is null when any part of it is
