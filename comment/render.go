@@ -96,6 +96,7 @@ type view struct {
 	gpuTable      *table
 	unpriced      []string
 	endpointItems []string
+	actionList    []actionItem
 }
 
 func newView(r *review.Report, opt Options) *view {
@@ -276,6 +277,7 @@ func (v *view) prepare() {
 		}
 	}
 	v.unpriced = v.unpricedItems()
+	v.actionList = v.actionItems()
 }
 
 // headEstimate is a lower bound on the bytes the findings, GPU, endpoint
@@ -301,6 +303,9 @@ func (v *view) headEstimate(limit int) int {
 	}
 	for _, u := range v.unpriced[:take(len(v.unpriced))] {
 		n += len(u) + 3
+	}
+	for _, a := range v.actionList[:take(len(v.actionList))] {
+		n += len(a.line) + len(a.config) + 3
 	}
 	return n
 }

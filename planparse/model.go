@@ -71,6 +71,11 @@ type Plan struct {
 	Deferred []*DeferredChange
 	// Checks are the results of check blocks, conditions and validations.
 	Checks []*Check
+	// Actions are the action_invocations: provider actions the apply will
+	// run (Terraform 1.14+), in the plan's order.
+	Actions []*ActionInvocation
+	// DeferredActions are the deferred_action_invocations.
+	DeferredActions []*DeferredActionInvocation
 
 	lazy *lazyPlan
 }

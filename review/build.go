@@ -120,6 +120,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	for _, c := range plan.Checks {
 		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
 	}
+	p.Actions, p.DeferredActions = actions(plan)
 	p.Cost = projectCost(resources)
 	return p
 }

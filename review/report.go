@@ -51,6 +51,11 @@ type Project struct {
 	Cost             Cost            `json:"cost"`
 	Findings         []rules.Finding `json:"findings"`
 
+	// Actions are the provider actions the apply will run (Terraform
+	// 1.14+ action_invocations); DeferredActions wait for a later plan.
+	Actions         []*Action `json:"actions"`
+	DeferredActions []*Action `json:"deferred_actions"`
+
 	// Plan and Resources are the inputs, for renderers that need the
 	// attribute diffs or the GPU facts; they are not part of the JSON.
 	Plan      *planparse.Plan   `json:"-"`
