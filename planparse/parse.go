@@ -116,6 +116,9 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, syntaxError(name, data, err)
 	}
 	if w.FormatVersion == nil {
+		if wi, ok := whatIfDoc(data); ok {
+			return parseWhatIf(name, wi) // whatif.go
+		}
 		return nil, notPlan(name, &w)
 	}
 	// terraform-json's own format_version check.
