@@ -62,6 +62,8 @@ func (s *Server) runJSON(run *Run) map[string]any {
 		"id": run.ID, "name": run.Name, "path": run.Path, "display_title": title, "event": run.Event,
 		"head_sha": run.HeadSHA, "head_branch": run.HeadBranch,
 		"status": run.Status, "conclusion": conclusion, "pull_requests": prs,
+		"run_attempt": run.Attempt, "head_repository": map[string]any{"full_name": run.HeadRepo},
+		"repository":     map[string]any{"full_name": run.Owner + "/" + run.Repo},
 		"run_started_at": run.StartedAt.UTC().Format(time.RFC3339),
 		"html_url":       fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
 	}

@@ -98,6 +98,27 @@ type PR struct {
 	HeadRepo    string // default owner/repo
 	BaseRef     string // default main
 	Labels      []string
+	// Author is the login of who opened it (default "alice").
+	Author string
+	// Files are the files it changes, as GitHub's "list pull request
+	// files" returns them (at most 3,000).
+	Files []PRFile
+}
+
+// PRFile is one changed file of a pull request; a rename names the
+// previous path too.
+type PRFile struct {
+	Filename, PreviousFilename string
+	Status                     string // default modified (renamed with PreviousFilename)
+}
+
+// Changed makes PRFiles of paths.
+func Changed(paths ...string) []PRFile {
+	out := make([]PRFile, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, PRFile{Filename: p})
+	}
+	return out
 }
 
 // Comment is an issue comment.
@@ -144,9 +165,14 @@ type Run struct {
 	// DisplayTitle is the run's title: the workflow's run-name when it
 	// sets one (GitHub's display_title).
 	DisplayTitle string
-	// Event is what started the run (default pull_request); Status its
-	// status (default completed).
-	Event, Status string
+	// Event triggered it (default pull_request); Status is its status
+	// (default completed); Attempt is its run_attempt (default 1);
+	// HeadRepo is the repository of its head commit (default owner/repo;
+	// a fork's run names the fork).
+	Event    string
+	Status   string
+	Attempt  int
+	HeadRepo string
 }
 
 type artifact struct {
@@ -221,6 +247,9 @@ func (s *Server) AddPR(pr PR) {
 	if pr.HeadRef == "" {
 		pr.HeadRef = fmt.Sprintf("feature-%d", pr.Number)
 	}
+	if pr.Author == "" {
+		pr.Author = "alice"
+	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }
 
@@ -235,7 +264,23 @@ func (s *Server) AddRun(r Run) {
 	if r.Status == "" {
 		r.Status = "completed"
 	}
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	if r.HeadRepo == "" {
+		r.HeadRepo = r.Owner + "/" + r.Repo
+	}
 	s.runs[key(r.Owner, r.Repo, r.ID)] = &r
+}
+
+// SetBase retargets a pull request at another base branch, as "Edit" on
+// GitHub does.
+func (s *Server) SetBase(owner, repo string, pr int, base string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.prs[key(owner, repo, pr)]; ok {
+		p.BaseRef = base
+	}
 }
 
 // AddArtifact attaches an artifact zip to a run and returns its id.
