@@ -5,11 +5,12 @@ import (
 	"strings"
 )
 
-// Commands configure the slash commands and which workflows are plan
-// workflows. Zero values mean the defaults.
+// Commands say which workflows are plan workflows. Zero values mean the
+// defaults. (What /plan dispatches is the repo config's plan_workflows,
+// read from the default branch: command_plan.go.)
 type Commands struct {
-	// PlanWorkflow is the workflow file `/plan` dispatches (default
-	// planwarden-plan.yml). Its runs are plan runs.
+	// PlanWorkflow is a workflow file (default planwarden-plan.yml) whose
+	// runs are plan runs.
 	PlanWorkflow string
 	// PlanWorkflowMatch is a substring that marks a workflow as a plan
 	// workflow by file or name (default "plan"). A plan workflow's run that

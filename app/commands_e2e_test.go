@@ -3,6 +3,7 @@ package app_test
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -42,6 +43,16 @@ func newCmdHarness(t *testing.T, config string) (*harness, *fakeClock) {
 	if config != "" {
 		h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(config))
 	}
+	// The example workflows, as a repo that copied them has them: the plan
+	// workflow on main and on the PR's branch, the destroy workflow on main
+	// only (the fake refuses a dispatch GitHub would refuse).
+	for ref, file := range map[string]string{"main": "planwarden-plan.yml", "feature-7": "planwarden-plan.yml", "main ": "destroy-staging.yml"} {
+		data, err := os.ReadFile("../examples/workflows/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.gh.SetFile(owner, repo, strings.TrimSpace(ref), ".github/workflows/"+file, data)
+	}
 	for user, perm := range map[string]string{"alice": "write", "bob": "admin", "rita": "read"} {
 		h.gh.SetPermission(owner, repo, user, perm)
 	}
@@ -61,7 +72,8 @@ func (h *harness) runMoves(action string, r githubtest.Run) {
 	h.gh.AddRun(r)
 	run := map[string]any{
 		"id": r.ID, "name": r.Name, "path": r.Path, "display_title": r.DisplayTitle, "event": r.Event,
-		"head_sha": r.HeadSHA, "head_branch": r.HeadBranch, "status": r.Status, "pull_requests": []any{},
+		"head_sha": r.HeadSHA, "head_branch": r.HeadBranch, "status": r.Status, "pull_requests": []any{}, "run_attempt": 1,
+		"head_repository": map[string]any{"full_name": owner + "/" + repo}, "repository": repository(),
 		"run_started_at": "2026-12-02T10:01:00Z", "html_url": fmt.Sprintf("https://github.com/%s/%s/actions/runs/%d", owner, repo, r.ID),
 	}
 	if action == "completed" {
@@ -221,6 +233,25 @@ func TestPlanRefusals(t *testing.T) {
 			}
 			wantIn(t, "the refusal", reply.Body, tc.want)
 		})
+	}
+}
+
+// GitHub refuses a dispatch with inputs the workflow does not declare: the
+// reply says what the workflow must declare.
+func TestPlanDispatchRefusedByGitHub(t *testing.T) {
+	h, _ := newCmdHarness(t, cmdConfig)
+	h.gh.SetFile(owner, repo, "feature-7", ".github/workflows/planwarden-plan.yml",
+		[]byte("on:\n  workflow_dispatch:\n    inputs:\n      pr: {required: true}\n"))
+	cmd := h.command("alice", "/plan")
+	if d := h.gh.Dispatches(); len(d) != 0 {
+		t.Fatalf("dispatches %+v, want GitHub to refuse", d)
+	}
+	if r := h.gh.Reactions(); len(r) != 1 || r[0].Content != "confused" || r[0].CommentID != cmd {
+		t.Errorf("reactions %+v, want confused on the command", r)
+	}
+	wantIn(t, "the refusal", h.onlyReply().Body, "could not dispatch `planwarden-plan.yml` on `feature-7`", "declares the inputs `correlation_id, pr, projects`")
+	if c := h.latestCheck(app.CheckName); c.Title == "Re-planning requested by @alice" {
+		t.Errorf("the check says re-planning, but nothing was dispatched")
 	}
 }
 
@@ -424,5 +455,29 @@ func TestCheckPerProject(t *testing.T) {
 	}
 	if c := h.latestCheck("planwarden/aks-gpu"); c.Status != "completed" {
 		t.Errorf("after /plan sagemaker, planwarden/aks-gpu is %s, want it left completed", c.Status)
+	}
+}
+
+// A new review (a push, a new plan) supersedes the replies of finished
+// commands; a /plan whose run is the one reviewed keeps its reply, which
+// gets the verdict.
+func TestANewReviewHidesFinishedReplies(t *testing.T) {
+	h, _ := newCmdHarness(t, cmdConfig)
+	h.command("rita", "/plan") // refused, so finished
+	cmd := h.command("alice", "/plan aks-gpu")
+	run := githubtest.Run{ID: 502, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7",
+		DisplayTitle: fmt.Sprintf("planwarden plan #7 pw-7-%d", cmd), Conclusion: "success"}
+	h.gh.AddArtifact(owner, repo, 502, "planwarden-aks-gpu", zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}, metadata("aks-gpu", "prod")))
+	h.runMoves("completed", run)
+	r := h.replies()
+	if len(r) != 2 || !r[0].Minimized || r[1].Minimized {
+		t.Fatalf("replies %+v, want the refusal minimized and the /plan reply shown", r)
+	}
+	wantIn(t, "the /plan reply", r[1].Body, "Plan reviewed: ✅ **pass**")
+
+	// The next push's plan supersedes the finished /plan too.
+	h.planRun("next", 503, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}, metadata("aks-gpu", "prod")), runOpt{})
+	if r := h.replies(); !r[1].Minimized || r[1].MinimizedReason != "OUTDATED" {
+		t.Errorf("after a newer review the finished /plan reply is minimized=%v (%s), want OUTDATED", r[1].Minimized, r[1].MinimizedReason)
 	}
 }

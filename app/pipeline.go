@@ -74,6 +74,7 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 		}
 		return err
 	}
+	a.hideAfterReview(ctx, gh, repo, key, pr.Number)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -182,6 +183,19 @@ func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cf
 		return true
 	}); err != nil {
 		logger(ctx).Warn("could not record the minimized replies", "err", err)
+	}
+}
+
+// hideAfterReview hides the replies of finished command threads once a
+// new review supersedes them. It asks GitHub for the config only when
+// there is such a reply.
+func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key string, pr int) {
+	st, _, err := a.store.PR(ctx, key)
+	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && t.done() }) {
+		return
+	}
+	if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
+		a.hideOutdated(ctx, gh, repo, pr, cfg, "")
 	}
 }
 

@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // SetDefaultBranch sets a repository's default branch (main when unset).
@@ -103,3 +107,65 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(runs), "workflow_runs": out})
 }
+
+// dispatchProblem checks a workflow_dispatch as GitHub does, once the test
+// has put any workflow file in the repository (SetFile under
+// .github/workflows/): the workflow must exist on the default branch and
+// at ref, have a workflow_dispatch trigger, declare every input sent and
+// get every required one. It returns the status and message GitHub would
+// answer, or 0. s.mu is held.
+func (s *Server) dispatchProblem(owner, repo, wf, ref string, inputs map[string]string) (int, string) {
+	prefix := owner + "/" + repo + "@"
+	registered := false
+	for k := range s.files {
+		if strings.HasPrefix(k, prefix) && strings.Contains(k, ":.github/workflows/") {
+			registered = true
+		}
+	}
+	if !registered {
+		return 0, ""
+	}
+	file := ".github/workflows/" + wf
+	if _, ok := s.files[prefix+s.defaultBranch(owner, repo)+":"+file]; !ok {
+		return http.StatusNotFound, "Not Found"
+	}
+	data, ok := s.files[prefix+ref+":"+file]
+	if !ok {
+		return http.StatusUnprocessableEntity, fmt.Sprintf("No ref found for: %s", ref)
+	}
+	var doc struct {
+		On map[string]*struct {
+			Inputs map[string]struct {
+				Required bool    `yaml:"required"`
+				Default  *string `yaml:"default"`
+			} `yaml:"inputs"`
+		} `yaml:"on"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return http.StatusUnprocessableEntity, fmt.Sprintf("Invalid workflow file %s at %s: %v", file, ref, err)
+	}
+	trigger, ok := doc.On["workflow_dispatch"]
+	if !ok {
+		return http.StatusUnprocessableEntity, "Workflow does not have 'workflow_dispatch' trigger"
+	}
+	var unexpected []string
+	for name := range inputs {
+		if trigger == nil || !hasKey(trigger.Inputs, name) {
+			unexpected = append(unexpected, strconv.Quote(name))
+		}
+	}
+	if len(unexpected) > 0 {
+		slices.Sort(unexpected)
+		return http.StatusUnprocessableEntity, "Unexpected inputs provided: [" + strings.Join(unexpected, ", ") + "]"
+	}
+	if trigger != nil {
+		for name, in := range trigger.Inputs {
+			if _, sent := inputs[name]; in.Required && in.Default == nil && !sent {
+				return http.StatusUnprocessableEntity, fmt.Sprintf("Required input '%s' not provided", name)
+			}
+		}
+	}
+	return 0, ""
+}
+
+func hasKey[V any](m map[string]V, k string) bool { _, ok := m[k]; return ok }

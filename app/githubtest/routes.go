@@ -422,6 +422,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if status, msg := s.dispatchProblem(r.PathValue("owner"), r.PathValue("repo"), r.PathValue("wf"), in.Ref, in.Inputs); status != 0 {
+		writeJSON(w, status, map[string]string{"message": msg, "documentation_url": "https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event"})
+		return
+	}
 	s.dispatches = append(s.dispatches, Dispatch{Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), Workflow: r.PathValue("wf"), Ref: in.Ref, Inputs: in.Inputs})
 	w.WriteHeader(http.StatusNoContent)
 }
