@@ -68,6 +68,15 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	if err := c.gh.React(ctx, c.repo, c.job.CommentID, "eyes"); err != nil {
 		return err
 	}
+	// One request waits at a time: a newer one replaces those still waiting.
+	for _, old := range st.Threads {
+		if old.Command == "destroy-staging" && old.Stage == comment.DestroyAwaiting {
+			old.Stage = comment.DestroySuperseded
+			if err := a.saveThread(ctx, c, old); err != nil {
+				return err
+			}
+		}
+	}
 	logger(ctx).Info("destroy asks for confirmation", "environment", env, "thread", id)
 	return a.postThread(ctx, c, cfg, t, t.body(), nil)
 }

@@ -481,3 +481,41 @@ func TestANewReviewHidesFinishedReplies(t *testing.T) {
 		t.Errorf("after a newer review the finished /plan reply is minimized=%v (%s), want OUTDATED", r[1].Minimized, r[1].MinimizedReason)
 	}
 }
+
+// One destroy request waits at a time: a newer one replaces it, and only
+// the newer one can be confirmed.
+func TestANewDestroyRequestReplacesTheWaitingOne(t *testing.T) {
+	h, _ := newCmdHarness(t, cmdConfig)
+	h.command("alice", "/destroy-staging")
+	second := h.command("bob", "/destroy-staging staging sagemaker")
+	r := h.replies()
+	if len(r) != 2 {
+		t.Fatalf("%d replies, want 2", len(r))
+	}
+	wantIn(t, "the first request", r[0].Body, "A newer `/destroy-staging` replaced this request")
+	if !r[0].Minimized || r[1].Minimized {
+		t.Errorf("minimized: first %v, second %v; want the replaced one hidden, the waiting one shown", r[0].Minimized, r[1].Minimized)
+	}
+	h.command("alice", "/destroy-staging confirm")
+	if d := h.gh.Dispatches(); len(d) != 1 || d[0].Inputs["correlation_id"] != fmt.Sprintf("pw-7-%d", second) || d[0].Inputs["projects"] != "sagemaker" {
+		t.Fatalf("dispatches %+v, want bob's request (sagemaker)", d)
+	}
+}
+
+// A request nobody confirmed in time says so when a newer reply hides it.
+func TestALapsedRequestIsHiddenAsExpired(t *testing.T) {
+	h, clk := newCmdHarness(t, cmdConfig)
+	h.command("alice", "/destroy-staging")
+	clk.Pause(11 * time.Minute)
+	h.command("rita", "/planwarden help")
+	r := h.replies()
+	if len(r) != 2 || !r[0].Minimized {
+		t.Fatalf("replies %+v, want the lapsed request minimized", r)
+	}
+	wantIn(t, "the lapsed request", r[0].Body, "⌛ Nobody confirmed before 10:10 UTC")
+	h.command("bob", "/destroy-staging confirm")
+	if d := h.gh.Dispatches(); len(d) != 0 {
+		t.Fatalf("dispatched %+v for a lapsed request", d)
+	}
+	wantIn(t, "the refusal", h.replies()[2].Body, "there is no `/destroy-staging` on this pull request waiting for a confirmation")
+}

@@ -130,7 +130,7 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, pr 
 	st.HeadSHA, st.CheckRunID, st.RunID = run.HeadSHA, check.ID, run.ID
 	if res.report != nil {
 		st.PlanTime = res.planTime
-		st.Projects = projectStatuses(res.report, run, res.planTime)
+		st.Projects = projectStatuses(res.report, res.cfg, run, res.planTime)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
 	logger(ctx).Info("check completed", "conclusion", st.Conclusion)

@@ -94,16 +94,28 @@ func threadOfRun(title string) (id string, pr int, ok bool) {
 	return m[1], n, err == nil && n > 0
 }
 
-// done reports whether nothing more will happen in the thread, so a newer
-// reply may hide its reply.
-func (t Thread) done() bool {
+// done reports whether nothing more will happen in the thread at now, so
+// a newer reply may hide its reply. A destroy request nobody confirmed in
+// time is done.
+func (t Thread) done(now time.Time) bool {
 	switch t.Command {
 	case "plan":
 		return t.Run.Status == "completed"
 	case "destroy-staging":
-		return t.Stage == comment.DestroyExpired || t.Stage == comment.DestroyConfirmed && t.Run.Status == "completed"
+		switch t.Stage {
+		case comment.DestroyAwaiting:
+			return t.lapsed(now)
+		case comment.DestroyConfirmed:
+			return t.Run.Status == "completed"
+		}
 	}
 	return true
+}
+
+// lapsed reports whether a destroy request waits for a confirmation that
+// can no longer come.
+func (t Thread) lapsed(now time.Time) bool {
+	return t.Command == "destroy-staging" && t.Stage == comment.DestroyAwaiting && now.After(t.At.Add(confirmWindow))
 }
 
 func (r ThreadRun) view(workflow, ref string) comment.Run {
@@ -174,10 +186,14 @@ func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cf
 	if len(hidden) == 0 {
 		return
 	}
+	now := a.now()
 	if _, err := a.withState(ctx, key, func(st *PRState) bool {
 		for _, id := range hidden {
 			if t := findThread(st, id); t != nil {
 				t.Minimized = true
+				if t.lapsed(now) {
+					t.Stage = comment.DestroyExpired
+				}
 			}
 		}
 		return true
@@ -191,7 +207,7 @@ func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cf
 // there is such a reply.
 func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key string, pr int) {
 	st, _, err := a.store.PR(ctx, key)
-	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && t.done() }) {
+	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && t.done(a.now()) }) {
 		return
 	}
 	if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
@@ -204,7 +220,7 @@ func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key str
 func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, keep string) ([]string, error) {
 	todo := map[int64]Thread{}
 	for _, t := range st.Threads {
-		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && t.done() {
+		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && t.done(a.now()) {
 			todo[t.ReplyID] = t
 		}
 	}
@@ -227,6 +243,12 @@ func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int
 		}
 		if m, ok := comment.ParseReplyMarker(c.Body); !ok || m.Thread != t.ID {
 			continue
+		}
+		if t.lapsed(a.now()) { // say so before hiding it
+			t.Stage = comment.DestroyExpired
+			if err := gh.EditComment(ctx, repo, t.ReplyID, t.body()); err != nil {
+				return hidden, err
+			}
 		}
 		if err := gh.MinimizeComment(ctx, c.NodeID); err != nil {
 			return hidden, err
@@ -279,7 +301,7 @@ func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRu
 			return err
 		}
 	}
-	if edit.done() {
+	if edit.done(a.now()) {
 		if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
 			a.hideOutdated(ctx, gh, repo, prNum, cfg, edit.ID)
 		}
@@ -324,22 +346,33 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// projectStatuses are the projects of a review, for the per-project table,
-// /destroy-staging's list and check_per_project.
-func projectStatuses(r *review.Report, run WorkflowRun, planTime time.Time) []ProjectStatus {
+// maxProjectStatuses bounds the projects a PR's state remembers.
+const maxProjectStatuses = 100
+
+// projectStatuses are the projects of a review, for /destroy-staging's
+// list. Only projects of an environment that may be destroyed keep their
+// resources (the state must stay small: a DynamoDB item holds 400 KB).
+func projectStatuses(r *review.Report, cfg *rules.Config, run WorkflowRun, planTime time.Time) []ProjectStatus {
 	var out []ProjectStatus
-	for _, p := range r.Projects {
+	for i, p := range r.Projects {
+		if i == maxProjectStatuses {
+			break
+		}
 		ps := ProjectStatus{Name: p.Name, Environment: p.Environment, Verdict: string(rules.VerdictOf(p.Findings)),
 			RunID: run.ID, RunURL: run.HTMLURL, PlanTime: planTime}
 		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil {
 			ps.PlanTime = t
 		}
+		_, destroyable := cfg.DestroyWorkflow(p.Environment)
 		for _, c := range p.Changes {
+			if !destroyable {
+				break
+			}
 			if c.Mode == "data" || c.Action == "delete" || c.Action == "read" || c.Action == "forget" {
 				continue
 			}
 			if len(ps.Resources) < maxResourceList {
-				ps.Resources = append(ps.Resources, c.Address)
+				ps.Resources = append(ps.Resources, clamp(c.Address, 200))
 			} else {
 				ps.More++
 			}

@@ -156,9 +156,10 @@ func verdictLine(verdict, checkURL string) string {
 
 // Destroy stages of a /destroy-staging thread.
 const (
-	DestroyAwaiting  = "awaiting"  // asked for confirmation
-	DestroyExpired   = "expired"   // nobody confirmed in time
-	DestroyConfirmed = "confirmed" // dispatched; Run says how it goes
+	DestroyAwaiting   = "awaiting"   // asked for confirmation
+	DestroyExpired    = "expired"    // nobody confirmed in time
+	DestroyConfirmed  = "confirmed"  // dispatched; Run says how it goes
+	DestroySuperseded = "superseded" // a newer /destroy-staging replaced it
 )
 
 // DestroyReply is the reply to /destroy-staging: first the request for a
@@ -220,6 +221,8 @@ func (d DestroyReply) Markdown() string {
 		fmt.Fprintf(&b, "⌛ Nobody confirmed before %s; nothing was destroyed. Ask again with `/destroy-staging`.\n", d.Deadline.UTC().Format("15:04 UTC"))
 	case DestroyConfirmed:
 		fmt.Fprintf(&b, "Confirmed by %s.\n\n%s\n", code(d.ConfirmedBy), d.Run.line())
+	case DestroySuperseded:
+		b.WriteString("A newer `/destroy-staging` replaced this request; it can no longer be confirmed. Nothing was destroyed.\n")
 	}
 	return b.String()
 }
