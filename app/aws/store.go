@@ -12,14 +12,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // Table layout: one table, partition key KeyAttribute (a string), no sort
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
 //	pk = "delivery#<X-GitHub-Delivery>", expires_at (deleted again by ForgetDelivery)
-//	pk = "pr#<owner>/<repo>#<n>",        expires_at, state (a map of app.PRState's JSON fields)
+//	pk = "pr#<owner>/<repo>#<n>",        expires_at, state (a map of port.PRState's JSON fields)
 //
 // DynamoDB deletes expired items lazily (within days), so reads and the
 // delivery condition treat an item past expires_at as absent.
@@ -91,27 +91,27 @@ func (s *Store) ForgetDelivery(ctx context.Context, deliveryID string) error {
 }
 
 // PR reads the state of one pull request with a consistent read.
-func (s *Store) PR(ctx context.Context, key string) (app.PRState, bool, error) {
+func (s *Store) PR(ctx context.Context, key string) (port.PRState, bool, error) {
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      sdkaws.String(s.table),
 		Key:            map[string]types.AttributeValue{KeyAttribute: &types.AttributeValueMemberS{Value: prPrefix + key}},
 		ConsistentRead: sdkaws.Bool(true),
 	})
 	if err != nil {
-		return app.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
+		return port.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
 	}
 	if out.Item == nil || expired(out.Item[TTLAttribute], s.now()) {
-		return app.PRState{}, false, nil
+		return port.PRState{}, false, nil
 	}
-	var st app.PRState
+	var st port.PRState
 	if err := attributevalue.UnmarshalWithOptions(out.Item[stateAttribute], &st, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" }); err != nil {
-		return app.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
+		return port.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
 	}
 	return st, true, nil
 }
 
 // PutPR writes the state of one pull request, replacing what was there.
-func (s *Store) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Duration) error {
+func (s *Store) PutPR(ctx context.Context, key string, st port.PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr state: empty key")
 	}

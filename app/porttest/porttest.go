@@ -12,14 +12,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 const hour = time.Hour
 
-// RunStore checks the app.Store contract. newStore returns an empty store
+// RunStore checks the port.Store contract. newStore returns an empty store
 // for one subtest; it may register cleanups on t.
-func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
+func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 	t.Helper()
 	ctx := context.Background()
 
@@ -120,14 +120,14 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 	t.Run("the zero PR state round-trips", func(t *testing.T) {
 		s := newStore(t)
-		if err := s.PutPR(ctx, "octo/infra#8", app.PRState{}, hour); err != nil {
+		if err := s.PutPR(ctx, "octo/infra#8", port.PRState{}, hour); err != nil {
 			t.Fatalf("PutPR: %v", err)
 		}
 		got, ok, err := s.PR(ctx, "octo/infra#8")
 		if err != nil || !ok {
 			t.Fatalf("PR = found %v, err %v; want the stored zero state", ok, err)
 		}
-		if diff := cmp.Diff(app.PRState{}, got, timeEqual); diff != "" {
+		if diff := cmp.Diff(port.PRState{}, got, timeEqual); diff != "" {
 			t.Errorf("PR state (-put +got):\n%s", diff)
 		}
 	})
@@ -135,8 +135,8 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 	t.Run("a second put replaces the first", func(t *testing.T) {
 		s := newStore(t)
 		first := fullState()
-		second := app.PRState{CommentID: first.CommentID, HeadSHA: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Conclusion: "failure", UpdatedAt: first.UpdatedAt.Add(time.Minute)}
-		for _, st := range []app.PRState{first, second} {
+		second := port.PRState{CommentID: first.CommentID, HeadSHA: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Conclusion: "failure", UpdatedAt: first.UpdatedAt.Add(time.Minute)}
+		for _, st := range []port.PRState{first, second} {
 			if err := s.PutPR(ctx, "octo/infra#9", st, hour); err != nil {
 				t.Fatalf("PutPR: %v", err)
 			}
@@ -154,7 +154,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		s := newStore(t)
 		keys := []string{"octo/infra#1", "octo/infra#10", "octo/infra-live#1", "Octo/infra#1", "octo/infra@0123456789abcdef0123456789abcdef01234567"}
 		for i, k := range keys {
-			if err := s.PutPR(ctx, k, app.PRState{CommentID: int64(i + 1), UpdatedAt: fixed}, hour); err != nil {
+			if err := s.PutPR(ctx, k, port.PRState{CommentID: int64(i + 1), UpdatedAt: fixed}, hour); err != nil {
 				t.Fatalf("PutPR(%q): %v", k, err)
 			}
 		}
@@ -178,7 +178,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		if _, ok, err := s.PR(ctx, k); err != nil || ok {
 			t.Errorf("PR(%q) after MarkDelivery(%q) = found %v, err %v; want absent", k, k, ok, err)
 		}
-		if err := s.PutPR(ctx, "octo/infra#12", app.PRState{UpdatedAt: fixed}, hour); err != nil {
+		if err := s.PutPR(ctx, "octo/infra#12", port.PRState{UpdatedAt: fixed}, hour); err != nil {
 			t.Fatalf("PutPR: %v", err)
 		}
 		if ok, err := s.MarkDelivery(ctx, "octo/infra#12", hour); err != nil || !ok {
@@ -188,7 +188,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 	t.Run("a forgotten delivery is new again", func(t *testing.T) {
 		s := newStore(t)
-		f, ok := s.(app.DeliveryForgetter)
+		f, ok := s.(port.DeliveryForgetter)
 		if !ok {
 			t.Skip("the store cannot forget deliveries")
 		}
@@ -214,7 +214,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 	t.Run("a forgotten delivery leaves PR state alone", func(t *testing.T) {
 		s := newStore(t)
-		f, ok := s.(app.DeliveryForgetter)
+		f, ok := s.(port.DeliveryForgetter)
 		if !ok {
 			t.Skip("the store cannot forget deliveries")
 		}
@@ -249,8 +249,8 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 var fixed = time.Date(2026, 3, 14, 15, 9, 26, 535897932, time.UTC)
 
-func fullState() app.PRState {
-	return app.PRState{
+func fullState() port.PRState {
+	return port.PRState{
 		CommentID:  1234567890123,
 		HeadSHA:    "0123456789abcdef0123456789abcdef01234567",
 		PlanTime:   fixed.Add(-time.Minute),
@@ -260,11 +260,11 @@ func fullState() app.PRState {
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
 		CheckRunID: 4242424242,
-		Overrides: []app.Override{
+		Overrides: []port.Override{
 			{Rule: "gpu-sku-loss", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
 			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", By: "bob", At: fixed},
 		},
-		Labels: []app.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
+		Labels: []port.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
 	}
 }
 
