@@ -31,10 +31,11 @@ type (
 // CheckName is the check run planwarden owns; branch protection requires it.
 const CheckName = port.CheckName
 
-// Errors of the GitHub port that the worker branches on.
+// Errors of the ports that the worker branches on.
 var (
 	ErrNotFound = port.ErrNotFound
 	ErrTooLarge = port.ErrTooLarge
+	ErrConflict = port.ErrConflict
 )
 
 // repoOf is the repository a job is about.
