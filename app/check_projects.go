@@ -90,7 +90,7 @@ func (a *App) projectChecksInProgress(ctx context.Context, c command, pr PullReq
 	}
 	for _, p := range projects {
 		if _, err := c.gh.CreateCheckRun(ctx, c.repo, CheckRun{Name: ProjectCheckName(p), HeadSHA: pr.HeadSHA, Status: "in_progress",
-			Title: "Re-planning requested by @" + c.job.Sender, Summary: "`/plan` by " + code(c.job.Sender) + " dispatched a new plan of " + code(p) + "."}); err != nil {
+			Title: "Re-planning requested by @" + c.sender, Summary: "`/plan` by " + code(c.sender) + " dispatched a new plan of " + code(p) + "."}); err != nil {
 			return err
 		}
 	}

@@ -47,7 +47,7 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 			return a.refuse(ctx, c, fmt.Sprintf("project %s deploys to %s, not %s; %s destroys one environment at a time.", code(p), code(e), code(env), "`/destroy-staging`"))
 		}
 	}
-	t := Thread{ID: id, Command: "destroy-staging", By: c.job.Sender, At: a.now(), Projects: projects, Environment: env,
+	t := Thread{ID: id, Command: "destroy-staging", By: c.sender, At: a.now(), Projects: projects, Environment: env,
 		Workflow: wf, Ref: branch, Stage: comment.DestroyAwaiting, ConfirmByOther: cfg.ConfirmByOther(env)}
 	for _, p := range st.Projects {
 		if p.Environment != env || len(projects) > 0 && !slices.Contains(projects, p.Name) {
@@ -65,7 +65,7 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 		}
 		t.More += p.More
 	}
-	if err := c.gh.React(ctx, c.repo, c.job.CommentID, "eyes"); err != nil {
+	if err := c.gh.React(ctx, c.repo, c.commentID, "eyes"); err != nil {
 		return err
 	}
 	// One request waits at a time: a newer one replaces those still waiting.
@@ -78,7 +78,7 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 		}
 	}
 	logger(ctx).Info("destroy asks for confirmation", "environment", env, "thread", id)
-	return a.postThread(ctx, c, cfg, t, t.body(), nil)
+	return a.postThread(ctx, c, cfg, t, replyBody(t), nil)
 }
 
 // destroyTarget splits the arguments into the environment (the first
@@ -140,7 +140,7 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 		}
 		return a.refuse(ctx, c, fmt.Sprintf("the request of %s lapsed at %s (confirmations are taken for 10 minutes); nothing was destroyed. Ask again with `/destroy-staging`.",
 			code(t.By), t.At.Add(confirmWindow).UTC().Format("15:04 UTC")))
-	case t.ConfirmByOther && strings.EqualFold(t.By, c.job.Sender):
+	case t.ConfirmByOther && strings.EqualFold(t.By, c.sender):
 		return a.refuse(ctx, c, fmt.Sprintf("someone other than %s must confirm: the config on %s says `confirm_by: other` for %s.", code(t.By), code(branch), code(t.Environment)))
 	}
 	// The config may have changed since the request: ask it again.
@@ -156,13 +156,13 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, branch, inputs); err != nil {
 		return a.dispatchFailed(ctx, c, wf, branch, inputs, err)
 	}
-	logger(ctx).Info("destroy dispatched", "environment", t.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.job.Sender)
-	t.Stage, t.ConfirmedBy, t.Ref = comment.DestroyConfirmed, c.job.Sender, branch
+	logger(ctx).Info("destroy dispatched", "environment", t.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
+	t.Stage, t.ConfirmedBy, t.Ref = comment.DestroyConfirmed, c.sender, branch
 	a.findThreadRun(ctx, c.gh, c.repo, &t)
 	if err := a.saveThread(ctx, c, t); err != nil {
 		return err
 	}
-	return c.gh.React(ctx, c.repo, c.job.CommentID, "rocket")
+	return c.gh.React(ctx, c.repo, c.commentID, "rocket")
 }
 
 // saveThread stores a thread that moved on and edits its reply.
@@ -180,5 +180,5 @@ func (a *App) saveThread(ctx context.Context, c command, t Thread) error {
 	if t.ReplyID == 0 {
 		return nil
 	}
-	return c.gh.EditComment(ctx, c.repo, t.ReplyID, t.body())
+	return c.gh.EditComment(ctx, c.repo, t.ReplyID, replyBody(t))
 }

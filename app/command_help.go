@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"github.com/planwarden/planwarden/app/job"
 	"path"
 	"slices"
 
@@ -24,7 +25,7 @@ func (a *App) processHelp(ctx context.Context, c command) error {
 	if err != nil {
 		return err
 	}
-	h := comment.Help{Thread: threadID(c.job.PR, c.job.CommentID), ConfigFile: cfg.File(), Branch: branch,
+	h := comment.Help{Thread: job.ThreadID(c.job.PR, c.commentID), ConfigFile: cfg.File(), Branch: branch,
 		PlanWorkflow: path.Base(cfg.PlanWorkflowPaths()[0])}
 	for _, p := range cfg.Projects {
 		h.Projects = append(h.Projects, p.Name)
@@ -46,8 +47,8 @@ func (a *App) processHelp(ctx context.Context, c command) error {
 		p := cfg.Overrides[r]
 		h.Overrides = append(h.Overrides, comment.HelpOverride{Rule: r, Users: p.Users, Teams: p.Teams, Labels: p.Labels, Where: p.Environments})
 	}
-	if err := c.gh.React(ctx, c.repo, c.job.CommentID, "eyes"); err != nil {
+	if err := c.gh.React(ctx, c.repo, c.commentID, "eyes"); err != nil {
 		return err
 	}
-	return a.postThread(ctx, c, cfg, Thread{ID: h.Thread, Command: "help", By: c.job.Sender, At: a.now()}, h.Markdown(), nil)
+	return a.postThread(ctx, c, cfg, Thread{ID: h.Thread, Command: "help", By: c.sender, At: a.now()}, h.Markdown(), nil)
 }

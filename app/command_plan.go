@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/planwarden/planwarden/app/job"
 	"maps"
 	"path"
 	"regexp"
@@ -39,7 +40,7 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 		return a.refuse(ctx, c, reason)
 	}
 	wf := path.Base(cfg.PlanWorkflowPaths()[0])
-	t := Thread{ID: id, Command: "plan", By: c.job.Sender, At: a.now(), Projects: projects, Workflow: wf, Ref: pr.HeadRef}
+	t := Thread{ID: id, Command: "plan", By: c.sender, At: a.now(), Projects: projects, Workflow: wf, Ref: pr.HeadRef}
 	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "projects": strings.Join(projects, " "), "correlation_id": id}
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, pr.HeadRef, inputs); err != nil {
 		return a.dispatchFailed(ctx, c, wf, pr.HeadRef, inputs, err)
@@ -48,9 +49,9 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 	a.findThreadRun(ctx, c.gh, c.repo, &t)
 	check, err := c.gh.CreateCheckRun(ctx, c.repo, CheckRun{
 		Name: CheckName, HeadSHA: pr.HeadSHA, Status: "in_progress",
-		Title: "Re-planning requested by @" + c.job.Sender,
+		Title: "Re-planning requested by @" + c.sender,
 		Summary: fmt.Sprintf("%s by %s dispatched %s on %s for %s. This check completes when planwarden has reviewed the new plan.",
-			"`/plan`", code(c.job.Sender), code(wf), code(pr.HeadRef), projectsText(projects)),
+			"`/plan`", code(c.sender), code(wf), code(pr.HeadRef), projectsText(projects)),
 	})
 	if err != nil {
 		logger(ctx).Warn("could not put the check back in progress", "err", err)
@@ -58,10 +59,10 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 	if err := a.projectChecksInProgress(ctx, c, pr, cfg, projects); err != nil {
 		logger(ctx).Warn("could not put the project checks back in progress", "err", err)
 	}
-	if err := c.gh.React(ctx, c.repo, c.job.CommentID, "rocket"); err != nil {
+	if err := c.gh.React(ctx, c.repo, c.commentID, "rocket"); err != nil {
 		logger(ctx).Warn("could not react", "err", err)
 	}
-	return a.postThread(ctx, c, cfg, t, t.body(), func(st *PRState) {
+	return a.postThread(ctx, c, cfg, t, replyBody(t), func(st *PRState) {
 		if check.ID != 0 && st.HeadSHA == pr.HeadSHA {
 			st.CheckRunID = check.ID
 		}
@@ -72,7 +73,7 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 // handled says the command was answered already (a redelivered job).
 func (a *App) openThread(ctx context.Context, c command) (st PRState, id string, handled bool, err error) {
 	st, _, err = a.store.PR(ctx, c.job.GroupKey())
-	id = threadID(c.job.PR, c.job.CommentID)
+	id = job.ThreadID(c.job.PR, c.commentID)
 	if t := findThread(&st, id); err == nil && t != nil && t.ReplyID != 0 {
 		logger(ctx).Info("command already handled", "thread", id)
 		return st, id, true, nil

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/planwarden/planwarden/app/job"
 	"strings"
 
-	"github.com/google/go-github/v66/github"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -16,46 +16,26 @@ import (
 // command_plan.go, command_destroy.go); /override is authorized by the
 // base branch's config instead (override.go).
 
-var slashCommands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true, "/planwarden": true}
-
-func decodeIssueComment(_ context.Context, ev any) (Job, bool) {
-	e, ok := ev.(*github.IssueCommentEvent)
-	if !ok || e.GetAction() != "created" || !e.GetIssue().IsPullRequest() || e.GetSender().GetType() == "Bot" {
-		return Job{}, false
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(e.GetComment().GetBody()), "\n")
-	if fields := strings.Fields(line); len(fields) == 0 || !slashCommands[fields[0]] {
-		return Job{}, false
-	}
-	return Job{
-		Action:         e.GetAction(),
-		InstallationID: e.GetInstallation().GetID(),
-		Owner:          e.GetRepo().GetOwner().GetLogin(),
-		Repo:           e.GetRepo().GetName(),
-		PR:             e.GetIssue().GetNumber(),
-		CommentID:      e.GetComment().GetID(),
-		CommentBody:    clamp(strings.TrimSpace(line), 256),
-		Sender:         e.GetSender().GetLogin(),
-	}, true
-}
-
 // command is one slash command being run.
 type command struct {
-	job  Job
-	repo Repo
-	name string   // /plan
-	args []string // what follows it on the line
-	gh   GitHub
+	job       Job
+	repo      Repo
+	commentID int64
+	sender    string
+	name      string   // /plan
+	args      []string // what follows it on the line
+	gh        GitHub
 }
 
 func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error {
-	fields := strings.Fields(job.CommentBody)
-	c := command{job: job, repo: Repo{job.Owner, job.Repo}, name: fields[0], args: fields[1:], gh: gh}
+	e := job.IssueComment
+	fields := strings.Fields(e.Body)
+	c := command{job: job, repo: repoOf(job), commentID: e.CommentID, sender: e.Sender, name: fields[0], args: fields[1:], gh: gh}
 	switch c.name {
 	case "/override":
 		return a.processOverride(ctx, gh, job, c.args, func(msg string) error {
-			logger(ctx).Info("command refused", "command", c.name, "sender", job.Sender)
-			if err := gh.React(ctx, c.repo, job.CommentID, "-1"); err != nil {
+			logger(ctx).Info("command refused", "command", c.name, "sender", c.sender)
+			if err := gh.React(ctx, c.repo, c.commentID, "-1"); err != nil {
 				return err
 			}
 			_, err := gh.CreateComment(ctx, c.repo, job.PR, msg)
@@ -64,12 +44,12 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 	case "/planwarden":
 		return a.processHelp(ctx, c)
 	}
-	perm, err := gh.GetPermission(ctx, c.repo, job.Sender)
+	perm, err := gh.GetPermission(ctx, c.repo, c.sender)
 	if err != nil {
 		return err
 	}
 	if perm != "admin" && perm != "write" {
-		return a.refuse(ctx, c, fmt.Sprintf("needs write access to %s; %s has %s.", code(c.repo.String()), code(job.Sender), code(perm)))
+		return a.refuse(ctx, c, fmt.Sprintf("needs write access to %s; %s has %s.", code(c.repo.String()), code(c.sender), code(perm)))
 	}
 	pr, err := gh.GetPullRequest(ctx, c.repo, job.PR)
 	if err != nil {
@@ -105,11 +85,11 @@ func (a *App) refuse(ctx context.Context, c command, reason string) error {
 }
 
 func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string) error {
-	logger(ctx).Info("command refused", "command", c.name, "sender", c.job.Sender, "reason", reason)
-	if err := c.gh.React(ctx, c.repo, c.job.CommentID, reaction); err != nil {
+	logger(ctx).Info("command refused", "command", c.name, "sender", c.sender, "reason", reason)
+	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
 		return err
 	}
-	t := Thread{ID: threadID(c.job.PR, c.job.CommentID), Command: "refused", By: c.job.Sender, At: a.now()}
+	t := Thread{ID: job.ThreadID(c.job.PR, c.commentID), Command: "refused", By: c.sender, At: a.now()}
 	id, err := c.gh.CreateComment(ctx, c.repo, c.job.PR, comment.Refusal(t.ID, c.name, reason))
 	if err != nil {
 		return err

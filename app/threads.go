@@ -2,11 +2,9 @@ package app
 
 import (
 	"context"
-	"fmt"
+	"github.com/planwarden/planwarden/app/job"
 	"path"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -29,82 +27,17 @@ const (
 	confirmWindow   = 10 * time.Minute
 )
 
-// Thread is one command thread on a PR.
-type Thread struct {
-	ID      string    `json:"id"`
-	Command string    `json:"command"` // plan, destroy-staging, help, refused
-	ReplyID int64     `json:"reply_id,omitempty"`
-	By      string    `json:"by"`
-	At      time.Time `json:"at"`
-	// Projects and Environment are what the command asked for.
-	Projects    []string `json:"projects,omitempty"`
-	Environment string   `json:"environment,omitempty"`
-	// Workflow (file name) and Ref are what was, or will be, dispatched.
-	Workflow string `json:"workflow,omitempty"`
-	Ref      string `json:"ref,omitempty"`
-	// Stage of a /destroy-staging: awaiting, expired, confirmed.
-	Stage          string `json:"stage,omitempty"`
-	ConfirmByOther bool   `json:"confirm_by_other,omitempty"`
-	ConfirmedBy    string `json:"confirmed_by,omitempty"`
-	// Resources the destroy would remove, from the environment's latest
-	// plan (PlanRun); More counts those left out.
-	Resources []string  `json:"resources,omitempty"`
-	More      int       `json:"more,omitempty"`
-	PlanRun   ThreadRun `json:"plan_run,omitzero"`
-	Run       ThreadRun `json:"run,omitzero"`
-	// Verdict is the review of a /plan run's plans.
-	Verdict   string `json:"verdict,omitempty"`
-	Minimized bool   `json:"minimized,omitempty"`
-}
-
-// ThreadRun is a workflow run a thread follows.
-type ThreadRun struct {
-	ID         int64  `json:"id,omitempty"`
-	URL        string `json:"url,omitempty"`
-	Status     string `json:"status,omitempty"`
-	Conclusion string `json:"conclusion,omitempty"`
-}
-
-// ProjectStatus is one project of the newest review of a PR's head.
-type ProjectStatus struct {
-	Name        string    `json:"name"`
-	Environment string    `json:"environment,omitempty"`
-	Verdict     string    `json:"verdict"`
-	RunID       int64     `json:"run_id,omitempty"`
-	RunURL      string    `json:"run_url,omitempty"`
-	PlanTime    time.Time `json:"plan_time,omitzero"`
-	// Resources are the managed resources the plan leaves in place
-	// (created, kept or changed), at most maxResourceList; More counts
-	// the rest.
-	Resources []string `json:"resources,omitempty"`
-	More      int      `json:"more,omitempty"`
-}
-
-func threadID(pr int, commentID int64) string { return fmt.Sprintf("pw-%d-%d", pr, commentID) }
-
-var threadInTitle = regexp.MustCompile(`(?:^|[^A-Za-z0-9-])(pw-([0-9]{1,9})-[0-9]{1,19})(?:$|[^A-Za-z0-9-])`)
-
-// threadOfRun finds the correlation id a run's title carries, and its PR.
-func threadOfRun(title string) (id string, pr int, ok bool) {
-	m := threadInTitle.FindStringSubmatch(title)
-	if m == nil {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(m[2])
-	return m[1], n, err == nil && n > 0
-}
-
 // done reports whether nothing more will happen in the thread at now, so
 // a newer reply may hide its reply. A destroy request nobody confirmed in
 // time is done.
-func (t Thread) done(now time.Time) bool {
+func threadDone(t Thread, now time.Time) bool {
 	switch t.Command {
 	case "plan":
 		return t.Run.Status == "completed"
 	case "destroy-staging":
 		switch t.Stage {
 		case comment.DestroyAwaiting:
-			return t.lapsed(now)
+			return lapsed(t, now)
 		case comment.DestroyConfirmed:
 			return t.Run.Status == "completed"
 		}
@@ -114,23 +47,23 @@ func (t Thread) done(now time.Time) bool {
 
 // lapsed reports whether a destroy request waits for a confirmation that
 // can no longer come.
-func (t Thread) lapsed(now time.Time) bool {
+func lapsed(t Thread, now time.Time) bool {
 	return t.Command == "destroy-staging" && t.Stage == comment.DestroyAwaiting && now.After(t.At.Add(confirmWindow))
 }
 
-func (r ThreadRun) view(workflow, ref string) comment.Run {
+func runView(r ThreadRun, workflow, ref string) comment.Run {
 	return comment.Run{Workflow: workflow, Ref: ref, ID: r.ID, URL: r.URL, Status: r.Status, Conclusion: r.Conclusion}
 }
 
 // body is the thread's reply.
-func (t Thread) body() string {
+func replyBody(t Thread) string {
 	switch t.Command {
 	case "plan":
-		return comment.PlanReply{Thread: t.ID, By: t.By, Projects: t.Projects, Run: t.Run.view(t.Workflow, t.Ref), Verdict: t.Verdict}.Markdown()
+		return comment.PlanReply{Thread: t.ID, By: t.By, Projects: t.Projects, Run: runView(t.Run, t.Workflow, t.Ref), Verdict: t.Verdict}.Markdown()
 	case "destroy-staging":
 		return comment.DestroyReply{Thread: t.ID, By: t.By, Environment: t.Environment, Projects: t.Projects,
-			Resources: t.Resources, More: t.More, PlanRun: t.PlanRun.view("", ""), Deadline: t.At.Add(confirmWindow),
-			ConfirmByOther: t.ConfirmByOther, Stage: t.Stage, ConfirmedBy: t.ConfirmedBy, Run: t.Run.view(t.Workflow, t.Ref)}.Markdown()
+			Resources: t.Resources, More: t.More, PlanRun: runView(t.PlanRun, "", ""), Deadline: t.At.Add(confirmWindow),
+			ConfirmByOther: t.ConfirmByOther, Stage: t.Stage, ConfirmedBy: t.ConfirmedBy, Run: runView(t.Run, t.Workflow, t.Ref)}.Markdown()
 	}
 	return ""
 }
@@ -191,7 +124,7 @@ func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cf
 		for _, id := range hidden {
 			if t := findThread(st, id); t != nil {
 				t.Minimized = true
-				if t.lapsed(now) {
+				if lapsed(*t, now) {
 					t.Stage = comment.DestroyExpired
 				}
 			}
@@ -207,7 +140,7 @@ func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cf
 // there is such a reply.
 func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key string, pr int) {
 	st, _, err := a.store.PR(ctx, key)
-	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && t.done(a.now()) }) {
+	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) }) {
 		return
 	}
 	if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
@@ -220,7 +153,7 @@ func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key str
 func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, keep string) ([]string, error) {
 	todo := map[int64]Thread{}
 	for _, t := range st.Threads {
-		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && t.done(a.now()) {
+		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) {
 			todo[t.ReplyID] = t
 		}
 	}
@@ -244,9 +177,9 @@ func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int
 		if m, ok := comment.ParseReplyMarker(c.Body); !ok || m.Thread != t.ID {
 			continue
 		}
-		if t.lapsed(a.now()) { // say so before hiding it
+		if lapsed(t, a.now()) { // say so before hiding it
 			t.Stage = comment.DestroyExpired
-			if err := gh.EditComment(ctx, repo, t.ReplyID, t.body()); err != nil {
+			if err := gh.EditComment(ctx, repo, t.ReplyID, replyBody(t)); err != nil {
 				return hidden, err
 			}
 		}
@@ -265,7 +198,7 @@ func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int
 // be of the workflow the thread dispatched, on the ref it dispatched, so
 // another workflow cannot write into a thread by naming its id.
 func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) error {
-	id, prNum, ok := threadOfRun(run.DisplayTitle)
+	id, prNum, ok := job.ThreadOfTitle(run.DisplayTitle)
 	if !ok {
 		return nil
 	}
@@ -297,11 +230,11 @@ func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRu
 	}
 	logger(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Run.Status)
 	if edit.ReplyID != 0 {
-		if err := gh.EditComment(ctx, repo, edit.ReplyID, edit.body()); err != nil {
+		if err := gh.EditComment(ctx, repo, edit.ReplyID, replyBody(edit)); err != nil {
 			return err
 		}
 	}
-	if edit.done(a.now()) {
+	if threadDone(edit, a.now()) {
 		if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
 			a.hideOutdated(ctx, gh, repo, prNum, cfg, edit.ID)
 		}
@@ -319,7 +252,7 @@ func (a *App) findThreadRun(ctx context.Context, gh GitHub, repo Repo, t *Thread
 		return
 	}
 	for _, r := range runs {
-		if id, _, ok := threadOfRun(r.DisplayTitle); ok && id == t.ID {
+		if id, _, ok := job.ThreadOfTitle(r.DisplayTitle); ok && id == t.ID {
 			t.Run = ThreadRun{ID: r.ID, URL: r.HTMLURL, Status: orDefault(r.Status, "queued"), Conclusion: r.Conclusion}
 			return
 		}

@@ -1,4 +1,4 @@
-package app
+package github
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v66/github"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // The go-github adapter's part for the slash commands: the default branch,
 // a workflow's runs, and GraphQL's minimizeComment.
 
-func (g *ghAdapter) DefaultBranch(ctx context.Context, r Repo) (string, error) {
+func (g *ghAdapter) DefaultBranch(ctx context.Context, r port.Repo) (string, error) {
 	repo, resp, err := g.c.Repositories.Get(ctx, r.Owner, r.Name)
 	if err != nil {
 		return "", fmt.Errorf("get repository %s: %w", r, notFound(resp, err))
@@ -22,14 +23,14 @@ func (g *ghAdapter) DefaultBranch(ctx context.Context, r Repo) (string, error) {
 	return repo.GetDefaultBranch(), nil
 }
 
-func (g *ghAdapter) ListWorkflowRuns(ctx context.Context, r Repo, workflowFile, event, branch string) ([]WorkflowRun, error) {
+func (g *ghAdapter) ListWorkflowRuns(ctx context.Context, r port.Repo, workflowFile, event, branch string) ([]port.WorkflowRun, error) {
 	list, _, err := g.c.Actions.ListWorkflowRunsByFileName(ctx, r.Owner, r.Name, workflowFile, &github.ListWorkflowRunsOptions{
 		Event: event, Branch: branch, ListOptions: github.ListOptions{PerPage: 50},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list runs of %s: %w", workflowFile, err)
 	}
-	out := make([]WorkflowRun, 0, len(list.WorkflowRuns))
+	out := make([]port.WorkflowRun, 0, len(list.WorkflowRuns))
 	for _, run := range list.WorkflowRuns {
 		out = append(out, fromWorkflowRun(run))
 	}
@@ -70,7 +71,7 @@ func (g *ghAdapter) MinimizeComment(ctx context.Context, nodeID string) error {
 	if len(out.Errors) > 0 {
 		e := out.Errors[0]
 		if e.Type == "NOT_FOUND" {
-			return fmt.Errorf("minimize comment %s: %w: %s", nodeID, ErrNotFound, e.Message)
+			return fmt.Errorf("minimize comment %s: %w: %s", nodeID, port.ErrNotFound, e.Message)
 		}
 		return fmt.Errorf("minimize comment %s: %s", nodeID, e.Message)
 	}
