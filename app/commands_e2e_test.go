@@ -449,6 +449,20 @@ func TestCheckPerProject(t *testing.T) {
 		}
 	}
 
+	// "Re-run" on a project's check reviews the same run again.
+	sm := h.latestCheck("planwarden/sagemaker")
+	h.deliver("check_run", "rerun-sagemaker", map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
+		"check_run": map[string]any{"id": sm.ID, "name": "planwarden/sagemaker", "head_sha": sha1, "external_id": sm.ExternalID,
+			"pull_requests": []any{map[string]any{"number": 7}}},
+	})
+	if n := h.gh.CallCount("GET", "/actions/runs/501/artifacts"); n != 2 {
+		t.Errorf("artifacts listed %d times, want 2 (the run, then the re-run of planwarden/sagemaker)", n)
+	}
+	if c := h.latestCheck("planwarden/sagemaker"); c.ID != sm.ID || c.Updates <= sm.Updates || c.Conclusion != "success" {
+		t.Errorf("planwarden/sagemaker after the re-run: %+v, want the same check completed again", c)
+	}
+
 	h.command("alice", "/plan sagemaker")
 	if c := h.latestCheck("planwarden/sagemaker"); c.Status != "in_progress" {
 		t.Errorf("after /plan sagemaker, planwarden/sagemaker is %s, want in_progress", c.Status)

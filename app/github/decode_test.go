@@ -162,8 +162,14 @@ func TestDecodeCheckRunExamples(t *testing.T) {
 			t.Errorf("job %+v does not carry the check run's id and head", job)
 		}
 	})
+	perProject := func(raw map[string]any) { raw["check_run"].(map[string]any)["name"] = port.CheckName + "/aks-gpu" }
+	decodeCorpus(t, "check_run", perProject, func(t *testing.T, raw map[string]any, _ job.Job, ok bool) {
+		if want := raw["action"] == "rerequested"; ok != want {
+			t.Fatalf("a per-project check, action %s: queued %v, want %v", raw["action"], ok, want)
+		}
+	})
 	decodeCorpus(t, "check_run", nil, func(t *testing.T, raw map[string]any, _ job.Job, ok bool) {
-		if ok && str(field(raw, "check_run", "name")) != port.CheckName {
+		if ok && !strings.HasPrefix(str(field(raw, "check_run", "name")), port.CheckName) {
 			t.Errorf("queued a re-run of another app's check %q", field(raw, "check_run", "name"))
 		}
 	})

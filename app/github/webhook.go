@@ -189,7 +189,8 @@ func decodeWorkflowRun(_ *slog.Logger, ev any) (job.Job, bool) {
 
 func decodeCheckRun(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.CheckRunEvent)
-	if !ok || e.GetAction() != "rerequested" || e.GetCheckRun().GetName() != port.CheckName {
+	// planwarden's check, or one of its per-project checks (planwarden/<project>).
+	if name := e.GetCheckRun().GetName(); !ok || e.GetAction() != "rerequested" || name != port.CheckName && !strings.HasPrefix(name, port.CheckName+"/") {
 		return job.Job{}, false
 	}
 	cr := e.GetCheckRun()
