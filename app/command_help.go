@@ -3,10 +3,10 @@ package app
 import (
 	"context"
 	"errors"
-	"github.com/planwarden/planwarden/app/job"
 	"path"
 	"slices"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -18,9 +18,9 @@ func (a *App) processHelp(ctx context.Context, c command) error {
 		return a.refuse(ctx, c, "knows one subcommand: `/planwarden help`.")
 	}
 	cfg, branch, err := a.commandConfig(ctx, c.gh, c.repo)
-	var bad *configProblem
+	var bad *badConfig
 	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, bad.Error())
+		return a.refuse(ctx, c, bad.refusal())
 	}
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"github.com/planwarden/planwarden/app/job"
 	"maps"
 	"path"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/rules"
 )
 

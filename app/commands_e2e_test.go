@@ -326,7 +326,7 @@ func TestDestroyStagingRefusals(t *testing.T) {
 		"an unknown project":             {cmdConfig, "/destroy-staging staging sagemakr", "unknown project `sagemakr`; expected one of `aks-gpu`, `sagemaker` (did you mean `sagemaker`?)"},
 		"an unknown environment":         {"", "/destroy-staging qa", "refuses the environment `qa`: it is not an environment of this repository (`prod`, `staging`)"},
 		"a confirmation of nothing":      {cmdConfig, "/destroy-staging confirm", "there is no `/destroy-staging` on this pull request waiting for a confirmation"},
-		"a broken config on main":        {"version: 1\nenviroments: {}\n", "/destroy-staging", "the config on main cannot be used"},
+		"a broken config on main":        {"version: 1\nenviroments: {}\n", "/destroy-staging", "the config `.github/planwarden.yml` on `main` cannot be used, so no command runs until it is fixed (`planwarden validate` shows the same): .github/planwarden.yml:2: unknown key \"enviroments\""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

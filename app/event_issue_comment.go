@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/planwarden/planwarden/app/job"
 	"strings"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -62,9 +62,9 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 		return a.refuse(ctx, c, fmt.Sprintf("cannot run for a fork's branch (%s): the App dispatches workflows of this repository only.", code(pr.HeadRepo)))
 	}
 	cfg, branch, err := a.commandConfig(ctx, gh, c.repo)
-	var bad *configProblem
+	var bad *badConfig
 	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, bad.Error())
+		return a.refuse(ctx, c, bad.refusal())
 	}
 	if err != nil {
 		return err

@@ -238,25 +238,62 @@ func planArtifacts(arts []Artifact) []Artifact {
 // repoConfig reads the config from the PR's base branch, so a PR cannot
 // loosen the rules that gate it.
 func (a *App) repoConfig(ctx context.Context, gh GitHub, repo Repo, baseRef string) (*rules.Config, outcome, bool) {
+	cfg, err := a.loadConfig(ctx, gh, repo, baseRef)
+	var bad *badConfig
+	switch {
+	case errors.As(err, &bad):
+		out := failed("Bad config "+bad.file, fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", bad.file, baseRef, codeBlock(bad.err.Error())))
+		out.Annotations = configAnnotations(bad.err)
+		return nil, out, false
+	case err != nil:
+		logger(ctx).Error("read repo config", "err", err)
+		file := configPaths[0]
+		var unread *configUnread
+		if errors.As(err, &unread) {
+			file = unread.file
+		}
+		return nil, failed("Repo config not read", fmt.Sprintf("planwarden could not read %s from %s. Re-run the check to try again.", file, baseRef)), false
+	}
+	return cfg, outcome{}, true
+}
+
+// loadConfig reads the repo config at ref (the defaults when there is
+// none). A config that cannot be used is a *badConfig; any other error is
+// GitHub's.
+func (a *App) loadConfig(ctx context.Context, gh GitHub, repo Repo, ref string) (*rules.Config, error) {
 	for _, file := range configPaths {
-		data, err := gh.GetFile(ctx, repo, file, baseRef)
+		data, err := gh.GetFile(ctx, repo, file, ref)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			logger(ctx).Error("read repo config", "file", file, "err", err)
-			return nil, failed("Repo config not read", fmt.Sprintf("planwarden could not read %s from %s. Re-run the check to try again.", file, baseRef)), false
+			return nil, &configUnread{file: file, err: err}
 		}
 		cfg, err := parseConfig(file, data)
 		if err != nil {
-			out := failed("Bad config "+file, fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", file, baseRef, codeBlock(err.Error())))
-			out.Annotations = configAnnotations(err)
-			return nil, out, false
+			return nil, &badConfig{file: file, ref: ref, err: err}
 		}
-		return cfg, outcome{}, true
+		return cfg, nil
 	}
-	return rules.DefaultConfig(), outcome{}, true
+	return rules.DefaultConfig(), nil
 }
+
+// configUnread is a repo config GitHub did not hand over.
+type configUnread struct {
+	file string
+	err  error
+}
+
+func (e *configUnread) Error() string { return "read " + e.file + ": " + e.err.Error() }
+func (e *configUnread) Unwrap() error { return e.err }
+
+// badConfig is a repo config that does not parse or validate.
+type badConfig struct {
+	file, ref string
+	err       error
+}
+
+func (e *badConfig) Error() string { return e.file + " on " + e.ref + ": " + e.err.Error() }
 
 // findPR finds the open PR whose head is the run's head: from the run's
 // pull_requests, else from the commit.

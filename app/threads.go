@@ -2,12 +2,13 @@ package app
 
 import (
 	"context"
-	"github.com/planwarden/planwarden/app/job"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
@@ -27,7 +28,7 @@ const (
 	confirmWindow   = 10 * time.Minute
 )
 
-// done reports whether nothing more will happen in the thread at now, so
+// threadDone reports whether nothing more will happen in the thread at now, so
 // a newer reply may hide its reply. A destroy request nobody confirmed in
 // time is done.
 func threadDone(t Thread, now time.Time) bool {
@@ -55,7 +56,7 @@ func runView(r ThreadRun, workflow, ref string) comment.Run {
 	return comment.Run{Workflow: workflow, Ref: ref, ID: r.ID, URL: r.URL, Status: r.Status, Conclusion: r.Conclusion}
 }
 
-// body is the thread's reply.
+// replyBody is the thread's reply.
 func replyBody(t Thread) string {
 	switch t.Command {
 	case "plan":
@@ -317,22 +318,18 @@ func projectStatuses(r *review.Report, cfg *rules.Config, run WorkflowRun, planT
 
 // commandConfig reads the config the slash commands obey: the one on the
 // repository's default branch, which a pull request cannot change. The
-// branch comes with it.
+// branch comes with it. A config that cannot be used is a *badConfig.
 func (a *App) commandConfig(ctx context.Context, gh GitHub, repo Repo) (*rules.Config, string, error) {
 	branch, err := gh.DefaultBranch(ctx, repo)
 	if err != nil {
 		return nil, "", err
 	}
-	cfg, out, ok := a.repoConfig(ctx, gh, repo, branch)
-	if !ok {
-		return nil, branch, &configProblem{branch: branch, summary: out.Summary}
-	}
-	return cfg, branch, nil
+	cfg, err := a.loadConfig(ctx, gh, repo, branch)
+	return cfg, branch, err
 }
 
-// configProblem is a config on the default branch that cannot be used.
-type configProblem struct{ branch, summary string }
-
-func (e *configProblem) Error() string {
-	return "the config on " + e.branch + " cannot be used: " + strings.TrimSpace(e.summary)
+// refusal says why a config cannot be used, for a command's reply.
+func (e *badConfig) refusal() string {
+	return fmt.Sprintf("the config %s on %s cannot be used, so no command runs until it is fixed (`planwarden validate` shows the same): %s",
+		code(e.file), code(e.ref), strings.Join(strings.Fields(e.err.Error()), " "))
 }
