@@ -256,8 +256,16 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 				}
 			}
 			if g.Unpriced != "" {
-				r.Cost.Unpriced = append(r.Cost.Unpriced, Unpriced{Address: r.Address, SKU: g.SKU.Name,
-					Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name})
+				u := Unpriced{Address: r.Address, SKU: g.SKU.Name, Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name}
+				// The same gap on both sides (an unchanged resource) is one item.
+				if i := slices.IndexFunc(r.Cost.Unpriced, func(o Unpriced) bool {
+					o.Side = u.Side
+					return o == u
+				}); i >= 0 {
+					r.Cost.Unpriced[i].Side = SideBoth
+					continue
+				}
+				r.Cost.Unpriced = append(r.Cost.Unpriced, u)
 			}
 		}
 	}

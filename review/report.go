@@ -146,5 +146,5 @@ type Unpriced struct {
 	SKU     string `json:"sku"`
 	Reason  string `json:"reason"`
 	Region  string `json:"region,omitempty"`
-	Side    string `json:"side,omitempty"` // before or after
+	Side    string `json:"side,omitempty"` // before, after, or both (the same gap on both sides is one item)
 }
