@@ -13,11 +13,17 @@ import (
 // Its JSON form is the contract of ARCHITECTURE.md: fields may be added,
 // never renamed.
 type Report struct {
-	Verdict  rules.Verdict `json:"verdict"`
-	Totals   Totals        `json:"totals"`
-	Projects []*Project    `json:"projects"`
+	// SchemaVersion is the version of this shape (SchemaVersion); the JSON
+	// Schema is review/report.schema.json.
+	SchemaVersion int           `json:"schema_version"`
+	Verdict       rules.Verdict `json:"verdict"`
+	Totals        Totals        `json:"totals"`
+	Projects      []*Project    `json:"projects"`
 	// Overrides that were applied, with who and when.
 	Overrides []rules.Override `json:"overrides"`
+	// Notes say how the review was made: what of the plan artifacts was
+	// not trusted and why.
+	Notes []string `json:"notes"`
 }
 
 // Totals are summed over projects. A figure is null when any part of it is

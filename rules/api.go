@@ -231,7 +231,8 @@ func (c *Config) Conclude(findings []Finding, overrides []Override) Result {
 			continue
 		}
 		for _, o := range overrides {
-			if o.Rule == f.Rule && (o.Address == "" || o.Address == f.Address) && (o.Project == "" || o.Project == f.Project) {
+			if o.Rule == f.Rule && (o.Address == "" || o.Address == f.Address) && (o.Project == "" || o.Project == f.Project) &&
+				(o.Digest == "" || o.Digest == FindingDigest(*f)) {
 				o := o
 				f.Override = &o
 				break
