@@ -108,7 +108,9 @@ func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
 	if v := c.Before(); !v.IsNull() {
 		r.Before = a.side(c, ad, v, before)
 	}
-	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete {
+	// A forget has no after side of its own: the object keeps running as
+	// it was (see cost), outside Terraform.
+	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget {
 		r.After = a.side(c, ad, v, after)
 	}
 	a.cost(r, c)

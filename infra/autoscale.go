@@ -40,7 +40,7 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, 
 	if endpoint != "" && variant != "" {
 		id := "endpoint/" + endpoint + "/variant/" + variant
 		for _, o := range a.changesWith(typ, "resource_id", id) {
-			if o.Action == planparse.ActionDelete && w == after {
+			if !existsOn(o, w) {
 				continue
 			}
 			if v := pick(o, w); isTarget(v) {
@@ -55,8 +55,7 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, 
 	// resource_id refers to this endpoint, in the same module.
 	var found []planparse.Value
 	for _, o := range a.p.Changes {
-		if o.Type != typ || o.Mode != planparse.ModeManaged || o.ModuleAddress != c.ModuleAddress ||
-			o.Action == planparse.ActionDelete && w == after {
+		if o.Type != typ || o.Mode != planparse.ModeManaged || o.ModuleAddress != c.ModuleAddress || !existsOn(o, w) {
 			continue
 		}
 		cr := a.p.ConfigResource(o.Address)
@@ -78,4 +77,14 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, 
 		return found[0], true
 	}
 	return planparse.Value{}, false
+}
+
+// existsOn reports whether a change's object exists on side w: a target
+// being created does not scale the fleet as it was, one being deleted
+// does not scale it as it will be.
+func existsOn(o *planparse.Change, w when) bool {
+	if w == before {
+		return o.Action != planparse.ActionCreate
+	}
+	return o.Action != planparse.ActionDelete && o.Action != planparse.ActionForget
 }
