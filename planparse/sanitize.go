@@ -222,6 +222,9 @@ func (z sanitizer) placeholder(b []byte) string {
 
 // hide replaces a secret value.
 func (z sanitizer) hide(x any) any {
+	if _, ok := x.(sensitive); ok {
+		return x
+	}
 	if z.redactKey == nil {
 		return redact(x)
 	}
@@ -311,30 +314,24 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		um, _ := unk.(map[string]any)
 		// {name = "DB_PASS", value = "..."}: environment lists name their values.
 		pairName, _ := t["name"].(string)
-		var renamed []string
 		for k, e := range t {
 			name := k
 			if k == "value" && pairName != "" && nameSaysSecret(pairName, "x") {
 				name = pairName
 			}
 			t[k] = z.sanitize(e, sm[k], um[k], name)
-			if z.secretKey(k) {
-				renamed = append(renamed, k)
-			}
 		}
 		// Unknown attributes are absent from "after"; show them.
-		for k, e := range um {
-			if _, ok := t[k]; !ok {
-				if b, ok := e.(bool); ok && b {
-					t[k] = unknown{}
+		if z.redactKey == nil {
+			for k, e := range um {
+				if _, ok := t[k]; !ok {
+					if b, ok := e.(bool); ok && b {
+						t[k] = unknown{}
+					}
 				}
 			}
 		}
-		for _, k := range renamed {
-			e := t[k]
-			delete(t, k)
-			t[z.keyText(k)] = e
-		}
+		z.renameKeys(t)
 		return t
 	case []any:
 		sl, _ := sens.([]any)
@@ -357,6 +354,21 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		}
 	}
 	return x
+}
+
+// renameKeys replaces the secret keys of m with their placeholders.
+func (z sanitizer) renameKeys(m map[string]any) {
+	var renamed []string
+	for k := range m {
+		if z.secretKey(k) {
+			renamed = append(renamed, k)
+		}
+	}
+	for _, k := range renamed {
+		e := m[k]
+		delete(m, k)
+		m[z.keyText(k)] = e
+	}
 }
 
 // redactAddress shows the secret instance keys of an address (for_each
@@ -419,4 +431,16 @@ func (z sanitizer) redactIndex(raw string) string {
 	}
 	q, _ := json.Marshal(z.keyText(k))
 	return string(q)
+}
+
+// constant sanitizes a configuration constant_value of the attribute name.
+func (z sanitizer) constant(name string, v any) any {
+	v = z.sanitize(v, nil, nil, "")
+	if v == nil {
+		return nil
+	}
+	if str, ok := v.(string); IsSecretName(name) || ok && nameSaysSecret(name, str) {
+		return z.hide(v)
+	}
+	return v
 }
