@@ -69,6 +69,9 @@ func (c *Change) DropValueCache() {
 // one entry. Sensitive values stay redacted: a changed secret shows as a
 // change from SensitiveText to SensitiveText.
 func (c *Change) Diff() []AttrDiff {
+	if c.whatIf != nil {
+		return c.whatIf.attrDiffs() // whatif.go: ARM's delta
+	}
 	v := c.decode()
 	var out []AttrDiff
 	diffWalk(nil, v.before.v, v.after.v, &out)

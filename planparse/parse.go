@@ -36,6 +36,10 @@ type wirePlan struct {
 	Serial           *json.RawMessage           `json:"serial"`  // a raw state file
 	Lineage          *json.RawMessage           `json:"lineage"` // a raw state file
 	Extra            map[string]json.RawMessage `json:"-"`
+
+	// Terraform 1.14+ actions, read by readActions (actions.go).
+	ActionInvocations         rawJSON `json:"action_invocations"`
+	DeferredActionInvocations rawJSON `json:"deferred_action_invocations"`
 }
 
 type wireResourceChange struct {
@@ -112,6 +116,9 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, syntaxError(name, data, err)
 	}
 	if w.FormatVersion == nil {
+		if wi, ok := whatIfDoc(data); ok {
+			return parseWhatIf(name, wi) // whatif.go
+		}
 		return nil, notPlan(name, &w)
 	}
 	// terraform-json's own format_version check.
@@ -125,6 +132,10 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	plannedSensitive := sensitiveOutputs(w.PlannedValues)
 	secrets := collectSecrets(&w, plannedSensitive)
+	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
+	if err != nil {
+		return nil, err
+	}
 	p := &Plan{
 		File:             name,
 		FormatVersion:    *w.FormatVersion,
@@ -133,6 +144,8 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Errored:          w.Errored,
 		Complete:         w.Complete,
 		Applyable:        w.Applyable,
+		Actions:          actions,
+		DeferredActions:  deferredActions,
 		lazy: &lazyPlan{priorState: json.RawMessage(w.PriorState), plannedValues: json.RawMessage(w.PlannedValues),
 			configuration: json.RawMessage(w.Configuration), secrets: secrets},
 	}
