@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
 // A reviewer must still see SKUs, ARNs, resource ids, image tags and
@@ -163,5 +165,23 @@ func TestCorpusFalsePositives(t *testing.T) {
 	t.Logf("%d of %d displayed strings hidden by value detection alone", len(hits), displayed)
 	if len(hits) > 10 {
 		t.Errorf("value detection hides %d displayed corpus values (see the log); keep false positives under 10", len(hits))
+	}
+}
+
+// BenchmarkDecodeAllValues decodes (and so sanitizes and scans) every
+// value of the 20,000-change benchmark plan: the most the detector can
+// cost a review, since reviews decode only what they read.
+func BenchmarkDecodeAllValues(b *testing.B) {
+	p, err := Parse("large.json", plantest.Large(20000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range p.Changes {
+			c.DropValueCache()
+			_ = c.Before()
+			_ = c.After()
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"hash/maphash"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	gojson "github.com/goccy/go-json"
 )
@@ -257,11 +259,35 @@ func (z sanitizer) secretString(s, name string) bool {
 
 // secretKey reports whether a map key or an instance key is secret.
 func (z sanitizer) secretKey(k string) bool {
-	if isRedactedText(k) {
+	if len(k) < minSecretLen || isRedactedText(k) {
 		return false
 	}
-	return z.secrets.contains(k) || hasSecret(k, "")
+	if z.secrets.contains(k) {
+		return true
+	}
+	if len(k) < minScanLen {
+		return false
+	}
+	if _, clean := cleanKeys.Load(k); clean {
+		return false
+	}
+	if hasSecret(k, "") {
+		return true
+	}
+	if cleanKeyCount.Load() < maxNameCache {
+		cleanKeyCount.Add(1)
+		cleanKeys.Store(k, struct{}{})
+	}
+	return false
 }
+
+// cleanKeys memoizes the map keys the detector found nothing in (they are
+// mostly attribute names, repeated in every value of a plan); bounded like
+// nameCache.
+var (
+	cleanKeys     sync.Map
+	cleanKeyCount atomic.Int32
+)
 
 // contains reports whether s is, or holds, a known secret.
 func (s secretSet) contains(str string) bool {
@@ -299,7 +325,7 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if z.secrets.has(x) {
 		return z.hide(x)
 	}
-	if key != "" && IsSecretName(key) && x != nil {
+	if key != "" && x != nil && classify(key)&nameSecret != 0 {
 		if s, ok := x.(string); !ok || s != "" {
 			return z.hide(x)
 		}
