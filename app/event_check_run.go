@@ -14,11 +14,6 @@ import (
 
 const timeFormat = time.RFC3339
 
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(timeFormat, s)
-	return t
-}
-
 func decodeCheckRun(_ context.Context, ev any) (Job, bool) {
 	e, ok := ev.(*github.CheckRunEvent)
 	if !ok || e.GetAction() != "rerequested" || e.GetCheckRun().GetName() != CheckName {

@@ -78,7 +78,7 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on).
-			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels, Version: st.Version}
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Labels: st.Labels, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil

@@ -43,14 +43,17 @@ func decodeWorkflowRun(_ context.Context, ev any) (Job, bool) {
 	return job, true
 }
 
+// processWorkflowRun reviews the run as GitHub describes it now (its
+// workflow path, event, attempt and head repository decide whether it is
+// trusted), with the PR the delivery named.
 func (a *App) processWorkflowRun(ctx context.Context, gh GitHub, job Job) error {
-	run := WorkflowRun{
-		ID: job.RunID, Name: job.Extra["workflow_name"], Path: job.Extra["workflow_path"], HTMLURL: job.Extra["run_url"],
-		HeadSHA: job.HeadSHA, HeadBranch: job.HeadRef, Status: "completed", Conclusion: job.RunConclusion,
-		RunStartedAt: parseTime(job.Extra["run_started"]),
+	repo := Repo{job.Owner, job.Repo}
+	run, err := gh.GetWorkflowRun(ctx, repo, job.RunID)
+	if err != nil {
+		return err
 	}
 	if job.PR > 0 {
 		run.PullRequests = []int{job.PR}
 	}
-	return a.reviewRun(ctx, gh, Repo{job.Owner, job.Repo}, run)
+	return a.reviewRun(ctx, gh, repo, run)
 }

@@ -28,6 +28,10 @@ type GitHub interface {
 	GetFile(ctx context.Context, r Repo, path, ref string) ([]byte, error)
 	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
 	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
+	// ListPRFiles returns the files a pull request changes (a rename under
+	// both names); complete is false when GitHub listed fewer than the pull
+	// request changes (it lists at most 3,000).
+	ListPRFiles(ctx context.Context, r Repo, number int) (files []string, complete bool, err error)
 	// GetPermission returns admin, write, read or none.
 	GetPermission(ctx context.Context, r Repo, user string) (string, error)
 	DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error
@@ -85,6 +89,10 @@ type PullRequest struct {
 	HeadRepo string // owner/name of the head branch's repository
 	BaseRef  string
 	Labels   []string // label names
+	// Author is the login of who opened the pull request.
+	Author string
+	// ChangedFiles is how many files GitHub says it changes.
+	ChangedFiles int
 }
 
 // WorkflowRun is a GitHub Actions run.
@@ -99,6 +107,12 @@ type WorkflowRun struct {
 	HTMLURL      string
 	RunStartedAt time.Time
 	PullRequests []int
+	// Event triggered the run (pull_request, workflow_dispatch, ...);
+	// Attempt is its run_attempt; HeadRepo the owner/name of the
+	// repository its head commit came from (a fork's, for a fork's PR).
+	Event    string
+	Attempt  int
+	HeadRepo string
 }
 
 // Artifact is one artifact of a workflow run.

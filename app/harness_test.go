@@ -241,6 +241,15 @@ type entry struct {
 	data []byte
 }
 
+// planWorkflow is the default plan workflow: its runs are the trusted ones.
+const planWorkflow = ".github/workflows/planwarden-plan.yml"
+
+// stackConfig is a base-branch config that declares the project "stack"
+// (the name the harness's artifacts carry) in env.
+func stackConfig(env string) string {
+	return fmt.Sprintf("version: 1\nprojects:\n  - {name: stack, environment: %s}\n", env)
+}
+
 func metadata(project, env string) entry {
 	return entry{"planwarden-metadata.json", fmt.Appendf(nil, `{"project":%q,"environment":%q}`, project, env)}
 }
@@ -341,4 +350,15 @@ func manyEntries(t testing.TB, n int) []byte {
 		es = append(es, entry{fmt.Sprintf("p%d.json", i), []byte("{}")})
 	}
 	return zipOf(t, es...)
+}
+
+// rerun presses "Re-run" on the planwarden check of sha.
+func (h *harness) rerun(sha string) {
+	h.t.Helper()
+	check := h.planwardenCheck(sha)
+	h.deliver("check_run", fmt.Sprintf("rerun-%d-%d", check.ID, check.Updates), map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
+		"check_run": map[string]any{"id": check.ID, "name": "planwarden", "head_sha": sha, "external_id": check.ExternalID,
+			"pull_requests": []any{map[string]any{"number": 7}}},
+	})
 }

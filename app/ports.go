@@ -8,6 +8,8 @@ import (
 	"errors"
 	"strconv"
 	"time"
+
+	"github.com/planwarden/planwarden/trust"
 )
 
 // Job is the small, serializable unit of work the webhook handler hands to
@@ -67,9 +69,15 @@ type PRState struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
 	CheckRunID int64 `json:"check_run_id,omitempty"`
-	// Overrides are the /override commands given on the PR. They stay
-	// across pushes (each names the head it was given on).
-	Overrides []Override `json:"overrides,omitempty"`
+	// Runs are the newest trusted run of each plan workflow on HeadSHA:
+	// what the check concludes from.
+	Runs []trust.Run `json:"runs,omitempty"`
+	// Blocking are the blocking findings of the last review of HeadSHA,
+	// with their environments: what /override may cover.
+	Blocking []trust.Subject `json:"blocking,omitempty"`
+	// Grants are the /override commands given on the PR, one per finding;
+	// each review checks them again (trust.Judge).
+	Grants []trust.Grant `json:"grants,omitempty"`
 	// Labels are the override labels put on the PR while the App watched:
 	// who added each and when, for the comment.
 	Labels []LabelMark `json:"labels,omitempty"`

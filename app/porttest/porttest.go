@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
 )
 
 const hour = time.Hour
@@ -244,7 +246,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 			t.Fatalf("PR: %v", err)
 		}
 		revoked := read
-		revoked.Overrides = nil
+		revoked.Grants = nil
 		revoked.Conclusion = "failure"
 		if err := s.PutPR(ctx, k, revoked, hour); err != nil {
 			t.Fatalf("PutPR at the version read: %v", err)
@@ -367,11 +369,13 @@ func fullState() app.PRState {
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
 		CheckRunID: 4242424242,
-		Overrides: []app.Override{
-			{Rule: "gpu-sku-loss", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
-			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", By: "bob", At: fixed},
+		Grants: []trust.Grant{
+			{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Environment: "prod", Digest: "0011223344556677", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
+			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", Environment: "staging", Digest: "8899aabbccddeeff", By: "bob", At: fixed, Reason: "blue/green"},
 		},
-		Labels: []app.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
+		Runs:     []trust.Run{{ID: 9876543210, Attempt: 2, Path: ".github/workflows/planwarden-plan.yml", Event: "pull_request", HeadSHA: "0123456789abcdef0123456789abcdef01234567", HeadRepo: "octo/infra", Conclusion: "success"}},
+		Blocking: []trust.Subject{{Environment: "prod", Finding: rules.Finding{Rule: "gpu-sku-loss", Severity: rules.SeverityBlock, Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "A100 to D4s"}}},
+		Labels:   []app.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
 	}
 }
 
