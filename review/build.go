@@ -1,6 +1,8 @@
 package review
 
 import (
+	"strings"
+
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/rules"
@@ -47,7 +49,7 @@ func Build(inputs []Input, opt Options) *Report {
 	if opt.Catalog == nil {
 		opt.Catalog = infra.DefaultCatalog()
 	}
-	r := &Report{Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
+	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
 	ruleIn := make([]rules.Project, 0, len(inputs))
 	for _, in := range inputs {
 		env := in.Environment
@@ -152,6 +154,13 @@ func newChange(c *planparse.Change, res *infra.Resource) *Change {
 			ch.SKUAfter = res.After.SKU
 		}
 		ch.HourlyBefore, ch.HourlyAfter = res.Cost.HourlyBefore, res.Cost.HourlyAfter
+		if len(res.Cost.PriceRegions) > 0 {
+			ch.PriceBasis = infra.BasisExact
+			if res.Cost.Approximate {
+				ch.PriceBasis = infra.BasisApproximate
+			}
+			ch.PriceRegion = strings.Join(res.Cost.PriceRegions, ",")
+		}
 	}
 	return ch
 }
