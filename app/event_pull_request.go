@@ -11,10 +11,13 @@ import (
 // pull_request: a new head commit gets the `planwarden` check in progress,
 // so the required check blocks the merge until its plan is reviewed. A
 // label added or removed that the config lists as an override label
-// reviews the latest plan again.
+// reviews the latest plan again. A new base branch (`edited` with
+// changes.base) reviews again under the new base's config: the config that
+// gates is the one the PR merges into. A PR whose files belong to no
+// declared project passes at once (noplan.go).
 
 var pullRequestActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
-	"labeled": true, "unlabeled": true}
+	"labeled": true, "unlabeled": true, "edited": true}
 
 func decodePullRequest(_ context.Context, ev any) (Job, bool) {
 	e, ok := ev.(*github.PullRequestEvent)
@@ -28,6 +31,12 @@ func decodePullRequest(_ context.Context, ev any) (Job, bool) {
 			return Job{}, false
 		}
 		extra = map[string]string{"label": clamp(e.GetLabel().GetName(), 100)}
+	}
+	if e.GetAction() == "edited" {
+		if e.GetChanges().GetBase() == nil {
+			return Job{}, false // a title or body edit: nothing to review
+		}
+		extra = map[string]string{"base_changed": "true"}
 	}
 	return Job{
 		Extra:          extra,
@@ -49,6 +58,9 @@ const waitingSummary = "planwarden reviews this commit's Terraform plan when the
 func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error {
 	if job.Extra["label"] != "" {
 		return a.processLabel(ctx, gh, job)
+	}
+	if job.Extra["base_changed"] != "" {
+		return a.processBaseChange(ctx, gh, job)
 	}
 	repo := Repo{job.Owner, job.Repo}
 	key := job.GroupKey()
@@ -74,7 +86,7 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		}
 		logger(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
 	}
-	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on).
@@ -83,7 +95,10 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil
 	})
-	return err
+	if err != nil || len(st.Runs) > 0 || check.Status == "completed" {
+		return err // a review (or an earlier decision) already speaks
+	}
+	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
 }
 
 // processLabel remembers who added an override label, then reviews the

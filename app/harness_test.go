@@ -281,7 +281,7 @@ func withTimestamp(t testing.TB, plan []byte, ts time.Time) []byte {
 // openPR puts a PR on the fake and announces it, as GitHub does on push.
 func (h *harness) openPR(pr int, sha string) {
 	h.t.Helper()
-	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: pr, HeadSHA: sha})
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: pr, HeadSHA: sha, Files: githubtest.Changed("infra/main.tf")})
 	if code := h.deliver("pull_request", fmt.Sprintf("pr-%d-%s", pr, sha), pullRequestEvent("opened", pr, sha)); code != http.StatusAccepted {
 		h.t.Fatalf("pull_request delivery: status %d", code)
 	}
