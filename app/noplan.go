@@ -117,7 +117,13 @@ func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
 	}
 	waiting := CheckRun{ID: check.ID, Name: CheckName, HeadSHA: pr.HeadSHA, Status: "in_progress", Title: "Waiting for plan",
 		Summary: fmt.Sprintf("The base branch is now %s: planwarden reviews this commit's plan under its config. %s", code(pr.BaseRef), waitingSummary)}
-	if err := gh.UpdateCheckRun(ctx, repo, waiting); err != nil {
+	if check.Status == "completed" {
+		// A completed check run is not reopened: a new one in progress
+		// is the commit's planwarden check from now on.
+		if waiting, err = gh.CreateCheckRun(ctx, repo, waiting); err != nil {
+			return err
+		}
+	} else if err := gh.UpdateCheckRun(ctx, repo, waiting); err != nil {
 		return err
 	}
 	return a.decideWithoutPlan(ctx, gh, repo, pr.Number, pr.HeadSHA, waiting)
