@@ -107,6 +107,14 @@ func (h *harness) latestCheck(sha string) githubtest.CheckRun {
 	return last
 }
 
+// wantInReview fails the test when the review comment does not say want.
+func (h *harness) wantInReview(want, why string) {
+	h.t.Helper()
+	if body := h.reviewOf(7); !strings.Contains(body, want) {
+		h.t.Errorf("%s (want %q):\n%s", why, want, body)
+	}
+}
+
 func (h *harness) reviewOf(pr int) string {
 	h.t.Helper()
 	for _, c := range h.gh.Comments(owner, repo, pr) {
@@ -254,9 +262,7 @@ projects:
 	h.wantCheck(sha1, "failure", "the GPU typo of the first plan workflow")
 	h.run(runSpec{id: 502, sha: sha1, path: ".github/workflows/plan-ml.yml", artifacts: []artifact{plan(t, "ml", "bucket-lifecycle.json", "")}})
 	h.wantCheck(sha1, "failure", "after a clean run of the second plan workflow")
-	if body := h.reviewOf(7); !strings.Contains(body, "gpu-sku-loss") {
-		t.Errorf("the GPU typo's findings vanished from the comment:\n%s", body)
-	}
+	h.wantInReview("gpu-sku-loss", "the GPU typo's findings vanished from the comment")
 	// Honest: the first workflow plans gpu again, fixed.
 	h.run(runSpec{id: 503, sha: sha1, path: ".github/workflows/plan-gpu.yml", artifacts: []artifact{plan(t, "gpu", "bucket-lifecycle.json", "")}})
 	h.wantCheck(sha1, "success", "both workflows' newest runs are clean")
@@ -342,9 +348,7 @@ func TestAttackAnOverrideStaysInItsEnvironment(t *testing.T) {
 	h.push(sha2, "infra/main.tf")
 	h.run(runSpec{id: 502, sha: sha2, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
 	h.wantCheck(sha2, "failure", "the same findings, now in prod")
-	if body := h.reviewOf(7); !strings.Contains(body, "it was given in staging, and the finding is in prod now") {
-		t.Errorf("the comment does not say why dave's overrides lapsed:\n%s", body)
-	}
+	h.wantInReview("it was given in staging, and the finding is in prod now", "the comment does not say why dave's overrides lapsed")
 }
 
 func TestAttackARuleWideOverrideDoesNotCoverANewResource(t *testing.T) {
@@ -355,16 +359,12 @@ func TestAttackARuleWideOverrideDoesNotCoverANewResource(t *testing.T) {
 	h.push(sha2, "infra/main.tf")
 	h.run(runSpec{id: 502, sha: sha2, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
 	h.wantCheck(sha2, "success", "the same findings after a push")
-	if body := h.reviewOf(7); !strings.Contains(body, "before the latest push") {
-		t.Errorf("the comment does not say the overrides predate the push:\n%s", body)
-	}
+	h.wantInReview("before the latest push", "the comment does not say the overrides predate the push")
 	// A push adds a second pool with the same typo: not covered.
 	h.push(sha3, "infra/main.tf")
 	h.run(runSpec{id: 503, sha: sha3, artifacts: []artifact{{"planwarden-stack", zipOf(t, entry{"plan.json", withSecondPool(t, examplePlan(t, "aks-gpu-typo.json"))})}}})
 	h.wantCheck(sha3, "failure", "a new pool's findings")
-	if body := h.reviewOf(7); !strings.Contains(body, "gpu2") {
-		t.Errorf("the comment does not show the new pool:\n%s", body)
-	}
+	h.wantInReview("gpu2", "the comment does not show the new pool")
 }
 
 // withSecondPool adds a copy of the GPU pool's change under another name.
@@ -412,14 +412,10 @@ func TestAttackTwoApprovalsMeanTwoPeople(t *testing.T) {
 	h.overrideBoth("alice")
 	h.overrideBoth("alice") // again: still one person
 	h.wantCheck(sha1, "failure", "one approval of two")
-	if body := h.reviewOf(7); !strings.Contains(body, "has 1 of the 2 approvals it needs") {
-		t.Errorf("the comment does not say approvals are missing:\n%s", body)
-	}
+	h.wantInReview("has 1 of the 2 approvals it needs", "the comment does not say approvals are missing")
 	h.overrideBoth("bob")
 	h.wantCheck(sha1, "success", "alice and bob")
-	if body := h.reviewOf(7); !strings.Contains(body, "alice, bob") {
-		t.Errorf("the comment does not name both approvers:\n%s", body)
-	}
+	h.wantInReview("alice, bob", "the comment does not name both approvers")
 }
 
 func TestAttackARemovedOverriderStopsCounting(t *testing.T) {
@@ -429,9 +425,7 @@ func TestAttackARemovedOverriderStopsCounting(t *testing.T) {
 	h.config("main", overrideCfg("prod", "bob", "prod", ""))
 	h.rerun(sha1)
 	h.wantCheck(sha1, "failure", "alice is no longer listed")
-	if body := h.reviewOf(7); !strings.Contains(body, "alice may not override gpu-sku-loss in prod") {
-		t.Errorf("the comment does not say alice's override lapsed:\n%s", body)
-	}
+	h.wantInReview("alice may not override gpu-sku-loss in prod", "the comment does not say alice's override lapsed")
 	id := h.command("alice", "/override gpu-sku-loss -- once more")
 	if h.reaction(id) != "-1" {
 		t.Errorf("a removed overrider's new override: reaction %q, want -1", h.reaction(id))
