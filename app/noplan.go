@@ -62,7 +62,7 @@ func (a *App) decideWithoutPlan(ctx context.Context, gh GitHub, repo Repo, numbe
 // trust are dropped; with none left the check waits for a plan again (or
 // passes, when the PR changes no project of the new base).
 func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
 	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		keep = nil
 		if st.HeadSHA == pr.HeadSHA && cfgOK {
-			for _, r := range st.Runs {
+			for _, r := range runsOf(*st) {
 				if ok, why := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
 					keep = append(keep, r)
 				} else {
@@ -88,7 +88,7 @@ func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
 		if len(keep) == len(st.Runs) && st.HeadSHA == pr.HeadSHA {
 			return false, nil
 		}
-		st.HeadSHA, st.Runs = pr.HeadSHA, keep
+		st.HeadSHA, st.Runs = pr.HeadSHA, storedRuns(keep)
 		if len(keep) == 0 {
 			st.RunID, st.Blocking, st.Conclusion = 0, nil, ""
 		}

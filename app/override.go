@@ -6,8 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -32,13 +32,6 @@ const maxGrants = 100
 // maxOverrides bounds the override labels one PR remembers.
 const maxOverrides = 50
 
-// LabelMark remembers who put an override label on the PR, and when.
-type LabelMark struct {
-	Name string    `json:"name"`
-	By   string    `json:"by,omitempty"`
-	At   time.Time `json:"at"`
-}
-
 // reviewWithOverrides builds the review of what collect read: the plans'
 // findings and the provenance findings under one verdict, then the PR's
 // grants as they stand now, then its override labels on the blocking
@@ -48,11 +41,11 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected,
 	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
 	report := review.Build(col.inputs, opt)
 	subjects := trust.Subjects(cfg, reportFindings(report), projectEnvs(report))
-	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, st.Grants))
+	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, grantsOf(st)))
 	if err != nil {
 		return nil, nil, err
 	}
-	d := trust.Judge(cfg, subjects, st.Grants, people)
+	d := trust.Judge(cfg, subjects, grantsOf(st), people)
 	notes := slices.Clone(col.notes)
 	for _, g := range d.Standing {
 		if !g.Counts {
@@ -64,7 +57,7 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected,
 	}
 	ovs := d.Overrides
 	for i := range ovs {
-		ovs[i].Reason = givenOn(ovs[i], st.Grants, pr.HeadSHA)
+		ovs[i].Reason = givenOn(ovs[i], grantsOf(st), pr.HeadSHA)
 	}
 	ovs = append(ovs, labelOverrides(cfg, report, pr, st.Labels)...)
 	if len(ovs) > 0 || len(notes) > len(col.notes) {
@@ -220,7 +213,7 @@ func knownRule(cfg *rules.Config, rule string) bool {
 // downloaded for a refusal), records one grant per blocking finding of the
 // last review it covers, and reviews the latest plans again.
 func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []string, refuse func(string) error) error {
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
 	if err != nil {
 		return err
@@ -256,13 +249,13 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 		return refuse(fmt.Sprintf("`/override`: there is no review of %s (the head of #%d) yet, so there is nothing to override. Wait for the plan workflow, then try again.", short(pr.HeadSHA), pr.Number))
 	}
 	if rule == "" {
-		return a.reply(ctx, gh, job, "eyes", findingList(cfg, st.Blocking, st.Grants, len(projectsOf(st.Blocking)) > 1))
+		return a.reply(ctx, gh, job, "eyes", findingList(cfg, subjectsOf(st), grantsOf(st), len(projectsOf(subjectsOf(st))) > 1))
 	}
 
 	// Which blocking findings of the last review it would cover, and
 	// whether the commenter may override each one where it is.
 	var match []trust.Subject
-	for _, s := range st.Blocking {
+	for _, s := range subjectsOf(st) {
 		if s.Finding.Rule == rule && (address == "" || s.Finding.Address == address) {
 			match = append(match, s)
 		}
@@ -276,7 +269,7 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	}
 	ask := map[string][]string{}
 	for _, s := range match {
-		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []trust.Grant{{Rule: rule, Environment: s.Environment, By: job.Sender}}))
+		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []trust.Grant{{Rule: rule, Environment: s.Environment, By: job.IssueComment.Sender}}))
 	}
 	people, err := a.people(ctx, gh, cfg, pr.Author, ask)
 	if err != nil {
@@ -286,12 +279,12 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	var byLabel, denied []trust.Subject
 	var whyNot []string
 	for _, s := range match {
-		why := trust.Check(cfg, s, job.Sender, reason, people)
+		why := trust.Check(cfg, s, job.IssueComment.Sender, reason, people)
 		switch {
 		case why == "":
 			grants = append(grants, trust.Grant{Rule: rule, Project: s.Finding.Project, Address: s.Finding.Address, Environment: s.Environment,
-				Digest: rules.FindingDigest(s.Finding), By: job.Sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
-		case cfg.MayOverride(rule, s.Environment, "", nil, pr.Labels) && !strings.EqualFold(job.Sender, pr.Author):
+				Digest: rules.FindingDigest(s.Finding), By: job.IssueComment.Sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
+		case cfg.MayOverride(rule, s.Environment, "", nil, pr.Labels) && !strings.EqualFold(job.IssueComment.Sender, pr.Author):
 			// Only a label on the PR allows it, and that label already
 			// overrides while it is there: recording it would outlive
 			// the label.
@@ -316,21 +309,21 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 			who = append(who, "in "+code(env)+": "+overriders(cfg, rule, env))
 		}
 		return refuse(fmt.Sprintf("`/override`: %s may not override %s (%s). Who may, per %s on %s: %s.",
-			code(job.Sender), where, prose(strings.Join(whyNot, "; ")), code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
+			code(job.IssueComment.Sender), where, plainWords(strings.Join(whyNot, "; ")), code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
 	}
 
 	unlock := a.locks.lock(job.GroupKey())
 	_, err = a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
-		st.Grants = recordGrants(st.Grants, grants)
+		st.Grants = storedGrants(recordGrants(grantsOf(*st), grants))
 		return true, nil
 	})
 	unlock()
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("override recorded", "rule", rule, "sender", job.Sender, "findings", len(grants))
-	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(job.Sender), where, short(pr.HeadSHA))
-	if projects := projectsOf(st.Blocking); len(projects) > 1 {
+	logger(ctx).Info("override recorded", "rule", rule, "sender", job.IssueComment.Sender, "findings", len(grants))
+	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(job.IssueComment.Sender), where, short(pr.HeadSHA))
+	if projects := projectsOf(subjectsOf(st)); len(projects) > 1 {
 		var in []string
 		for _, g := range grants {
 			if !slices.Contains(in, g.Project) {
@@ -344,7 +337,7 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 		msg += fmt.Sprintf(" This rule needs %d different people's overrides.", need)
 	}
 	if len(denied) > 0 {
-		msg += fmt.Sprintf(" Not %d other finding(s): %s.", len(denied), prose(strings.Join(whyNot, "; ")))
+		msg += fmt.Sprintf(" Not %d other finding(s): %s.", len(denied), plainWords(strings.Join(whyNot, "; ")))
 	}
 	if err := a.reply(ctx, gh, job, "+1", msg); err != nil {
 		return err
@@ -378,23 +371,23 @@ func projectsOf(subjects []trust.Subject) []string {
 // reviews the latest plan again. Revoking only makes the review stricter,
 // so anyone with write access may.
 func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullRequest, args []string, refuse func(string) error) error {
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	rule, address, _ := overrideArgs(args)
 	if rule == "" {
 		return refuse("`/override --revoke` needs a rule: `/override --revoke RULE [ADDRESS]`.")
 	}
-	perm, err := gh.GetPermission(ctx, repo, job.Sender)
+	perm, err := gh.GetPermission(ctx, repo, job.IssueComment.Sender)
 	if err != nil {
 		return err
 	}
 	if perm != "admin" && perm != "write" {
-		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.Sender), code(perm)))
+		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.IssueComment.Sender), code(perm)))
 	}
 	unlock := a.locks.lock(job.GroupKey())
 	var n int
 	st, err := a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
 		n = len(st.Grants)
-		st.Grants = slices.DeleteFunc(st.Grants, func(g trust.Grant) bool {
+		st.Grants = slices.DeleteFunc(st.Grants, func(g port.Grant) bool {
 			return g.Rule == rule && (address == "" || g.Address == address)
 		})
 		return len(st.Grants) < n, nil
@@ -410,8 +403,8 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 	if len(st.Grants) == n {
 		return refuse(fmt.Sprintf("`/override --revoke`: #%d has no recorded override of %s.", pr.Number, where))
 	}
-	logger(ctx).Info("override revoked", "rule", rule, "sender", job.Sender, "revoked", n-len(st.Grants))
-	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.Sender), n-len(st.Grants), where)); err != nil {
+	logger(ctx).Info("override revoked", "rule", rule, "sender", job.IssueComment.Sender, "revoked", n-len(st.Grants))
+	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.IssueComment.Sender), n-len(st.Grants), where)); err != nil {
 		return err
 	}
 	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
@@ -436,8 +429,8 @@ func recordGrants(have, add []trust.Grant) []trust.Grant {
 }
 
 func (a *App) reply(ctx context.Context, gh GitHub, job Job, reaction, msg string) error {
-	repo := Repo{job.Owner, job.Repo}
-	if err := gh.React(ctx, repo, job.CommentID, reaction); err != nil {
+	repo := repoOf(job)
+	if err := gh.React(ctx, repo, job.IssueComment.CommentID, reaction); err != nil {
 		return err
 	}
 	_, err := gh.CreateComment(ctx, repo, job.PR, msg)
@@ -540,8 +533,8 @@ func configFile(cfg *rules.Config) string {
 	return rules.ConfigPath
 }
 
-// prose keeps a sentence made of logins, rule ids and environment names
-// from becoming markdown or a mention.
-func prose(s string) string {
+// plainWords keeps a sentence made of logins, rule ids and environment
+// names from becoming markdown or a mention.
+func plainWords(s string) string {
 	return strings.NewReplacer("`", "'", "@", "", "<", "", ">", "", "\n", " ", "*", "", "_", "\\_").Replace(clamp(s, 1000))
 }

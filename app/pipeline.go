@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -121,7 +122,7 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in 
 	run := in.run
 	var runs []trust.Run
 	if st.HeadSHA == run.HeadSHA {
-		runs = st.Runs
+		runs = runsOf(st)
 	}
 	tr := trustRun(run)
 	if recorded, newer := trust.Record(runs, tr); newer {
@@ -144,9 +145,9 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in 
 	if st.HeadSHA != run.HeadSHA {
 		st.Blocking = nil
 	}
-	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = run.HeadSHA, in.check.ID, run.ID, runs
+	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = run.HeadSHA, in.check.ID, run.ID, storedRuns(runs)
 	if res.report != nil {
-		st.Blocking = res.blocking
+		st.Blocking = storedSubjects(res.blocking)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
 	logger(ctx).Info("check completed", "conclusion", orNone(st.Conclusion), "runs", len(runs))
@@ -296,16 +297,7 @@ func codeBlock(s string) string {
 }
 
 // clamp cuts s to at most n bytes on a rune boundary.
-func clamp(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const more = "\n…(truncated)"
-	cut := n - len(more)
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + more
-}
+func clamp(s string, n int) string { return prose.Clamp(s, n) }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// short is a commit's seven-character name.
+func short(sha string) string { return prose.ShortSHA(sha) }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
@@ -24,6 +25,59 @@ func trustPR(repo Repo, pr PullRequest) trust.PullRequest {
 func trustRun(run WorkflowRun) trust.Run {
 	return trust.Run{ID: run.ID, Attempt: max(run.Attempt, 1), Path: run.Path, Event: run.Event, HeadSHA: run.HeadSHA,
 		HeadRepo: run.HeadRepo, Conclusion: run.Conclusion}
+}
+
+// The PR's state stores trust's values in port's types (the receiver's
+// side links no review pipeline); these convert.
+
+func runsOf(st PRState) []trust.Run {
+	out := make([]trust.Run, 0, len(st.Runs))
+	for _, r := range st.Runs {
+		out = append(out, trust.Run(r))
+	}
+	return out
+}
+
+func storedRuns(runs []trust.Run) []port.PlanRun {
+	out := make([]port.PlanRun, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, port.PlanRun(r))
+	}
+	return out
+}
+
+func grantsOf(st PRState) []trust.Grant {
+	out := make([]trust.Grant, 0, len(st.Grants))
+	for _, g := range st.Grants {
+		out = append(out, trust.Grant(g))
+	}
+	return out
+}
+
+func storedGrants(grants []trust.Grant) []port.Grant {
+	out := make([]port.Grant, 0, len(grants))
+	for _, g := range grants {
+		out = append(out, port.Grant(g))
+	}
+	return out
+}
+
+func subjectsOf(st PRState) []trust.Subject {
+	out := make([]trust.Subject, 0, len(st.Blocking))
+	for _, b := range st.Blocking {
+		out = append(out, trust.Subject{Environment: b.Environment, Finding: rules.Finding{
+			Rule: b.Rule, Severity: rules.SeverityBlock, Project: b.Project, Address: b.Address, Message: b.Message}})
+	}
+	return out
+}
+
+func storedSubjects(subjects []trust.Subject) []port.BlockingFinding {
+	out := make([]port.BlockingFinding, 0, len(subjects))
+	for _, s := range subjects {
+		f := s.Finding
+		out = append(out, port.BlockingFinding{Rule: f.Rule, Project: f.Project, Address: f.Address, Message: f.Message, Environment: s.Environment})
+	}
+	return out
 }
 
 // collected is what the review of a commit reads: the plans to review with
