@@ -96,7 +96,7 @@ type PR struct {
 	HeadRepo    string // default owner/repo
 	BaseRef     string // default main
 	Labels      []string
-	// Author is the login of who opened it (default "alice").
+	// Author is the login of who opened it (default "octocat").
 	Author string
 	// Files are the files it changes, as GitHub's "list pull request
 	// files" returns them (at most 3,000).
@@ -236,7 +236,7 @@ func (s *Server) AddPR(pr PR) {
 		pr.HeadRef = fmt.Sprintf("feature-%d", pr.Number)
 	}
 	if pr.Author == "" {
-		pr.Author = "alice"
+		pr.Author = "octocat"
 	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }
