@@ -3,10 +3,10 @@ GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
 
-.PHONY: build run test bench fuzz lint serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
+.PHONY: build run test bench fuzz lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
 build:
-	$(GO) build -o $(BIN) ./cmd/planwarden
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
 
 run: build
 	./$(BIN) review --project aks-gpu --environment prod $(EXAMPLE) || test $$? -eq 1
@@ -21,6 +21,10 @@ FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./planparse -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
+# Tools are pinned in their own modules under tools/ (each its own go.mod,
+# so their dependencies never meet ours or each other's) and run with
+# `go tool`; the first run builds them (goreleaser takes minutes).
+TOOL = $(GO) -C tools/$(1) tool $(1)
 # Linters as Go modules at pinned versions (go run fetches them once into
 # the module cache).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -31,6 +35,14 @@ lint:
 		test -z "$$out" || (echo "goimports -local github.com/planwarden/planwarden needed on:"; echo "$$out"; exit 1)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	$(call TOOL,actionlint) $(abspath $(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
+	$(GO) -C tools run ./dockerfilelint ../Dockerfile
+	$(GO) -C tools tool goreleaser check -f ../.goreleaser.yaml
+
+# The binary the Dockerfile builds, built the same way without Docker (this
+# machine has no Docker engine): static, trimmed, stripped.
+image-binary:
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -trimpath -ldflags='-s -w' -o dist/image/planwarden ./cmd/planwarden
 
 serve: build
 	./$(BIN) serve
