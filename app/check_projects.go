@@ -37,8 +37,9 @@ func (a *App) projectCheck(ctx context.Context, gh GitHub, repo Repo, sha, proje
 
 // completeProjectChecks concludes planwarden/<project> for each project of
 // the report.
-func (a *App) completeProjectChecks(ctx context.Context, gh GitHub, repo Repo, sha string, r *review.Report, run WorkflowRun, main CheckRun) error {
+func (a *App) completeProjectChecks(ctx context.Context, gh GitHub, repo Repo, sha string, r *review.Report, runs map[string]comment.Run, main CheckRun) error {
 	for _, p := range r.Projects {
+		run := runs[p.Name]
 		check, _, err := a.projectCheck(ctx, gh, repo, sha, p.Name, "Reviewing plan")
 		if err != nil {
 			return err
@@ -56,7 +57,7 @@ func (a *App) completeProjectChecks(ctx context.Context, gh GitHub, repo Repo, s
 			title = fmt.Sprintf("%s: %d blocking %s", p.Name, blocking, plural(blocking, "finding", "findings"))
 		}
 		summary := fmt.Sprintf("Project %s (environment %s) in %s: verdict **%s**, %d %s. The findings are in the `planwarden` check",
-			code(p.Name), code(p.Environment), runRef(run), one.Verdict, len(p.Findings), plural(len(p.Findings), "finding", "findings"))
+			code(p.Name), code(p.Environment), runRef(WorkflowRun{ID: run.ID, HTMLURL: run.URL}), one.Verdict, len(p.Findings), plural(len(p.Findings), "finding", "findings"))
 		if main.HTMLURL != "" {
 			summary = strings.TrimSuffix(summary, "the `planwarden` check") + "the [`planwarden` check](" + main.HTMLURL + ")"
 		}

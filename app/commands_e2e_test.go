@@ -105,9 +105,9 @@ func (h *harness) onlyReply() githubtest.Comment {
 	return r[0]
 }
 
-// latestCheck is the newest check run of that name on sha1: the one
+// latestCheckNamed is the newest check run of that name on sha1: the one
 // branch protection reads.
-func (h *harness) latestCheck(name string) githubtest.CheckRun {
+func (h *harness) latestCheckNamed(name string) githubtest.CheckRun {
 	h.t.Helper()
 	var last *githubtest.CheckRun
 	for _, c := range h.gh.CheckRuns(owner, repo, sha1) {
@@ -130,25 +130,33 @@ func wantIn(t *testing.T, what, body string, wants ...string) {
 	}
 }
 
+// planArtifacts uploads a plan per declared project to run id.
+func (h *harness) planArtifacts(id int64, aksPlan, sagemakerPlan string) {
+	h.t.Helper()
+	h.gh.AddArtifact(owner, repo, id, "planwarden-aks-gpu", zipOf(h.t, entry{"plan.json", examplePlan(h.t, aksPlan)}, metadata("aks-gpu", "prod")))
+	h.gh.AddArtifact(owner, repo, id, "planwarden-sagemaker", zipOf(h.t, entry{"plan.json", examplePlan(h.t, sagemakerPlan)}, metadata("sagemaker", "staging")))
+}
+
 func TestPlanCommandFollowsItsRun(t *testing.T) {
 	h, _ := newCmdHarness(t, cmdConfig)
-	typo := zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}, metadata("aks-gpu", "prod"))
-	h.planRun("first-plan", 501, 7, sha1, typo, runOpt{})
-	if c := h.latestCheck(app.CheckName); c.Conclusion != "failure" {
+	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 501, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7", Conclusion: "success", PRs: []int{7}})
+	h.planArtifacts(501, "aks-gpu-typo.json", "bucket-lifecycle.json")
+	h.deliver("workflow_run", "first-plan", workflowRunEvent(501, 7, sha1, runOpt{}))
+	if c := h.latestCheckNamed(app.CheckName); c.Conclusion != "failure" {
 		t.Fatalf("first review: check %s, want failure", c.Conclusion)
 	}
 
-	cmd := h.command("alice", "/plan aks-gpu")
+	cmd := h.command("alice", "/plan")
 	thread := fmt.Sprintf("pw-7-%d", cmd)
 	d := h.gh.Dispatches()
 	if len(d) != 1 || d[0].Workflow != "planwarden-plan.yml" || d[0].Ref != "feature-7" ||
-		d[0].Inputs["pr"] != "7" || d[0].Inputs["projects"] != "aks-gpu" || d[0].Inputs["correlation_id"] != thread {
-		t.Fatalf("dispatches %+v, want planwarden-plan.yml on feature-7 with pr 7, projects aks-gpu, correlation_id %s", d, thread)
+		d[0].Inputs["pr"] != "7" || d[0].Inputs["projects"] != "" || d[0].Inputs["correlation_id"] != thread {
+		t.Fatalf("dispatches %+v, want planwarden-plan.yml on feature-7 with pr 7, every project, correlation_id %s", d, thread)
 	}
 	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(app.PlanInputs)); !slices.Equal(got, want) {
 		t.Errorf("dispatch inputs %v, want app.PlanInputs %v (what the example workflow declares)", got, want)
 	}
-	check := h.latestCheck(app.CheckName)
+	check := h.latestCheckNamed(app.CheckName)
 	if check.Status != "in_progress" || check.Title != "Re-planning requested by @alice" {
 		t.Errorf("after /plan the check is %s %q, want in_progress \"Re-planning requested by @alice\"", check.Status, check.Title)
 	}
@@ -156,19 +164,18 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 		t.Errorf("reactions %+v, want a rocket on the command", r)
 	}
 	reply := h.onlyReply()
-	wantIn(t, "the reply", reply.Body, "requested by `alice` for project `aks-gpu`", "Dispatched `planwarden-plan.yml` on `feature-7`")
+	wantIn(t, "the reply", reply.Body, "requested by `alice` for every project", "Dispatched `planwarden-plan.yml` on `feature-7`")
 
 	// GitHub starts the run the dispatch asked for; its run-name carries
 	// the correlation id. The same reply follows it.
 	run := githubtest.Run{ID: 502, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7",
 		DisplayTitle: "planwarden plan #7 " + thread}
 	h.runMoves("requested", run)
-	wantIn(t, "the queued reply", h.onlyReply().Body, "[run 502](https://github.com/octo-org/ml-infra/actions/runs/502) of `planwarden-plan.yml` on `feature-7` is queued")
+	wantIn(t, "the queued reply", h.onlyReply().Body, "[run 502]("+h.gh.URL+"/octo-org/ml-infra/actions/runs/502) of `planwarden-plan.yml` on `feature-7` is queued")
 	h.runMoves("in_progress", run)
 	wantIn(t, "the running reply", h.onlyReply().Body, "is in progress")
 
-	fixed := zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}, metadata("aks-gpu", "prod"))
-	h.gh.AddArtifact(owner, repo, 502, "planwarden-aks-gpu", fixed)
+	h.planArtifacts(502, "bucket-lifecycle.json", "bucket-lifecycle.json")
 	run.Conclusion = "success"
 	h.runMoves("completed", run)
 	final := h.onlyReply()
@@ -176,9 +183,19 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 	if final.ID != reply.ID || final.Edits != 3 {
 		t.Errorf("reply %d edited %d times, want reply %d edited 3 times (queued, in progress, completed)", final.ID, final.Edits, reply.ID)
 	}
-	if c := h.latestCheck(app.CheckName); c.ID != check.ID || c.Status != "completed" || c.Conclusion != "success" {
+	if c := h.latestCheckNamed(app.CheckName); c.ID != check.ID || c.Status != "completed" || c.Conclusion != "success" {
 		t.Errorf("check %d %s/%s, want the re-planning check %d completed/success", c.ID, c.Status, c.Conclusion, check.ID)
 	}
+}
+
+// /plan with project names passes them, once each, as the projects input.
+func TestPlanNamesItsProjects(t *testing.T) {
+	h, _ := newCmdHarness(t, cmdConfig)
+	h.command("alice", "/plan sagemaker aks-gpu sagemaker")
+	if d := h.gh.Dispatches(); len(d) != 1 || d[0].Inputs["projects"] != "sagemaker aks-gpu" {
+		t.Fatalf("dispatches %+v, want projects \"sagemaker aks-gpu\"", d)
+	}
+	wantIn(t, "the reply", h.onlyReply().Body, "for projects `sagemaker`, `aks-gpu`")
 }
 
 // When GitHub has already created the run by the time the bot looks, the
@@ -250,7 +267,7 @@ func TestPlanDispatchRefusedByGitHub(t *testing.T) {
 		t.Errorf("reactions %+v, want confused on the command", r)
 	}
 	wantIn(t, "the refusal", h.onlyReply().Body, "could not dispatch `planwarden-plan.yml` on `feature-7`", "declares the inputs `correlation_id, pr, projects`")
-	if c := h.latestCheck(app.CheckName); c.Title == "Re-planning requested by @alice" {
+	if c := h.latestCheckNamed(app.CheckName); c.Title == "Re-planning requested by @alice" {
 		t.Errorf("the check says re-planning, but nothing was dispatched")
 	}
 }
@@ -311,7 +328,7 @@ func TestDestroyStagingIsConfirmedAndReportsBack(t *testing.T) {
 	wantIn(t, "the running reply", h.replies()[0].Body, "[run 700](", "is in progress")
 	run.Conclusion = "failure"
 	h.runMoves("completed", run)
-	wantIn(t, "the result", h.replies()[0].Body, "❌ [run 700](https://github.com/octo-org/ml-infra/actions/runs/700) of `destroy-staging.yml` on `main` concluded `failure`")
+	wantIn(t, "the result", h.replies()[0].Body, "❌ [run 700]("+h.gh.URL+"/octo-org/ml-infra/actions/runs/700) of `destroy-staging.yml` on `main` concluded `failure`")
 }
 
 func TestDestroyStagingRefusals(t *testing.T) {
@@ -437,20 +454,20 @@ func TestCheckPerProject(t *testing.T) {
 	h.gh.AddArtifact(owner, repo, 501, "planwarden-sagemaker", zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}, metadata("sagemaker", "staging")))
 	h.deliver("workflow_run", "plan", workflowRunEvent(501, 7, sha1, runOpt{}))
 
-	main := h.latestCheck(app.CheckName)
+	main := h.latestCheckNamed(app.CheckName)
 	if main.Conclusion != "failure" {
 		t.Errorf("planwarden concluded %s, want failure", main.Conclusion)
 	}
 	wantIn(t, "the check summary", main.Summary, "### Projects", "| `aks-gpu` | `prod` | ❌ fail |", "| `sagemaker` | `staging` | ✅ pass |", "[run 501](")
 	for project, want := range map[string]string{"aks-gpu": "failure", "sagemaker": "success"} {
-		c := h.latestCheck("planwarden/" + project)
+		c := h.latestCheckNamed("planwarden/" + project)
 		if c.Status != "completed" || c.Conclusion != want {
 			t.Errorf("planwarden/%s is %s/%s %q, want completed/%s", project, c.Status, c.Conclusion, c.Title, want)
 		}
 	}
 
 	// "Re-run" on a project's check reviews the same run again.
-	sm := h.latestCheck("planwarden/sagemaker")
+	sm := h.latestCheckNamed("planwarden/sagemaker")
 	h.deliver("check_run", "rerun-sagemaker", map[string]any{
 		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
 		"check_run": map[string]any{"id": sm.ID, "name": "planwarden/sagemaker", "head_sha": sha1, "external_id": sm.ExternalID,
@@ -459,15 +476,15 @@ func TestCheckPerProject(t *testing.T) {
 	if n := h.gh.CallCount("GET", "/actions/runs/501/artifacts"); n != 2 {
 		t.Errorf("artifacts listed %d times, want 2 (the run, then the re-run of planwarden/sagemaker)", n)
 	}
-	if c := h.latestCheck("planwarden/sagemaker"); c.ID != sm.ID || c.Updates <= sm.Updates || c.Conclusion != "success" {
+	if c := h.latestCheckNamed("planwarden/sagemaker"); c.ID != sm.ID || c.Updates <= sm.Updates || c.Conclusion != "success" {
 		t.Errorf("planwarden/sagemaker after the re-run: %+v, want the same check completed again", c)
 	}
 
 	h.command("alice", "/plan sagemaker")
-	if c := h.latestCheck("planwarden/sagemaker"); c.Status != "in_progress" {
+	if c := h.latestCheckNamed("planwarden/sagemaker"); c.Status != "in_progress" {
 		t.Errorf("after /plan sagemaker, planwarden/sagemaker is %s, want in_progress", c.Status)
 	}
-	if c := h.latestCheck("planwarden/aks-gpu"); c.Status != "completed" {
+	if c := h.latestCheckNamed("planwarden/aks-gpu"); c.Status != "completed" {
 		t.Errorf("after /plan sagemaker, planwarden/aks-gpu is %s, want it left completed", c.Status)
 	}
 }
@@ -478,10 +495,10 @@ func TestCheckPerProject(t *testing.T) {
 func TestANewReviewHidesFinishedReplies(t *testing.T) {
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.command("rita", "/plan") // refused, so finished
-	cmd := h.command("alice", "/plan aks-gpu")
+	cmd := h.command("alice", "/plan")
 	run := githubtest.Run{ID: 502, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7",
 		DisplayTitle: fmt.Sprintf("planwarden plan #7 pw-7-%d", cmd), Conclusion: "success"}
-	h.gh.AddArtifact(owner, repo, 502, "planwarden-aks-gpu", zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}, metadata("aks-gpu", "prod")))
+	h.planArtifacts(502, "bucket-lifecycle.json", "bucket-lifecycle.json")
 	h.runMoves("completed", run)
 	r := h.replies()
 	if len(r) != 2 || !r[0].Minimized || r[1].Minimized {

@@ -8,18 +8,19 @@ import (
 // (requested, in_progress, completed) whose title carries a command
 // thread's id also updates that thread's reply (threads.go).
 
+// processWorkflowRun reviews the run as GitHub describes it now (its
+// workflow path, event, attempt and head repository decide whether it is
+// trusted), with the PR the delivery named, and then lets the command
+// thread the run belongs to, if any, follow it.
 func (a *App) processWorkflowRun(ctx context.Context, gh GitHub, job Job) error {
-	e := job.WorkflowRun
-	run := WorkflowRun{
-		ID: e.RunID, Name: e.Name, Path: e.Path, HTMLURL: e.HTMLURL, DisplayTitle: e.DisplayTitle, Event: e.Event,
-		HeadSHA: job.HeadSHA, HeadBranch: e.HeadBranch, Status: orDefault(e.Status, "completed"), Conclusion: e.Conclusion,
-		RunStartedAt: e.StartedAt,
-	}
 	repo := repoOf(job)
+	run, err := gh.GetWorkflowRun(ctx, repo, job.WorkflowRun.RunID)
+	if err != nil {
+		return err
+	}
 	if job.Action() != "completed" {
 		return a.trackRun(ctx, gh, repo, run)
 	}
-	run.Status = "completed"
 	if job.PR > 0 {
 		run.PullRequests = []int{job.PR}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +26,9 @@ import (
 const (
 	maxThreads      = 20
 	maxResourceList = 30
-	confirmWindow   = 10 * time.Minute
+	// maxProjectStatuses bounds the projects a PR's state remembers.
+	maxProjectStatuses = 100
+	confirmWindow      = 10 * time.Minute
 )
 
 // threadDone reports whether nothing more will happen in the thread at now, so
@@ -280,20 +283,17 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// maxProjectStatuses bounds the projects a PR's state remembers.
-const maxProjectStatuses = 100
-
 // projectStatuses are the projects of a review, for /destroy-staging's
 // list. Only projects of an environment that may be destroyed keep their
 // resources (the state must stay small: a DynamoDB item holds 400 KB).
-func projectStatuses(r *review.Report, cfg *rules.Config, run WorkflowRun, planTime time.Time) []ProjectStatus {
+func projectStatuses(r *review.Report, cfg *rules.Config, runs map[string]comment.Run) []ProjectStatus {
 	var out []ProjectStatus
 	for i, p := range r.Projects {
 		if i == maxProjectStatuses {
 			break
 		}
-		ps := ProjectStatus{Name: p.Name, Environment: p.Environment, Verdict: string(rules.VerdictOf(p.Findings)),
-			RunID: run.ID, RunURL: run.HTMLURL, PlanTime: planTime}
+		run := runs[p.Name]
+		ps := ProjectStatus{Name: p.Name, Environment: p.Environment, Verdict: string(rules.VerdictOf(p.Findings)), RunID: run.ID, RunURL: run.URL}
 		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil {
 			ps.PlanTime = t
 		}
@@ -312,6 +312,22 @@ func projectStatuses(r *review.Report, cfg *rules.Config, run WorkflowRun, planT
 			}
 		}
 		out = append(out, ps)
+	}
+	return out
+}
+
+// projectRuns names the run of each project's plan, with its link when
+// GitHub gave one for the run under review (the others' links are built
+// the same way: .../actions/runs/<id>).
+func projectRuns(base WorkflowRun, runOf map[string]int64) map[string]comment.Run {
+	out := make(map[string]comment.Run, len(runOf))
+	prefix, ok := strings.CutSuffix(base.HTMLURL, "/"+strconv.FormatInt(base.ID, 10))
+	for project, id := range runOf {
+		r := comment.Run{ID: id}
+		if ok {
+			r.URL = prefix + "/" + strconv.FormatInt(id, 10)
+		}
+		out[project] = r
 	}
 	return out
 }

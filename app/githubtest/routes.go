@@ -11,6 +11,7 @@ import (
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h http.HandlerFunc) {
+		s.served = append(s.served, pattern)
 		method, path, _ := cut(pattern)
 		mux.HandleFunc(method+" "+APIPrefix+path, h)
 	}
@@ -38,6 +39,14 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+GraphQLPath, s.serveGraphQL)
 	mux.HandleFunc("GET /_blob/{id}", s.blob)
 	return s.middleware(mux)
+}
+
+// ServedOperations are the REST operations the fake serves, as
+// "METHOD /path/{param}" below APIPrefix, in the order routes names them.
+func ServedOperations() []string {
+	s := &Server{}
+	s.routes()
+	return s.served
 }
 
 func cut(pattern string) (string, string, bool) {
