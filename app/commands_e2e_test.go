@@ -550,3 +550,37 @@ func TestALapsedRequestIsHiddenAsExpired(t *testing.T) {
 	}
 	wantIn(t, "the refusal", h.replies()[2].Body, "there is no `/destroy-staging` on this pull request waiting for a confirmation")
 }
+
+// A run only moves the thread it was dispatched for: another workflow, or
+// the right workflow on another branch or from another event, that names
+// the thread's id in its title changes nothing.
+func TestOnlyTheDispatchedRunMovesTheThread(t *testing.T) {
+	for name, run := range map[string]githubtest.Run{
+		"another workflow":   {Path: ".github/workflows/other.yml", HeadBranch: "feature-7", Event: "workflow_dispatch"},
+		"another branch":     {Path: planPath, HeadBranch: "main", Event: "workflow_dispatch"},
+		"a pull_request run": {Path: planPath, HeadBranch: "feature-7", Event: "pull_request"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h, _ := newCmdHarness(t, cmdConfig)
+			cmd := h.command("alice", "/plan")
+			run.ID, run.Name, run.HeadSHA, run.DisplayTitle = 610, "look-alike", sha1, fmt.Sprintf("look-alike pw-7-%d", cmd)
+			h.runMoves("in_progress", run)
+			if r := h.onlyReply(); r.Edits != 0 || strings.Contains(r.Body, "run 610") {
+				t.Errorf("the reply followed %s: %d edits\n%s", name, r.Edits, r.Body)
+			}
+		})
+	}
+}
+
+// The config is read again at the confirmation: a destroy workflow that
+// changed since the request is not dispatched.
+func TestDestroyConfirmationRereadsTheConfig(t *testing.T) {
+	h, _ := newCmdHarness(t, cmdConfig)
+	h.command("alice", "/destroy-staging")
+	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(strings.Replace(cmdConfig, "destroy-staging.yml", "teardown.yml", 1)))
+	h.command("bob", "/destroy-staging confirm")
+	if d := h.gh.Dispatches(); len(d) != 0 {
+		t.Fatalf("dispatched %+v after the destroy workflow changed", d)
+	}
+	wantIn(t, "the refusal", h.replies()[1].Body, "the destroy workflow of `staging` changed since the request (now `teardown.yml`)")
+}

@@ -104,8 +104,8 @@ func (a *App) withState(ctx context.Context, key string, f func(st *PRState) boo
 
 // hideOutdated minimizes planwarden's replies of finished threads other
 // than keep, unless the config turns that off, and remembers which it
-// hid. Only the bot's own comments whose reply marker names a thread it
-// remembers are touched. It is best effort: a failure is logged.
+// hid. Only the comments the bot created for the threads it remembers are
+// touched. It is best effort: a failure is logged.
 func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cfg *rules.Config, keep string) {
 	if !cfg.MinimizesOutdated() {
 		return
@@ -164,21 +164,14 @@ func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int
 	if len(todo) == 0 {
 		return nil, nil
 	}
-	bot, err := gh.BotLogin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	comments, err := gh.ListIssueComments(ctx, repo, pr)
+	comments, err := gh.ListIssueComments(ctx, repo, pr) // for the replies' GraphQL ids
 	if err != nil {
 		return nil, err
 	}
 	var hidden []string
 	for _, c := range comments {
-		t, ok := todo[c.ID]
-		if !ok || c.User != bot || c.NodeID == "" {
-			continue
-		}
-		if m, ok := comment.ParseReplyMarker(c.Body); !ok || m.Thread != t.ID {
+		t, ok := todo[c.ID] // a reply the bot created: its id was recorded then
+		if !ok || c.NodeID == "" {
 			continue
 		}
 		if lapsed(t, a.now()) { // say so before hiding it
