@@ -4,6 +4,7 @@ package examples
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func readWorkflow(t *testing.T, name string) workflow {
 // defaults), the inputs it dispatches, the artifact prefix, the metadata
 // file, and the wrapper setting that keeps the plan JSON clean.
 func TestWorkflowsMatchTheApp(t *testing.T) {
-	planFile := "planwarden-plan.yml" // app.Commands' default PlanWorkflow
+	planFile := path.Base(rules.DefaultPlanWorkflow) // what /plan dispatches with no plan_workflows
 	plan := readWorkflow(t, planFile)
 	dispatch, _ := plan.On["workflow_dispatch"].(map[string]any)
 	inputs, _ := dispatch["inputs"].(map[string]any)
