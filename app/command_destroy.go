@@ -65,6 +65,13 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 		}
 		t.More += p.More
 	}
+	if len(t.Resources) == 0 && len(projects) == 0 {
+		for _, p := range cfg.Projects {
+			if p.Environment == env {
+				t.Declared = append(t.Declared, p.Name)
+			}
+		}
+	}
 	if err := c.gh.React(ctx, c.repo, c.commentID, "eyes"); err != nil {
 		return err
 	}

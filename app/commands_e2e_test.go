@@ -379,7 +379,7 @@ func TestDestroyConfirmationExpires(t *testing.T) {
 	if len(r) != 2 {
 		t.Fatalf("%d replies, want the request and the refusal", len(r))
 	}
-	wantIn(t, "the request", r[0].Body, "⌛ Nobody confirmed before 10:10 UTC; nothing was destroyed")
+	wantIn(t, "the request", r[0].Body, "⌛ Nobody confirmed before 10:10 UTC; nothing was destroyed", "(the config's projects in `staging`: `sagemaker`)")
 	wantIn(t, "the refusal", r[1].Body, "the request of `alice` lapsed at 10:10 UTC")
 	// A lapsed request stays lapsed.
 	h.command("bob", "/destroy-staging confirm")

@@ -66,7 +66,7 @@ func replyBody(t Thread) string {
 		return comment.PlanReply{Thread: t.ID, By: t.By, Projects: t.Projects, Run: runView(t.Run, t.Workflow, t.Ref), Verdict: t.Verdict}.Markdown()
 	case "destroy-staging":
 		return comment.DestroyReply{Thread: t.ID, By: t.By, Environment: t.Environment, Projects: t.Projects,
-			Resources: t.Resources, More: t.More, PlanRun: runView(t.PlanRun, "", ""), Deadline: t.At.Add(confirmWindow),
+			Resources: t.Resources, More: t.More, PlanRun: runView(t.PlanRun, "", ""), Declared: t.Declared, Deadline: t.At.Add(confirmWindow),
 			ConfirmByOther: t.ConfirmByOther, Stage: t.Stage, ConfirmedBy: t.ConfirmedBy, Run: runView(t.Run, t.Workflow, t.Ref)}.Markdown()
 	}
 	return ""

@@ -176,6 +176,9 @@ type DestroyReply struct {
 	Resources []string
 	More      int
 	PlanRun   Run
+	// Declared are the config's projects in the environment, listed when
+	// there is no plan and no project was named.
+	Declared []string
 	// Deadline is when the request lapses; ConfirmByOther says the
 	// requester may not confirm it.
 	Deadline       time.Time
@@ -208,7 +211,11 @@ func (d DestroyReply) Markdown() string {
 		}
 		b.WriteString("\n")
 	default:
-		b.WriteString("There is no plan of this environment on this pull request, so planwarden cannot list its resources: everything the projects above manage in it would be destroyed.\n\n")
+		b.WriteString("There is no plan of this environment on this pull request, so planwarden cannot list its resources: everything the projects above manage in it would be destroyed")
+		if len(d.Projects) == 0 && len(d.Declared) > 0 {
+			b.WriteString(" (the config's projects in " + code(d.Environment) + ": " + strings.TrimPrefix(strings.TrimPrefix(projectList(d.Declared), "projects "), "project ") + ")")
+		}
+		b.WriteString(".\n\n")
 	}
 	switch d.Stage {
 	case DestroyAwaiting:

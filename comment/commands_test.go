@@ -31,7 +31,7 @@ var replyCases = map[string]string{
 	"destroy-awaiting": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Projects: []string{"sagemaker"},
 		Resources: []string{"aws_sagemaker_endpoint.main", "aws_sagemaker_endpoint_configuration.main"}, More: 3,
 		PlanRun: Run{ID: 70, URL: "https://github.com/acme/ml-infra/actions/runs/70"}, Deadline: deadline, ConfirmByOther: true, Stage: DestroyAwaiting}.Markdown(),
-	"destroy-no-plan":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroyAwaiting}.Markdown(),
+	"destroy-no-plan":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Declared: []string{"sagemaker", "feature-store"}, Deadline: deadline, Stage: DestroyAwaiting}.Markdown(),
 	"destroy-expired":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroyExpired}.Markdown(),
 	"destroy-superseded": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroySuperseded}.Markdown(),
 	"destroy-succeeded": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroyConfirmed, ConfirmedBy: "bob",

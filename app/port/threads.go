@@ -26,7 +26,10 @@ type Thread struct {
 	Resources []string  `json:"resources,omitempty"`
 	More      int       `json:"more,omitempty"`
 	PlanRun   ThreadRun `json:"plan_run,omitzero"`
-	Run       ThreadRun `json:"run,omitzero"`
+	// Declared are the config's projects in Environment, for a request
+	// with neither a plan nor project names.
+	Declared []string  `json:"declared,omitempty"`
+	Run      ThreadRun `json:"run,omitzero"`
 	// Verdict is the review of a /plan run's plans.
 	Verdict   string `json:"verdict,omitempty"`
 	Minimized bool   `json:"minimized,omitempty"`
