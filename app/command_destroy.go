@@ -34,9 +34,9 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	if reason != "" {
 		return a.refuse(ctx, c, reason)
 	}
-	st, id, handled, err := a.openThread(ctx, c)
-	if err != nil || handled {
-		return err
+	st, id, prior, err := a.openThread(ctx, c)
+	if err != nil || prior != nil {
+		return err // a request posts its reply first, so a prior one has it
 	}
 	projects, reason := commandProjects(cfg, st, args)
 	if reason != "" {
@@ -133,8 +133,16 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	}
 	var t Thread
 	for i := len(st.Threads) - 1; i >= 0 && t.ID == ""; i-- {
-		if st.Threads[i].Command == "destroy-staging" && st.Threads[i].Stage == comment.DestroyAwaiting {
-			t = st.Threads[i]
+		switch th := st.Threads[i]; {
+		case th.Command == "destroy-staging" && th.ConfirmID == c.commentID:
+			// This confirmation dispatched already (a retried job): only
+			// the reply and the reaction may be missing.
+			if err := c.gh.EditComment(ctx, c.repo, th.ReplyID, replyBody(th)); err != nil {
+				return err
+			}
+			return c.gh.React(ctx, c.repo, c.commentID, "rocket")
+		case th.Command == "destroy-staging" && th.Stage == comment.DestroyAwaiting:
+			t = th
 		}
 	}
 	switch {
@@ -164,7 +172,7 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 		return a.dispatchFailed(ctx, c, wf, branch, inputs, err)
 	}
 	logger(ctx).Info("destroy dispatched", "environment", t.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
-	t.Stage, t.ConfirmedBy, t.Ref = comment.DestroyConfirmed, c.sender, branch
+	t.Stage, t.ConfirmedBy, t.ConfirmID, t.Ref = comment.DestroyConfirmed, c.sender, c.commentID, branch
 	a.findThreadRun(ctx, c.gh, c.repo, &t)
 	if err := a.saveThread(ctx, c, t); err != nil {
 		return err

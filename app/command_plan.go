@@ -31,9 +31,12 @@ const maxCommandProjects = 20
 var projectName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$`)
 
 func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *rules.Config) error {
-	st, id, handled, err := a.openThread(ctx, c)
-	if err != nil || handled {
+	st, id, prior, err := a.openThread(ctx, c)
+	if err != nil || prior != nil && prior.ReplyID != 0 {
 		return err
+	}
+	if prior != nil { // dispatched before a failure: do not dispatch twice
+		return a.postThread(ctx, c, cfg, *prior, replyBody(*prior), nil)
 	}
 	projects, reason := commandProjects(cfg, st, c.args)
 	if reason != "" {
@@ -46,6 +49,9 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 		return a.dispatchFailed(ctx, c, wf, pr.HeadRef, inputs, err)
 	}
 	logger(ctx).Info("command dispatched", "command", c.name, "workflow", wf, "thread", id)
+	if err := a.recordDispatch(ctx, c, t); err != nil {
+		return err
+	}
 	a.findThreadRun(ctx, c.gh, c.repo, &t)
 	check, err := c.gh.CreateCheckRun(ctx, c.repo, CheckRun{
 		Name: CheckName, HeadSHA: pr.HeadSHA, Status: "in_progress",
@@ -69,16 +75,30 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 	})
 }
 
-// openThread reads the PR's state for a new command and names its thread;
-// handled says the command was answered already (a redelivered job).
-func (a *App) openThread(ctx context.Context, c command) (st PRState, id string, handled bool, err error) {
+// openThread reads the PR's state for a new command and names its thread.
+// prior is the thread when this command was handled before (a redelivered
+// or retried job): with a reply it is done; without one, its dispatch
+// happened and only the reply is left.
+func (a *App) openThread(ctx context.Context, c command) (st PRState, id string, prior *Thread, err error) {
 	st, _, err = a.store.PR(ctx, c.job.GroupKey())
 	id = job.ThreadID(c.job.PR, c.commentID)
-	if t := findThread(&st, id); err == nil && t != nil && t.ReplyID != 0 {
-		logger(ctx).Info("command already handled", "thread", id)
-		return st, id, true, nil
+	if t := findThread(&st, id); err == nil && t != nil {
+		logger(ctx).Info("command handled before", "thread", id, "reply", t.ReplyID)
+		return st, id, t, nil
 	}
-	return st, id, false, err
+	return st, id, nil, err
+}
+
+// recordDispatch remembers a thread right after its dispatch, before
+// anything else can fail, so a retried job does not dispatch again.
+func (a *App) recordDispatch(ctx context.Context, c command, t Thread) error {
+	_, err := a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool {
+		if findThread(st, t.ID) == nil {
+			addThread(st, t)
+		}
+		return true
+	})
+	return err
 }
 
 // postThread replies for a new thread, records it, and hides the replies

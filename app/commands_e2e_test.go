@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
+	appjob "github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -583,4 +585,45 @@ func TestDestroyConfirmationRereadsTheConfig(t *testing.T) {
 		t.Fatalf("dispatched %+v after the destroy workflow changed", d)
 	}
 	wantIn(t, "the refusal", h.replies()[1].Body, "the destroy workflow of `staging` changed since the request (now `teardown.yml`)")
+}
+
+// A job that fails after its dispatch is retried (SQS delivers it again)
+// without dispatching twice: the retry only writes what is missing.
+func TestARetriedCommandDispatchesOnce(t *testing.T) {
+	h, _ := newCmdHarness(t, strings.Replace(cmdConfig, ", confirm_by: other", "", 1))
+	retry := func(id int64, user, body string) {
+		t.Helper()
+		j := appjob.Job{DeliveryID: fmt.Sprintf("retry-%d", id), Event: "issue_comment", InstallationID: instID, Owner: owner, Repo: repo, PR: 7,
+			ReceivedAt: time.Now(), IssueComment: &appjob.IssueComment{CommentID: id, Body: body, Sender: user}}
+		if err := h.app.Process(context.Background(), j); err != nil {
+			t.Fatalf("retry of %q: %v", body, err)
+		}
+	}
+
+	h.gh.Fail(githubtest.Fault{Method: "POST", Path: "/issues/7/comments", Times: 1, Status: 422})
+	plan := h.command("alice", "/plan")
+	if d := h.gh.Dispatches(); len(d) != 1 || len(h.replies()) != 0 {
+		t.Fatalf("first attempt: %d dispatches, %d replies; want 1 and none (the reply failed)", len(d), len(h.replies()))
+	}
+	retry(plan, "alice", "/plan")
+	if d := h.gh.Dispatches(); len(d) != 1 {
+		t.Errorf("%d dispatches after the retry, want still 1", len(d))
+	}
+	wantIn(t, "the reply", h.onlyReply().Body, "Dispatched `planwarden-plan.yml`")
+
+	h.command("alice", "/destroy-staging")
+	h.gh.Fail(githubtest.Fault{Method: "PATCH", Path: "/issues/comments/", Times: 1, Status: 422})
+	confirm := h.command("bob", "/destroy-staging confirm")
+	if d := h.gh.Dispatches(); len(d) != 2 {
+		t.Fatalf("%d dispatches after the confirmation, want 2", len(d))
+	}
+	retry(confirm, "bob", "/destroy-staging confirm")
+	if d := h.gh.Dispatches(); len(d) != 2 {
+		t.Errorf("%d dispatches after the retried confirmation, want still 2", len(d))
+	}
+	r := h.replies()
+	wantIn(t, "the destroy reply", r[len(r)-1].Body, "Confirmed by `bob`")
+	if strings.Contains(r[len(r)-1].Body, "no `/destroy-staging` on this pull request waiting") {
+		t.Errorf("the retry was refused as if nothing was waiting:\n%s", r[len(r)-1].Body)
+	}
 }

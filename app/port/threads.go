@@ -21,6 +21,8 @@ type Thread struct {
 	Stage          string `json:"stage,omitempty"`
 	ConfirmByOther bool   `json:"confirm_by_other,omitempty"`
 	ConfirmedBy    string `json:"confirmed_by,omitempty"`
+	// ConfirmID is the comment that confirmed it.
+	ConfirmID int64 `json:"confirm_id,omitempty"`
 	// Resources the destroy would remove, from the environment's latest
 	// plan (PlanRun); More counts those left out.
 	Resources []string  `json:"resources,omitempty"`
