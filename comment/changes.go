@@ -98,6 +98,9 @@ func (v *view) project(p *review.Project, i int) projectPart {
 			part.blocks = append(part.blocks, b)
 		}
 	}
+	if b, ok := skippedBlock(p); ok {
+		part.blocks = append(part.blocks, b)
+	}
 	var failing []*review.Check
 	for _, c := range p.Checks {
 		if c.Status == "fail" || c.Status == "error" {
@@ -263,11 +266,11 @@ func (v *view) diff(it diffItem) string {
 		var l string
 		switch {
 		case d.Before.IsNull() && !d.After.IsNull():
-			l = "+ " + clean(d.Path, `\n`) + " = " + value(d.After)
+			l = "+ " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.After)
 		case d.After.IsNull() && !d.Before.IsNull():
-			l = "- " + clean(d.Path, `\n`) + " = " + value(d.Before)
+			l = "- " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.Before)
 		default:
-			l = "~ " + clean(d.Path, `\n`) + " = " + value(d.Before) + " -> " + value(d.After)
+			l = "~ " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.Before) + " -> " + valueIn(it.p, d.After)
 		}
 		if d.ForcesReplacement {
 			l += "   # forces replacement"

@@ -55,6 +55,11 @@ type Project struct {
 	// 1.14+ action_invocations); DeferredActions wait for a later plan.
 	Actions         []*Action `json:"actions"`
 	DeferredActions []*Action `json:"deferred_actions"`
+	// Tool is "terraform" for a Terraform/OpenTofu plan and "arm-what-if"
+	// for an ARM what-if result (Bicep, ARM templates); Skipped lists the
+	// what-if entries ARM did not evaluate.
+	Tool    string     `json:"tool"`
+	Skipped []*Skipped `json:"skipped"`
 
 	// Plan and Resources are the inputs, for renderers that need the
 	// attribute diffs or the GPU facts; they are not part of the JSON.
