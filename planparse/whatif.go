@@ -548,3 +548,12 @@ func orText(s, alt string) string {
 	}
 	return s
 }
+
+// orWhatIfHint adds to the error of a JSON object that is no plan how to
+// produce a what-if instead, when nothing says it is a state file.
+func orWhatIfHint(err error) error {
+	if e, ok := err.(*Error); ok && e.Detail == "it has no format_version" {
+		e.Hint += "; for Bicep or ARM templates, " + whatIfHint
+	}
+	return err
+}
