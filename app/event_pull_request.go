@@ -53,15 +53,6 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 	repo := Repo{job.Owner, job.Repo}
 	key := job.GroupKey()
 	defer a.locks.lock(key)()
-	st, _, err := a.store.PR(ctx, key)
-	if err != nil {
-		return err
-	}
-	if st.HeadSHA != job.HeadSHA {
-		// A new head: overrides stay (the comment says which commit each
-		// was given on).
-		st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels}
-	}
 	var check CheckRun
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, job.HeadSHA, CheckName)
 	if err != nil {
@@ -83,8 +74,16 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		}
 		logger(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
 	}
-	st.CheckRunID, st.UpdatedAt = check.ID, a.now()
-	return a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
+	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+		if st.HeadSHA != job.HeadSHA {
+			// A new head: overrides stay (the comment says which commit
+			// each was given on).
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels, Version: st.Version}
+		}
+		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
+		return true, nil
+	})
+	return err
 }
 
 // processLabel remembers who added an override label, then reviews the
@@ -98,14 +97,13 @@ func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
 	}
 	key := job.GroupKey()
 	unlock := a.locks.lock(key)
-	st, _, err := a.store.PR(ctx, key)
-	if err == nil {
+	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		st.Labels = slices.DeleteFunc(st.Labels, func(m LabelMark) bool { return strings.EqualFold(m.Name, label) })
 		if job.Action == "labeled" && len(st.Labels) < maxOverrides {
 			st.Labels = append(st.Labels, LabelMark{Name: label, By: job.Sender, At: a.now()})
 		}
-		err = a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
-	}
+		return true, nil
+	})
 	unlock()
 	if err != nil {
 		return err

@@ -269,11 +269,10 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	}
 
 	unlock := a.locks.lock(job.GroupKey())
-	st, _, err = a.store.PR(ctx, job.GroupKey())
-	if err == nil {
+	_, err = a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
 		st.Overrides = recordOverrides(st.Overrides, rule, address, reason, allowed, len(report.Projects) > 1, job.Sender, a.now(), pr.HeadSHA)
-		err = a.store.PutPR(ctx, job.GroupKey(), st, a.cfg.StateTTL)
-	}
+		return true, nil
+	})
 	unlock()
 	if err != nil {
 		return err
@@ -311,17 +310,15 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.Sender), code(perm)))
 	}
 	unlock := a.locks.lock(job.GroupKey())
-	st, _, err := a.store.PR(ctx, job.GroupKey())
-	n := len(st.Overrides)
-	if err == nil {
+	var n int
+	st, err := a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
+		n = len(st.Overrides)
 		st.Overrides = slices.DeleteFunc(st.Overrides, func(o Override) bool {
 			// A rule-wide override covers the address too.
 			return o.Rule == rule && (address == "" || o.Address == address || o.Address == "")
 		})
-		if len(st.Overrides) < n {
-			err = a.store.PutPR(ctx, job.GroupKey(), st, a.cfg.StateTTL)
-		}
-	}
+		return len(st.Overrides) < n, nil
+	})
 	unlock()
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 )
@@ -72,17 +73,31 @@ type PRState struct {
 	// Labels are the override labels put on the PR while the App watched:
 	// who added each and when, for the comment.
 	Labels []LabelMark `json:"labels,omitempty"`
+	// Version is the stored state's version when it was read (0: there
+	// was none). Store.PutPR writes only over that version, so two jobs
+	// that read the same state cannot both write it.
+	Version int64 `json:"version,omitempty"`
 }
 
-// Store is the bot's small durable memory. Implementations: in memory
-// (serve) and DynamoDB (app/aws). Both pass one shared port test suite.
+// ErrConflict is what Store.PutPR returns (wrapped) when the stored state
+// is no longer the version the writer read: another job wrote it in
+// between. The writer re-reads and re-applies its change.
+var ErrConflict = errors.New("pr state changed since it was read")
+
+// Store is the bot's small durable memory. Implementations: SQLite
+// (app/sqlite, `planwarden serve`), DynamoDB (app/aws, Lambda) and memory
+// (tests). All pass one shared port test suite (app/porttest).
 type Store interface {
 	// MarkDelivery records a delivery id and reports whether it was new.
 	// A repeated id within ttl reports false.
 	MarkDelivery(ctx context.Context, deliveryID string, ttl time.Duration) (bool, error)
-	// PR returns the state of one PR (key is Job.GroupKey()), and whether there was one.
+	// PR returns the state of one PR (key is Job.GroupKey()), and whether
+	// there was one. The state's Version is the stored version.
 	PR(ctx context.Context, key string) (PRState, bool, error)
-	// PutPR stores the state of one PR, kept for ttl.
+	// PutPR stores the state of one PR, kept for ttl, if the stored
+	// version is still st.Version (0: no state, or expired state); the
+	// stored version becomes st.Version+1. Otherwise it writes nothing and
+	// returns an error wrapping ErrConflict.
 	PutPR(ctx context.Context, key string, st PRState, ttl time.Duration) error
 }
 

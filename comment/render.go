@@ -226,6 +226,13 @@ func (v *view) countsLine() string {
 
 func (v *view) notes() []string {
 	var out []string
+	for i, n := range v.r.Notes {
+		if i == maxNotes {
+			out = append(out, "… and more notes: see the JSON report.")
+			break
+		}
+		out = append(out, "ℹ️ "+text(n))
+	}
 	for i, p := range v.r.Projects {
 		if len(out) == maxNotes {
 			out = append(out, "… and more projects with incomplete plans: see their sections below.")
