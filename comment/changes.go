@@ -157,6 +157,17 @@ func details(c *review.Change) string {
 	} else if c.Reason != "" {
 		parts = append(parts, text(c.Reason))
 	}
+	if n := len(c.TriggersActions); n > 0 {
+		as := make([]string, 0, min(n, 3))
+		for i, a := range c.TriggersActions {
+			if i == 2 && n > 3 {
+				as = append(as, "… "+plural(n-2, "more action", "more actions"))
+				break
+			}
+			as = append(as, codeCell(a))
+		}
+		parts = append(parts, "triggers "+strings.Join(as, ", "))
+	}
 	switch c.ReplaceOrder {
 	case string(planparse.CreateThenDelete):
 		parts = append(parts, "new one first")

@@ -99,6 +99,9 @@ type Change struct {
 	ReplacePaths    []string `json:"replace_paths"`
 	Reason          string   `json:"reason"`
 	DeferredReason  string   `json:"deferred_reason,omitempty"`
+	// TriggersActions are the addresses of the actions this change's
+	// lifecycle events run (Terraform 1.14+), in the plan's order.
+	TriggersActions []string `json:"triggers_actions,omitempty"`
 	SKUBefore       string   `json:"sku_before"`
 	SKUAfter        string   `json:"sku_after"`
 	HourlyBefore    *float64 `json:"hourly_before"`
