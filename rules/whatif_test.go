@@ -89,3 +89,30 @@ func TestBuiltinRulesOnWhatIf(t *testing.T) {
 		})
 	}
 }
+
+// A what-if in Complete mode deletes what the template no longer declares:
+// stateful-delete blocks a storage account going that way.
+func TestStatefulDeleteOnWhatIf(t *testing.T) {
+	const acct = "Microsoft.Storage/storageAccounts/mldata"
+	st := map[string]any{"name": "mldata", "location": "westeurope"} // no type: the id names it
+	for name, tc := range map[string]struct {
+		id, changeType string
+		want           []string
+	}{
+		"deleted storage account blocks": {acct, "Delete", []string{"block stateful-delete " + acct + ": storage account `mldata` is deleted, and the data in it with it"}},
+		"lower-case type from the id":     {"microsoft.storage/storageaccounts/mldata", "Delete", []string{"block stateful-delete microsoft.storage/storageaccounts/mldata: storage account `mldata` is deleted, and the data in it with it"}},
+		"modified storage account passes": {acct, "Modify", []string{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var after map[string]any
+			if tc.changeType != "Delete" {
+				after = st
+			}
+			p := whatIfProject(t, "prod", tc.id, tc.changeType, st, after)
+			got := lines(only(RuleStatefulDelete, mustConfig(t, "").Evaluate([]Project{p}, nil).Findings))
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("findings (-want +got):\n%s", d)
+			}
+		})
+	}
+}
