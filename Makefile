@@ -21,15 +21,16 @@ FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./planparse -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
-# Tools (goreleaser, actionlint, the Dockerfile lint) are pinned in
-# tools/go.mod and run with `go tool`; the first run builds them (minutes).
-TOOL := $(GO) -C tools tool
+# Tools are pinned in their own modules under tools/ (each its own go.mod,
+# so their dependencies never meet ours or each other's) and run with
+# `go tool`; the first run builds them (goreleaser takes minutes).
+TOOL = $(GO) -C tools/$(1) tool $(1)
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
-	$(TOOL) actionlint -shellcheck= $(addprefix ../,$(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
+	$(call TOOL,actionlint) $(abspath $(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
 	$(GO) -C tools run ./dockerfilelint ../Dockerfile
-	$(TOOL) goreleaser check -f ../.goreleaser.yaml
+	$(GO) -C tools tool goreleaser check -f ../.goreleaser.yaml
 
 # The binary the Dockerfile builds, built the same way without Docker (this
 # machine has no Docker engine): static, trimmed, stripped.

@@ -137,7 +137,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	if plan.Tool != "" {
 		p.Tool = plan.Tool
 	}
-	p.Cost = projectCost(resources)
+	p.Cost = projectCost(resources, notEstimated(plan))
 	return p
 }
 
