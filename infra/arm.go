@@ -96,27 +96,67 @@ func armPool(a *analysis, pool planparse.Value, name string) (*Side, Group) {
 	return s, g
 }
 
-// armManagedCluster prices every inline agent pool; the first (the system
-// pool ARM requires) names the side and gives its labels and taints, as
-// the default_node_pool does for azurerm_kubernetes_cluster. GPU pools
-// declared as agentPools resources are judged on their own.
+// armManagedCluster prices every inline agent pool. One pool is the
+// side's own (its SKU, name, labels and taints, as the rules judge a pool):
+// the first that has a GPU SKU or declares GPU intent on either side of the
+// change, else the first pool, which ARM requires to be a system pool. GPU
+// pools declared as agentPools resources are judged on their own.
 func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	pools := v.Get("properties", "agentPoolProfiles").List()
 	if len(pools) == 0 {
 		return armSide(v, Group{SKU: SKU{Cloud: CloudAzure}, Scale: Scale{Unknown: true},
 			Unpriced: "the cluster lists no agentPoolProfiles, so its pools cannot be priced"})
 	}
-	s, g := armPool(a, pools[0], strAt(pools[0], "name"))
+	main := 0
+	if name := a.gpuPoolName(c); name != "" {
+		for i, p := range pools {
+			if strAt(p, "name") == name {
+				main = i
+			}
+		}
+	}
+	s, g := armPool(a, pools[main], strAt(pools[main], "name"))
 	s.Groups = []Group{g}
-	for _, p := range pools[1:] {
-		_, pg := armPool(a, p, strAt(p, "name"))
-		s.Groups = append(s.Groups, pg)
+	for i, p := range pools {
+		if i != main {
+			_, pg := armPool(a, p, strAt(p, "name"))
+			s.Groups = append(s.Groups, pg)
+		}
 	}
 	s.Tags = mergeMaps(stringMap(v, "tags"), s.Tags)
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
 	return s
+}
+
+// gpuPoolName is the name of the first inline pool of a managed cluster
+// change that has a GPU SKU or says it is for GPUs (name, labels, taints),
+// looking at the after side first, then the before side; "" when none.
+func (a *analysis) gpuPoolName(c *planparse.Change) string {
+	for _, v := range []planparse.Value{c.After(), c.Before()} {
+		for _, p := range v.Get("properties", "agentPoolProfiles").List() {
+			if a.cat.Lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
+				return strAt(p, "name")
+			}
+			for k, x := range stringMap(p, "nodeLabels") {
+				if saysGPU(k) || saysGPU(x) {
+					return strAt(p, "name")
+				}
+			}
+			for _, t := range stringList(p, "nodeTaints") {
+				if saysGPU(t) {
+					return strAt(p, "name")
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func saysGPU(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "gpu") || strings.Contains(s, "nvidia")
 }
 
 // armAgentPool takes its region from its cluster when the what-if has it

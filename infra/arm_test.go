@@ -100,12 +100,34 @@ func TestARMAdapters(t *testing.T) {
 				Before: &sview{SKU: "Standard_NC4as_T4_v3", Region: "eastus", Source: RegionFromResource, Scale: fixed(2), GPUs: 2, MaxGPUs: 2, GPUModel: "NVIDIA Tesla T4 16GB", Name: "infer"},
 				After:  &sview{SKU: "Standard_NC4as_T4_v3", Region: "eastus", Source: RegionFromResource, Scale: fixed(4), GPUs: 4, MaxGPUs: 4, GPUModel: "NVIDIA Tesla T4 16GB", Name: "infer"}},
 		},
-		"managed cluster: every inline pool priced, the first names the side": {
+		"managed cluster: every inline pool priced, the GPU pool names the side": {
 			entries: []wi{{"Microsoft.ContainerService/managedClusters/ml-prod", "Create", nil, cluster}},
 			addr:    "Microsoft.ContainerService/managedClusters/ml-prod",
 			want: rview{Kind: KindNodePool, GroupsA: 2, Hourly: "0 -> 10.24 (max 19.79)", Overlap: "nil",
-				After: &sview{SKU: "Standard_D4s_v5", Region: "westeurope", Source: RegionFromResource, Scale: fixed(3), GPUs: 2, MaxGPUs: 4,
-					Name: "system", Tags: map[string]string{"cost-center": "ml"}}},
+				After: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "westeurope", Source: RegionFromResource, Scale: auto(1, 2, 4), GPUs: 2, MaxGPUs: 4,
+					GPUModel: "NVIDIA A100 80GB PCIe", Name: "gpu", Tags: map[string]string{"cost-center": "ml"}}},
+		},
+		"managed cluster without a GPU pool: the first (system) pool names the side": {
+			entries: []wi{{"Microsoft.ContainerService/managedClusters/web", "Create", nil,
+				m{"name": "web", "location": "westeurope", "properties": m{"agentPoolProfiles": []any{
+					m{"name": "system", "vmSize": "Standard_D4s_v5", "count": 3}, m{"name": "apps", "vmSize": "Standard_D16s_v5", "count": 2}}}}}},
+			addr: "Microsoft.ContainerService/managedClusters/web",
+			want: rview{Kind: KindNodePool, GroupsA: 2, Hourly: "0 -> 2.53 (max 2.53)", Overlap: "nil",
+				After: &sview{SKU: "Standard_D4s_v5", Region: "westeurope", Source: RegionFromResource, Scale: fixed(3), Name: "system"}},
+		},
+		"managed cluster whose inline GPU pool loses its GPUs: that pool names both sides": {
+			entries: []wi{{"Microsoft.ContainerService/managedClusters/ml-prod", "Modify", cluster, func() m {
+				c := m{"name": "ml-prod", "location": "westeurope", "tags": m{"cost-center": "ml"}, "properties": m{"agentPoolProfiles": []any{
+					m{"name": "system", "vmSize": "Standard_D4s_v5", "count": 3, "osType": "Linux"},
+					m{"name": "gpu", "vmSize": "Standard_D16s_v5", "count": 2, "enableAutoScaling": true, "minCount": 1, "maxCount": 4}}}}
+				return c
+			}()}},
+			addr: "Microsoft.ContainerService/managedClusters/ml-prod",
+			want: rview{Kind: KindNodePool, GroupsBefore: 2, GroupsA: 2, Hourly: "10.24 -> 2.53 (max 4.37)", Overlap: "nil",
+				Before: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "westeurope", Source: RegionFromResource, Scale: auto(1, 2, 4), GPUs: 2, MaxGPUs: 4,
+					GPUModel: "NVIDIA A100 80GB PCIe", Name: "gpu", Tags: map[string]string{"cost-center": "ml"}},
+				After: &sview{SKU: "Standard_D16s_v5", Region: "westeurope", Source: RegionFromResource, Scale: auto(1, 2, 4),
+					Name: "gpu", Tags: map[string]string{"cost-center": "ml"}}},
 		},
 		"agent pool: autoscaling, taints, labels; region from its cluster in the what-if": {
 			entries: []wi{{"Microsoft.ContainerService/managedClusters/ml-prod", "NoChange", cluster, cluster},

@@ -61,6 +61,18 @@ func TestBuiltinRulesOnWhatIf(t *testing.T) {
 			},
 			want: []string{"warn unpriced-sku " + pool},
 		},
+		"inline GPU pool of a managed cluster gets a CPU size: blocks like a pool resource": {
+			p: func(t *testing.T) Project {
+				cl := func(size string) map[string]any {
+					return map[string]any{"name": "ml", "location": "westeurope", "tags": map[string]any{"cost-center": "ml"},
+						"properties": map[string]any{"agentPoolProfiles": []any{
+							map[string]any{"name": "system", "vmSize": "Standard_D4s_v5", "count": 3},
+							map[string]any{"name": "gpu", "vmSize": size, "count": 2, "nodeTaints": []any{"sku=gpu:NoSchedule"}}}}}
+				}
+				return whatIfProject(t, "prod", "Microsoft.ContainerService/managedClusters/ml", "Modify", cl("Standard_NC24ads_A100_v4"), cl("Standard_D16s_v5"))
+			},
+			want: []string{"block gpu-pool-sku Microsoft.ContainerService/managedClusters/ml", "block gpu-sku-loss Microsoft.ContainerService/managedClusters/ml"},
+		},
 		"VM size outside the environment's allow-list blocks": {
 			cfg: "version: 1\nenvironments:\n  prod: {protected: true, allowed_skus: [Standard_NC24ads_A100_v4]}\n",
 			p: func(t *testing.T) Project {
@@ -99,7 +111,7 @@ func TestStatefulDeleteOnWhatIf(t *testing.T) {
 		id, changeType string
 		want           []string
 	}{
-		"deleted storage account blocks": {acct, "Delete", []string{"block stateful-delete " + acct + ": storage account `mldata` is deleted, and the data in it with it"}},
+		"deleted storage account blocks":  {acct, "Delete", []string{"block stateful-delete " + acct + ": storage account `mldata` is deleted, and the data in it with it"}},
 		"lower-case type from the id":     {"microsoft.storage/storageaccounts/mldata", "Delete", []string{"block stateful-delete microsoft.storage/storageaccounts/mldata: storage account `mldata` is deleted, and the data in it with it"}},
 		"modified storage account passes": {acct, "Modify", []string{}},
 	} {
