@@ -170,6 +170,18 @@ func TestWhatIfSubscriptionTwoGroups(t *testing.T) {
 	}
 }
 
+// Without --result-format FullResourcePayloads there is nothing to read
+// but the id: the change says how to get the payloads.
+func TestWhatIfWithoutPayloads(t *testing.T) {
+	p, err := Parse("ids.json", []byte(`{"status":"Succeeded","changes":[{"resourceId":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Compute/virtualMachines/vm","changeType":"Modify"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Changes[0].Reason; !strings.Contains(got, "--result-format FullResourcePayloads") {
+		t.Errorf("reason = %q, want it to say how to get payloads", got)
+	}
+}
+
 func TestWhatIfFailed(t *testing.T) {
 	p := parseWhatIfFile(t, "testdata/whatif/failed.json")
 	if !p.Errored || len(p.Checks) != 1 {
