@@ -126,6 +126,9 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 					t.Errorf("what-if artifact %q does not start with %q or does not carry %s", s.With["name"], app.ArtifactPrefix, app.MetadataFile)
 				}
 			}
+			if strings.Contains(s.Run, "what-if") && !strings.Contains(s.Run, "planwarden redact whatif.raw.json > whatif.json") {
+				t.Errorf("the what-if step must upload the redacted result (planwarden redact):\n%s", s.Run)
+			}
 			if strings.Contains(s.Run, "what-if") && (!strings.Contains(s.Run, "--result-format FullResourcePayloads") || !strings.Contains(s.Run, "--no-pretty-print")) {
 				t.Errorf("the what-if step must ask for FullResourcePayloads and --no-pretty-print (planwarden reads the payloads):\n%s", s.Run)
 			}
