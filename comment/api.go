@@ -207,7 +207,7 @@ func (v *view) diffs(budget int) (string, int, int) {
 	if len(items) == 0 {
 		return "", 0, 0
 	}
-	const heading = "\n### Attribute changes per resource\n\nSensitive values read `(sensitive)`; values known only after apply read `(known after apply)`.\n"
+	heading := "\n### Attribute changes per resource\n\nSensitive values read `(sensitive)`; values known only after apply read `(known after apply)`" + v.deployNote() + ".\n"
 	var b strings.Builder
 	shown := 0
 	for _, it := range items {

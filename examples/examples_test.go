@@ -25,13 +25,15 @@ func TestStories(t *testing.T) {
 		verdict   rules.Verdict
 		rules     []string
 	}{
-		"GPU pool typo blocks":                  {"aks-gpu-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
-		"A100 VM without cost-center blocks":    {"a100-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
-		"prod endpoint rename blocks":           {"sagemaker-rename.json", "prod", rules.VerdictFail, []string{"endpoint-replacement"}},
-		"staging endpoint rename warns":         {"sagemaker-rename.json", "staging", rules.VerdictWarn, []string{"endpoint-replacement"}},
-		"bucket lifecycle change passes":        {"bucket-lifecycle.json", "prod", rules.VerdictPass, nil},
-		"35 more A100s at max scale is flagged": {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase"}},
-		"node drain action before a GPU update": {"eks-gpu-drain-action.json", "prod", rules.VerdictWarn, []string{"action-invocation", "action-invocation"}},
+		"GPU pool typo blocks":                     {"aks-gpu-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
+		"A100 VM without cost-center blocks":       {"a100-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
+		"prod endpoint rename blocks":              {"sagemaker-rename.json", "prod", rules.VerdictFail, []string{"endpoint-replacement"}},
+		"staging endpoint rename warns":            {"sagemaker-rename.json", "staging", rules.VerdictWarn, []string{"endpoint-replacement"}},
+		"bucket lifecycle change passes":           {"bucket-lifecycle.json", "prod", rules.VerdictPass, nil},
+		"35 more A100s at max scale is flagged":    {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase"}},
+		"Bicep GPU pool typo blocks":               {"../bicep-gpu-vm/whatif-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
+		"Bicep A100 VM without cost-center blocks": {"../bicep-gpu-vm/whatif-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
+		"node drain action before a GPU update":    {"eks-gpu-drain-action.json", "prod", rules.VerdictWarn, []string{"action-invocation", "action-invocation"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -122,6 +124,27 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	}
 	if uploads == 0 || !wrapperOff {
 		t.Errorf("uploads=%d wrapper off=%v", uploads, wrapperOff)
+	}
+	whatif := readWorkflow(t, "planwarden-whatif.yml")
+	uploads = 0
+	for _, job := range whatif.Jobs {
+		for _, s := range job.Steps {
+			if strings.HasPrefix(s.Uses, "actions/upload-artifact") {
+				uploads++
+				if !strings.HasPrefix(s.With["name"], app.ArtifactPrefix) || !strings.Contains(s.With["path"], app.MetadataFile) {
+					t.Errorf("what-if artifact %q does not start with %q or does not carry %s", s.With["name"], app.ArtifactPrefix, app.MetadataFile)
+				}
+			}
+			if strings.Contains(s.Run, "what-if") && !strings.Contains(s.Run, "planwarden redact whatif.raw.json > whatif.json") {
+				t.Errorf("the what-if step must upload the redacted result (planwarden redact):\n%s", s.Run)
+			}
+			if strings.Contains(s.Run, "what-if") && (!strings.Contains(s.Run, "--result-format FullResourcePayloads") || !strings.Contains(s.Run, "--no-pretty-print")) {
+				t.Errorf("the what-if step must ask for FullResourcePayloads and --no-pretty-print (planwarden reads the payloads):\n%s", s.Run)
+			}
+		}
+	}
+	if uploads == 0 {
+		t.Errorf("planwarden-whatif.yml uploads no artifact")
 	}
 	destroy := readWorkflow(t, rules.DefaultDestroyWorkflow)
 	dispatch, _ = destroy.On["workflow_dispatch"].(map[string]any)

@@ -26,7 +26,7 @@ const (
 )
 
 // Supported reports whether Analyze understands a resource type.
-func Supported(resourceType string) bool { _, ok := adapters[resourceType]; return ok }
+func Supported(resourceType string) bool { _, ok := adapterFor(resourceType); return ok }
 
 // SupportedTypes lists the resource types Analyze understands, sorted.
 func SupportedTypes() []string {
@@ -53,7 +53,7 @@ func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 	a := &analysis{p: p, cat: cat, opt: opt, provider: map[*planparse.ProviderConfig]string{}}
 	var out []*Resource
 	for _, c := range p.Changes {
-		ad, ok := adapters[c.Type]
+		ad, ok := adapterFor(c.Type) // arm.go: ARM types in any case
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
 			continue
 		}

@@ -119,7 +119,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		if wi, ok := whatIfDoc(data); ok {
 			return parseWhatIf(name, wi) // whatif.go
 		}
-		return nil, notPlan(name, &w)
+		return nil, orWhatIfHint(notPlan(name, &w))
 	}
 	// terraform-json's own format_version check.
 	if err := (&tfjson.Plan{FormatVersion: *w.FormatVersion}).Validate(); err != nil {

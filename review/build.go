@@ -132,6 +132,11 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
 	}
 	p.Actions, p.DeferredActions = actions(plan)
+	linkActions(p.Changes, p.Actions)
+	p.Tool, p.Skipped = ToolTerraform, skipped(plan)
+	if plan.Tool != "" {
+		p.Tool = plan.Tool
+	}
 	p.Cost = projectCost(resources, notEstimated(plan))
 	return p
 }

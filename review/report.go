@@ -68,6 +68,11 @@ type Project struct {
 	// 1.14+ action_invocations); DeferredActions wait for a later plan.
 	Actions         []*Action `json:"actions"`
 	DeferredActions []*Action `json:"deferred_actions"`
+	// Tool is "terraform" for a Terraform/OpenTofu plan and "arm-what-if"
+	// for an ARM what-if result (Bicep, ARM templates); Skipped lists the
+	// what-if entries ARM did not evaluate.
+	Tool    string     `json:"tool"`
+	Skipped []*Skipped `json:"skipped"`
 
 	// Plan and Resources are the inputs, for renderers that need the
 	// attribute diffs or the GPU facts; they are not part of the JSON.
@@ -101,6 +106,9 @@ type Change struct {
 	ReplacePaths    []string `json:"replace_paths"`
 	Reason          string   `json:"reason"`
 	DeferredReason  string   `json:"deferred_reason,omitempty"`
+	// TriggersActions are the addresses of the actions this change's
+	// lifecycle events run (Terraform 1.14+), in the plan's order.
+	TriggersActions []string `json:"triggers_actions,omitempty"`
 	SKUBefore       string   `json:"sku_before"`
 	SKUAfter        string   `json:"sku_after"`
 	HourlyBefore    *float64 `json:"hourly_before"`
