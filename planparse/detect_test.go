@@ -185,3 +185,25 @@ func BenchmarkDecodeAllValues(b *testing.B) {
 		}
 	}
 }
+
+func TestSanitizeNamesPairsAndModuleKeys(t *testing.T) {
+	tok := "ghp_Zk29vLmQ0pW8rT5yN3xC6bA7sD1fG4hJ2kL9"
+	plan := `{"format_version":"1.2","resource_changes":[{"address":"module.m[\"` + tok + `\"].aws_ecs_task_definition.t","module_address":"module.m[\"` + tok + `\"]",
+"mode":"managed","type":"aws_ecs_task_definition","name":"t","change":{"actions":["create"],"before":null,
+"after":{"env":[{"name":"SIGNING_KEY","value":"q8Zt2LmV0xR4nW7cB1pK9sD3"},{"name":"SORT_KEY","value":"created_at"}]},"after_unknown":{},"after_sensitive":{}}}]}`
+	p, err := Parse("plan.json", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Changes[0]
+	if strings.Contains(c.Address+c.ModuleAddress, tok) || !strings.Contains(c.ModuleAddress, redactedPrefix) {
+		t.Errorf("address %q module %q", c.Address, c.ModuleAddress)
+	}
+	env := c.After().Get("env")
+	if !env.Get(0, "value").IsSensitive() {
+		t.Errorf("SIGNING_KEY's random value shows: %s", env.Get(0, "value").Display())
+	}
+	if v := env.Get(1, "value").Display(); v != "created_at" {
+		t.Errorf("SORT_KEY's value = %q, want it shown", v)
+	}
+}

@@ -340,9 +340,10 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		um, _ := unk.(map[string]any)
 		// {name = "DB_PASS", value = "..."}: environment lists name their values.
 		pairName, _ := t["name"].(string)
+		pairValue, _ := t["value"].(string)
 		for k, e := range t {
 			name := k
-			if k == "value" && pairName != "" && nameSaysSecret(pairName, "x") {
+			if k == "value" && pairName != "" && nameSaysSecret(pairName, pairValue) {
 				name = pairName
 			}
 			t[k] = z.sanitize(e, sm[k], um[k], name)
