@@ -37,6 +37,11 @@ func TestDetectorLeavesPublicValues(t *testing.T) {
 		"bypass flag":            {"BYPASS", "enabled-for-ci-2024"},
 		"tag with auth in name":  {"auth_mode", "oidc"},
 		"plain sentence":         {"description", "GPU pool for the nightly training jobs (A100, 8 per node)"},
+		"IAM policy":             {"policy", `{"Statement":[{"Effect":"Allow","Action":["secretsmanager:GetSecretValue"],"Resource":"arn:aws:secretsmanager:us-east-1:123456789012:secret:db-AbCdEf"}]}`},
+		"Helm secret references": {"values", "auth:\n  existingSecret: db-creds\n  secretKeys:\n    adminPasswordKey: admin-password\n"},
+		"OAuth endpoint":         {"user_data", "#!/bin/bash\nexport TOKEN_URL=https://login.example.com/oauth2/token\n"},
+		"secretKeyRef":           {"manifest", `{"env":[{"name":"DB_PASSWORD","valueFrom":{"secretKeyRef":{"name":"db","key":"password"}}}]}`},
+		"SSM reference":          {"container_definitions", `[{"name":"app","secrets":[{"name":"DB_PASS","valueFrom":"arn:aws:ssm:us-east-1:123456789012:parameter/db/pass"}]}]`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
