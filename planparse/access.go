@@ -3,11 +3,12 @@ package planparse
 import (
 	"bytes"
 	"encoding/json"
-	gojson "github.com/goccy/go-json"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	gojson "github.com/goccy/go-json"
 )
 
 // Before returns the sanitized prior value of the change (null for a create).
