@@ -19,8 +19,8 @@ func secretPlan(t *testing.T) []byte {
 		"resource_changes": []any{
 			map[string]any{"address": `aws_ssm_parameter.p["` + e2eToken + `"]`, "index": e2eToken, "mode": "managed", "type": "aws_ssm_parameter", "name": "p",
 				"change": map[string]any{"actions": []string{"update"},
-					"before": map[string]any{"type": "String", "tags": map[string]any{"note": "old"}},
-					"after":  map[string]any{"type": "SecureString", "tags": map[string]any{"note": "stripe " + e2eStripe}},
+					"before":        map[string]any{"type": "String", "tags": map[string]any{"note": "old"}},
+					"after":         map[string]any{"type": "SecureString", "tags": map[string]any{"note": "stripe " + e2eStripe}},
 					"after_unknown": map[string]any{}, "before_sensitive": map[string]any{}, "after_sensitive": map[string]any{}}},
 			map[string]any{"address": "aws_lambda_function.f", "mode": "managed", "type": "aws_lambda_function", "name": "f",
 				"change": map[string]any{"actions": []string{"update"},
