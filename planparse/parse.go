@@ -292,7 +292,7 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 	c := &Change{
 		Address:         z.redactAddress(w.Address),
 		PreviousAddress: z.redactAddress(w.PreviousAddress),
-		ModuleAddress:   w.ModuleAddress,
+		ModuleAddress:   z.redactAddress(w.ModuleAddress),
 		Mode:            Mode(w.Mode),
 		Type:            w.Type,
 		Name:            w.Name,
