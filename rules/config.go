@@ -95,6 +95,7 @@ type RuleSettings struct {
 	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
 	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
 	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
+	GPUCapacityGap      RuleSetting         `yaml:"gpu-capacity-gap,omitempty" doc:"GPU capacity is deleted before its replacement exists (a GPU pool replaced delete-first, or deleted while another is created). Default: block in protected environments, warn elsewhere."`
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -436,6 +437,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
 		RuleRetiredSKU:          &r.RetiredSKU,
 		RuleActionInvocation:    &r.ActionInvocation,
+		RuleGPUCapacityGap:      &r.GPUCapacityGap,
 	}
 }
 

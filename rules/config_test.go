@@ -66,6 +66,7 @@ rules:
     extra_types: [aws_sagemaker_feature_group]
   retired-sku: {severity: block, environments: {dev: off}}
   action-invocation: {severity: warn, environments: {prod: block}}
+  gpu-capacity-gap: {severity: block, environments: {dev: warn}}
 overrides:
   gpu-sku-loss:
     users: [alice, "@Bob"]
@@ -114,6 +115,7 @@ func TestEveryKey(t *testing.T) {
 			StatefulDelete:   TypesSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, ExtraTypes: []string{"aws_sagemaker_feature_group"}},
 			RetiredSKU:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}},
 			ActionInvocation: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock}},
+			GPUCapacityGap:   RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
@@ -314,7 +316,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
-			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap (did you mean "gpu-sku-loss"?)`},
 		},
 		"typo of a nested key": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
@@ -326,7 +328,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"plan-errored cannot be configured": {
 			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
-			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation`},
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap`},
 		},
 		"threshold is a string": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
@@ -422,7 +424,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"override of an unknown rule": {
 			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
-			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"override of plan-errored": {
 			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",
