@@ -110,14 +110,6 @@ func delta(f *float64) string {
 	return money(f)
 }
 
-func sub(a, b *float64) *float64 {
-	if a == nil || b == nil {
-		return nil
-	}
-	d := *a - *b
-	return &d
-}
-
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func plural(n int, one, many string) string {

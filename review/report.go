@@ -10,7 +10,7 @@ import (
 )
 
 // Report is the whole review of one PR (or one `planwarden review` run).
-// Its JSON form is the contract of ARCHITECTURE.md: fields may be added,
+// Its JSON form is the contract of docs/architecture.md: fields may be added,
 // never renamed.
 type Report struct {
 	// SchemaVersion is the version of this shape (SchemaVersion); the JSON
