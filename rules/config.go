@@ -130,6 +130,21 @@ type CostSetting struct {
 	RuleSetting    `yaml:",inline"`
 	HourlyDelta    Thresholds `yaml:"hourly_delta,omitempty" doc:"USD per hour added at the expected scale. Default: warn 10, block 1000."`
 	MaxHourlyDelta Thresholds `yaml:"max_hourly_delta,omitempty" doc:"USD per hour added at the maximum autoscaling scale. Default: warn 50, block 5000."`
+	// Percent and MonthlyBudget judge the project as a whole.
+	Percent       PercentThresholds           `yaml:"percent,omitempty" doc:"Percent of the project's hourly cost before the change that the change adds, at the expected scale. Default: none."`
+	MonthlyBudget map[string]BudgetThresholds `yaml:"monthly_budget,omitempty" doc:"By environment: USD per month the project may cost after a change that raises it, at the expected scale (730 hours a month). Default: none." keys:"environment"`
+}
+
+// PercentThresholds are levels in percent; nil means none.
+type PercentThresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn when the change adds more than this percent." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block when the change adds more than this percent." min:"0"`
+}
+
+// BudgetThresholds are monthly USD levels; nil means none.
+type BudgetThresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn when the project costs more than this many USD per month after the change." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block when the project costs more than this many USD per month after the change." min:"0"`
 }
 
 // Thresholds are USD-per-hour levels; nil means the default.

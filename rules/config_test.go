@@ -54,6 +54,8 @@ rules:
     environments: {dev: warn}
     hourly_delta: {warn: 5, block: 500}
     max_hourly_delta: {warn: 25, block: 2500}
+    percent: {warn: 20, block: 100}
+    monthly_budget: {prod: {warn: 40000, block: 60000}}
   unpriced-sku: {severity: info, environments: {prod: warn}}
   allowed-skus:
     severity: block
@@ -108,7 +110,8 @@ func TestEveryKey(t *testing.T) {
 			RequiredTags:        RequiredTagsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, Tags: []string{"cost-center", "owner"}},
 			EndpointReplacement: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock, "staging": SeverityInfo}}, ExtraTypes: []string{"kubernetes_manifest"}},
 			CostIncrease: CostSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
-				HourlyDelta: Thresholds{Warn: f(5), Block: f(500)}, MaxHourlyDelta: Thresholds{Warn: f(25), Block: f(2500)}},
+				HourlyDelta: Thresholds{Warn: f(5), Block: f(500)}, MaxHourlyDelta: Thresholds{Warn: f(25), Block: f(2500)},
+				Percent: PercentThresholds{Warn: f(20), Block: f(100)}, MonthlyBudget: map[string]BudgetThresholds{"prod": {Warn: f(40000), Block: f(60000)}}},
 			UnpricedSKU:      RuleSetting{Severity: SeverityInfo, Environments: map[string]Severity{"prod": SeverityWarn}},
 			AllowedSKUs:      AllowedSKUsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}}, SKUs: []string{"Standard_D4s_v5"}},
 			IAMAdmin:         RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityBlock}},
@@ -228,7 +231,7 @@ func generalize(p string) string {
 		}
 		out = append(out, seg)
 		switch seg {
-		case "environments", "overrides":
+		case "environments", "overrides", "monthly_budget":
 			if i+1 < len(parts) && !strings.HasPrefix(parts[i+1], "[") {
 				out = append(out, "*")
 				i++
