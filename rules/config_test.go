@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"gopkg.in/yaml.v3"
+
+	"github.com/planwarden/planwarden/infra"
 )
 
 // everyKey uses every key the config format has (TestEveryKeyIsCovered
@@ -87,6 +89,12 @@ custom_rules:
     remedy: Use an A100 in dev.
     environments: {staging: warn}
 plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-sagemaker.yaml]
+pricing:
+  prices:
+    Standard_NC24ads_A100_v4: 2.90
+  discounts:
+    - {sku: "Standard_NC*", discount: 0.35}
+    - {cloud: azure, discount: 0.28}
 `
 
 func TestEveryKey(t *testing.T) {
@@ -129,6 +137,8 @@ func TestEveryKey(t *testing.T) {
 			Message: "{address} uses an H100 ({sku}) in {environment}", Remedy: "Use an A100 in dev.", Environments: map[string]Severity{"staging": SeverityWarn},
 		}},
 		PlanWorkflows: []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
+		Pricing: PricingConfig{Prices: map[string]float64{"Standard_NC24ads_A100_v4": 2.90},
+			Discounts: []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}}},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
 		t.Errorf("decoded config (-want +got):\n%s", diff)
@@ -270,11 +280,11 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, pricing (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, pricing (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
@@ -638,11 +648,38 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, pricing (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.yml") {
 		t.Errorf("missing config error = %v, want one naming the file", err)
+	}
+}
+
+func TestPricingConfigErrors(t *testing.T) {
+	tests := map[string]struct{ yml, want string }{
+		"discount of nothing":      {"pricing:\n  discounts:\n    - {discount: 0.2}\n", "planwarden.yml:4: pricing.discounts[0]: a discount needs cloud or sku to say what it applies to"},
+		"both cloud and sku":       {"pricing:\n  discounts:\n    - {cloud: azure, sku: Standard_D*, discount: 0.2}\n", "pricing.discounts[0]: give cloud or sku, not both"},
+		"a discount of 28 percent": {"pricing:\n  discounts:\n    - {cloud: azure, discount: 28}\n", "pricing.discounts[0].discount: expected a share from 0 to below 1 (0.28 for 28%), got 28"},
+		"unknown cloud":            {"pricing:\n  discounts:\n    - {cloud: oracle, discount: 0.1}\n", `pricing.discounts[0].cloud: "oracle" is not allowed; expected one of: azure, aws, aws-sagemaker, gcp`},
+		"a price of zero":          {"pricing:\n  prices:\n    Standard_D4s_v5: 0\n", "pricing.prices.Standard_D4s_v5: expected your USD per hour, above 0, got 0"},
+		"a bad pattern":            {"pricing:\n  discounts:\n    - {sku: \"Standard_[\", discount: 0.1}\n", `pricing.discounts[0].sku: "Standard_[" is not a valid pattern`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := ParseConfig("planwarden.yml", []byte("version: 1\n"+tc.yml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one containing %q", err, tc.want)
+			}
+		})
+	}
+	c, err := ParseConfig("planwarden.yml", []byte("version: 1\npricing:\n  prices: {Standard_NC24ads_A100_v4: 2.9}\n  discounts: [{cloud: azure, discount: 0.28}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.InfraPricing()
+	if p.Prices["Standard_NC24ads_A100_v4"] != 2.9 || len(p.Discounts) != 1 || p.Discounts[0] != (infra.Discount{Cloud: "azure", Fraction: 0.28}) {
+		t.Errorf("InfraPricing() = %+v", p)
 	}
 }
