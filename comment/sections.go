@@ -317,7 +317,7 @@ func (v *view) approximateItems() []string {
 		if v.multi {
 			s += " in " + code(v.projectName(p, i))
 		}
-		out = append(out, s+": priced at the "+strings.Join(rs, ", ")+" list price, since the catalog has none for their region (other regions usually differ by 0–30%).")
+		out = append(out, s+": priced at the "+strings.Join(rs, ", ")+" list price, since the catalog has no price in their region, or the plan does not name it (other regions usually differ by 0–30%).")
 	}
 	return out
 }
