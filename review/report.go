@@ -120,6 +120,12 @@ type Change struct {
 	// was priced.
 	PriceBasis  string `json:"price_basis,omitempty"`
 	PriceRegion string `json:"price_region,omitempty"`
+	// ListHourlyBefore and ListHourlyAfter are the list-price figures; the
+	// hourly figures are your price when the config's pricing applies, and
+	// PriceNote then says how ("your price", "28% discount").
+	ListHourlyBefore *float64 `json:"list_hourly_before"`
+	ListHourlyAfter  *float64 `json:"list_hourly_after"`
+	PriceNote        string   `json:"price_note,omitempty"`
 
 	// Source is the parsed change (for attribute diffs); Resource is infra's
 	// view when the type is supported. Neither is part of the JSON.
@@ -163,6 +169,13 @@ type Cost struct {
 	// maximum, before and after.
 	MaxHourlyBefore *float64 `json:"max_hourly_before"`
 	MaxHourlyDelta  *float64 `json:"max_hourly_delta"`
+	// ListHourlyBefore, ListHourlyAfter and ListHourlyDelta are the figures
+	// at list prices; they differ from the hourly ones when the config's
+	// pricing applies (YourPriceResources counts the resources it changes).
+	ListHourlyBefore   *float64 `json:"list_hourly_before"`
+	ListHourlyAfter    *float64 `json:"list_hourly_after"`
+	ListHourlyDelta    *float64 `json:"list_hourly_delta"`
+	YourPriceResources int      `json:"your_price_resources"`
 	// NotEstimated lists, once each, the resources of types that bill by
 	// the hour but that planwarden does not estimate (databases, disks, load
 	// balancers, ...): the figures leave them out.

@@ -25,6 +25,7 @@ const (
 	RuleStatefulDelete      = "stateful-delete"
 	RuleRetiredSKU          = "retired-sku"
 	RuleActionInvocation    = "action-invocation"
+	RuleGPUCapacityGap      = "gpu-capacity-gap"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -61,6 +62,7 @@ var builtins = map[string]rule{
 	RulePlanErrored:         planErrored{},
 	RuleRetiredSKU:          retiredSKU{},
 	RuleActionInvocation:    actionInvocation{},
+	RuleGPUCapacityGap:      gpuCapacityGap{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }

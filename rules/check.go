@@ -26,6 +26,7 @@ func (ps *problems) check(c *Config) {
 	if c.Version != ConfigVersion {
 		ps.at("version", "expected version: %d, got %d", ConfigVersion, c.Version)
 	}
+	ps.checkPricing(c)
 	for name, e := range c.Environments {
 		p := joinPath("environments", name)
 		if !envName.MatchString(name) {

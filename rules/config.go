@@ -50,7 +50,8 @@ type Config struct {
 	// CheckPerProject asks for one more check run per project.
 	CheckPerProject bool `yaml:"check_per_project,omitempty" doc:"Also publish one check run per project, named planwarden/<project>, so branch protection can require projects one by one."`
 	// MinimizeOutdated is nil for the default (true).
-	MinimizeOutdated *bool `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
+	MinimizeOutdated *bool         `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
+	Pricing          PricingConfig `yaml:"pricing,omitempty" doc:"What you pay instead of list prices: your price per SKU, discounts by SKU pattern or cloud. Figures then read your price; the JSON report keeps list prices beside them."`
 
 	file   string
 	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
@@ -116,6 +117,7 @@ type RuleSettings struct {
 	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
 	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
 	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
+	GPUCapacityGap      RuleSetting         `yaml:"gpu-capacity-gap,omitempty" doc:"GPU capacity is deleted before its replacement exists (a GPU pool replaced delete-first, or deleted while another is created). Default: block in protected environments, warn elsewhere."`
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -150,6 +152,21 @@ type CostSetting struct {
 	RuleSetting    `yaml:",inline"`
 	HourlyDelta    Thresholds `yaml:"hourly_delta,omitempty" doc:"USD per hour added at the expected scale. Default: warn 10, block 1000."`
 	MaxHourlyDelta Thresholds `yaml:"max_hourly_delta,omitempty" doc:"USD per hour added at the maximum autoscaling scale. Default: warn 50, block 5000."`
+	// Percent and MonthlyBudget judge the project as a whole.
+	Percent       PercentThresholds           `yaml:"percent,omitempty" doc:"Percent of the project's hourly cost before the change that the change adds, at the expected scale. Default: none."`
+	MonthlyBudget map[string]BudgetThresholds `yaml:"monthly_budget,omitempty" doc:"By environment: USD per month the project may cost after a change that raises it, at the expected scale (730 hours a month). Default: none." keys:"environment"`
+}
+
+// PercentThresholds are levels in percent; nil means none.
+type PercentThresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn when the change adds more than this percent." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block when the change adds more than this percent." min:"0"`
+}
+
+// BudgetThresholds are monthly USD levels; nil means none.
+type BudgetThresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn when the project costs more than this many USD per month after the change." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block when the project costs more than this many USD per month after the change." min:"0"`
 }
 
 // Thresholds are USD-per-hour levels; nil means the default.
@@ -457,6 +474,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
 		RuleRetiredSKU:          &r.RetiredSKU,
 		RuleActionInvocation:    &r.ActionInvocation,
+		RuleGPUCapacityGap:      &r.GPUCapacityGap,
 	}
 }
 
