@@ -1,6 +1,9 @@
 package planparse
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -280,5 +283,100 @@ func TestKnownSecretAsKey(t *testing.T) {
 	}
 	if public.Address != `terraform_data.u["public"]` || public.Index != `"public"` {
 		t.Errorf("a plain for_each key changed: %s index %s", public.Address, public.Index)
+	}
+}
+
+// TestRedactTextFindsSecrets: what the detector finds in prose (check
+// messages, import ids, log lines) through RedactText, by where the
+// secret hides. The secret never shows; plain text around it stays.
+func TestRedactTextFindsSecrets(t *testing.T) {
+	const pw = "Hunter2-Pass-99"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("#cloud-config\nDB_PASSWORD=" + pw + "\n"))
+	zw.Close()
+	cases := map[string]struct {
+		text  string
+		whole bool   // the whole text is the secret (a blob holding one)
+		keep  string // plain text that must stay
+	}{
+		"URL with a password":  {text: "clone https://ci:" + pw + "@git.example.com/app.git failed", keep: "git.example.com/app.git failed"},
+		"base64 blob":          {text: base64.StdEncoding.EncodeToString([]byte("db_password: " + pw + "\nregion: eastus\n")), whole: true},
+		"gzip blob":            {text: base64.StdEncoding.EncodeToString(gz.Bytes()), whole: true},
+		"env list in JSON":     {text: `[{"name":"DB_PASS","value":"` + pw + `"},{"name":"REGION","value":"eastus"}]`, keep: "eastus"},
+		"past the first 64KiB": {text: strings.Repeat("log line ", 8000) + "postgres://app:" + pw + "@db:5432/x", keep: "log line"},
+		"on the 64KiB window edge": {text: strings.Repeat(" ", 65520) + "postgres://app:" + pw + "@db:5432/x" + strings.Repeat(" ", 2000),
+			keep: "@db:5432/x"},
+	}
+	for what, c := range cases {
+		t.Run(what, func(t *testing.T) {
+			got := RedactText(c.text)
+			if strings.Contains(got, pw) {
+				t.Fatalf("RedactText leaves the password: %.200q", got)
+			}
+			if c.whole && got != SensitiveText {
+				t.Errorf("RedactText(blob) = %.200q, want %s", got, SensitiveText)
+			}
+			if !c.whole && (!strings.Contains(got, SensitiveText) || !strings.Contains(got, c.keep)) {
+				t.Errorf("RedactText = %.200q, want %s in place of the password and %q kept", got, SensitiveText, c.keep)
+			}
+		})
+	}
+	if got := RedactText("GPU pool for the nightly training jobs"); got != "GPU pool for the nightly training jobs" {
+		t.Errorf("plain prose changed: %q", got)
+	}
+}
+
+// TestCheckMessagesHideKnownSecrets: a check message quoting marked values
+// shows none of them, even when one contains another (the longest goes first).
+func TestCheckMessagesHideKnownSecrets(t *testing.T) {
+	body := `{"format_version":"1.2","resource_changes":[{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
+"change":{"actions":["create"],"before":null,"after":{"a":"Marked-Secret","b":"Marked-Secret-AB","c":"Marked-Secret-ABC","d":"Marked-Secret-ABCD"},
+"after_unknown":{},"after_sensitive":{"a":true,"b":true,"c":true,"d":true}}}],
+"checks":[{"address":{"kind":"resource","to_display":"terraform_data.m"},"status":"fail","instances":[{"address":{"to_display":"terraform_data.m"},"status":"fail",
+"problems":[{"message":"want Marked-Secret-ABCD, Marked-Secret-ABC, Marked-Secret-AB or Marked-Secret"}]}]}]}`
+	p, err := Parse("plan.json", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Checks) != 1 || len(p.Checks[0].Problems) != 1 {
+		t.Fatalf("checks = %+v", p.Checks)
+	}
+	want := "want (sensitive), (sensitive), (sensitive) or (sensitive)"
+	if got := p.Checks[0].Problems[0]; got != want {
+		t.Errorf("problem = %q, want %q", got, want)
+	}
+}
+
+// TestKeyNamesHideRandomValues: a *_key name hides its value when the value
+// has the shape of a generated key, and shows names, ids and paths.
+func TestKeyNamesHideRandomValues(t *testing.T) {
+	cases := map[string]struct {
+		value  string
+		hidden bool
+	}{
+		"random key":       {"Zx8fK2pQ9mW4tR7vB1nC5", true},
+		"a key name":       {"deployer-key-name", false},
+		"a UUID":           {"550e8400-e29b-41d4-a716-446655440000", false},
+		"a path":           {"/keys/Zx8fK2pQ9mW4tR7vB1nC5", false},
+		"fifteen chars":    {"Zx8fK2pQ9mW4tR7", false},
+		"letters only":     {"ZxfKpQmWtRvBnCyqLo", false},
+		"digits only":      {"83920174650192837465", false},
+		"a file name":      {"Zx8fK2pQ9mW4tR7vB1nC5.pem", false},
+		"low entropy":      {"ab12ab12ab12ab12ab12", false},
+		"an interpolation": {"${var.signing_key}", false},
+	}
+	for what, c := range cases {
+		t.Run(what, func(t *testing.T) {
+			p := planOf(t, [2]string{fmt.Sprintf(`{"signing_key":%q,"label":%q}`, c.value, c.value), `{}`})
+			after := p.Changes[0].After()
+			if got := after.Get("label").Display(); got != c.value {
+				t.Fatalf("label = %q: the value alone is hidden, the case tests nothing", got)
+			}
+			got := after.Get("signing_key").Display()
+			if c.hidden != (got == SensitiveText) {
+				t.Errorf("signing_key = %q, hidden want %v", got, c.hidden)
+			}
+		})
 	}
 }

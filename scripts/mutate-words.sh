@@ -41,7 +41,7 @@ for list in $lists; do
 			continue
 		fi
 		w="$list $w"
-		if (cd "$work" && go test -count=1 -failfast ./planparse >/dev/null 2>&1); then
+		if (cd "$work" && go test -count=1 -failfast ./planparse >"$work/test.log" 2>&1); then
 			if [[ $equivalent == *" $w "* ]]; then
 				echo "EQUIVALENT deleted \"$w\" (redundant with another entry)"
 				equiv=$((equiv + 1))
@@ -50,7 +50,7 @@ for list in $lists; do
 				lived=$((lived + 1))
 			fi
 		else
-			echo "    KILLED deleted \"$w\""
+			echo "    KILLED deleted \"$w\" by $(grep -m1 -o -- '--- FAIL: [^ ]*' "$work/test.log" || echo 'a build failure')"
 			killed=$((killed + 1))
 		fi
 	done
