@@ -53,7 +53,9 @@ func (h *harness) run(s runSpec) {
 	for _, a := range s.artifacts {
 		h.gh.AddArtifact(owner, repo, s.id, a.name, a.zip)
 	}
-	h.deliver("workflow_run", fmt.Sprintf("run-%d-%d", s.id, s.attempt), workflowRunEvent(s.id, s.pr, s.sha, runOpt{conclusion: s.conclusion}))
+	ev := workflowRunEvent(s.id, s.pr, s.sha, runOpt{conclusion: s.conclusion})
+	ev["workflow_run"].(map[string]any)["run_attempt"] = max(s.attempt, 1)
+	h.deliver("workflow_run", fmt.Sprintf("run-%d-%d", s.id, s.attempt), ev)
 }
 
 // open puts PR n on the fake with its changed files and announces it.
@@ -197,9 +199,12 @@ func TestAttackThePlansTimestampDecidesNothing(t *testing.T) {
 	// An older run delivered late, stamped 2099, is older all the same.
 	h.run(runSpec{id: 500, sha: sha1, artifacts: []artifact{cleanFuture}})
 	h.wantCheck(sha1, "failure", "an older run delivered late")
-	// A second attempt of the newest run is newer.
-	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 502, Attempt: 2, Path: planWorkflow, HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
+	// A second attempt of the newest run is newer: it is reviewed.
+	listed := h.gh.CallCount("GET", "/actions/runs/502/artifacts")
 	h.run(runSpec{id: 502, attempt: 2, sha: sha1})
+	if n := h.gh.CallCount("GET", "/actions/runs/502/artifacts") - listed; n != 1 {
+		t.Errorf("attempt 2 of run 502: its artifacts were listed %d times, want once (reviewed, not ignored as older)", n)
+	}
 	h.wantCheck(sha1, "failure", "attempt 2 of run 502 (same artifacts)")
 }
 
