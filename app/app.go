@@ -83,6 +83,7 @@ func New(cfg Config) (*App, error) {
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
 	cfg.Commands = cfg.Commands.withDefaults()
+	cfg.Logger = slog.New(RedactingHandler(cfg.Logger.Handler()))
 	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now}
 	a.github = cfg.GitHubFor
 	if a.github == nil {
