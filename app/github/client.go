@@ -172,9 +172,17 @@ type ghAdapter struct {
 	download *http.Client
 	in       *installations
 	appID    int64 // only this App's check runs are ours
+	// login, when set, is the account the adapter writes as (a token's,
+	// not an App's).
+	login string
 }
 
-func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) { return g.in.botLogin(ctx) }
+func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) {
+	if g.login != "" || g.in == nil {
+		return g.login, nil
+	}
+	return g.in.botLogin(ctx)
+}
 
 func notFound(resp *github.Response, err error) error {
 	if resp != nil && resp.StatusCode == http.StatusNotFound {
