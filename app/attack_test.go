@@ -481,3 +481,33 @@ func TestAttackAPRWithoutInfrastructureChangesPasses(t *testing.T) {
 		})
 	}
 }
+
+// 5, continued: one commit, two PRs into different bases. The check
+// belongs to the commit, so the stricter base decides, whichever PR came
+// first.
+func TestAttackASecondPRIntoALaxBaseDoesNotDecide(t *testing.T) {
+	const lax = "version: 1\nprojects:\n  - {name: stack, environment: prod}\nrules:\n  gpu-sku-loss: {severity: off}\n  gpu-pool-sku: {severity: off}\n"
+	typo := func(t *testing.T) []artifact { return []artifact{plan(t, "stack", "aks-gpu-typo.json", "")} }
+	t.Run("the lax PR is reviewed first", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", stackConfig("prod"))
+		h.config("lax", lax)
+		h.open(8, sha1, "lax", "infra/main.tf")
+		h.run(runSpec{id: 501, pr: 8, sha: sha1, artifacts: typo(t)})
+		h.wantCheck(sha1, "success", "the GPU typo under lax alone")
+		h.open(7, sha1, "main", "infra/main.tf")
+		h.wantCheck(sha1, "failure", "the same commit opened into main")
+	})
+	t.Run("the strict PR is reviewed first", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", stackConfig("prod"))
+		h.config("lax", lax)
+		h.open(7, sha1, "main", "infra/main.tf")
+		h.open(8, sha1, "lax", "infra/main.tf")
+		h.run(runSpec{id: 501, pr: 8, sha: sha1, artifacts: typo(t)})
+		c := h.wantCheck(sha1, "failure", "the run names the lax PR, main's PR shares the commit")
+		if !strings.Contains(c.Summary, "#7") || !strings.Contains(c.Summary, "`main`") {
+			t.Errorf("the check does not say #7's base decided it: %q", c.Summary)
+		}
+	})
+}
