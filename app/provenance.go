@@ -88,7 +88,8 @@ type collected struct {
 	findings []rules.Finding
 	notes    []string
 	waiting  []string
-	planTime time.Time // newest plan timestamp: shown, decides nothing
+	planTime time.Time        // newest plan timestamp: shown, decides nothing
+	runOf    map[string]int64 // the run each project's plan comes from
 }
 
 // collect reads the plans of the newest run of each plan workflow, gives
@@ -140,9 +141,11 @@ func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest,
 		}
 	}
 	as := trust.Assign(cfg, plans)
+	col.runOf = map[string]int64{}
 	for _, p := range as.Plans {
 		col.inputs = append(col.inputs, review.Input{Name: p.Project, Environment: p.Environment,
 			Plan: inputs[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)]})
+		col.runOf[p.Project] = p.Run.ID
 	}
 	col.findings, col.notes = as.Findings, as.Notes
 

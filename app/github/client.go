@@ -314,7 +314,7 @@ func (g *ghAdapter) ListIssueComments(ctx context.Context, r port.Repo, number i
 			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			out = append(out, port.IssueComment{ID: c.GetID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
+			out = append(out, port.IssueComment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
 		}
 		if resp.NextPage == 0 {
 			break
@@ -364,7 +364,8 @@ func (g *ghAdapter) GetWorkflowRun(ctx context.Context, r port.Repo, id int64) (
 
 func fromWorkflowRun(run *github.WorkflowRun) port.WorkflowRun {
 	w := port.WorkflowRun{
-		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
+		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), DisplayTitle: run.GetDisplayTitle(),
+		HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
 		Event: run.GetEvent(), Attempt: run.GetRunAttempt(), HeadRepo: run.GetHeadRepository().GetFullName(),
 	}
