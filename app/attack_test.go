@@ -511,3 +511,26 @@ func TestAttackASecondPRIntoALaxBaseDoesNotDecide(t *testing.T) {
 		}
 	})
 }
+
+// 7 and 5 together: a commit that passed "no infrastructure changes" for a
+// PR into a lax base waits for a plan once it is also a PR into main.
+func TestAttackNoInfrastructureChangesUnderALaxBaseOnly(t *testing.T) {
+	h := newHarness(t)
+	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
+	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
+	h.open(8, sha1, "lax", "infra/main.tf")
+	if c := h.latestCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
+		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)
+	}
+	h.open(7, sha1, "main", "infra/main.tf")
+	if c := h.latestCheck(sha1); c.Status != "in_progress" {
+		t.Errorf("also a PR into main: check %s/%s %q, want in_progress waiting for the plan", c.Status, c.Conclusion, c.Title)
+	}
+	// A PR into a base that also passes it changes nothing.
+	before := len(h.gh.CheckRuns(owner, repo, sha1))
+	h.open(9, sha2, "lax", "docs/x.md")
+	h.open(10, sha2, "lax", "docs/x.md")
+	if n := len(h.gh.CheckRuns(owner, repo, sha2)); n != 1 || before != 2 {
+		t.Errorf("%d check runs on a commit that passes for both PRs, want 1 (and 2 on the first, got %d)", n, before)
+	}
+}

@@ -71,6 +71,9 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 			logger(ctx).Info("the commit's check was decided for another pull request; reviewing again", "run", runID)
 			return a.reviewAgain(ctx, gh, repo, job.PR, runID)
 		}
+		if check.Title == noInfraTitle {
+			return a.reopenIfStricter(ctx, gh, repo, job.PR, job.HeadSHA)
+		}
 		return nil
 	}
 	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
