@@ -299,13 +299,7 @@ func TestAttackRetargetingThePRReviewsUnderTheNewBase(t *testing.T) {
 }
 
 func TestAttackRetargetingUndoesNoInfrastructureChanges(t *testing.T) {
-	h := newHarness(t)
-	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
-	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
-	h.open(7, sha1, "lax", "infra/main.tf")
-	if c := h.planwardenCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
-		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)
-	}
+	h := laxPassesWithoutPlan(t, 7)
 	h.gh.SetBase(owner, repo, 7, "main")
 	ev := pullRequestEvent("edited", 7, sha1)
 	ev["changes"] = map[string]any{"base": map[string]any{"ref": map[string]any{"from": "lax"}}}
@@ -515,13 +509,7 @@ func TestAttackASecondPRIntoALaxBaseDoesNotDecide(t *testing.T) {
 // 7 and 5 together: a commit that passed "no infrastructure changes" for a
 // PR into a lax base waits for a plan once it is also a PR into main.
 func TestAttackNoInfrastructureChangesUnderALaxBaseOnly(t *testing.T) {
-	h := newHarness(t)
-	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
-	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
-	h.open(8, sha1, "lax", "infra/main.tf")
-	if c := h.latestCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
-		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)
-	}
+	h := laxPassesWithoutPlan(t, 8)
 	h.open(7, sha1, "main", "infra/main.tf")
 	if c := h.latestCheck(sha1); c.Status != "in_progress" {
 		t.Errorf("also a PR into main: check %s/%s %q, want in_progress waiting for the plan", c.Status, c.Conclusion, c.Title)
@@ -533,4 +521,18 @@ func TestAttackNoInfrastructureChangesUnderALaxBaseOnly(t *testing.T) {
 	if n := len(h.gh.CheckRuns(owner, repo, sha2)); n != 1 || before != 2 {
 		t.Errorf("%d check runs on a commit that passes for both PRs, want 1 (and 2 on the first, got %d)", n, before)
 	}
+}
+
+// laxPassesWithoutPlan is PR n into lax, whose config gives its .tf file to
+// no project, passing at once; main's config would want a plan.
+func laxPassesWithoutPlan(t *testing.T, n int) *harness {
+	t.Helper()
+	h := newHarness(t)
+	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
+	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
+	h.open(n, sha1, "lax", "infra/main.tf")
+	if c := h.latestCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
+		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)
+	}
+	return h
 }
