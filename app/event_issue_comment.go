@@ -8,6 +8,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/prose"
 )
 
 // issue_comment created: the slash commands /plan, /destroy-staging,
@@ -101,9 +102,8 @@ func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string
 
 // code quotes user text as inline code: no markdown, no mentions.
 func code(s string) string {
-	s = strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(clamp(s, 100))
 	if s == "" {
 		s = "none"
 	}
-	return "`" + s + "`"
+	return prose.Code(clamp(s, 100))
 }
