@@ -300,11 +300,12 @@ func TestRedactTextFindsSecrets(t *testing.T) {
 		whole bool   // the whole text is the secret (a blob holding one)
 		keep  string // plain text that must stay
 	}{
-		"URL with a password":  {text: "clone https://ci:" + pw + "@git.example.com/app.git failed", keep: "git.example.com/app.git failed"},
-		"base64 blob":          {text: base64.StdEncoding.EncodeToString([]byte("db_password: " + pw + "\nregion: eastus\n")), whole: true},
-		"gzip blob":            {text: base64.StdEncoding.EncodeToString(gz.Bytes()), whole: true},
-		"env list in JSON":     {text: `[{"name":"DB_PASS","value":"` + pw + `"},{"name":"REGION","value":"eastus"}]`, keep: "eastus"},
-		"past the first 64KiB": {text: strings.Repeat("log line ", 8000) + "postgres://app:" + pw + "@db:5432/x", keep: "log line"},
+		"URL with a password":    {text: "clone https://ci:" + pw + "@git.example.com/app.git failed", keep: "git.example.com/app.git failed"},
+		"base64 blob":            {text: base64.StdEncoding.EncodeToString([]byte("db_password: " + pw + "\nregion: eastus\n")), whole: true},
+		"gzip blob":              {text: base64.StdEncoding.EncodeToString(gz.Bytes()), whole: true},
+		"YAML with a number key": {text: "1:\n  name: DB_PASS\n  value: " + pw + "\n2:\n  region: eastus\n", keep: "eastus"},
+		"env list in JSON":       {text: `[{"name":"DB_PASS","value":"` + pw + `"},{"name":"REGION","value":"eastus"}]`, keep: "eastus"},
+		"past the first 64KiB":   {text: strings.Repeat("log line ", 8000) + "postgres://app:" + pw + "@db:5432/x", keep: "log line"},
 		"on the 64KiB window edge": {text: strings.Repeat(" ", 65520) + "postgres://app:" + pw + "@db:5432/x" + strings.Repeat(" ", 2000),
 			keep: "@db:5432/x"},
 	}
@@ -324,6 +325,17 @@ func TestRedactTextFindsSecrets(t *testing.T) {
 	}
 	if got := RedactText("GPU pool for the nightly training jobs"); got != "GPU pool for the nightly training jobs" {
 		t.Errorf("plain prose changed: %q", got)
+	}
+	// Binary (a control byte in ten) is not read as text: a zip or an
+	// image in base64 is no document to search.
+	bin := base64.StdEncoding.EncodeToString([]byte("\x01\x02\x03\x04\x05\x06\x07\x08password=" + pw))
+	if got := RedactText(bin); got != bin {
+		t.Errorf("RedactText(binary blob) = %q, want it unchanged", got)
+	}
+	// A YAML document with a number key, where the review looks (hasSecret).
+	p := planOf(t, [2]string{fmt.Sprintf(`{"values":%q}`, "1:\n  name: DB_PASS\n  value: "+pw+"\n"), `{}`})
+	if got := p.Changes[0].After().Get("values").Display(); got != SensitiveText {
+		t.Errorf("values = %q, want %s", got, SensitiveText)
 	}
 }
 
