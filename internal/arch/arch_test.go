@@ -67,6 +67,9 @@ func TestPackageGraph(t *testing.T) {
 			if strings.HasPrefix(imp, "github.com/google/go-github/") && rel != "app" && rel != "app/githubtest" {
 				t.Errorf("%s imports %s: go-github belongs in the app package's GitHub adapter", rel, imp)
 			}
+			if (strings.HasPrefix(imp, "modernc.org/") || imp == "database/sql") && rel != "app/sqlite" {
+				t.Errorf("%s imports %s: the SQLite driver and database/sql belong in app/sqlite only", rel, imp)
+			}
 			if strings.HasPrefix(imp, "github.com/aws/aws-lambda-go") && !strings.HasPrefix(rel, "cmd/lambda") {
 				t.Errorf("%s imports %s: Lambda types stay in cmd/lambda", rel, imp)
 			}

@@ -1,0 +1,14 @@
+package sqlite
+
+import (
+	"context"
+	"time"
+)
+
+// SetClock replaces the database's clock (tests of expiry and backoff).
+func SetClock(d *DB, now func() time.Time) { d.now = now }
+
+// LeaseForTest leases one job as owner would.
+func LeaseForTest(ctx context.Context, d *DB, owner string, leaseFor time.Duration) (Lease, bool, error) {
+	return d.lease(ctx, owner, leaseFor)
+}

@@ -1,0 +1,212 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/planwarden/planwarden/app"
+)
+
+// Job states in the jobs table. A job that is done is deleted.
+const (
+	StateQueued = "queued"
+	StateLeased = "leased"
+	StateDead   = "dead"
+)
+
+// ErrNotDead is returned by Retry for a job that is not dead.
+var ErrNotDead = errors.New("job is not dead")
+
+// Enqueue stores the job; a worker of this or another process on the same
+// data directory runs it. Jobs of one group (app.Job.GroupKey: one PR, for
+// reviews and commands alike) run one at a time, in the order queued.
+func (d *DB) Enqueue(ctx context.Context, job app.Job) error {
+	body, err := json.Marshal(job)
+	if err != nil {
+		return fmt.Errorf("encode job %s: %w", job.DeliveryID, err)
+	}
+	now := nanos(d.now())
+	_, err = d.db.ExecContext(ctx, `INSERT INTO jobs (grp, delivery_id, event, body, state, run_after, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`, job.GroupKey(), job.DeliveryID, job.Event, string(body), now, now, now)
+	if err != nil {
+		return fmt.Errorf("enqueue job %s in %s: %w", job.DeliveryID, d.path, err)
+	}
+	d.poke()
+	return nil
+}
+
+func (d *DB) poke() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Lease is a job a worker holds: until LeaseUntil no other worker takes it.
+type Lease struct {
+	ID       int64
+	Job      app.Job
+	Attempt  int // 1 for the first run
+	Owner    string
+	Deadline time.Time
+}
+
+// lease takes the oldest runnable job: the first job of its group that is
+// not dead, queued (or leased by an owner whose lease ran out) and past
+// its backoff. ok is false when no job is runnable.
+func (d *DB) lease(ctx context.Context, owner string, leaseFor time.Duration) (l Lease, ok bool, err error) {
+	tx, err := d.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one leaser at a time
+	if err != nil {
+		return l, false, fmt.Errorf("lease a job in %s: %w", d.path, err)
+	}
+	defer tx.Rollback()
+	now := d.now()
+	var body string
+	err = tx.QueryRowContext(ctx, `SELECT j.id, j.body, j.attempts FROM jobs j
+		WHERE j.state != 'dead'
+		  AND j.id = (SELECT MIN(k.id) FROM jobs k WHERE k.grp = j.grp AND k.state != 'dead')
+		  AND j.run_after <= ?1
+		  AND (j.state = 'queued' OR j.lease_until <= ?1)
+		ORDER BY j.id LIMIT 1`, nanos(now)).Scan(&l.ID, &body, &l.Attempt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, false, nil
+	}
+	if err != nil {
+		return l, false, fmt.Errorf("lease a job in %s: %w", d.path, err)
+	}
+	if err := json.Unmarshal([]byte(body), &l.Job); err != nil {
+		// Not runnable by anyone: keep it for the operator to see.
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ?`,
+			"unreadable job: "+err.Error(), nanos(now), l.ID); err != nil {
+			return l, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
+		}
+		return l, false, tx.Commit()
+	}
+	l.Attempt++
+	l.Owner, l.Deadline = owner, now.Add(leaseFor)
+	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'leased', attempts = ?, lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+		l.Attempt, owner, nanos(l.Deadline), nanos(now), l.ID); err != nil {
+		return l, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return l, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
+	}
+	return l, true, nil
+}
+
+// errLeaseLost means another worker holds the job now: this one's lease
+// ran out before it was renewed.
+var errLeaseLost = errors.New("lease lost")
+
+// renew extends a lease that this owner still holds.
+func (d *DB) renew(ctx context.Context, l Lease, leaseFor time.Duration) error {
+	return d.own(ctx, l, `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND state = 'leased' AND lease_owner = ?`,
+		nanos(d.now().Add(leaseFor)), nanos(d.now()), l.ID, l.Owner)
+}
+
+// done deletes a finished job.
+func (d *DB) done(ctx context.Context, l Lease) error {
+	return d.own(ctx, l, `DELETE FROM jobs WHERE id = ? AND state = 'leased' AND lease_owner = ?`, l.ID, l.Owner)
+}
+
+// retryLater puts a failed job back, to run again after backoff.
+func (d *DB) retryLater(ctx context.Context, l Lease, cause error, after time.Duration) error {
+	now := d.now()
+	return d.own(ctx, l, `UPDATE jobs SET state = 'queued', lease_owner = '', lease_until = 0, run_after = ?, last_error = ?, updated_at = ?
+		WHERE id = ? AND state = 'leased' AND lease_owner = ?`, nanos(now.Add(after)), errText(cause), nanos(now), l.ID, l.Owner)
+}
+
+// release puts a job that was cut short (shutdown) back as it was, to
+// run at once; the attempt does not count.
+func (d *DB) release(ctx context.Context, l Lease) error {
+	return d.own(ctx, l, `UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_owner = '', lease_until = 0, updated_at = ?
+		WHERE id = ? AND state = 'leased' AND lease_owner = ?`, nanos(d.now()), l.ID, l.Owner)
+}
+
+// bury keeps a job that exhausted its attempts as dead, with its error.
+func (d *DB) bury(ctx context.Context, l Lease, cause error) error {
+	return d.own(ctx, l, `UPDATE jobs SET state = 'dead', lease_owner = '', lease_until = 0, last_error = ?, updated_at = ?
+		WHERE id = ? AND state = 'leased' AND lease_owner = ?`, errText(cause), nanos(d.now()), l.ID, l.Owner)
+}
+
+func (d *DB) own(ctx context.Context, l Lease, query string, args ...any) error {
+	res, err := d.db.ExecContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("job %d in %s: %w", l.ID, d.path, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("job %d in %s: %w", l.ID, d.path, errLeaseLost)
+	}
+	return nil
+}
+
+// errText keeps a stored error short; errors never carry secrets (the
+// App's errors name what was being done, not credentials).
+func errText(err error) string {
+	s := err.Error()
+	if len(s) > 4000 {
+		s = s[:4000] + "…"
+	}
+	return s
+}
+
+// JobInfo is one stored job, for `planwarden jobs`.
+type JobInfo struct {
+	ID         int64
+	Group      string
+	DeliveryID string
+	Event      string
+	State      string
+	Attempts   int
+	RunAfter   time.Time
+	LastError  string
+	CreatedAt  time.Time
+}
+
+// Jobs lists the jobs not yet done, oldest first.
+func (d *DB) Jobs(ctx context.Context) ([]JobInfo, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id, grp, delivery_id, event, state, attempts, run_after, last_error, created_at FROM jobs ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs in %s: %w", d.path, err)
+	}
+	defer rows.Close()
+	var out []JobInfo
+	for rows.Next() {
+		var (
+			j                   JobInfo
+			runAfter, createdAt int64
+		)
+		if err := rows.Scan(&j.ID, &j.Group, &j.DeliveryID, &j.Event, &j.State, &j.Attempts, &runAfter, &j.LastError, &createdAt); err != nil {
+			return nil, fmt.Errorf("list jobs in %s: %w", d.path, err)
+		}
+		j.RunAfter, j.CreatedAt = time.Unix(0, runAfter).UTC(), time.Unix(0, createdAt).UTC()
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list jobs in %s: %w", d.path, err)
+	}
+	return out, nil
+}
+
+// Retry queues a dead job again, with its attempts reset. It keeps its
+// place: it runs before the later jobs of its PR.
+func (d *DB) Retry(ctx context.Context, id int64) error {
+	res, err := d.db.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = 0, run_after = ?, updated_at = ? WHERE id = ? AND state = 'dead'`,
+		nanos(d.now()), nanos(d.now()), id)
+	if err != nil {
+		return fmt.Errorf("retry job %d in %s: %w", id, d.path, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		var state string
+		if err := d.db.QueryRowContext(ctx, `SELECT state FROM jobs WHERE id = ?`, id).Scan(&state); errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("retry job %d: no such job in %s (done jobs are deleted; `planwarden jobs` lists the others)", id, d.path)
+		}
+		return fmt.Errorf("retry job %d: it is %s: %w", id, state, ErrNotDead)
+	}
+	d.poke()
+	return nil
+}
