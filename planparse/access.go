@@ -69,6 +69,9 @@ func (c *Change) DropValueCache() {
 // one entry. Sensitive values stay redacted: a changed secret shows as a
 // change from SensitiveText to SensitiveText.
 func (c *Change) Diff() []AttrDiff {
+	if c.whatIf != nil {
+		return c.whatIf.attrDiffs() // whatif.go: ARM's delta
+	}
 	v := c.decode()
 	var out []AttrDiff
 	diffWalk(nil, v.before.v, v.after.v, &out)
@@ -342,7 +345,7 @@ func stateResources(values json.RawMessage, secrets secretSet) []*StateResource 
 			if mode == "" {
 				mode = ModeManaged
 			}
-			out = append(out, &StateResource{Address: r.Address, Mode: mode, Type: r.Type, Name: r.Name, Values: v})
+			out = append(out, &StateResource{Address: sanitizer{secrets: secrets}.redactAddress(r.Address), Mode: mode, Type: r.Type, Name: r.Name, Values: v})
 		}
 	}
 	return out
@@ -448,7 +451,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	if len(w.ConstantValue) > 0 {
 		e.HasConstant = true
 		v, _ := decodeValue(w.ConstantValue, nil, nil, secrets)
-		if IsSecretName(name) && !v.IsNull() {
+		if str, ok := v.Str(); (IsSecretName(name) || ok && nameSaysSecret(name, str)) && !v.IsNull() {
 			v = Value{redact(v.v)}
 		}
 		e.Constant = v

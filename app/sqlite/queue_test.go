@@ -125,7 +125,12 @@ func TestAFailingJobIsRetriedThenKeptDeadAndRetriedByHand(t *testing.T) {
 		dead     []string
 	)
 	opt := sqlite.WorkerOptions{Workers: 2, Poll: 10 * time.Millisecond, MaxAttempts: 3,
-		Backoff: func(attempt int) time.Duration { mu.Lock(); defer mu.Unlock(); backoffs = append(backoffs, attempt); return 0 },
+		Backoff: func(attempt int) time.Duration {
+			mu.Lock()
+			defer mu.Unlock()
+			backoffs = append(backoffs, attempt)
+			return 0
+		},
 		Dead: func(_ context.Context, j app.Job, cause error) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -182,8 +187,16 @@ func TestBackoffHoldsTheJobUntilItsTime(t *testing.T) {
 	runs := 0
 	var mu sync.Mutex
 	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond, Backoff: func(int) time.Duration { return time.Hour }},
-		func(context.Context, app.Job) error { mu.Lock(); defer mu.Unlock(); runs++; return errors.New("list artifacts: 500") },
-		func() bool { j := pending(t, d); return len(j) == 1 && j[0].State == sqlite.StateQueued && j[0].Attempts == 1 })
+		func(context.Context, app.Job) error {
+			mu.Lock()
+			defer mu.Unlock()
+			runs++
+			return errors.New("list artifacts: 500")
+		},
+		func() bool {
+			j := pending(t, d)
+			return len(j) == 1 && j[0].State == sqlite.StateQueued && j[0].Attempts == 1
+		})
 	jobs := pending(t, d)
 	if !jobs[0].RunAfter.Equal(t0.Add(time.Hour)) {
 		t.Errorf("RunAfter = %s; want %s (an hour of backoff)", jobs[0].RunAfter, t0.Add(time.Hour))
@@ -219,7 +232,12 @@ func TestALeaseOfADeadProcessRunsOutAndTheJobRunsAgain(t *testing.T) {
 	var got []app.Job
 	var mu sync.Mutex
 	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond},
-		func(_ context.Context, j app.Job) error { mu.Lock(); defer mu.Unlock(); got = append(got, j); return nil },
+		func(_ context.Context, j app.Job) error {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, j)
+			return nil
+		},
 		func() bool { return len(pending(t, d)) == 0 })
 	if len(got) != 1 || got[0].DeliveryID != "d-orphan" || got[0].PR != 6 {
 		t.Errorf("jobs run after the lease ran out = %+v; want d-orphan once", got)
