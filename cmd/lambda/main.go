@@ -164,7 +164,7 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 		h.http = a.Handler()
 	}
 	if s.role != roleReceiver {
-		h.worker = &sqsWorker{process: a.Process, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
+		h.worker = &sqsWorker{process: a.Process, giveUp: a.GiveUp, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
 		if s.queueURL != "" {
 			h.worker.retry = aws.Queue(s.queueURL).RetryAfter
 		}

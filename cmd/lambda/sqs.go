@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -30,6 +31,10 @@ type sqsWorker struct {
 	// maxReceives is the queue's maxReceiveCount: a job failing on that
 	// receive goes to the dead-letter queue, and the log says so.
 	maxReceives int
+	// giveUp (app.(*App).GiveUp) completes the check of a job failing on
+	// its last receive, saying to press Re-run, so no check stays in
+	// progress once the job is in the dead-letter queue.
+	giveUp func(ctx context.Context, job app.Job, cause error) error
 }
 
 // exponential is base, 2 base, 4 base ... up to limit.
@@ -121,6 +126,15 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		}
 		if last {
 			mlog.Error("job moves to the dead-letter queue", "receive_count", receives, "max_receive_count", w.maxReceives)
+			if w.giveUp != nil && job.Event != "" {
+				cause := err
+				if cause == nil {
+					cause = errors.New("an earlier job of this pull request failed in this batch")
+				}
+				if gerr := w.giveUp(context.WithoutCancel(ctx), job, cause); gerr != nil {
+					mlog.Error("the job's check is not completed", "err", gerr)
+				}
+			}
 		}
 		failed = append(failed, m)
 	}
