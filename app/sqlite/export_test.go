@@ -10,5 +10,9 @@ func SetClock(d *DB, now func() time.Time) { d.now = now }
 
 // LeaseForTest leases one job as owner would.
 func LeaseForTest(ctx context.Context, d *DB, owner string, leaseFor time.Duration) (Lease, bool, error) {
-	return d.lease(ctx, owner, leaseFor)
+	l, ok, _, err := d.lease(ctx, owner, leaseFor, 0)
+	return l, ok, err
 }
+
+// OwnerLockPath is where a lease owner's liveness lock lives.
+func OwnerLockPath(d *DB, owner string) string { return d.ownerLockPath(owner) }

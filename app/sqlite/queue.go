@@ -57,11 +57,13 @@ type Lease struct {
 
 // lease takes the oldest runnable job: the first job of its group that is
 // not dead, queued (or leased by an owner whose lease ran out) and past
-// its backoff. ok is false when no job is runnable.
-func (d *DB) lease(ctx context.Context, owner string, leaseFor time.Duration) (l Lease, ok bool, err error) {
+// its backoff. ok is false when no job is runnable. A job that already had
+// maxAttempts (its runs were cut short by the process dying) is kept as
+// dead instead and returned with dead true.
+func (d *DB) lease(ctx context.Context, owner string, leaseFor time.Duration, maxAttempts int) (l Lease, ok, dead bool, err error) {
 	tx, err := d.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one leaser at a time
 	if err != nil {
-		return l, false, fmt.Errorf("lease a job in %s: %w", d.path, err)
+		return l, false, false, fmt.Errorf("lease a job in %s: %w", d.path, err)
 	}
 	defer tx.Rollback()
 	now := d.now()
@@ -73,29 +75,36 @@ func (d *DB) lease(ctx context.Context, owner string, leaseFor time.Duration) (l
 		  AND (j.state = 'queued' OR j.lease_until <= ?1)
 		ORDER BY j.id LIMIT 1`, nanos(now)).Scan(&l.ID, &body, &l.Attempt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return l, false, nil
+		return l, false, false, nil
 	}
 	if err != nil {
-		return l, false, fmt.Errorf("lease a job in %s: %w", d.path, err)
+		return l, false, false, fmt.Errorf("lease a job in %s: %w", d.path, err)
 	}
 	if err := json.Unmarshal([]byte(body), &l.Job); err != nil {
 		// Not runnable by anyone: keep it for the operator to see.
 		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ?`,
 			"unreadable job: "+err.Error(), nanos(now), l.ID); err != nil {
-			return l, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
+			return l, false, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
 		}
-		return l, false, tx.Commit()
+		return l, false, false, tx.Commit()
+	}
+	if maxAttempts > 0 && l.Attempt >= maxAttempts {
+		cause := fmt.Sprintf("the worker running it stopped (killed or crashed) during each of its last attempts; %d attempts in all", l.Attempt)
+		if err := buryTx(ctx, tx, l.ID, cause, now); err != nil {
+			return l, false, false, fmt.Errorf("bury job %d in %s: %w", l.ID, d.path, err)
+		}
+		return l, false, true, tx.Commit()
 	}
 	l.Attempt++
 	l.Owner, l.Deadline = owner, now.Add(leaseFor)
 	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'leased', attempts = ?, lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
 		l.Attempt, owner, nanos(l.Deadline), nanos(now), l.ID); err != nil {
-		return l, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
+		return l, false, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return l, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
+		return l, false, false, fmt.Errorf("lease job %d in %s: %w", l.ID, d.path, err)
 	}
-	return l, true, nil
+	return l, true, false, nil
 }
 
 // errLeaseLost means another worker holds the job now: this one's lease
@@ -127,10 +136,74 @@ func (d *DB) release(ctx context.Context, l Lease) error {
 		WHERE id = ? AND state = 'leased' AND lease_owner = ?`, nanos(d.now()), l.ID, l.Owner)
 }
 
-// bury keeps a job that exhausted its attempts as dead, with its error.
+// bury keeps a job that exhausted its attempts as dead, with its error,
+// and forgets its delivery id, so that GitHub's Redeliver of it is queued
+// again instead of answered as a duplicate.
 func (d *DB) bury(ctx context.Context, l Lease, cause error) error {
-	return d.own(ctx, l, `UPDATE jobs SET state = 'dead', lease_owner = '', lease_until = 0, last_error = ?, updated_at = ?
-		WHERE id = ? AND state = 'leased' AND lease_owner = ?`, errText(cause), nanos(d.now()), l.ID, l.Owner)
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("bury job %d in %s: %w", l.ID, d.path, err)
+	}
+	defer tx.Rollback()
+	var owner string
+	err = tx.QueryRowContext(ctx, `SELECT lease_owner FROM jobs WHERE id = ? AND state = 'leased'`, l.ID).Scan(&owner)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner != l.Owner) {
+		return fmt.Errorf("bury job %d in %s: %w", l.ID, d.path, errLeaseLost)
+	}
+	if err != nil {
+		return fmt.Errorf("bury job %d in %s: %w", l.ID, d.path, err)
+	}
+	if err := buryTx(ctx, tx, l.ID, errText(cause), d.now()); err != nil {
+		return fmt.Errorf("bury job %d in %s: %w", l.ID, d.path, err)
+	}
+	return tx.Commit()
+}
+
+func buryTx(ctx context.Context, tx *sql.Tx, id int64, cause string, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'dead', lease_owner = '', lease_until = 0, last_error = ?, updated_at = ? WHERE id = ?`,
+		cause, nanos(now), id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE id = (SELECT delivery_id FROM jobs WHERE id = ?)`, id)
+	return err
+}
+
+// Recover puts the jobs leased by processes that have ended (killed, or
+// crashed: their owner lock in the data directory is free) back in the
+// queue at once, instead of after their lease runs out; the attempt they
+// were on counts. It returns how many jobs it put back.
+func (d *DB) Recover(ctx context.Context) (int, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM jobs WHERE state = 'leased'`)
+	if err != nil {
+		return 0, fmt.Errorf("recover jobs in %s: %w", d.path, err)
+	}
+	var owners []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("recover jobs in %s: %w", d.path, err)
+		}
+		owners = append(owners, o)
+	}
+	rows.Close()
+	n := 0
+	for _, o := range owners {
+		if !ownerGone(d.ownerLockPath(o)) {
+			continue
+		}
+		res, err := d.db.ExecContext(ctx, `UPDATE jobs SET state = 'queued', lease_owner = '', lease_until = 0, run_after = ?, updated_at = ?
+			WHERE state = 'leased' AND lease_owner = ?`, nanos(d.now()), nanos(d.now()), o)
+		if err != nil {
+			return n, fmt.Errorf("recover jobs of %s in %s: %w", o, d.path, err)
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	if n > 0 {
+		d.poke()
+	}
+	return n, nil
 }
 
 func (d *DB) own(ctx context.Context, l Lease, query string, args ...any) error {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -112,6 +115,9 @@ func TestJobsOfOnePRRunInOrderOneAtATime(t *testing.T) {
 func TestAFailingJobIsRetriedThenKeptDeadAndRetriedByHand(t *testing.T) {
 	ctx := context.Background()
 	d := open(t, t.TempDir())
+	if ok, err := d.MarkDelivery(ctx, "d-fails", time.Hour); err != nil || !ok {
+		t.Fatalf("MarkDelivery = %v, %v", ok, err)
+	}
 	if err := d.Enqueue(ctx, job(4, "d-fails")); err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +167,10 @@ func TestAFailingJobIsRetriedThenKeptDeadAndRetriedByHand(t *testing.T) {
 		t.Fatalf("jobs after the last attempt = %+v; want d-fails kept dead after 3 attempts with its error", jobs)
 	}
 
+	// GitHub's Redeliver of the dead job's delivery is new again.
+	if ok, err := d.MarkDelivery(ctx, "d-fails", time.Hour); err != nil || !ok {
+		t.Errorf("MarkDelivery of a dead job's delivery = %v, %v; want new (Redeliver works)", ok, err)
+	}
 	if err := d.Retry(ctx, jobs[0].ID); err != nil {
 		t.Fatalf("Retry: %v", err)
 	}
@@ -341,5 +351,89 @@ func TestShutdownQueuesAJobCutShortAgainAsItWas(t *testing.T) {
 		func() bool { return len(pending(t, d)) == 0 })
 	if len(ran) != 1 || ran[0] != "d-long" {
 		t.Errorf("after restart ran %v; want d-long", ran)
+	}
+}
+
+func TestRecoverRequeuesTheJobsOfEndedProcessesOnly(t *testing.T) {
+	ctx := context.Background()
+	d := open(t, t.TempDir())
+	for i, owner := range []string{"killed", "alive"} {
+		if err := d.Enqueue(ctx, job(10+i, "d-"+owner)); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := sqlite.LeaseForTest(ctx, d, owner, time.Hour); err != nil || !ok {
+			t.Fatalf("lease for %s = %v, %v", owner, ok, err)
+		}
+		path := sqlite.OwnerLockPath(d, owner)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if owner == "alive" {
+			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	n, err := d.Recover(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("Recover = %d, %v; want the killed process's one job", n, err)
+	}
+	states := map[string]string{}
+	for _, j := range pending(t, d) {
+		states[j.DeliveryID] = j.State + fmt.Sprintf("/%d", j.Attempts)
+	}
+	if states["d-killed"] != "queued/1" || states["d-alive"] != "leased/1" {
+		t.Errorf("after Recover: %v; want d-killed queued (its attempt counted), d-alive still leased", states)
+	}
+}
+
+func TestAJobThatKeepsKillingItsWorkerEndsDead(t *testing.T) {
+	ctx := context.Background()
+	d := open(t, t.TempDir())
+	if ok, _ := d.MarkDelivery(ctx, "d-oom", time.Hour); !ok {
+		t.Fatal("MarkDelivery not new")
+	}
+	if err := d.Enqueue(ctx, job(12, "d-oom")); err != nil {
+		t.Fatal(err)
+	}
+	const max = 3
+	for i := range max {
+		owner := fmt.Sprintf("worker-%d", i)
+		if _, ok, err := sqlite.LeaseForTest(ctx, d, owner, time.Hour); err != nil || !ok {
+			t.Fatalf("lease %d = %v, %v", i+1, ok, err)
+		}
+		// The worker is killed: no lock held, Recover puts the job back.
+		path := sqlite.OwnerLockPath(d, owner)
+		os.MkdirAll(filepath.Dir(path), 0o700)
+		os.WriteFile(path, nil, 0o600)
+		if n, err := d.Recover(ctx); err != nil || n != 1 {
+			t.Fatalf("Recover after kill %d = %d, %v", i+1, n, err)
+		}
+	}
+	var dead []string
+	var mu sync.Mutex
+	ran := 0
+	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond, MaxAttempts: max,
+		Dead: func(_ context.Context, j app.Job, cause error) {
+			mu.Lock()
+			defer mu.Unlock()
+			dead = append(dead, j.DeliveryID+": "+cause.Error())
+		}},
+		func(context.Context, app.Job) error { mu.Lock(); defer mu.Unlock(); ran++; return nil },
+		func() bool { mu.Lock(); defer mu.Unlock(); return len(dead) == 1 })
+	if ran != 0 {
+		t.Errorf("the job ran a %dth time; want it kept dead after %d attempts", max+1, max)
+	}
+	jobs := pending(t, d)
+	if len(jobs) != 1 || jobs[0].State != sqlite.StateDead || !strings.Contains(jobs[0].LastError, "killed or crashed") {
+		t.Errorf("jobs = %+v; want d-oom dead, saying its worker stopped", jobs)
+	}
+	if ok, _ := d.MarkDelivery(ctx, "d-oom", time.Hour); !ok {
+		t.Errorf("the dead job's delivery is still remembered; Redeliver would be ignored")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -75,6 +77,17 @@ func (o WorkerOptions) withDefaults() WorkerOptions {
 	return o
 }
 
+// ownerLockPath is the lock file of a lease owner, in the data directory.
+func (d *DB) ownerLockPath(owner string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' || r == '_' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, owner)
+	return filepath.Join(filepath.Dir(d.path), "owners", safe+".lock")
+}
+
 // Exponential is base, 2 base, 4 base ... up to limit.
 func Exponential(base, limit time.Duration) func(attempt int) time.Duration {
 	return func(attempt int) time.Duration {
@@ -92,6 +105,16 @@ func Exponential(base, limit time.Duration) func(attempt int) time.Duration {
 // (`planwarden jobs`, `planwarden jobs retry ID`).
 func (d *DB) Run(ctx context.Context, opt WorkerOptions, process func(context.Context, app.Job) error) error {
 	opt = opt.withDefaults()
+	// The owner lock says this process is alive: Recover in another
+	// process leaves its leases alone while it is held.
+	if err := os.MkdirAll(filepath.Dir(d.ownerLockPath(opt.Owner)), 0o700); err != nil {
+		return fmt.Errorf("run workers: %w", err)
+	}
+	release, err := holdOwnerLock(d.ownerLockPath(opt.Owner))
+	if err != nil {
+		return fmt.Errorf("run workers: lock %s: %w", d.ownerLockPath(opt.Owner), err)
+	}
+	defer release()
 	// Jobs get their own context: ctx ending stops the leasing, and the
 	// running jobs get Drain more.
 	jobCtx, cancelJobs := context.WithCancel(context.WithoutCancel(ctx))
@@ -118,9 +141,17 @@ func (d *DB) work(ctx, jobCtx context.Context, opt WorkerOptions, process func(c
 		if ctx.Err() != nil {
 			return
 		}
-		l, ok, err := d.lease(ctx, opt.Owner, opt.Lease)
+		l, ok, dead, err := d.lease(ctx, opt.Owner, opt.Lease, opt.MaxAttempts)
 		if err != nil && ctx.Err() == nil {
 			opt.Logger.Error("lease a job", "err", err)
+		}
+		if dead {
+			cause := fmt.Errorf("the worker running it stopped during each of its %d attempts", l.Attempt)
+			opt.Logger.Error("job kept as dead", "job", l.ID, "delivery", l.Job.DeliveryID, "event", l.Job.Event, "err", cause)
+			if opt.Dead != nil {
+				opt.Dead(context.WithoutCancel(ctx), l.Job, cause)
+			}
+			continue
 		}
 		if ok {
 			d.runOne(jobCtx, opt, l, process)
