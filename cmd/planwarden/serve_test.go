@@ -66,8 +66,8 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 				if err != nil {
 					t.Fatalf("serveEnv: %v", err)
 				}
-				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 {
-					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123", cfg)
+				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 || cfg.dataDir != "./planwarden-data" {
+					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123, ./planwarden-data", cfg)
 				}
 				return
 			}
@@ -101,7 +101,7 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/"}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/", dataDir: t.TempDir()}
 	cfg.secrets.AppID = 1
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
@@ -161,7 +161,7 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL, dataDir: t.TempDir()}
 	cfg.secrets.AppID = githubtest.AppID
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
