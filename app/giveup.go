@@ -15,13 +15,13 @@ const giveUpSummary = "planwarden could not finish its work on this commit: the 
 // progress and a required check never passes by being forgotten. The
 // job's error is logged, never put on the check.
 func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
-	ctx = withLogger(ctx, a.log.With(jobAttrs(job)...))
+	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
 	logger(ctx).Error("job given up", "err", cause)
 	gh, err := a.github(job.InstallationID)
 	if err != nil {
 		return fmt.Errorf("give up %s %s: github client: %w", job.Event, job.DeliveryID, err)
 	}
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	sha := job.HeadSHA
 	if sha == "" && job.PR > 0 {
 		st, ok, err := a.store.PR(ctx, job.GroupKey())
@@ -47,7 +47,11 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 		if r.Name != CheckName || r.Status == "completed" {
 			continue
 		}
-		if err := a.completeCheck(ctx, gh, repo, r, failed("planwarden gave up", giveUpSummary), job.RunID); err != nil {
+		var runID int64
+		if job.WorkflowRun != nil {
+			runID = job.WorkflowRun.RunID
+		}
+		if err := a.completeCheck(ctx, gh, repo, r, failed("planwarden gave up", giveUpSummary), runID); err != nil {
 			return fmt.Errorf("give up %s %s: complete check run %d: %w", job.Event, job.DeliveryID, r.ID, err)
 		}
 		logger(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", short(sha))

@@ -7,23 +7,24 @@ import (
 	"testing"
 
 	"github.com/planwarden/planwarden/app"
+	pwjob "github.com/planwarden/planwarden/app/job"
 )
 
 func TestGiveUpCompletesTheCheckLeftInProgress(t *testing.T) {
 	const sha = "1111111111111111111111111111111111111111"
 	tests := map[string]app.Job{
-		"a dead review names its head":          {Event: "workflow_run", RunID: 77, HeadSHA: sha},
-		"a dead command finds the head it knew": {Event: "issue_comment", CommentBody: "/plan"},
+		"a dead review names its head":          {Event: "workflow_run", WorkflowRun: &pwjob.WorkflowRun{RunID: 77}, HeadSHA: sha},
+		"a dead command finds the head it knew": {Event: "issue_comment", IssueComment: &pwjob.IssueComment{CommentID: 3, Body: "/plan"}},
 	}
-	for name, job := range tests {
+	for name, j := range tests {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
 			h.openPR(5, sha)
 			if c := h.planwardenCheck(sha); c.Status != "in_progress" {
 				t.Fatalf("check after the PR opened: %s; want in_progress", c.Status)
 			}
-			job.Owner, job.Repo, job.PR, job.InstallationID, job.DeliveryID = owner, repo, 5, instID, "d-dead"
-			if err := h.app.GiveUp(context.Background(), job, errors.New("download artifact: 502 Bad Gateway, token ghs_secret")); err != nil {
+			j.Owner, j.Repo, j.PR, j.InstallationID, j.DeliveryID = owner, repo, 5, instID, "d-dead"
+			if err := h.app.GiveUp(context.Background(), j, errors.New("download artifact: 502 Bad Gateway, token ghs_secret")); err != nil {
 				t.Fatalf("GiveUp: %v", err)
 			}
 			c := h.planwardenCheck(sha)
@@ -46,8 +47,9 @@ func TestGiveUpLeavesACompletedCheckAlone(t *testing.T) {
 	if before.Status != "completed" {
 		t.Fatalf("check after the review: %s; want completed", before.Status)
 	}
-	job := app.Job{Event: "issue_comment", Owner: owner, Repo: repo, PR: 6, InstallationID: instID, DeliveryID: "d-late"}
-	if err := h.app.GiveUp(context.Background(), job, errors.New("reply: 500")); err != nil {
+	j := app.Job{Event: "issue_comment", Owner: owner, Repo: repo, PR: 6, InstallationID: instID, DeliveryID: "d-late",
+		IssueComment: &pwjob.IssueComment{CommentID: 4, Body: "/plan"}}
+	if err := h.app.GiveUp(context.Background(), j, errors.New("reply: 500")); err != nil {
 		t.Fatalf("GiveUp: %v", err)
 	}
 	after := h.planwardenCheck(sha)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 )
@@ -311,16 +312,7 @@ func codeBlock(s string) string {
 }
 
 // clamp cuts s to at most n bytes on a rune boundary.
-func clamp(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const more = "\n…(truncated)"
-	cut := n - len(more)
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + more
-}
+func clamp(s string, n int) string { return prose.Clamp(s, n) }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// short is a commit's seven-character name.
+func short(sha string) string { return prose.ShortSHA(sha) }

@@ -12,14 +12,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // Table layout: one table, partition key KeyAttribute (a string), no sort
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
 //	pk = "delivery#<X-GitHub-Delivery>", expires_at (deleted again by ForgetDelivery)
-//	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, state (a map of app.PRState's JSON fields)
+//	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, state (a map of port.PRState's JSON fields)
 //
 // version counts the writes of a PR's state; PutPR is conditional on it.
 //
@@ -36,7 +36,7 @@ const (
 )
 
 // Store is the App's Store port on DynamoDB; it is also an
-// app.DeliveryForgetter.
+// port.DeliveryForgetter.
 type Store struct {
 	client *dynamodb.Client
 	table  string
@@ -78,7 +78,7 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 
 // ForgetDelivery deletes the delivery id's item, so that GitHub's
 // "Redeliver" of a delivery that could not be queued is new again (see
-// app.DeliveryForgetter). Forgetting an id never marked is no error.
+// port.DeliveryForgetter). Forgetting an id never marked is no error.
 func (s *Store) ForgetDelivery(ctx context.Context, deliveryID string) error {
 	if deliveryID == "" {
 		return errors.New("forget delivery: empty delivery id")
@@ -94,21 +94,21 @@ func (s *Store) ForgetDelivery(ctx context.Context, deliveryID string) error {
 }
 
 // PR reads the state of one pull request with a consistent read.
-func (s *Store) PR(ctx context.Context, key string) (app.PRState, bool, error) {
+func (s *Store) PR(ctx context.Context, key string) (port.PRState, bool, error) {
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      sdkaws.String(s.table),
 		Key:            map[string]types.AttributeValue{KeyAttribute: &types.AttributeValueMemberS{Value: prPrefix + key}},
 		ConsistentRead: sdkaws.Bool(true),
 	})
 	if err != nil {
-		return app.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
+		return port.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
 	}
 	if out.Item == nil || expired(out.Item[TTLAttribute], s.now()) {
-		return app.PRState{}, false, nil
+		return port.PRState{}, false, nil
 	}
-	var st app.PRState
+	var st port.PRState
 	if err := attributevalue.UnmarshalWithOptions(out.Item[stateAttribute], &st, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" }); err != nil {
-		return app.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
+		return port.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
 	}
 	// The item's version attribute is the one the write condition checks.
 	// An item written before versions existed has none and reads as
@@ -123,8 +123,8 @@ func (s *Store) PR(ctx context.Context, key string) (app.PRState, bool, error) {
 // PutPR writes the state of one pull request if the stored version is
 // still st.Version: a conditional put (ConditionExpression) on the item's
 // version attribute, so of two jobs that read one version only the first
-// write lands; the other gets app.ErrConflict and re-reads.
-func (s *Store) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Duration) error {
+// write lands; the other gets port.ErrConflict and re-reads.
+func (s *Store) PutPR(ctx context.Context, key string, st port.PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr state: empty key")
 	}
@@ -160,7 +160,7 @@ func (s *Store) PutPR(ctx context.Context, key string, st app.PRState, ttl time.
 	_, err = s.client.PutItem(ctx, in)
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		return fmt.Errorf("put pr state %s at version %d: %w", key, read, app.ErrConflict)
+		return fmt.Errorf("put pr state %s at version %d: %w", key, read, port.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("put pr state %s to dynamodb: %w", key, err)

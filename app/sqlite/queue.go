@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 // Job states in the jobs table. A job that is done is deleted.
@@ -22,18 +22,18 @@ const (
 var ErrNotDead = errors.New("job is not dead")
 
 // Enqueue stores the job; a worker of this or another process on the same
-// data directory runs it. Jobs of one group (app.Job.GroupKey: one PR, for
+// data directory runs it. Jobs of one group (job.Job.GroupKey: one PR, for
 // reviews and commands alike) run one at a time, in the order queued.
-func (d *DB) Enqueue(ctx context.Context, job app.Job) error {
-	body, err := json.Marshal(job)
+func (d *DB) Enqueue(ctx context.Context, j job.Job) error {
+	body, err := json.Marshal(j)
 	if err != nil {
-		return fmt.Errorf("encode job %s: %w", job.DeliveryID, err)
+		return fmt.Errorf("encode job %s: %w", j.DeliveryID, err)
 	}
 	now := nanos(d.now())
 	_, err = d.db.ExecContext(ctx, `INSERT INTO jobs (grp, delivery_id, event, body, state, run_after, created_at, updated_at)
-		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`, job.GroupKey(), job.DeliveryID, job.Event, string(body), now, now, now)
+		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`, j.GroupKey(), j.DeliveryID, j.Event, string(body), now, now, now)
 	if err != nil {
-		return fmt.Errorf("enqueue job %s in %s: %w", job.DeliveryID, d.path, err)
+		return fmt.Errorf("enqueue job %s in %s: %w", j.DeliveryID, d.path, err)
 	}
 	d.poke()
 	return nil
@@ -49,7 +49,7 @@ func (d *DB) poke() {
 // Lease is a job a worker holds: until LeaseUntil no other worker takes it.
 type Lease struct {
 	ID       int64
-	Job      app.Job
+	Job      job.Job
 	Attempt  int // 1 for the first run
 	Owner    string
 	Deadline time.Time

@@ -12,24 +12,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/sqlite"
 )
 
-func job(pr int, delivery string) app.Job {
-	return app.Job{DeliveryID: delivery, Event: "issue_comment", Owner: "octo", Repo: "infra", PR: pr, InstallationID: 7}
+func newJob(pr int, delivery string) job.Job {
+	return job.Job{DeliveryID: delivery, Event: "issue_comment", Owner: "octo", Repo: "infra", PR: pr, InstallationID: 7}
 }
 
 // runUntil runs d's workers until done reports true (checked after every
 // job) or the test's deadline, then stops them and waits for Run.
-func runUntil(t *testing.T, d *sqlite.DB, opt sqlite.WorkerOptions, process func(context.Context, app.Job) error, done func() bool) {
+func runUntil(t *testing.T, d *sqlite.DB, opt sqlite.WorkerOptions, process func(context.Context, job.Job) error, done func() bool) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	finished := make(chan struct{})
 	check := make(chan struct{}, 1)
 	go func() {
 		defer close(finished)
-		d.Run(ctx, opt, func(ctx context.Context, j app.Job) error {
+		d.Run(ctx, opt, func(ctx context.Context, j job.Job) error {
 			defer func() {
 				select {
 				case check <- struct{}{}:
@@ -69,7 +69,7 @@ func TestJobsOfOnePRRunInOrderOneAtATime(t *testing.T) {
 	const prs, each = 3, 6
 	for i := range each {
 		for pr := 1; pr <= prs; pr++ {
-			if err := d.Enqueue(ctx, job(pr, fmt.Sprintf("pr%d-%d", pr, i))); err != nil {
+			if err := d.Enqueue(ctx, newJob(pr, fmt.Sprintf("pr%d-%d", pr, i))); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -81,7 +81,7 @@ func TestJobsOfOnePRRunInOrderOneAtATime(t *testing.T) {
 		overlap []string
 		total   int
 	)
-	runUntil(t, d, sqlite.WorkerOptions{Workers: 4, Poll: 10 * time.Millisecond}, func(_ context.Context, j app.Job) error {
+	runUntil(t, d, sqlite.WorkerOptions{Workers: 4, Poll: 10 * time.Millisecond}, func(_ context.Context, j job.Job) error {
 		mu.Lock()
 		if running[j.PR] {
 			overlap = append(overlap, j.DeliveryID)
@@ -118,10 +118,10 @@ func TestAFailingJobIsRetriedThenKeptDeadAndRetriedByHand(t *testing.T) {
 	if ok, err := d.MarkDelivery(ctx, "d-fails", time.Hour); err != nil || !ok {
 		t.Fatalf("MarkDelivery = %v, %v", ok, err)
 	}
-	if err := d.Enqueue(ctx, job(4, "d-fails")); err != nil {
+	if err := d.Enqueue(ctx, newJob(4, "d-fails")); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Enqueue(ctx, job(4, "d-after")); err != nil {
+	if err := d.Enqueue(ctx, newJob(4, "d-after")); err != nil {
 		t.Fatal(err)
 	}
 	var (
@@ -137,12 +137,12 @@ func TestAFailingJobIsRetriedThenKeptDeadAndRetriedByHand(t *testing.T) {
 			backoffs = append(backoffs, attempt)
 			return 0
 		},
-		Dead: func(_ context.Context, j app.Job, cause error) {
+		Dead: func(_ context.Context, j job.Job, cause error) {
 			mu.Lock()
 			defer mu.Unlock()
 			dead = append(dead, j.DeliveryID+": "+cause.Error())
 		}}
-	runUntil(t, d, opt, func(_ context.Context, j app.Job) error {
+	runUntil(t, d, opt, func(_ context.Context, j job.Job) error {
 		mu.Lock()
 		defer mu.Unlock()
 		ran = append(ran, j.DeliveryID)
@@ -183,7 +183,7 @@ func TestAFailingJobIsRetriedThenKeptDeadAndRetriedByHand(t *testing.T) {
 	if err := d.Retry(ctx, 424242); err == nil || !strings.Contains(err.Error(), "no such job") {
 		t.Errorf("Retry of an unknown id = %v; want \"no such job\"", err)
 	}
-	runUntil(t, d, opt, func(context.Context, app.Job) error { return nil }, func() bool { return len(pending(t, d)) == 0 })
+	runUntil(t, d, opt, func(context.Context, job.Job) error { return nil }, func() bool { return len(pending(t, d)) == 0 })
 }
 
 func TestBackoffHoldsTheJobUntilItsTime(t *testing.T) {
@@ -191,13 +191,13 @@ func TestBackoffHoldsTheJobUntilItsTime(t *testing.T) {
 	d := open(t, t.TempDir())
 	c := &clock{t: t0}
 	sqlite.SetClock(d, c.now)
-	if err := d.Enqueue(ctx, job(5, "d-flaky")); err != nil {
+	if err := d.Enqueue(ctx, newJob(5, "d-flaky")); err != nil {
 		t.Fatal(err)
 	}
 	runs := 0
 	var mu sync.Mutex
 	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond, Backoff: func(int) time.Duration { return time.Hour }},
-		func(context.Context, app.Job) error {
+		func(context.Context, job.Job) error {
 			mu.Lock()
 			defer mu.Unlock()
 			runs++
@@ -229,7 +229,7 @@ func TestALeaseOfADeadProcessRunsOutAndTheJobRunsAgain(t *testing.T) {
 	d := open(t, t.TempDir())
 	c := &clock{t: t0}
 	sqlite.SetClock(d, c.now)
-	if err := d.Enqueue(ctx, job(6, "d-orphan")); err != nil {
+	if err := d.Enqueue(ctx, newJob(6, "d-orphan")); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, err := sqlite.LeaseForTest(ctx, d, "killed-process", time.Minute); err != nil || !ok {
@@ -239,10 +239,10 @@ func TestALeaseOfADeadProcessRunsOutAndTheJobRunsAgain(t *testing.T) {
 		t.Fatalf("a leased job was leased again before its lease ran out")
 	}
 	c.add(time.Minute)
-	var got []app.Job
+	var got []job.Job
 	var mu sync.Mutex
 	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond},
-		func(_ context.Context, j app.Job) error {
+		func(_ context.Context, j job.Job) error {
 			mu.Lock()
 			defer mu.Unlock()
 			got = append(got, j)
@@ -264,7 +264,7 @@ func TestTwoProcessesOnOneDataDirectoryRunEachJobOnce(t *testing.T) {
 		if i%2 == 1 {
 			q = b
 		}
-		if err := q.Enqueue(ctx, job(1+i%6, fmt.Sprintf("d-%02d", i))); err != nil {
+		if err := q.Enqueue(ctx, newJob(1+i%6, fmt.Sprintf("d-%02d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -276,8 +276,8 @@ func TestTwoProcessesOnOneDataDirectoryRunEachJobOnce(t *testing.T) {
 		overlap int
 		total   int
 	)
-	process := func(name string) func(context.Context, app.Job) error {
-		return func(_ context.Context, j app.Job) error {
+	process := func(name string) func(context.Context, job.Job) error {
+		return func(_ context.Context, j job.Job) error {
 			mu.Lock()
 			if running[j.PR] {
 				overlap++
@@ -321,7 +321,7 @@ func TestShutdownQueuesAJobCutShortAgainAsItWas(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	d := open(t, dir)
-	if err := d.Enqueue(ctx, job(8, "d-long")); err != nil {
+	if err := d.Enqueue(ctx, newJob(8, "d-long")); err != nil {
 		t.Fatal(err)
 	}
 	started := make(chan struct{})
@@ -329,7 +329,7 @@ func TestShutdownQueuesAJobCutShortAgainAsItWas(t *testing.T) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		d.Run(runCtx, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond, Drain: time.Millisecond}, func(ctx context.Context, _ app.Job) error {
+		d.Run(runCtx, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond, Drain: time.Millisecond}, func(ctx context.Context, _ job.Job) error {
 			close(started)
 			<-ctx.Done()
 			return ctx.Err()
@@ -347,7 +347,7 @@ func TestShutdownQueuesAJobCutShortAgainAsItWas(t *testing.T) {
 	d = open(t, dir)
 	var ran []string
 	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond},
-		func(_ context.Context, j app.Job) error { ran = append(ran, j.DeliveryID); return nil },
+		func(_ context.Context, j job.Job) error { ran = append(ran, j.DeliveryID); return nil },
 		func() bool { return len(pending(t, d)) == 0 })
 	if len(ran) != 1 || ran[0] != "d-long" {
 		t.Errorf("after restart ran %v; want d-long", ran)
@@ -358,7 +358,7 @@ func TestRecoverRequeuesTheJobsOfEndedProcessesOnly(t *testing.T) {
 	ctx := context.Background()
 	d := open(t, t.TempDir())
 	for i, owner := range []string{"killed", "alive"} {
-		if err := d.Enqueue(ctx, job(10+i, "d-"+owner)); err != nil {
+		if err := d.Enqueue(ctx, newJob(10+i, "d-"+owner)); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok, err := sqlite.LeaseForTest(ctx, d, owner, time.Hour); err != nil || !ok {
@@ -398,7 +398,7 @@ func TestAJobThatKeepsKillingItsWorkerEndsDead(t *testing.T) {
 	if ok, _ := d.MarkDelivery(ctx, "d-oom", time.Hour); !ok {
 		t.Fatal("MarkDelivery not new")
 	}
-	if err := d.Enqueue(ctx, job(12, "d-oom")); err != nil {
+	if err := d.Enqueue(ctx, newJob(12, "d-oom")); err != nil {
 		t.Fatal(err)
 	}
 	const max = 3
@@ -419,12 +419,12 @@ func TestAJobThatKeepsKillingItsWorkerEndsDead(t *testing.T) {
 	var mu sync.Mutex
 	ran := 0
 	runUntil(t, d, sqlite.WorkerOptions{Workers: 1, Poll: 5 * time.Millisecond, MaxAttempts: max,
-		Dead: func(_ context.Context, j app.Job, cause error) {
+		Dead: func(_ context.Context, j job.Job, cause error) {
 			mu.Lock()
 			defer mu.Unlock()
 			dead = append(dead, j.DeliveryID+": "+cause.Error())
 		}},
-		func(context.Context, app.Job) error { mu.Lock(); defer mu.Unlock(); ran++; return nil },
+		func(context.Context, job.Job) error { mu.Lock(); defer mu.Unlock(); ran++; return nil },
 		func() bool { mu.Lock(); defer mu.Unlock(); return len(dead) == 1 })
 	if ran != 0 {
 		t.Errorf("the job ran a %dth time; want it kept dead after %d attempts", max+1, max)

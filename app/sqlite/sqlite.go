@@ -22,7 +22,7 @@ import (
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // FileName is the database file inside the data directory.
@@ -37,17 +37,17 @@ var migrations = []string{
 		expires_at INTEGER NOT NULL -- unix nanoseconds
 	);
 	CREATE TABLE prs (
-		key        TEXT PRIMARY KEY, -- app.Job.GroupKey
+		key        TEXT PRIMARY KEY, -- job.Job.GroupKey
 		version    INTEGER NOT NULL,
-		state      TEXT NOT NULL,    -- app.PRState as JSON
+		state      TEXT NOT NULL,    -- port.PRState as JSON
 		expires_at INTEGER NOT NULL
 	);
 	CREATE TABLE jobs (
 		id          INTEGER PRIMARY KEY AUTOINCREMENT,
-		grp         TEXT NOT NULL,    -- app.Job.GroupKey: one order per PR
+		grp         TEXT NOT NULL,    -- job.Job.GroupKey: one order per PR
 		delivery_id TEXT NOT NULL,
 		event       TEXT NOT NULL,
-		body        TEXT NOT NULL,    -- app.Job as JSON
+		body        TEXT NOT NULL,    -- job.Job as JSON
 		state       TEXT NOT NULL CHECK (state IN ('queued', 'leased', 'dead')),
 		attempts    INTEGER NOT NULL DEFAULT 0,
 		run_after   INTEGER NOT NULL, -- unix nanoseconds: not before
@@ -60,8 +60,8 @@ var migrations = []string{
 	CREATE INDEX jobs_by_group ON jobs (grp, id) WHERE state != 'dead';`,
 }
 
-// DB is the data directory's database. It is an app.Store, an app.Queue
-// and an app.DeliveryForgetter, and safe for concurrent use.
+// DB is the data directory's database. It is an port.Store, an port.Queue
+// and an port.DeliveryForgetter, and safe for concurrent use.
 type DB struct {
 	db   *sql.DB
 	path string
@@ -71,9 +71,9 @@ type DB struct {
 }
 
 var (
-	_ app.Store             = (*DB)(nil)
-	_ app.Queue             = (*DB)(nil)
-	_ app.DeliveryForgetter = (*DB)(nil)
+	_ port.Store             = (*DB)(nil)
+	_ port.Queue             = (*DB)(nil)
+	_ port.DeliveryForgetter = (*DB)(nil)
 )
 
 // Open opens (creating it and the directory when missing) the database in
@@ -190,28 +190,28 @@ func (d *DB) ForgetDelivery(ctx context.Context, id string) error {
 }
 
 // PR returns the unexpired state stored under key, with its version.
-func (d *DB) PR(ctx context.Context, key string) (app.PRState, bool, error) {
+func (d *DB) PR(ctx context.Context, key string) (port.PRState, bool, error) {
 	var (
 		version int64
 		body    string
 	)
 	err := d.db.QueryRowContext(ctx, `SELECT version, state FROM prs WHERE key = ? AND expires_at > ?`, key, nanos(d.now())).Scan(&version, &body)
 	if errors.Is(err, sql.ErrNoRows) {
-		return app.PRState{}, false, nil
+		return port.PRState{}, false, nil
 	}
 	if err != nil {
-		return app.PRState{}, false, fmt.Errorf("read pr state %s from %s: %w", key, d.path, err)
+		return port.PRState{}, false, fmt.Errorf("read pr state %s from %s: %w", key, d.path, err)
 	}
-	var st app.PRState
+	var st port.PRState
 	if err := json.Unmarshal([]byte(body), &st); err != nil {
-		return app.PRState{}, false, fmt.Errorf("decode pr state %s from %s: %w", key, d.path, err)
+		return port.PRState{}, false, fmt.Errorf("decode pr state %s from %s: %w", key, d.path, err)
 	}
 	st.Version = version
 	return st, true, nil
 }
 
 // PutPR writes st under key if the stored version is still st.Version.
-func (d *DB) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Duration) error {
+func (d *DB) PutPR(ctx context.Context, key string, st port.PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr state: empty key")
 	}
@@ -240,7 +240,7 @@ func (d *DB) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Dur
 		return fmt.Errorf("put pr state %s to %s: %w", key, d.path, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("put pr state %s at version %d: %w", key, read, app.ErrConflict)
+		return fmt.Errorf("put pr state %s at version %d: %w", key, read, port.ErrConflict)
 	}
 	return nil
 }

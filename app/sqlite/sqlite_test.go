@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/sqlite"
 )
@@ -25,7 +25,7 @@ func open(t *testing.T, dir string) *sqlite.DB {
 }
 
 func TestStorePortSuite(t *testing.T) {
-	porttest.RunStore(t, func(t *testing.T) app.Store { return open(t, t.TempDir()) })
+	porttest.RunStore(t, func(t *testing.T) port.Store { return open(t, t.TempDir()) })
 }
 
 // clock is a settable time, safe across goroutines.
@@ -50,8 +50,8 @@ func TestStateSurvivesReopening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := app.PRState{HeadSHA: "abc", Conclusion: "success", UpdatedAt: t0,
-		Overrides: []app.Override{{Rule: "gpu-sku-loss", By: "alice", At: t0, HeadSHA: "abc"}}}
+	st := port.PRState{HeadSHA: "abc", Conclusion: "success", UpdatedAt: t0,
+		Overrides: []port.Override{{Rule: "gpu-sku-loss", By: "alice", At: t0, HeadSHA: "abc"}}}
 	if err := d.PutPR(ctx, "octo/infra#1", st, time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestExpiredStateIsGone(t *testing.T) {
 	if ok, _ := d.MarkDelivery(ctx, "d-old", time.Hour); !ok {
 		t.Fatal("first MarkDelivery not new")
 	}
-	if err := d.PutPR(ctx, "octo/infra#2", app.PRState{HeadSHA: "abc"}, time.Hour); err != nil {
+	if err := d.PutPR(ctx, "octo/infra#2", port.PRState{HeadSHA: "abc"}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	c.add(59 * time.Minute)
@@ -98,7 +98,7 @@ func TestExpiredStateIsGone(t *testing.T) {
 		t.Errorf("PR after the ttl = found %v, %v; want absent", ok, err)
 	}
 	// Expired state reads as absent, so a write at version 0 may replace it.
-	if err := d.PutPR(ctx, "octo/infra#2", app.PRState{HeadSHA: "def"}, time.Hour); err != nil {
+	if err := d.PutPR(ctx, "octo/infra#2", port.PRState{HeadSHA: "def"}, time.Hour); err != nil {
 		t.Errorf("PutPR at version 0 over expired state: %v", err)
 	}
 	if err := d.Sweep(ctx); err != nil {

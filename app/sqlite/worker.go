@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 // WorkerOptions configure Run. Zero values mean the defaults.
@@ -41,7 +41,7 @@ type WorkerOptions struct {
 	Logger *slog.Logger
 	// Dead, when set, is told about a job that exhausted its attempts
 	// (App.GiveUp completes its check, saying to press Re-run).
-	Dead func(ctx context.Context, job app.Job, cause error)
+	Dead func(ctx context.Context, j job.Job, cause error)
 	// Owner names this process in leases (default host-pid-random).
 	Owner string
 }
@@ -103,7 +103,7 @@ func Exponential(base, limit time.Duration) func(attempt int) time.Duration {
 // finish (within Drain) and returns. A job that fails is retried after
 // backoff; one that fails MaxAttempts times is kept as dead with its error
 // (`planwarden jobs`, `planwarden jobs retry ID`).
-func (d *DB) Run(ctx context.Context, opt WorkerOptions, process func(context.Context, app.Job) error) error {
+func (d *DB) Run(ctx context.Context, opt WorkerOptions, process func(context.Context, job.Job) error) error {
 	opt = opt.withDefaults()
 	// The owner lock says this process is alive: Recover in another
 	// process leaves its leases alone while it is held.
@@ -134,7 +134,7 @@ func (d *DB) Run(ctx context.Context, opt WorkerOptions, process func(context.Co
 	return nil
 }
 
-func (d *DB) work(ctx, jobCtx context.Context, opt WorkerOptions, process func(context.Context, app.Job) error) {
+func (d *DB) work(ctx, jobCtx context.Context, opt WorkerOptions, process func(context.Context, job.Job) error) {
 	poll := time.NewTimer(0)
 	defer poll.Stop()
 	for {
@@ -168,7 +168,7 @@ func (d *DB) work(ctx, jobCtx context.Context, opt WorkerOptions, process func(c
 	}
 }
 
-func (d *DB) runOne(ctx context.Context, opt WorkerOptions, l Lease, process func(context.Context, app.Job) error) {
+func (d *DB) runOne(ctx context.Context, opt WorkerOptions, l Lease, process func(context.Context, job.Job) error) {
 	log := opt.Logger.With("job", l.ID, "delivery", l.Job.DeliveryID, "event", l.Job.Event, "group", l.Job.GroupKey(), "attempt", l.Attempt)
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -229,11 +229,11 @@ func (d *DB) runOne(ctx context.Context, opt WorkerOptions, l Lease, process fun
 }
 
 // runJob turns a panic into the job's failure.
-func runJob(ctx context.Context, process func(context.Context, app.Job) error, job app.Job) (err error) {
+func runJob(ctx context.Context, process func(context.Context, job.Job) error, j job.Job) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return process(ctx, job)
+	return process(ctx, j)
 }

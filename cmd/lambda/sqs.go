@@ -11,12 +11,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 // processFunc is the worker step: app.(*App).Process.
-type processFunc func(context.Context, app.Job) error
+type processFunc func(context.Context, job.Job) error
 
 // retryFunc hides a failed message for a while (pwaws.(*Queue).RetryAfter).
 type retryFunc func(ctx context.Context, receiptHandle string, after time.Duration) error
@@ -34,7 +34,7 @@ type sqsWorker struct {
 	// giveUp (app.(*App).GiveUp) completes the check of a job failing on
 	// its last receive, saying to press Re-run, so no check stays in
 	// progress once the job is in the dead-letter queue.
-	giveUp func(ctx context.Context, job app.Job, cause error) error
+	giveUp func(ctx context.Context, j job.Job, cause error) error
 }
 
 // exponential is base, 2 base, 4 base ... up to limit.
@@ -100,7 +100,7 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		delay     time.Duration
 	)
 	for _, m := range msgs {
-		mlog, job, err := decodeMessage(log, m)
+		mlog, j, err := decodeMessage(log, m)
 		receives, _ := strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
 		last := w.maxReceives > 0 && receives >= w.maxReceives
 		switch {
@@ -109,7 +109,7 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		case err != nil:
 			mlog.Error("job unreadable", "err", err, "last_attempt", last)
 		default:
-			err = runJob(ctx, w.process, job)
+			err = runJob(ctx, w.process, j)
 			if err == nil {
 				mlog.Info("job done")
 				continue
@@ -126,12 +126,12 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		}
 		if last {
 			mlog.Error("job moves to the dead-letter queue", "receive_count", receives, "max_receive_count", w.maxReceives)
-			if w.giveUp != nil && job.Event != "" {
+			if w.giveUp != nil && j.Event != "" {
 				cause := err
 				if cause == nil {
 					cause = errors.New("an earlier job of this pull request failed in this batch")
 				}
-				if gerr := w.giveUp(context.WithoutCancel(ctx), job, cause); gerr != nil {
+				if gerr := w.giveUp(context.WithoutCancel(ctx), j, cause); gerr != nil {
 					mlog.Error("the job's check is not completed", "err", gerr)
 				}
 			}
@@ -152,24 +152,24 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 	return ids
 }
 
-func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, app.Job, error) {
+func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, job.Job, error) {
 	mlog := log.With("message_id", m.MessageId, "receive_count", m.Attributes["ApproximateReceiveCount"])
-	job, err := pwaws.DecodeJob(m.Body)
+	j, err := pwaws.DecodeJob(m.Body)
 	if err != nil {
-		return mlog, job, err
+		return mlog, j, err
 	}
-	mlog = mlog.With("delivery_id", job.DeliveryID, "event", job.Event, "action", job.Action,
-		"installation_id", job.InstallationID, "repo", job.Owner+"/"+job.Repo, "pr", job.PR)
-	return mlog, job, nil
+	mlog = mlog.With("delivery_id", j.DeliveryID, "event", j.Event, "action", j.Action(),
+		"installation_id", j.InstallationID, "repo", j.Owner+"/"+j.Repo, "pr", j.PR)
+	return mlog, j, nil
 }
 
 // runJob turns a panic in one job into that job's failure, so the rest of
 // the batch is still reported correctly.
-func runJob(ctx context.Context, process processFunc, job app.Job) (err error) {
+func runJob(ctx context.Context, process processFunc, j job.Job) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return process(ctx, job)
+	return process(ctx, j)
 }

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/receiver"
 	"github.com/planwarden/planwarden/app/sqlite"
 )
 
@@ -177,7 +179,11 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 		return fmt.Errorf("PLANWARDEN_DATA_DIR: %w", err)
 	}
 	defer db.Close()
-	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Queue: db, Store: db, Logger: log})
+	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log})
+	if err != nil {
+		return err
+	}
+	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: db, Store: db, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -201,7 +207,7 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	srv := &http.Server{
-		Handler:           a.Handler(),
+		Handler:           rc,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      time.Minute,
@@ -212,9 +218,9 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 	worked := make(chan error, 1)
 	go func() {
 		worked <- db.Run(workCtx, sqlite.WorkerOptions{Logger: log, MaxAttempts: cfg.maxAttempts,
-			Backoff: sqlite.Exponential(cfg.retryBase, 10*time.Minute), Dead: func(ctx context.Context, job app.Job, cause error) {
-				if err := a.GiveUp(ctx, job, cause); err != nil {
-					log.Error("dead job: check not completed", "delivery", job.DeliveryID, "err", err)
+			Backoff: sqlite.Exponential(cfg.retryBase, 10*time.Minute), Dead: func(ctx context.Context, j job.Job, cause error) {
+				if err := a.GiveUp(ctx, j, cause); err != nil {
+					log.Error("dead job: check not completed", "delivery", j.DeliveryID, "err", err)
 				}
 			}}, a.Process)
 	}()

@@ -5,6 +5,10 @@ import (
 	"runtime/debug"
 )
 
+// version is set by release builds (-ldflags "-X main.version=v1.2.3",
+// .goreleaser.yaml); a source build reads its module version instead.
+var version string
+
 // versionString says which build this is: the module version (a release tag,
 // or "(devel)" for a source build), the commit and whether the tree had
 // uncommitted changes, and the Go version, all from the binary's build info.
@@ -17,9 +21,12 @@ func versionString() string {
 }
 
 func formatVersion(info *debug.BuildInfo) string {
-	version := info.Main.Version
-	if version == "" {
-		version = "(devel)"
+	v := info.Main.Version
+	if version != "" {
+		v = version
+	}
+	if v == "" {
+		v = "(devel)"
 	}
 	var commit, when, modified string
 	for _, s := range info.Settings {
@@ -34,7 +41,7 @@ func formatVersion(info *debug.BuildInfo) string {
 			}
 		}
 	}
-	out := "planwarden " + version
+	out := "planwarden " + v
 	if commit != "" {
 		if len(commit) > 12 {
 			commit = commit[:12]

@@ -99,3 +99,13 @@ func TestReviewTextFormat(t *testing.T) {
 		t.Errorf("--format html: exit %d, %q", code, stderr)
 	}
 }
+
+func TestReleaseVersionWins(t *testing.T) {
+	old := version
+	version = "v2.0.0"
+	defer func() { version = old }()
+	info := debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}
+	if got, want := formatVersion(&info), "planwarden v2.0.0 go1.26.8"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
