@@ -110,21 +110,33 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		if f.UncompressedSize64 > uint64(b.left) {
 			return nil, tooBig(artifact, name, lim)
 		}
+		if isMeta && f.UncompressedSize64 > 64<<10 {
+			return nil, refuse("artifact %s: %s: metadata file larger than 64 KiB", artifact, name)
+		}
 		rc, err := f.Open()
 		if err != nil {
 			return nil, refuse("artifact %s: cannot open %s: %v", artifact, name, err)
 		}
-		// Never trust the header's size: count what comes out.
-		content, err := io.ReadAll(io.LimitReader(rc, b.left+1))
+		// One buffer per entry, of the size its header declares (within
+		// the budget above); an entry whose data is longer or shorter than
+		// that, or fails its checksum, is refused.
+		content := make([]byte, f.UncompressedSize64)
+		_, err = io.ReadFull(rc, content)
+		if err == nil {
+			var extra [1]byte
+			if n, rerr := rc.Read(extra[:]); n > 0 || !errors.Is(rerr, io.EOF) {
+				err = zip.ErrFormat
+				if rerr != nil && n == 0 {
+					err = rerr
+				}
+			}
+		}
 		rc.Close()
-		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, refuse("artifact %s refused: %s is damaged or lies about its size", artifact, name)
 		}
 		if err != nil {
 			return nil, refuse("artifact %s: cannot read %s: %v", artifact, name, err)
-		}
-		if int64(len(content)) > b.left {
-			return nil, tooBig(artifact, name, lim)
 		}
 		b.left -= int64(len(content))
 		if isMeta {
@@ -201,31 +213,44 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 }
 
 // download fetches and opens every plan artifact of a run, within the
-// limits; what goes wrong is the check's to say.
-func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) ([]planFile, outcome, bool) {
-	b := &budget{left: a.cfg.Limits.MaxTotal}
-	var files []planFile
+// limits and the worker's memory budget; what goes wrong is the check's to
+// say. release gives the plans' memory back to the budget: call it when
+// the review is done.
+func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) (files []planFile, release func(), out outcome, ok bool) {
+	var zips [][]byte
 	for _, art := range arts {
 		if art.Expired {
-			return nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
+			return nil, nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
 		}
 		if art.SizeInBytes > a.cfg.Limits.MaxZipBytes {
-			return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
+			return nil, nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
 				art.Name, art.SizeInBytes>>20, a.cfg.Limits.MaxZipBytes>>20)), false
 		}
 		data, err := gh.DownloadArtifact(ctx, repo, art.ID, a.cfg.Limits.MaxZipBytes)
 		if err != nil {
 			if errors.Is(err, ErrTooLarge) {
-				return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
+				return nil, nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
 			}
 			logger(ctx).Error("download artifact", "artifact", art.Name, "err", err)
-			return nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
+			return nil, nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
 		}
-		got, err := extractPlans(art.Name, data, a.cfg.Limits, b)
+		zips = append(zips, data)
+	}
+	cost := planCost(zips)
+	release, out, ok = a.memory.admit(ctx, cost)
+	if !ok {
+		logger(ctx).Warn("plans not admitted", "need_mib", cost>>20, "budget_mib", a.memory.budget>>20)
+		return nil, nil, out, false
+	}
+	b := &budget{left: a.cfg.Limits.MaxTotal}
+	for i, art := range arts {
+		got, err := extractPlans(art.Name, zips[i], a.cfg.Limits, b)
+		zips[i] = nil // the zip is done with; its plans are read
 		if err != nil {
-			return nil, failed("Plan artifact refused", err.Error()), false
+			release()
+			return nil, nil, failed("Plan artifact refused", err.Error()), false
 		}
 		files = append(files, got...)
 	}
-	return files, outcome{}, true
+	return files, release, outcome{}, true
 }

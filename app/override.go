@@ -172,11 +172,12 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	if err != nil {
 		return err
 	}
-	inputs, _, out, ok := a.readPlans(ctx, gh, repo, run, planArtifacts(arts))
+	inputs, _, release, out, ok := a.readPlans(ctx, gh, repo, run, planArtifacts(arts))
 	if !ok {
 		return refuse("`/override`: the latest plan cannot be read: " + out.Summary)
 	}
 	report := a.reviewWithOverrides(inputs, cfg, pr, pr.HeadSHA, st)
+	release()
 	if rule == "" {
 		return a.reply(ctx, gh, job, "eyes", findingList(cfg, report))
 	}

@@ -147,10 +147,11 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 	if name == "" {
 		name = "the plan workflow"
 	}
-	inputs, planTime, out, ok := a.readPlans(ctx, gh, repo, run, arts)
+	inputs, planTime, release, out, ok := a.readPlans(ctx, gh, repo, run, arts)
 	if !ok {
 		return result{out: out}
 	}
+	defer release()
 	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
 	if !ok {
 		return result{out: out}
@@ -170,35 +171,41 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest
 
 // readPlans downloads and parses the run's plan artifacts. planTime is
 // the newest plan timestamp, else the run's start.
-func (a *App) readPlans(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun, arts []Artifact) (inputs []review.Input, planTime time.Time, out outcome, ok bool) {
+//
+// release gives the plans' memory back to the worker's budget (see
+// memoryGate): the parsed plans point into the plan bytes, so call it
+// when the review is done with them.
+func (a *App) readPlans(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun, arts []Artifact) (inputs []review.Input, planTime time.Time, release func(), out outcome, ok bool) {
 	name := run.Name
 	if name == "" {
 		name = "the plan workflow"
 	}
 	if run.Conclusion != "success" {
-		return nil, time.Time{}, failed("Plan workflow "+orNone(run.Conclusion),
+		return nil, time.Time{}, nil, failed("Plan workflow "+orNone(run.Conclusion),
 			fmt.Sprintf("The workflow run %s (%s) concluded %s, so there is no plan to review. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
 				name, runRef(run), orNone(run.Conclusion))), false
 	}
 	if len(arts) == 0 {
-		return nil, time.Time{}, failed("No plan artifact",
+		return nil, time.Time{}, nil, failed("No plan artifact",
 			fmt.Sprintf("The workflow run %s (%s) uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
 				name, runRef(run), ArtifactPrefix, ArtifactPrefix)), false
 	}
 	if len(arts) > a.cfg.Limits.MaxArtifacts {
-		return nil, time.Time{}, failed("Too many plan artifacts",
+		return nil, time.Time{}, nil, failed("Too many plan artifacts",
 			fmt.Sprintf("The run uploaded %d plan artifacts; planwarden reads at most %d.", len(arts), a.cfg.Limits.MaxArtifacts)), false
 	}
-	files, out, ok := a.download(ctx, gh, repo, arts)
+	files, release, out, ok := a.download(ctx, gh, repo, arts)
 	if !ok {
-		return nil, time.Time{}, out, false
+		return nil, time.Time{}, nil, out, false
 	}
+
 	var stamped time.Time
 	planTime = run.RunStartedAt
 	for _, f := range files {
 		p, err := planparse.Parse(f.Name, f.Data)
 		if err != nil {
-			return nil, time.Time{}, failed("Unreadable plan", "planwarden could not read a plan file of this run:\n\n"+codeBlock(err.Error())), false
+			release()
+			return nil, time.Time{}, nil, failed("Unreadable plan", "planwarden could not read a plan file of this run:\n\n"+codeBlock(err.Error())), false
 		}
 		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && t.After(stamped) {
 			stamped = t
@@ -208,7 +215,7 @@ func (a *App) readPlans(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if !stamped.IsZero() {
 		planTime = stamped
 	}
-	return inputs, planTime, outcome{}, true
+	return inputs, planTime, release, outcome{}, true
 }
 
 // planArtifacts keeps the artifacts planwarden reads.

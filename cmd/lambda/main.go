@@ -152,7 +152,8 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 		h.http = rc
 	}
 	if s.role != roleReceiver {
-		a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: store, Logger: log})
+		a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: store, Logger: log,
+			MemoryBudget: memoryBudget(getenv)})
 		if err != nil {
 			return nil, fmt.Errorf("build the app: %w", err)
 		}
@@ -162,4 +163,16 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 		}
 	}
 	return h, nil
+}
+
+// memoryBudget is the worker's budget for the reviews of one batch: 60% of
+// the function's memory (AWS_LAMBDA_FUNCTION_MEMORY_SIZE, MB), the rest
+// left to the runtime, the SDK and the small jobs. 0 (not on Lambda) means
+// the App's default.
+func memoryBudget(getenv func(string) string) int64 {
+	mb, err := strconv.ParseInt(getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE"), 10, 64)
+	if err != nil || mb <= 0 {
+		return 0
+	}
+	return mb << 20 * 6 / 10
 }

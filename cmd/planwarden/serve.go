@@ -45,6 +45,9 @@ comes from the environment:
   PLANWARDEN_MAX_ATTEMPTS      runs of a failing job before it is kept as dead (default 5)
   PLANWARDEN_RETRY_BASE_SECONDS  backoff after a job's first failure, doubling
                                up to 10 minutes (default 15)
+  PLANWARDEN_MEMORY_BUDGET_MB  memory the reviews running at once may take
+                               (default 1024); a plan that alone needs more
+                               fails its check, saying so
 
 SIGINT or SIGTERM stops accepting webhooks and lets running jobs finish;
 queued jobs stay in the data directory and run at the next start. A job
@@ -61,6 +64,8 @@ type serveConfig struct {
 	// maxAttempts and retryBase shape the worker's retries (0: defaults).
 	maxAttempts int
 	retryBase   time.Duration
+	// memoryBudget bounds the memory of the reviews running at once.
+	memoryBudget int64
 }
 
 // defaultDataDir is PLANWARDEN_DATA_DIR's default.
@@ -130,6 +135,14 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 		}
 		c.maxAttempts = n
 	}
+	c.memoryBudget = app.DefaultMemoryBudget
+	if v := getenv("PLANWARDEN_MEMORY_BUDGET_MB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 64 {
+			return c, fmt.Errorf("PLANWARDEN_MEMORY_BUDGET_MB=%q: want a number of megabytes, at least 64", v)
+		}
+		c.memoryBudget = n << 20
+	}
 	c.retryBase = 15 * time.Second
 	if v := getenv("PLANWARDEN_RETRY_BASE_SECONDS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -179,7 +192,7 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 		return fmt.Errorf("PLANWARDEN_DATA_DIR: %w", err)
 	}
 	defer db.Close()
-	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log})
+	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log, MemoryBudget: cfg.memoryBudget})
 	if err != nil {
 		return err
 	}

@@ -33,15 +33,19 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 		unset   []string
 		wantErr string
 	}{
-		"no app id":             {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
-		"app id not a number":   {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
-		"no private key":        {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
-		"both keys":             {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
-		"key file unreadable":   {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
-		"no webhook secret":     {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
-		"everything, defaults":  {},
-		"key not PEM":           {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
-		"key from a file works": {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+		"no app id":                  {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
+		"app id not a number":        {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
+		"no private key":             {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
+		"both keys":                  {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
+		"key file unreadable":        {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
+		"no webhook secret":          {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
+		"everything, defaults":       {},
+		"key not PEM":                {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
+		"key from a file works":      {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+		"memory budget not a number": {set: map[string]string{"PLANWARDEN_MEMORY_BUDGET_MB": "lots"}, wantErr: `PLANWARDEN_MEMORY_BUDGET_MB="lots": want a number of megabytes`},
+		"memory budget too small":    {set: map[string]string{"PLANWARDEN_MEMORY_BUDGET_MB": "8"}, wantErr: "at least 64"},
+		"max attempts zero":          {set: map[string]string{"PLANWARDEN_MAX_ATTEMPTS": "0"}, wantErr: `PLANWARDEN_MAX_ATTEMPTS="0"`},
+		"retry base negative":        {set: map[string]string{"PLANWARDEN_RETRY_BASE_SECONDS": "-1"}, wantErr: `PLANWARDEN_RETRY_BASE_SECONDS="-1"`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -66,8 +70,8 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 				if err != nil {
 					t.Fatalf("serveEnv: %v", err)
 				}
-				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 || cfg.dataDir != "./planwarden-data" {
-					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123, ./planwarden-data", cfg)
+				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 || cfg.dataDir != "./planwarden-data" || cfg.memoryBudget != 1<<30 {
+					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123, ./planwarden-data, 1 GiB budget", cfg)
 				}
 				return
 			}
