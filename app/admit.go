@@ -60,14 +60,48 @@ func planCost(zips [][]byte) int64 {
 // admit waits until cost fits the budget and returns the release; a cost
 // over the whole budget is refused at once with the check's message.
 func (g *memoryGate) admit(ctx context.Context, cost int64) (release func(), out outcome, ok bool) {
-	if cost > g.budget {
-		return nil, failed("Plan too large for the worker",
+	adm := &admission{gate: g}
+	if out, ok := adm.grow(ctx, cost); !ok {
+		return nil, out, false
+	}
+	return adm.release, outcome{}, true
+}
+
+// admission is the memory one job holds. A job reading several runs grows
+// it run by run; when the next run does not fit at once, it gives back
+// what it holds and waits for the whole, so two jobs never hold part each
+// while waiting for the rest.
+type admission struct {
+	gate *memoryGate
+	held int64
+	want int64 // the last amount asked for
+}
+
+func (a *admission) grow(ctx context.Context, cost int64) (outcome, bool) {
+	g := a.gate
+	a.want = a.held + cost
+	if a.want > g.budget {
+		return failed("Plan too large for the worker",
 			fmt.Sprintf("Reviewing this run's plans needs about %d MiB of memory (3 times the uncompressed plans, plus the artifacts), more than this worker's budget of %d MiB. "+
 				"Split the plan into smaller projects (one artifact or plan file each), or have the operator raise the budget (PLANWARDEN_MEMORY_BUDGET_MB for serve, the function's memory size on Lambda).",
-				cost>>20, g.budget>>20)), false
+				a.want>>20, g.budget>>20)), false
 	}
-	if err := g.sem.Acquire(ctx, cost); err != nil {
-		return nil, failed("Review not started", "planwarden stopped waiting for memory to review this plan. Press Re-run on this check to try again."), false
+	if a.held > 0 && g.sem.TryAcquire(cost) {
+		a.held += cost
+		return outcome{}, true
 	}
-	return func() { g.sem.Release(cost) }, outcome{}, true
+	a.release()
+	if err := g.sem.Acquire(ctx, a.want); err != nil {
+		return failed("Review not started", "planwarden stopped waiting for memory to review this plan. Press Re-run on this check to try again."), false
+	}
+	a.held = a.want
+	return outcome{}, true
+}
+
+// release gives back everything the job holds.
+func (a *admission) release() {
+	if a.held > 0 {
+		a.gate.sem.Release(a.held)
+		a.held = 0
+	}
 }

@@ -89,6 +89,7 @@ func New(cfg Config) (*App, error) {
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
 	cfg.Commands = cfg.Commands.withDefaults()
+	cfg.Logger = slog.New(RedactingHandler(cfg.Logger.Handler()))
 	if cfg.MemoryBudget <= 0 {
 		cfg.MemoryBudget = DefaultMemoryBudget
 	}

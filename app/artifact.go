@@ -65,7 +65,12 @@ type PlanMetadata struct {
 
 // planFile is one plan read from an artifact.
 type planFile struct {
-	Name        string // artifact/path, for messages
+	Name     string // artifact/path, for messages
+	Artifact string
+	// Single is true when the artifact holds this one plan only.
+	Single bool
+	// Project and Environment are what the artifact claims (metadata, or
+	// names); package trust decides what of it counts.
 	Project     string
 	Environment string
 	Data        []byte
@@ -118,8 +123,9 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 			return nil, refuse("artifact %s: cannot open %s: %v", artifact, name, err)
 		}
 		// One buffer per entry, of the size its header declares (within
-		// the budget above); an entry whose data is longer or shorter than
-		// that, or fails its checksum, is refused.
+		// the budget above, and admitted by the worker's memory budget);
+		// an entry whose data is longer or shorter than that, or fails its
+		// checksum, is refused.
 		content := make([]byte, f.UncompressedSize64)
 		_, err = io.ReadFull(rc, content)
 		if err == nil {
@@ -145,12 +151,15 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 			}
 			continue
 		}
-		plans = append(plans, planFile{Name: artifact + "/" + name, Data: content})
+		plans = append(plans, planFile{Name: artifact + "/" + name, Artifact: artifact, Data: content})
 	}
 	if len(plans) == 0 {
 		return nil, refuse("artifact %s holds no *.json plan file", artifact)
 	}
 	nameProjects(artifact, plans, meta)
+	for i := range plans {
+		plans[i].Single = len(plans) == 1
+	}
 	return plans, nil
 }
 
@@ -212,45 +221,43 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 	}
 }
 
-// download fetches and opens every plan artifact of a run, within the
-// limits and the worker's memory budget; what goes wrong is the check's to
-// say. release gives the plans' memory back to the budget: call it when
-// the review is done.
-func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) (files []planFile, release func(), out outcome, ok bool) {
+// downloadWithin fetches and opens every plan artifact of a run, within
+// the limits (b is shared by the runs of one review) and the worker's
+// memory budget; what goes wrong is the check's to say. The zips are
+// fetched first; the run's plans are opened once adm holds the memory they
+// need (see planCost), and adm keeps it until the caller releases it.
+func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []Artifact, b *budget, adm *admission) ([]planFile, outcome, bool) {
 	var zips [][]byte
 	for _, art := range arts {
 		if art.Expired {
-			return nil, nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
+			return nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
 		}
 		if art.SizeInBytes > a.cfg.Limits.MaxZipBytes {
-			return nil, nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
+			return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
 				art.Name, art.SizeInBytes>>20, a.cfg.Limits.MaxZipBytes>>20)), false
 		}
 		data, err := gh.DownloadArtifact(ctx, repo, art.ID, a.cfg.Limits.MaxZipBytes)
 		if err != nil {
 			if errors.Is(err, ErrTooLarge) {
-				return nil, nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
+				return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
 			}
 			logger(ctx).Error("download artifact", "artifact", art.Name, "err", err)
-			return nil, nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
+			return nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
 		}
 		zips = append(zips, data)
 	}
-	cost := planCost(zips)
-	release, out, ok = a.memory.admit(ctx, cost)
-	if !ok {
-		logger(ctx).Warn("plans not admitted", "need_mib", cost>>20, "budget_mib", a.memory.budget>>20)
-		return nil, nil, out, false
+	if out, ok := adm.grow(ctx, planCost(zips)); !ok {
+		logger(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", adm.gate.budget>>20)
+		return nil, out, false
 	}
-	b := &budget{left: a.cfg.Limits.MaxTotal}
+	var files []planFile
 	for i, art := range arts {
 		got, err := extractPlans(art.Name, zips[i], a.cfg.Limits, b)
-		zips[i] = nil // the zip is done with; its plans are read
+		zips[i] = nil // done with the zip: its plans are read
 		if err != nil {
-			release()
-			return nil, nil, failed("Plan artifact refused", err.Error()), false
+			return nil, failed("Plan artifact refused", err.Error()), false
 		}
 		files = append(files, got...)
 	}
-	return files, release, outcome{}, true
+	return files, outcome{}, true
 }

@@ -1,36 +1,16 @@
 package app
 
-import (
-	"path"
-	"strings"
-)
-
-// Commands configure the slash commands and which workflows are plan
-// workflows. Zero values mean the defaults.
+// Commands configure the slash commands. Zero values mean the defaults.
 type Commands struct {
 	// PlanWorkflow is the workflow file `/plan` dispatches (default
-	// planwarden-plan.yml). Its runs are plan runs.
+	// planwarden-plan.yml). Which runs are plan runs is the base branch's
+	// config's to say (plan_workflows), not the App's.
 	PlanWorkflow string
-	// PlanWorkflowMatch is a substring that marks a workflow as a plan
-	// workflow by file or name (default "plan"). A plan workflow's run that
-	// failed or uploaded no plan artifact fails the check; other workflows'
-	// runs without a planwarden artifact are ignored.
-	PlanWorkflowMatch string
 }
 
 func (c Commands) withDefaults() Commands {
 	if c.PlanWorkflow == "" {
 		c.PlanWorkflow = "planwarden-plan.yml"
 	}
-	if c.PlanWorkflowMatch == "" {
-		c.PlanWorkflowMatch = "plan"
-	}
 	return c
-}
-
-func (c Commands) isPlanWorkflow(run WorkflowRun) bool {
-	m := strings.ToLower(c.PlanWorkflowMatch)
-	return path.Base(run.Path) == c.PlanWorkflow ||
-		strings.Contains(strings.ToLower(path.Base(run.Path)), m) ||
-		strings.Contains(strings.ToLower(run.Name), m)
 }

@@ -29,6 +29,7 @@ func TestStoriesEndToEnd(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
+			h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(stackConfig(tc.env)))
 			h.openPR(7, sha1)
 			waiting := h.planwardenCheck(sha1)
 			if waiting.Status != "in_progress" || waiting.Title != "Waiting for plan" {
@@ -117,7 +118,7 @@ func TestConcurrentDeliveriesGiveOneComment(t *testing.T) {
 	h.openPR(7, sha1)
 	plan := examplePlan(t, "a100-scale-out.json")
 	for _, id := range []int64{601, 602} {
-		h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: id, Name: "planwarden plan", HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
+		h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: id, Name: "planwarden plan", Path: planWorkflow, HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
 		h.gh.AddArtifact(owner, repo, id, "planwarden-stack", zipOf(t, entry{"plan.json", plan}))
 	}
 	// One run lists its PR, the other does not (a fork-style payload), so

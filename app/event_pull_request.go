@@ -9,7 +9,10 @@ import (
 // pull_request: a new head commit gets the `planwarden` check in progress,
 // so the required check blocks the merge until its plan is reviewed. A
 // label added or removed that the config lists as an override label
-// reviews the latest plan again.
+// reviews the latest plan again. A new base branch (`edited` with
+// changes.base) reviews again under the new base's config: the config that
+// gates is the one the PR merges into. A PR whose files belong to no
+// declared project passes at once (noplan.go).
 
 // waitingSummary is what the check says until the plan arrives.
 const waitingSummary = "planwarden reviews this commit's Terraform plan when the plan workflow finishes and uploads an artifact named `planwarden-<project>`. Until then this check stays in progress, so a required check blocks the merge."
@@ -17,6 +20,9 @@ const waitingSummary = "planwarden reviews this commit's Terraform plan when the
 func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error {
 	if job.PullRequest.Label != "" {
 		return a.processLabel(ctx, gh, job)
+	}
+	if job.PullRequest.BaseChanged {
+		return a.processBaseChange(ctx, gh, job)
 	}
 	repo := repoOf(job)
 	key := job.GroupKey()
@@ -42,16 +48,19 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		}
 		logger(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
 	}
-	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
-			// each was given on).
-			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels, Version: st.Version}
+			// each was given on; each review checks them again).
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Labels: st.Labels, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil
 	})
-	return err
+	if err != nil || len(st.Runs) > 0 || check.Status == "completed" {
+		return err // a review (or an earlier decision) already speaks
+	}
+	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
 }
 
 // processLabel remembers who added an override label, then reviews the

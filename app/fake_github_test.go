@@ -23,6 +23,7 @@ type fakeGitHub struct {
 	getFile             func(Repo, string, string) ([]byte, error)
 	getPullRequest      func(Repo, int) (PullRequest, error)
 	listPRsForCommit    func(Repo, string) ([]PullRequest, error)
+	listPRFiles         func(Repo, int) ([]string, bool, error)
 	getPermission       func(Repo, string) (string, error)
 	dispatchWorkflow    func(Repo, string, string, map[string]string) error
 	react               func(Repo, int64, string) error
@@ -176,4 +177,12 @@ func (f *fakeGitHub) TeamMember(_ context.Context, org, slug, user string) (bool
 		return false, nil
 	}
 	return f.teamMember(org, slug, user)
+}
+
+func (f *fakeGitHub) ListPRFiles(_ context.Context, r Repo, n int) ([]string, bool, error) {
+	f.count("ListPRFiles")
+	if f.listPRFiles == nil {
+		return nil, true, nil
+	}
+	return f.listPRFiles(r, n)
 }

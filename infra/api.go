@@ -108,7 +108,9 @@ func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
 	if v := c.Before(); !v.IsNull() {
 		r.Before = a.side(c, ad, v, before)
 	}
-	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete {
+	// A forget has no after side of its own: the object keeps running as
+	// it was (see cost), outside Terraform.
+	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget {
 		r.After = a.side(c, ad, v, after)
 	}
 	a.cost(r, c)
@@ -256,8 +258,16 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 				}
 			}
 			if g.Unpriced != "" {
-				r.Cost.Unpriced = append(r.Cost.Unpriced, Unpriced{Address: r.Address, SKU: g.SKU.Name,
-					Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name})
+				u := Unpriced{Address: r.Address, SKU: g.SKU.Name, Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name}
+				// The same gap on both sides (an unchanged resource) is one item.
+				if i := slices.IndexFunc(r.Cost.Unpriced, func(o Unpriced) bool {
+					o.Side = u.Side
+					return o == u
+				}); i >= 0 {
+					r.Cost.Unpriced[i].Side = SideBoth
+					continue
+				}
+				r.Cost.Unpriced = append(r.Cost.Unpriced, u)
 			}
 		}
 	}

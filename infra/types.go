@@ -197,13 +197,17 @@ type Cost struct {
 	BilledVia string
 }
 
+// SideBoth is Unpriced.Side for a gap on both sides of a change.
+const SideBoth = "both"
+
 // Unpriced is a SKU (or group) whose price is not known, and why.
 type Unpriced struct {
 	Address string
 	SKU     string
 	Region  string
 	Reason  string
-	// Side is "before" or "after".
+	// Side is "before", "after", or SideBoth when both sides have the
+	// same gap (an unchanged resource is one item, not two).
 	Side string
 	// Group is the variant name when the resource has several groups.
 	Group string

@@ -3,11 +3,12 @@ package planparse
 import (
 	"bytes"
 	"encoding/json"
-	gojson "github.com/goccy/go-json"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	gojson "github.com/goccy/go-json"
 )
 
 // Before returns the sanitized prior value of the change (null for a create).
@@ -450,11 +451,11 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	e.References = w.References
 	if len(w.ConstantValue) > 0 {
 		e.HasConstant = true
-		v, _ := decodeValue(w.ConstantValue, nil, nil, secrets)
-		if str, ok := v.Str(); (IsSecretName(name) || ok && nameSaysSecret(name, str)) && !v.IsNull() {
-			v = Value{redact(v.v)}
+		var v any
+		if decodeNumber(w.ConstantValue, &v) == nil {
+			v = sanitizer{secrets: secrets}.constant(name, v)
 		}
-		e.Constant = v
+		e.Constant = Value{v}
 	}
 	if len(w.ConstantValue) == 0 && len(w.References) == 0 {
 		// A nested block written as an object (single nested block).

@@ -241,21 +241,6 @@ func equal(a, b any) bool {
 	return a == b
 }
 
-// NewValue builds a sanitized Value from plain JSON-like Go data. It is
-// meant for tests and fixtures of the packages above planparse; secret-looking
-// keys are redacted as they would be from a plan.
-func NewValue(x any) Value {
-	b, err := json.Marshal(x)
-	if err != nil {
-		return Value{}
-	}
-	v, err := decodeValue(b, nil, nil, nil)
-	if err != nil {
-		return Value{}
-	}
-	return v
-}
-
 // formatFloat writes a number as Terraform shows it: integers without a
 // decimal point or exponent.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -132,7 +132,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
 	}
 	p.Actions, p.DeferredActions = actions(plan)
-	p.Cost = projectCost(resources)
+	p.Cost = projectCost(resources, notEstimated(plan))
 	return p
 }
 

@@ -3,10 +3,11 @@ package review
 import (
 	"bufio"
 	"encoding/json"
-	gojson "github.com/goccy/go-json"
 	"io"
 	"reflect"
 	"strings"
+
+	gojson "github.com/goccy/go-json"
 )
 
 // WriteJSON writes the report as indented JSON: the same bytes as

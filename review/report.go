@@ -10,7 +10,7 @@ import (
 )
 
 // Report is the whole review of one PR (or one `planwarden review` run).
-// Its JSON form is the contract of ARCHITECTURE.md: fields may be added,
+// Its JSON form is the contract of docs/architecture.md: fields may be added,
 // never renamed.
 type Report struct {
 	// SchemaVersion is the version of this shape (SchemaVersion); the JSON
@@ -36,6 +36,13 @@ type Totals struct {
 	MaxHourlyAfter *float64 `json:"max_hourly_after"`
 	// UnpricedCount is how many items had no price.
 	UnpricedCount int `json:"unpriced_count"`
+	// MaxHourlyBefore and MaxHourlyDelta are the figures with every
+	// autoscaled fleet at its maximum, before and after.
+	MaxHourlyBefore *float64 `json:"max_hourly_before"`
+	MaxHourlyDelta  *float64 `json:"max_hourly_delta"`
+	// NotEstimatedCount is how many resources bill by the hour but are not
+	// estimated (see Cost.NotEstimated).
+	NotEstimatedCount int `json:"not_estimated_count"`
 }
 
 // Project is the review of one plan file.
@@ -144,6 +151,23 @@ type Cost struct {
 	// ApproximateResources counts the priced resources whose figures use
 	// another region's list price (their changes say price_basis approximate).
 	ApproximateResources int `json:"approximate_resources"`
+	// MaxHourlyBefore and MaxHourlyDelta: every autoscaled fleet at its
+	// maximum, before and after.
+	MaxHourlyBefore *float64 `json:"max_hourly_before"`
+	MaxHourlyDelta  *float64 `json:"max_hourly_delta"`
+	// NotEstimated lists, once each, the resources of types that bill by
+	// the hour but that planwarden does not estimate (databases, disks, load
+	// balancers, ...): the figures leave them out.
+	NotEstimated []NotEstimated `json:"not_estimated"`
+}
+
+// NotEstimated is a resource that bills by the hour outside the figures.
+type NotEstimated struct {
+	Address string `json:"address"`
+	Type    string `json:"type"`
+	// Kind says what it is: "database", "disk", "load balancer", ...
+	Kind   string `json:"kind"`
+	Action string `json:"action"`
 }
 
 // Unpriced is an item whose cost cannot be known, and why.
@@ -152,5 +176,5 @@ type Unpriced struct {
 	SKU     string `json:"sku"`
 	Reason  string `json:"reason"`
 	Region  string `json:"region,omitempty"`
-	Side    string `json:"side,omitempty"` // before or after
+	Side    string `json:"side,omitempty"` // before, after, or both (the same gap on both sides is one item)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 )
 
-// Built-in rule ids. Every one runs by default; see ARCHITECTURE.md for
+// Built-in rule ids. Every one runs by default; see docs/architecture.md for
 // what each guards.
 const (
 	RuleGPUSKULoss          = "gpu-sku-loss"

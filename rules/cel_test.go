@@ -13,7 +13,6 @@ func TestCustomRules(t *testing.T) {
 	h100 := infra.SKU{Cloud: "azure", Name: "Standard_ND96isr_H100_v5", GPUCount: 8, GPUModel: "NVIDIA H100 80GB", Accelerator: infra.AcceleratorNVIDIA, Known: true}
 	h100VM := withCost(vm("azurerm_linux_virtual_machine.big", nil, side(h100, named("big"), tags("cost-center", "ml"))),
 		infra.Cost{HourlyAfter: usd(98.32), MaxHourlyAfter: usd(98.32)})
-	const rule = "version: 1\nenvironments:\n  dev: {}\ncustom_rules:\n  - id: %s\n    when: %s\n    message: %q\n"
 	tests := map[string]struct {
 		cfg     string
 		env     string

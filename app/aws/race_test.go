@@ -166,8 +166,8 @@ func TestConcurrentReviewAndRevokeOnDynamoDBTheRevokeWins(t *testing.T) {
 	<-reviewGate.Arrived
 	go func() { defer close(revoked); process(revoker, revokeJob) }()
 	<-replyGate.Arrived // the revoke is written
-	if st, _, _ := store.PR(ctx, key); len(st.Overrides) != 1 {
-		t.Fatalf("overrides when the revoke replies: %+v; want one", st.Overrides)
+	if st, _, _ := store.PR(ctx, key); len(st.Grants) != 1 {
+		t.Fatalf("overrides when the revoke replies: %+v; want one", st.Grants)
 	}
 	reviewGate.Release()
 	<-reviewed
@@ -178,8 +178,8 @@ func TestConcurrentReviewAndRevokeOnDynamoDBTheRevokeWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Overrides) != 1 || st.Overrides[0].Rule != "gpu-pool-sku" {
-		t.Errorf("stored overrides after both jobs: %+v; want only gpu-pool-sku (the revoked one must not come back)", st.Overrides)
+	if len(st.Grants) != 1 || st.Grants[0].Rule != "gpu-pool-sku" {
+		t.Errorf("stored overrides after both jobs: %+v; want only gpu-pool-sku (the revoked one must not come back)", st.Grants)
 	}
 	if c := check(); c.Conclusion != "failure" {
 		t.Errorf("check after the concurrent review and revoke: %q; want failure (gpu-sku-loss is no longer overridden)", c.Conclusion)

@@ -279,6 +279,7 @@ func fromWorkflowRun(run *github.WorkflowRun) port.WorkflowRun {
 	w := port.WorkflowRun{
 		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
+		Event: run.GetEvent(), Attempt: run.GetRunAttempt(), HeadRepo: run.GetHeadRepository().GetFullName(),
 	}
 	for _, pr := range run.PullRequests {
 		w.PullRequests = append(w.PullRequests, pr.GetNumber())
@@ -364,6 +365,7 @@ func fromPR(pr *github.PullRequest) port.PullRequest {
 	p := port.PullRequest{
 		Number: pr.GetNumber(), State: pr.GetState(), HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), BaseRef: pr.GetBase().GetRef(),
+		Author: pr.GetUser().GetLogin(), ChangedFiles: pr.GetChangedFiles(),
 	}
 	for _, l := range pr.Labels {
 		p.Labels = append(p.Labels, l.GetName())
@@ -389,6 +391,38 @@ func (g *ghAdapter) ListPRsForCommit(ctx context.Context, r port.Repo, sha strin
 		out = append(out, fromPR(pr))
 	}
 	return out, nil
+}
+
+// maxPRFilePages is GitHub's own bound: it lists at most 3,000 files of
+// a pull request, 100 a page.
+const maxPRFilePages = 30
+
+func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([]string, bool, error) {
+	pr, resp, err := g.c.PullRequests.Get(ctx, r.Owner, r.Name, number)
+	if err != nil {
+		return nil, false, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
+	}
+	opt := &github.ListOptions{PerPage: 100}
+	var out []string
+	listed := 0
+	for page := 0; page < maxPRFilePages; page++ {
+		files, resp, err := g.c.PullRequests.ListFiles(ctx, r.Owner, r.Name, number, opt)
+		if err != nil {
+			return nil, false, fmt.Errorf("list files of pull request #%d: %w", number, err)
+		}
+		for _, f := range files {
+			listed++
+			out = append(out, f.GetFilename())
+			if f.GetPreviousFilename() != "" {
+				out = append(out, f.GetPreviousFilename())
+			}
+		}
+		if resp.NextPage == 0 {
+			return out, listed >= pr.GetChangedFiles(), nil
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, false, nil
 }
 
 func (g *ghAdapter) GetPermission(ctx context.Context, r port.Repo, user string) (string, error) {

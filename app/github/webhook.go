@@ -126,7 +126,7 @@ func locator(inst *github.Installation, repo *github.Repository) job.Job {
 }
 
 var pullRequestActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
-	"labeled": true, "unlabeled": true}
+	"labeled": true, "unlabeled": true, "edited": true}
 
 func decodePullRequest(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.PullRequestEvent)
@@ -140,6 +140,14 @@ func decodePullRequest(_ *slog.Logger, ev any) (job.Job, bool) {
 			return job.Job{}, false
 		}
 		p.Label = prose.Clamp(e.GetLabel().GetName(), 100)
+	}
+	if e.GetAction() == "edited" {
+		// Retargeted at another base: its config gates now. A title or
+		// body edit changes nothing planwarden reviews.
+		if e.GetChanges().GetBase() == nil {
+			return job.Job{}, false
+		}
+		p.BaseChanged = true
 	}
 	j := locator(e.GetInstallation(), e.GetRepo())
 	j.PR, j.HeadSHA, j.PullRequest = pr.GetNumber(), pr.GetHead().GetSHA(), p

@@ -3,8 +3,9 @@
 // Enterprise Server does, keeps their state (PRs and their labels,
 // comments, check runs, workflow runs, artifacts, files, permissions, team
 // memberships), records every call, and
-// checks each request against GitHub's REST description when the file is
-// present (see SpecPath).
+// checks each request against GitHub's REST description (openapi.json:
+// the operations it serves, cut from GitHub's published description by
+// `go generate`).
 package githubtest
 
 import (
@@ -29,9 +30,10 @@ type Server struct {
 	// URL is the server root; APIURL the REST base to configure clients with.
 	URL, APIURL string
 
-	t    testing.TB
-	srv  *httptest.Server
-	spec *spec
+	t      testing.TB
+	srv    *httptest.Server
+	spec   *spec
+	served []string // what routes serves, as "METHOD /path"
 
 	mu         sync.Mutex
 	calls      []Call
@@ -96,7 +98,7 @@ type PR struct {
 	HeadRepo    string // default owner/repo
 	BaseRef     string // default main
 	Labels      []string
-	// Author is the login of who opened it (default "alice").
+	// Author is the login of who opened it (default "octocat").
 	Author string
 	// Files are the files it changes, as GitHub's "list pull request
 	// files" returns them (at most 3,000).
@@ -236,7 +238,7 @@ func (s *Server) AddPR(pr PR) {
 		pr.HeadRef = fmt.Sprintf("feature-%d", pr.Number)
 	}
 	if pr.Author == "" {
-		pr.Author = "alice"
+		pr.Author = "octocat"
 	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }

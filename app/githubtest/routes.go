@@ -11,6 +11,7 @@ import (
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h http.HandlerFunc) {
+		s.served = append(s.served, pattern)
 		method, path, _ := cut(pattern)
 		mux.HandleFunc(method+" "+APIPrefix+path, h)
 	}
@@ -35,6 +36,14 @@ func (s *Server) routes() http.Handler {
 	api("GET /orgs/{org}/teams/{slug}/memberships/{user}", s.teamMembership)
 	mux.HandleFunc("GET /_blob/{id}", s.blob)
 	return s.middleware(mux)
+}
+
+// ServedOperations are the REST operations the fake serves, as
+// "METHOD /path/{param}" below APIPrefix, in the order routes names them.
+func ServedOperations() []string {
+	s := &Server{}
+	s.routes()
+	return s.served
 }
 
 func cut(pattern string) (string, string, bool) {

@@ -36,7 +36,7 @@ type Job struct {
 }
 
 // PullRequest is pull_request opened, synchronize, reopened,
-// ready_for_review, labeled or unlabeled.
+// ready_for_review, labeled, unlabeled, or edited with a new base.
 type PullRequest struct {
 	Action  string `json:"action"`
 	HeadRef string `json:"head_ref,omitempty"`
@@ -44,6 +44,9 @@ type PullRequest struct {
 	Sender  string `json:"sender,omitempty"`
 	// Label is the label added or removed (labeled, unlabeled only).
 	Label string `json:"label,omitempty"`
+	// BaseChanged is set on edited when the PR was retargeted at another
+	// base branch (an edit of the title or body is no job).
+	BaseChanged bool `json:"base_changed,omitempty"`
 }
 
 // WorkflowRun is workflow_run completed.

@@ -22,6 +22,10 @@ const MergeGroupExternalID = "merge-group-pr-"
 type PRReader interface {
 	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
 	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
+	// ListPRFiles returns the files a pull request changes (a rename under
+	// both names); complete is false when GitHub listed fewer than the pull
+	// request changes (it lists at most 3,000).
+	ListPRFiles(ctx context.Context, r Repo, number int) (files []string, complete bool, err error)
 	GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error)
 	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip, at most maxBytes long
@@ -119,6 +123,10 @@ type PullRequest struct {
 	HeadRepo string // owner/name of the head branch's repository
 	BaseRef  string
 	Labels   []string // label names
+	// Author is the login of who opened the pull request.
+	Author string
+	// ChangedFiles is how many files GitHub says it changes.
+	ChangedFiles int
 }
 
 // WorkflowRun is a GitHub Actions run.
@@ -133,6 +141,12 @@ type WorkflowRun struct {
 	HTMLURL      string
 	RunStartedAt time.Time
 	PullRequests []int
+	// Event triggered the run (pull_request, workflow_dispatch, ...);
+	// Attempt is its run_attempt; HeadRepo the owner/name of the
+	// repository its head commit came from (a fork's, for a fork's PR).
+	Event    string
+	Attempt  int
+	HeadRepo string
 }
 
 // Artifact is one artifact of a workflow run.

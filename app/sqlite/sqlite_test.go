@@ -51,7 +51,7 @@ func TestStateSurvivesReopening(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := port.PRState{HeadSHA: "abc", Conclusion: "success", UpdatedAt: t0,
-		Overrides: []port.Override{{Rule: "gpu-sku-loss", By: "alice", At: t0, HeadSHA: "abc"}}}
+		Grants: []port.Grant{{Rule: "gpu-sku-loss", Environment: "prod", By: "alice", At: t0, HeadSHA: "abc"}}}
 	if err := d.PutPR(ctx, "octo/infra#1", st, time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func TestStateSurvivesReopening(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("PR after reopening = found %v, %v", ok, err)
 	}
-	if len(got.Overrides) != 1 || got.Overrides[0].Rule != "gpu-sku-loss" || got.Version != 1 {
-		t.Errorf("PR after reopening = overrides %+v version %d; want the recorded override at version 1", got.Overrides, got.Version)
+	if len(got.Grants) != 1 || got.Grants[0].Rule != "gpu-sku-loss" || got.Version != 1 {
+		t.Errorf("PR after reopening = overrides %+v version %d; want the recorded override at version 1", got.Grants, got.Version)
 	}
 	if ok, err := d.MarkDelivery(ctx, "d-1", time.Hour); err != nil || ok {
 		t.Errorf("MarkDelivery after reopening = %v, %v; want a duplicate", ok, err)

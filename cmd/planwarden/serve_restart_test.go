@@ -328,8 +328,9 @@ func TestServeKilledMidQueueLosesNothing(t *testing.T) {
 
 	// 6. A job that fails on every attempt is kept dead, completes its
 	//    check with Re-run advice, and GitHub's Redeliver of it works.
-	// (A 404 is not retried by the HTTP client, so each attempt fails once.)
-	gh.Fail(githubtest.Fault{Method: "GET", Path: "/actions/runs/301/artifacts", Times: 2, Status: http.StatusNotFound})
+	// (A 404 is not retried by the HTTP client: each attempt fails its
+	// check update and its report of the error, two requests.)
+	gh.Fail(githubtest.Fault{Method: "PATCH", Path: "/check-runs/", Times: 4, Status: http.StatusNotFound})
 	second.post(t, "pull_request", "pr-3-opened", prEvent("opened", 3, shaC))
 	second.post(t, "workflow_run", "run-301", runEvent(301, 3, shaC))
 	eventually(t, "PR 3's check says to press Re-run", func() bool {

@@ -17,7 +17,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/planwarden/planwarden/app/githubtest"
 )
@@ -181,7 +183,7 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	w.Write(plan)
 	zw.Close()
 	gh.AddPR(githubtest.PR{Owner: "o", Repo: "r", Number: 3, HeadSHA: sha})
-	gh.AddRun(githubtest.Run{Owner: "o", Repo: "r", ID: 77, Name: "planwarden plan", HeadSHA: sha, Conclusion: "success", PRs: []int{3}})
+	gh.AddRun(githubtest.Run{Owner: "o", Repo: "r", ID: 77, Name: "planwarden plan", Path: ".github/workflows/planwarden-plan.yml", HeadSHA: sha, Conclusion: "success", PRs: []int{3}})
 	gh.AddArtifact("o", "r", 77, "planwarden-bucket", zbuf.Bytes())
 	gate := gh.Hold("GET", "/artifacts")
 
@@ -189,8 +191,14 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	defer cancel()
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, io.Discard, func(a string) { addr <- a }) }()
+	var logs syncLog
+	go func() { done <- serve(ctx, cfg, &logs, func(a string) { addr <- a }) }()
 	base := "http://" + <-addr
+	defer func() {
+		if t.Failed() {
+			t.Logf("serve log:\n%s", logs.String())
+		}
+	}()
 
 	body := []byte(`{"action":"completed","repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":5},
 "workflow_run":{"id":77,"name":"planwarden plan","path":".github/workflows/planwarden-plan.yml","head_sha":"` + sha + `","conclusion":"success","status":"completed","pull_requests":[{"number":3,"head":{"sha":"` + sha + `"}}]}}`)
@@ -209,8 +217,12 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("workflow_run delivery: %d, want 202", resp.StatusCode)
 	}
-	<-gate.Arrived // the worker is mid-job
-	cancel()       // SIGTERM
+	select {
+	case <-gate.Arrived: // the worker is mid-job
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not reach the artifact download within a minute")
+	}
+	cancel() // SIGTERM
 	gate.Release()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
@@ -228,3 +240,12 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 		t.Errorf("%d comments after shutdown, want 1", n)
 	}
 }
+
+// syncLog collects serve's log across its goroutines.
+type syncLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
+func (l *syncLog) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
