@@ -47,11 +47,14 @@ image-binary:
 serve: build
 	./$(BIN) serve
 
-# Re-import the curated price table into infra/catalog.json (docs/pricing.md
-# has the live-API refresh commands).
+# Re-import the curated price table into infra/catalog.json and rebuild the
+# bulk layer infra/catalog_bulk.tsv (docs/pricing.md has the live-API refresh
+# commands).
 PRICES_CSV ?= ../shared/data/prices.csv
+BULK_DIR ?= ../shared/data/catalog
 pricegen:
 	$(GO) run ./cmd/pricegen import -csv $(PRICES_CSV)
+	$(GO) run ./cmd/pricegen bulk -dir $(BULK_DIR)
 
 # The two Lambda binaries (docs/deploy.md): the receiver links no review
 # pipeline, the worker no webhook handler.

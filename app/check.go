@@ -45,7 +45,7 @@ func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check Che
 	}
 	first := portAnnotations(ann[:min(len(ann), maxAnnotationsBatch)])
 	cr := CheckRun{
-		ID: check.ID, Name: CheckName, HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
+		ID: check.ID, Name: orDefault(check.Name, CheckName), HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
 		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), Text: clamp(out.Text, maxCheckText),
 		Annotations: first, CompletedAt: a.now(),
 	}

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // giveUpSummary is what a check says when planwarden stopped trying.
@@ -13,10 +15,22 @@ const giveUpSummary = "planwarden could not finish its work on this commit: the 
 // the PR's head has a planwarden check that is not completed, it completes
 // it as a failure that says to press Re-run, so no check stays in
 // progress and a required check never passes by being forgotten. The
-// job's error is logged, never put on the check.
+// job's error is logged, never put on the check. The job's delivery id
+// and body digest are forgotten, so GitHub's Redeliver queues it again.
 func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
 	logger(ctx).Error("job given up", "err", cause)
+	// GitHub's Redeliver of it must be queued again, not deduped.
+	if f, ok := a.store.(port.DeliveryForgetter); ok {
+		for _, k := range []string{job.DeliveryID, job.BodyDigest} {
+			if k == "" {
+				continue
+			}
+			if err := f.ForgetDelivery(ctx, k); err != nil {
+				logger(ctx).Warn("forget delivery", "err", err)
+			}
+		}
+	}
 	gh, err := a.github(job.InstallationID)
 	if err != nil {
 		return fmt.Errorf("give up %s %s: github client: %w", job.Event, job.DeliveryID, err)

@@ -88,7 +88,8 @@ type collected struct {
 	findings []rules.Finding
 	notes    []string
 	waiting  []string
-	planTime time.Time // newest plan timestamp: shown, decides nothing
+	planTime time.Time        // newest plan timestamp: shown, decides nothing
+	runOf    map[string]int64 // the run each project's plan comes from
 	// memory is the worker's memory the plans hold (memoryGate): the
 	// parsed plans point into the plan bytes, so it is released when the
 	// review is done with them.
@@ -155,9 +156,11 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 		}
 	}
 	as := trust.Assign(cfg, plans)
+	col.runOf = map[string]int64{}
 	for _, p := range as.Plans {
 		col.inputs = append(col.inputs, review.Input{Name: p.Project, Environment: p.Environment,
 			Plan: inputs[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)]})
+		col.runOf[p.Project] = p.Run.ID
 	}
 	col.findings, col.notes = as.Findings, as.Notes
 

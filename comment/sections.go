@@ -69,6 +69,9 @@ func (v *view) gpuRows() *table {
 			if after == nil {
 				ha = "—"
 			}
+			if c.PriceNote != "" {
+				ha += " (" + text(c.PriceNote) + ")"
+			}
 			fl := fleet(r.Before, after)
 			if actionKey(c) == "forget" {
 				// Removed from state, not destroyed: the fleet keeps running and billing.
@@ -222,6 +225,7 @@ func (v *view) cost(limit int) (string, int) {
 		}
 		s.List = pr
 	}
+	s.List = append(s.List, v.yourPriceItems()...)
 	s.List = append(s.List, v.approximateItems()...)
 	if len(unpriced) > 0 {
 		s.List = append(s.List, unpriced...)
@@ -261,13 +265,18 @@ func (v *view) unpricedItems() []string {
 // costCaption says exactly what the figures cover: which resources (changed
 // or not), at which scale and prices, and what they leave out.
 func (v *view) costCaption() string {
-	priced, unpriced, notEst := 0, 0, 0
+	priced, unpriced, notEst, yours := 0, 0, 0, 0
 	for _, p := range v.r.Projects {
 		priced += p.Cost.PricedResources
 		unpriced += p.Cost.UnpricedResources
 		notEst += len(p.Cost.NotEstimated)
+		yours += p.Cost.YourPriceResources
 	}
-	s := "On-demand list prices in USD of the " + plural(priced, "resource", "resources") +
+	prices := "On-demand list prices"
+	if yours > 0 {
+		prices = "Your on-demand prices (list prices less the config's pricing)"
+	}
+	s := prices + " in USD of the " + plural(priced, "resource", "resources") +
 		" planwarden prices in " + map[bool]string{true: "these plans", false: "this plan"}[v.multi] +
 		", changed or unchanged, at the expected node counts (and at every autoscaled fleet's maximum)."
 	var out []string
@@ -308,7 +317,7 @@ func (v *view) approximateItems() []string {
 		if v.multi {
 			s += " in " + code(v.projectName(p, i))
 		}
-		out = append(out, s+": priced at the "+strings.Join(rs, ", ")+" list price, since the catalog has none for their region (other regions usually differ by 0–30%).")
+		out = append(out, s+": priced at the "+strings.Join(rs, ", ")+" list price, since the catalog has no price in their region, or the plan does not name it (other regions usually differ by 0–30%).")
 	}
 	return out
 }
@@ -334,4 +343,24 @@ func listSome(items []string, n int) string {
 		return strings.Join(items, ", ")
 	}
 	return strings.Join(items[:n], ", ") + " and " + groupInt(len(items)-n) + " more"
+}
+
+// yourPriceItems says, once per project, that figures use the config's
+// pricing, and what the change is at list prices.
+func (v *view) yourPriceItems() []string {
+	var out []string
+	for i, p := range v.r.Projects {
+		c := p.Cost
+		if c.YourPriceResources == 0 {
+			continue
+		}
+		s := "Your prices: the figures use the `pricing` of the repository's config for " +
+			plural(c.YourPriceResources, "resource", "resources")
+		if v.multi {
+			s += " of " + code(v.projectName(p, i))
+		}
+		s += "; at list prices the change is " + delta(c.ListHourlyDelta) + " per hour (" + money(c.ListHourlyBefore) + " → " + money(c.ListHourlyAfter) + ")."
+		out = append(out, s)
+	}
+	return out
 }

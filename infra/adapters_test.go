@@ -691,7 +691,10 @@ func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
 		"azurerm_windows_virtual_machine_scale_set " +
 		"azurerm_machine_learning_compute_cluster aws_instance aws_eks_node_group aws_autoscaling_group " +
 		"aws_sagemaker_endpoint_configuration aws_sagemaker_endpoint aws_sagemaker_notebook_instance " +
-		"google_compute_instance google_container_node_pool"
+		"google_compute_instance google_container_node_pool " +
+		// arm_test.go
+		"Microsoft.Compute/virtualMachines Microsoft.Compute/virtualMachineScaleSets Microsoft.ContainerService/managedClusters " +
+		"Microsoft.ContainerService/managedClusters/agentPools Microsoft.MachineLearningServices/workspaces/computes"
 	if got := strings.Join(SupportedTypes(), " "); len(strings.Fields(got)) != len(strings.Fields(tested)) {
 		t.Errorf("SupportedTypes() = %s\nwant the %d types with adapter tests", got, len(strings.Fields(tested)))
 	}

@@ -64,7 +64,9 @@ var ownRules = []formatRule{
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccesskey", "sharedsecret"}},
 	{id: "sas-signature", regex: `[?&]sig=([A-Za-z0-9%+/=]{16,})`, keywords: []string{"sig="}},
 	{id: "named-assignment", named: true,
-		regex:    `(?i)([a-z_][a-z0-9_.-]{0,60})["']?[ \t]*(?:=|:)[ \t]*["']?([^\s"',;]{4,})`,
+		// NAME=value, "NAME": "value", NAME: value (YAML needs the space,
+		// which keeps secretsmanager:GetSecretValue out).
+		regex:    `(?i)([a-z_][a-z0-9_.-]{0,60})(?:["']?[ \t]*=[ \t]*|["'][ \t]*:[ \t]*|:[ \t]+)["']?([^\s"',;]{4,})`,
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth"}},
 }
 
@@ -367,7 +369,7 @@ func shannon(s string) float64 {
 // unless the name is public by design, *_KEY, *AUTH* and *CRED* when the
 // value looks random (a key name or an ARN is not a key).
 func nameSaysSecret(name, value string) bool {
-	if value == "" || !nameVerdict(name, value) {
+	if value == "" || !nameVerdict(name, value) || isPlainURL(value) {
 		return false
 	}
 	// Last: the allowlist's regexes are the costly part.
@@ -447,6 +449,17 @@ func lowerASCII(s string) string {
 		}
 	}
 	return s
+}
+
+// isPlainURL is an http(s) URL with neither userinfo nor a query: an
+// endpoint, whatever its name (token_url). Secret URLs (webhooks, signed
+// URLs, URLs with a password) are found by their format.
+func isPlainURL(v string) bool {
+	rest, ok := strings.CutPrefix(v, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(v, "http://")
+	}
+	return ok && !strings.ContainsAny(rest, "@? \t\n")
 }
 
 // isPlaceholderValue is a value that only names a secret: a marker, a

@@ -37,6 +37,11 @@ func TestDetectorLeavesPublicValues(t *testing.T) {
 		"bypass flag":            {"BYPASS", "enabled-for-ci-2024"},
 		"tag with auth in name":  {"auth_mode", "oidc"},
 		"plain sentence":         {"description", "GPU pool for the nightly training jobs (A100, 8 per node)"},
+		"IAM policy":             {"policy", `{"Statement":[{"Effect":"Allow","Action":["secretsmanager:GetSecretValue"],"Resource":"arn:aws:secretsmanager:us-east-1:123456789012:secret:db-AbCdEf"}]}`},
+		"Helm secret references": {"values", "auth:\n  existingSecret: db-creds\n  secretKeys:\n    adminPasswordKey: admin-password\n"},
+		"OAuth endpoint":         {"user_data", "#!/bin/bash\nexport TOKEN_URL=https://login.example.com/oauth2/token\n"},
+		"secretKeyRef":           {"manifest", `{"env":[{"name":"DB_PASSWORD","valueFrom":{"secretKeyRef":{"name":"db","key":"password"}}}]}`},
+		"SSM reference":          {"container_definitions", `[{"name":"app","secrets":[{"name":"DB_PASS","valueFrom":"arn:aws:ssm:us-east-1:123456789012:parameter/db/pass"}]}]`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -183,5 +188,27 @@ func BenchmarkDecodeAllValues(b *testing.B) {
 			_ = c.Before()
 			_ = c.After()
 		}
+	}
+}
+
+func TestSanitizeNamesPairsAndModuleKeys(t *testing.T) {
+	tok := "ghp_Zk29vLmQ0pW8rT5yN3xC6bA7sD1fG4hJ2kL9"
+	plan := `{"format_version":"1.2","resource_changes":[{"address":"module.m[\"` + tok + `\"].aws_ecs_task_definition.t","module_address":"module.m[\"` + tok + `\"]",
+"mode":"managed","type":"aws_ecs_task_definition","name":"t","change":{"actions":["create"],"before":null,
+"after":{"env":[{"name":"SIGNING_KEY","value":"q8Zt2LmV0xR4nW7cB1pK9sD3"},{"name":"SORT_KEY","value":"created_at"}]},"after_unknown":{},"after_sensitive":{}}}]}`
+	p, err := Parse("plan.json", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Changes[0]
+	if strings.Contains(c.Address+c.ModuleAddress, tok) || !strings.Contains(c.ModuleAddress, redactedPrefix) {
+		t.Errorf("address %q module %q", c.Address, c.ModuleAddress)
+	}
+	env := c.After().Get("env")
+	if !env.Get(0, "value").IsSensitive() {
+		t.Errorf("SIGNING_KEY's random value shows: %s", env.Get(0, "value").Display())
+	}
+	if v := env.Get(1, "value").Display(); v != "created_at" {
+		t.Errorf("SORT_KEY's value = %q, want it shown", v)
 	}
 }

@@ -39,6 +39,7 @@ func Redact(name string, data []byte) ([]byte, error) {
 	}
 	r := redactor{z: sanitizer{secrets: p.lazy.secrets, redactKey: key}}
 	r.plan(doc)
+	r.extra(doc) // redact_extra.go: action invocations, ARM what-if
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)

@@ -38,7 +38,11 @@ var secretWords = []string{
 }
 
 // publicKeyNames hold secret-looking words but are public by design.
-var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_name", "secret_arn", "secret_id", "kms_key_id", "key_vault_secret_id", "access_key_id_name", "password_enabled", "password_authentication"}
+var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_name", "secret_arn", "secret_id", "kms_key_id", "key_vault_secret_id", "access_key_id_name", "password_enabled", "password_authentication",
+	// References to a secret, not the secret: Kubernetes and Helm names,
+	// AWS service prefixes, OAuth endpoints.
+	"existingsecret", "existing_secret", "secretname", "secretref", "secret_ref", "keyref", "passwordkey", "password_key_name", "secretsmanager",
+	"token_url", "tokenurl", "token_uri", "token_endpoint"}
 
 // secretHints are cheap substrings at least one of which every secret
 // word contains; a name with none of them is not secret.
@@ -340,9 +344,10 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		um, _ := unk.(map[string]any)
 		// {name = "DB_PASS", value = "..."}: environment lists name their values.
 		pairName, _ := t["name"].(string)
+		pairValue, _ := t["value"].(string)
 		for k, e := range t {
 			name := k
-			if k == "value" && pairName != "" && nameSaysSecret(pairName, "x") {
+			if k == "value" && pairName != "" && nameSaysSecret(pairName, pairValue) {
 				name = pairName
 			}
 			t[k] = z.sanitize(e, sm[k], um[k], name)

@@ -328,6 +328,10 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 	}
 	sort.SliceStable(c.whatIf.diffs, func(i, j int) bool { return c.whatIf.diffs[i].Path < c.whatIf.diffs[j].Path })
 	c.raw = &rawValues{before: before.raw, after: after.raw, beforeSensitive: before.sens, afterSensitive: after.sens, afterUnknown: after.unk}
+	if before.raw == nil && after.raw == nil && c.Action != ActionNoop && c.Reason == "" {
+		// --result-format ResourceIdOnly: no SKU, count, region or tags to read.
+		c.Reason = "the what-if has no payloads for it: run it with --result-format FullResourcePayloads"
+	}
 	return c, nil
 }
 
@@ -547,4 +551,13 @@ func orText(s, alt string) string {
 		return alt
 	}
 	return s
+}
+
+// orWhatIfHint adds to the error of a JSON object that is no plan how to
+// produce a what-if instead, when nothing says it is a state file.
+func orWhatIfHint(err error) error {
+	if e, ok := err.(*Error); ok && e.Detail == "it has no format_version" {
+		e.Hint += "; for Bicep or ARM templates, " + whatIfHint
+	}
+	return err
 }

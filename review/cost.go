@@ -17,20 +17,24 @@ func projectCost(resources []*infra.Resource, notEstimated []NotEstimated) Cost 
 		HourlyBefore: pc.HourlyBefore, HourlyAfter: pc.HourlyAfter, HourlyDelta: pc.HourlyDelta,
 		MaxHourlyAfter: pc.MaxHourlyAfter, MaxHourlyBefore: pc.MaxHourlyBefore,
 		PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources,
-		ApproximateResources: pc.Approximate, NotEstimated: notEstimated}
+		ApproximateResources: pc.Approximate, NotEstimated: notEstimated,
+		ListHourlyBefore: pc.ListHourlyBefore, ListHourlyAfter: pc.ListHourlyAfter, YourPriceResources: pc.YourPrice}
 	if c.NotEstimated == nil {
 		c.NotEstimated = []NotEstimated{}
 	}
 	if pc.Priced == 0 && pc.UnpricedResources == 0 && len(notEstimated) == 0 {
 		zero := 0.0
 		c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter, c.MaxHourlyBefore = &zero, &zero, &zero, &zero, &zero
+		c.ListHourlyBefore, c.ListHourlyAfter = &zero, &zero
 	}
 	c.MaxHourlyDelta = sub(c.MaxHourlyAfter, c.MaxHourlyBefore)
+	c.ListHourlyDelta = sub(c.ListHourlyAfter, c.ListHourlyBefore)
 	for _, u := range pc.Unpriced {
 		c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side})
 	}
 	c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = round(c.HourlyBefore), round(c.HourlyAfter), round(c.HourlyDelta), round(c.MaxHourlyAfter)
 	c.MaxHourlyBefore, c.MaxHourlyDelta = round(c.MaxHourlyBefore), round(c.MaxHourlyDelta)
+	c.ListHourlyBefore, c.ListHourlyAfter, c.ListHourlyDelta = round(c.ListHourlyBefore), round(c.ListHourlyAfter), round(c.ListHourlyDelta)
 	return c
 }
 

@@ -55,6 +55,16 @@ func TestProjectCost(t *testing.T) {
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2.4), HourlyDelta: f(2.4), MaxHourlyAfter: f(2.4), PricedResources: 1, Unpriced: []Unpriced{},
 				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2.4), NotEstimated: []NotEstimated{}},
 		},
+		"your price beside the list price": {
+			resources: []*infra.Resource{{Address: "pool", After: side, Cost: func() infra.Cost {
+				c := priced(0, 2.9, 2.9)
+				c.YourPrice, c.ListHourlyBefore, c.ListHourlyAfter = true, f(0), f(3.673)
+				return c
+			}()}},
+			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2.9), HourlyDelta: f(2.9), MaxHourlyAfter: f(2.9), PricedResources: 1,
+				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2.9), Unpriced: []Unpriced{}, NotEstimated: []NotEstimated{},
+				ListHourlyBefore: f(0), ListHourlyAfter: f(3.673), ListHourlyDelta: f(3.673), YourPriceResources: 1},
+		},
 		"nothing that bills by the hour: 0": {
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(0), HourlyDelta: f(0), MaxHourlyAfter: f(0), Unpriced: []Unpriced{},
 				MaxHourlyBefore: f(0), MaxHourlyDelta: f(0), NotEstimated: []NotEstimated{}},
@@ -73,6 +83,10 @@ func TestProjectCost(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			if tc.want.ListHourlyBefore == nil && tc.want.ListHourlyAfter == nil {
+				// Without pricing the list figures are the hourly ones.
+				tc.want.ListHourlyBefore, tc.want.ListHourlyAfter, tc.want.ListHourlyDelta = tc.want.HourlyBefore, tc.want.HourlyAfter, tc.want.HourlyDelta
+			}
 			if diff := cmp.Diff(tc.want, projectCost(tc.resources, tc.notEstimated)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

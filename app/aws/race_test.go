@@ -117,6 +117,7 @@ func TestConcurrentReviewAndRevokeOnDynamoDBTheRevokeWins(t *testing.T) {
 	repoJSON := map[string]any{"id": 1, "name": repo, "full_name": owner + "/" + repo, "owner": map[string]any{"login": owner}}
 	run := func(delivery string) job.Job {
 		return decode(t, rc, q, "workflow_run", delivery, map[string]any{"action": "completed", "repository": repoJSON, "installation": map[string]any{"id": 5},
+			"nonce": delivery, // the receiver dedupes bodies too
 			"workflow_run": map[string]any{"id": 501, "name": "planwarden plan", "path": ".github/workflows/planwarden-plan.yml",
 				"head_sha": sha, "conclusion": "success", "status": "completed",
 				"pull_requests": []any{map[string]any{"number": pr, "head": map[string]any{"sha": sha}}}}})

@@ -156,15 +156,28 @@ func decodePullRequest(_ *slog.Logger, ev any) (job.Job, bool) {
 
 func decodeWorkflowRun(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.WorkflowRunEvent)
-	if !ok || e.GetAction() != "completed" || e.GetWorkflowRun().GetID() == 0 {
+	if !ok || e.GetWorkflowRun().GetID() == 0 {
 		return job.Job{}, false
 	}
 	run := e.GetWorkflowRun()
+	// A run that is not completed yet matters only to the command thread
+	// whose id its title carries.
+	_, threadPR, isThread := job.ThreadOfTitle(run.GetDisplayTitle())
+	switch e.GetAction() {
+	case "completed":
+	case "requested", "in_progress":
+		if !isThread {
+			return job.Job{}, false
+		}
+	default:
+		return job.Job{}, false
+	}
 	j := locator(e.GetInstallation(), e.GetRepo())
 	j.HeadSHA = run.GetHeadSHA()
 	j.WorkflowRun = &job.WorkflowRun{
-		RunID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HTMLURL: run.GetHTMLURL(),
+		Action: e.GetAction(), RunID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HTMLURL: run.GetHTMLURL(),
 		HeadBranch: run.GetHeadBranch(), Conclusion: run.GetConclusion(), StartedAt: run.GetRunStartedAt().Time,
+		DisplayTitle: prose.Clamp(run.GetDisplayTitle(), 256), Event: run.GetEvent(), Status: run.GetStatus(),
 	}
 	// A run may list several PRs (one branch, several bases): prefer the
 	// one whose head is the run's head.
@@ -176,12 +189,16 @@ func decodeWorkflowRun(_ *slog.Logger, ev any) (job.Job, bool) {
 			break
 		}
 	}
+	if j.PR == 0 && isThread && e.GetAction() != "completed" {
+		j.PR = threadPR // queued with the PR's other work
+	}
 	return j, true
 }
 
 func decodeCheckRun(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.CheckRunEvent)
-	if !ok || e.GetAction() != "rerequested" || e.GetCheckRun().GetName() != port.CheckName {
+	// planwarden's check, or one of its per-project checks (planwarden/<project>).
+	if name := e.GetCheckRun().GetName(); !ok || e.GetAction() != "rerequested" || name != port.CheckName && !strings.HasPrefix(name, port.CheckName+"/") {
 		return job.Job{}, false
 	}
 	cr := e.GetCheckRun()

@@ -25,6 +25,10 @@ type Job struct {
 	PR             int       `json:"pr,omitempty"`       // 0: not known yet
 	HeadSHA        string    `json:"head_sha,omitempty"` // the commit the event is about
 	ReceivedAt     time.Time `json:"received_at"`
+	// BodyDigest is the receiver's dedupe key of the delivery's body; a
+	// job that is given up forgets it with the delivery id, so GitHub's
+	// Redeliver is queued again.
+	BodyDigest string `json:"body_digest,omitempty"`
 
 	// Exactly one of these is set, the one of Event.
 	PullRequest  *PullRequest  `json:"pull_request,omitempty"`
@@ -49,8 +53,11 @@ type PullRequest struct {
 	BaseChanged bool `json:"base_changed,omitempty"`
 }
 
-// WorkflowRun is workflow_run completed.
+// WorkflowRun is workflow_run completed, or requested or in_progress for
+// a run whose title names a command thread (ThreadOfTitle).
 type WorkflowRun struct {
+	// Action is requested, in_progress or completed ("" reads as completed).
+	Action     string    `json:"action,omitempty"`
 	RunID      int64     `json:"run_id"`
 	Name       string    `json:"name,omitempty"`
 	Path       string    `json:"path,omitempty"` // .github/workflows/plan.yml
@@ -58,6 +65,11 @@ type WorkflowRun struct {
 	HeadBranch string    `json:"head_branch,omitempty"`
 	Conclusion string    `json:"conclusion,omitempty"`
 	StartedAt  time.Time `json:"started_at,omitzero"`
+	// DisplayTitle is the run's title (its run-name, at most 256 bytes);
+	// Event what started it; Status queued, in_progress or completed.
+	DisplayTitle string `json:"display_title,omitempty"`
+	Event        string `json:"event,omitempty"`
+	Status       string `json:"status,omitempty"`
 }
 
 // CheckRun is check_run rerequested on the planwarden check.
@@ -94,7 +106,7 @@ type IssueComment struct {
 
 // Commands are the slash commands a comment may start with; the receiver
 // queues only these.
-var Commands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true}
+var Commands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true, "/planwarden": true}
 
 // GroupKey serializes work for one pull request: owner/repo#PR, or
 // owner/repo@SHA when the PR is not known yet.
@@ -111,6 +123,9 @@ func (j Job) Action() string {
 	case j.PullRequest != nil:
 		return j.PullRequest.Action
 	case j.WorkflowRun != nil:
+		if j.WorkflowRun.Action != "" {
+			return j.WorkflowRun.Action
+		}
 		return "completed"
 	case j.CheckRun != nil, j.CheckSuite != nil:
 		return "rerequested"

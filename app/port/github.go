@@ -39,6 +39,11 @@ type PRReader interface {
 	// TeamMember reports whether user is an active member of the team
 	// org/teamSlug (a pending invitation is not membership).
 	TeamMember(ctx context.Context, org, teamSlug, user string) (bool, error)
+	// DefaultBranch returns the repository's default branch.
+	DefaultBranch(ctx context.Context, r Repo) (string, error)
+	// ListWorkflowRuns returns the newest runs (up to 50) of a workflow
+	// file, newest first, filtered by event and branch when not empty.
+	ListWorkflowRuns(ctx context.Context, r Repo, workflowFile, event, branch string) ([]WorkflowRun, error)
 }
 
 // Publisher writes what planwarden says: the check run, the one PR
@@ -55,6 +60,9 @@ type Publisher interface {
 	BotLogin(ctx context.Context) (string, error)
 	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
 	React(ctx context.Context, r Repo, commentID int64, content string) error
+	// MinimizeComment hides a comment as outdated (GraphQL minimizeComment,
+	// classifier OUTDATED); nodeID is the comment's GraphQL id.
+	MinimizeComment(ctx context.Context, nodeID string) error
 }
 
 // Dispatcher starts CI workflows (/plan, /destroy-staging).
@@ -109,9 +117,10 @@ type Annotation struct {
 
 // IssueComment is a comment on a PR's conversation.
 type IssueComment struct {
-	ID   int64
-	Body string
-	User string
+	ID     int64
+	NodeID string // GraphQL id
+	Body   string
+	User   string
 }
 
 // PullRequest is what the bot needs to know of a PR.
@@ -134,6 +143,7 @@ type WorkflowRun struct {
 	ID           int64
 	Name         string
 	Path         string // .github/workflows/plan.yml
+	DisplayTitle string // the run-name, when the workflow sets one
 	HeadSHA      string
 	HeadBranch   string
 	Status       string

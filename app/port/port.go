@@ -47,6 +47,11 @@ type PRState struct {
 	// Labels are the override labels put on the PR while the App watched:
 	// who added each and when, for the comment.
 	Labels []LabelMark `json:"labels,omitempty"`
+	// Threads are the slash-command threads of the PR (the newest
+	// twenty, newest last), each with its one reply.
+	Threads []Thread `json:"threads,omitempty"`
+	// Projects are the projects of the newest review of HeadSHA.
+	Projects []ProjectStatus `json:"projects,omitempty"`
 	// Version is the stored state's version when it was read (0: there
 	// was none). Store.PutPR writes only over that version, so two jobs
 	// that read the same state cannot both write it.

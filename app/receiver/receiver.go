@@ -6,6 +6,8 @@
 package receiver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -124,7 +126,7 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		wait.Stop()
 		return
 	}
-	payload, code, err := rc.verify(r, sig, want)
+	body, payload, code, err := rc.verify(r, sig, want)
 	<-rc.slots
 	if err != nil {
 		log.Warn("webhook refused: " + err.Error())
@@ -170,11 +172,28 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusOK, "duplicate delivery")
 		return
 	}
+	// A signed body replayed under a new delivery id is the same
+	// delivery: the body's digest is remembered too.
+	digest := bodyDigest(body)
+	fresh, err = rc.cfg.Store.MarkDelivery(ctx, digest, rc.cfg.DeliveryTTL)
+	if err != nil {
+		log.Error("mark delivery body", "err", err)
+		reply(http.StatusServiceUnavailable, "store unavailable")
+		return
+	}
+	if !fresh {
+		log.Warn("replayed body under a new delivery id ignored")
+		reply(http.StatusOK, "duplicate delivery")
+		return
+	}
+	j.BodyDigest = digest
 	if err := rc.cfg.Queue.Enqueue(ctx, j); err != nil {
 		// Forget the id when the store can, so GitHub's "Redeliver" works.
 		if f, ok := rc.cfg.Store.(port.DeliveryForgetter); ok {
-			if ferr := f.ForgetDelivery(ctx, delivery); ferr != nil {
-				log.Warn("forget delivery", "err", ferr)
+			for _, k := range []string{delivery, digest} {
+				if ferr := f.ForgetDelivery(ctx, k); ferr != nil {
+					log.Warn("forget delivery", "err", ferr)
+				}
 			}
 		}
 		log.Error("enqueue", "err", err)
@@ -185,22 +204,28 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 	reply(http.StatusAccepted, "queued")
 }
 
-// verify reads the body as a stream, checks its signature, and returns the
-// JSON payload (of a JSON or form-encoded delivery), or the status to
-// answer.
-func (rc *Receiver) verify(r *http.Request, sig string, want []byte) ([]byte, int, error) {
-	body, err := readSigned(r.Body, want, rc.cfg.WebhookSecret, MaxWebhookBytes, &rc.held)
+// verify reads the body as a stream, checks its signature, and returns it
+// with its JSON payload (of a JSON or form-encoded delivery), or the
+// status to answer.
+func (rc *Receiver) verify(r *http.Request, sig string, want []byte) (body, payload []byte, code int, err error) {
+	body, err = readSigned(r.Body, want, rc.cfg.WebhookSecret, MaxWebhookBytes, &rc.held)
 	switch {
 	case errors.Is(err, errTooLarge):
-		return nil, http.StatusRequestEntityTooLarge, err
+		return nil, nil, http.StatusRequestEntityTooLarge, err
 	case errors.Is(err, errBadSignature):
-		return nil, http.StatusUnauthorized, err
+		return nil, nil, http.StatusUnauthorized, err
 	case err != nil:
-		return nil, http.StatusBadRequest, errors.New("cannot read body")
+		return nil, nil, http.StatusBadRequest, errors.New("cannot read body")
 	}
-	payload, err := github.Payload(r.Header.Get("Content-Type"), sig, body, rc.cfg.WebhookSecret)
+	payload, err = github.Payload(r.Header.Get("Content-Type"), sig, body, rc.cfg.WebhookSecret)
 	if err != nil {
-		return nil, http.StatusBadRequest, err
+		return nil, nil, http.StatusBadRequest, err
 	}
-	return payload, 0, nil
+	return body, payload, 0, nil
+}
+
+// bodyDigest is the delivery key of a body: its SHA-256.
+func bodyDigest(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "body:" + hex.EncodeToString(sum[:])
 }

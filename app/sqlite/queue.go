@@ -137,8 +137,8 @@ func (d *DB) release(ctx context.Context, l Lease) error {
 }
 
 // bury keeps a job that exhausted its attempts as dead, with its error,
-// and forgets its delivery id, so that GitHub's Redeliver of it is queued
-// again instead of answered as a duplicate.
+// and forgets its delivery id and body digest, so that GitHub's Redeliver
+// of it is queued again instead of answered as a duplicate.
 func (d *DB) bury(ctx context.Context, l Lease, cause error) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -164,7 +164,9 @@ func buryTx(ctx context.Context, tx *sql.Tx, id int64, cause string, now time.Ti
 		cause, nanos(now), id); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE id = (SELECT delivery_id FROM jobs WHERE id = ?)`, id)
+	// The delivery id, and the body's digest the receiver also dedupes on.
+	_, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE id IN
+		(SELECT delivery_id FROM jobs WHERE id = ?1 UNION SELECT json_extract(body, '$.body_digest') FROM jobs WHERE id = ?1)`, id)
 	return err
 }
 

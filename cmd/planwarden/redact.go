@@ -16,7 +16,8 @@ func init() {
 
 const redactUsage = `usage: planwarden redact PLAN.json > plan.redacted.json
 
-Writes PLAN.json (terraform show -json output; - reads standard input) to
+Writes PLAN.json (terraform show -json output, or an ARM what-if result;
+- reads standard input) to
 standard output with every value a sensitivity mark covers, and every
 value, map key and for_each key that looks like a secret, replaced by
 "(sensitive) " and a digest. Structure, marks and unknowns are kept, so

@@ -169,6 +169,8 @@ func repoJSON() map[string]any {
 
 func runEvent(runID int64, pr int, sha string) map[string]any {
 	return map[string]any{"action": "completed", "repository": repoJSON(), "installation": map[string]any{"id": 5},
+		// GitHub's payloads differ per delivery; the receiver dedupes bodies.
+		"nonce": time.Now().UnixNano(),
 		"workflow_run": map[string]any{"id": runID, "name": "planwarden plan", "path": ".github/workflows/planwarden-plan.yml",
 			"head_sha": sha, "conclusion": "success", "status": "completed",
 			"pull_requests": []any{map[string]any{"number": pr, "head": map[string]any{"sha": sha}}}}}
