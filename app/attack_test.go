@@ -53,7 +53,9 @@ func (h *harness) run(s runSpec) {
 	for _, a := range s.artifacts {
 		h.gh.AddArtifact(owner, repo, s.id, a.name, a.zip)
 	}
-	h.deliver("workflow_run", fmt.Sprintf("run-%d-%d", s.id, s.attempt), workflowRunEvent(s.id, s.pr, s.sha, runOpt{conclusion: s.conclusion}))
+	ev := workflowRunEvent(s.id, s.pr, s.sha, runOpt{conclusion: s.conclusion})
+	ev["workflow_run"].(map[string]any)["run_attempt"] = max(s.attempt, 1)
+	h.deliver("workflow_run", fmt.Sprintf("run-%d-%d", s.id, s.attempt), ev)
 }
 
 // open puts PR n on the fake with its changed files and announces it.
@@ -197,9 +199,12 @@ func TestAttackThePlansTimestampDecidesNothing(t *testing.T) {
 	// An older run delivered late, stamped 2099, is older all the same.
 	h.run(runSpec{id: 500, sha: sha1, artifacts: []artifact{cleanFuture}})
 	h.wantCheck(sha1, "failure", "an older run delivered late")
-	// A second attempt of the newest run is newer.
-	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 502, Attempt: 2, Path: planWorkflow, HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
+	// A second attempt of the newest run is newer: it is reviewed.
+	listed := h.gh.CallCount("GET", "/actions/runs/502/artifacts")
 	h.run(runSpec{id: 502, attempt: 2, sha: sha1})
+	if n := h.gh.CallCount("GET", "/actions/runs/502/artifacts") - listed; n != 1 {
+		t.Errorf("attempt 2 of run 502: its artifacts were listed %d times, want once (reviewed, not ignored as older)", n)
+	}
 	h.wantCheck(sha1, "failure", "attempt 2 of run 502 (same artifacts)")
 }
 
@@ -294,13 +299,7 @@ func TestAttackRetargetingThePRReviewsUnderTheNewBase(t *testing.T) {
 }
 
 func TestAttackRetargetingUndoesNoInfrastructureChanges(t *testing.T) {
-	h := newHarness(t)
-	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
-	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
-	h.open(7, sha1, "lax", "infra/main.tf")
-	if c := h.planwardenCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
-		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)
-	}
+	h := laxPassesWithoutPlan(t, 7)
 	h.gh.SetBase(owner, repo, 7, "main")
 	ev := pullRequestEvent("edited", 7, sha1)
 	ev["changes"] = map[string]any{"base": map[string]any{"ref": map[string]any{"from": "lax"}}}
@@ -475,4 +474,65 @@ func TestAttackAPRWithoutInfrastructureChangesPasses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// 5, continued: one commit, two PRs into different bases. The check
+// belongs to the commit, so the stricter base decides, whichever PR came
+// first.
+func TestAttackASecondPRIntoALaxBaseDoesNotDecide(t *testing.T) {
+	const lax = "version: 1\nprojects:\n  - {name: stack, environment: prod}\nrules:\n  gpu-sku-loss: {severity: off}\n  gpu-pool-sku: {severity: off}\n"
+	typo := func(t *testing.T) []artifact { return []artifact{plan(t, "stack", "aks-gpu-typo.json", "")} }
+	t.Run("the lax PR is reviewed first", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", stackConfig("prod"))
+		h.config("lax", lax)
+		h.open(8, sha1, "lax", "infra/main.tf")
+		h.run(runSpec{id: 501, pr: 8, sha: sha1, artifacts: typo(t)})
+		h.wantCheck(sha1, "success", "the GPU typo under lax alone")
+		h.open(7, sha1, "main", "infra/main.tf")
+		h.wantCheck(sha1, "failure", "the same commit opened into main")
+	})
+	t.Run("the strict PR is reviewed first", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", stackConfig("prod"))
+		h.config("lax", lax)
+		h.open(7, sha1, "main", "infra/main.tf")
+		h.open(8, sha1, "lax", "infra/main.tf")
+		h.run(runSpec{id: 501, pr: 8, sha: sha1, artifacts: typo(t)})
+		c := h.wantCheck(sha1, "failure", "the run names the lax PR, main's PR shares the commit")
+		if !strings.Contains(c.Summary, "#7") || !strings.Contains(c.Summary, "`main`") {
+			t.Errorf("the check does not say #7's base decided it: %q", c.Summary)
+		}
+	})
+}
+
+// 7 and 5 together: a commit that passed "no infrastructure changes" for a
+// PR into a lax base waits for a plan once it is also a PR into main.
+func TestAttackNoInfrastructureChangesUnderALaxBaseOnly(t *testing.T) {
+	h := laxPassesWithoutPlan(t, 8)
+	h.open(7, sha1, "main", "infra/main.tf")
+	if c := h.latestCheck(sha1); c.Status != "in_progress" {
+		t.Errorf("also a PR into main: check %s/%s %q, want in_progress waiting for the plan", c.Status, c.Conclusion, c.Title)
+	}
+	// A PR into a base that also passes it changes nothing.
+	before := len(h.gh.CheckRuns(owner, repo, sha1))
+	h.open(9, sha2, "lax", "docs/x.md")
+	h.open(10, sha2, "lax", "docs/x.md")
+	if n := len(h.gh.CheckRuns(owner, repo, sha2)); n != 1 || before != 2 {
+		t.Errorf("%d check runs on a commit that passes for both PRs, want 1 (and 2 on the first, got %d)", n, before)
+	}
+}
+
+// laxPassesWithoutPlan is PR n into lax, whose config gives its .tf file to
+// no project, passing at once; main's config would want a plan.
+func laxPassesWithoutPlan(t *testing.T, n int) *harness {
+	t.Helper()
+	h := newHarness(t)
+	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
+	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
+	h.open(n, sha1, "lax", "infra/main.tf")
+	if c := h.latestCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
+		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)
+	}
+	return h
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,7 +27,8 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 	}
 	repo := repoOf(job)
 	key := job.GroupKey()
-	defer a.locks.lock(key)()
+	unlock := a.locks.lock(key)
+	defer func() { unlock() }()
 	var check CheckRun
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, job.HeadSHA, CheckName)
 	if err != nil {
@@ -57,8 +59,22 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil
 	})
-	if err != nil || len(st.Runs) > 0 || check.Status == "completed" {
-		return err // a review (or an earlier decision) already speaks
+	if err != nil || len(st.Runs) > 0 {
+		return err // this PR's review already speaks
+	}
+	if check.Status == "completed" {
+		// Another PR of the same commit (one branch, another base) had
+		// it reviewed: review it again, so this PR's base counts too.
+		if runID, _ := strconv.ParseInt(check.ExternalID, 10, 64); runID > 0 {
+			unlock()
+			unlock = func() {}
+			logger(ctx).Info("the commit's check was decided for another pull request; reviewing again", "run", runID)
+			return a.reviewAgain(ctx, gh, repo, job.PR, runID)
+		}
+		if check.Title == noInfraTitle {
+			return a.reopenIfStricter(ctx, gh, repo, job.PR, job.HeadSHA)
+		}
+		return nil
 	}
 	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
 }

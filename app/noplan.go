@@ -18,43 +18,71 @@ const noInfraTitle = "No infrastructure changes"
 // no projects declared, or when GitHub lists only part of the files, the
 // check keeps waiting for the plan.
 func (a *App) decideWithoutPlan(ctx context.Context, gh GitHub, repo Repo, number int, head string, check CheckRun) error {
-	pr, err := gh.GetPullRequest(ctx, repo, number)
-	if err != nil {
+	out, decided, err := a.withoutPlan(ctx, gh, repo, number, head)
+	if err != nil || !decided {
 		return err
 	}
+	return a.completeCheck(ctx, gh, repo, check, out, 0)
+}
+
+// withoutPlan is what the check of the PR says before any plan: decided
+// is true with a success (no infrastructure changes) or a failure (a bad
+// config), false when it waits for a plan.
+func (a *App) withoutPlan(ctx context.Context, gh GitHub, repo Repo, number int, head string) (outcome, bool, error) {
+	pr, err := gh.GetPullRequest(ctx, repo, number)
+	if err != nil {
+		return outcome{}, false, err
+	}
 	if pr.HeadSHA != head || pr.State != "open" {
-		return nil // moved on: the new head's event decides
+		return outcome{}, false, nil // moved on: the new head's event decides
 	}
 	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
 	if !ok {
-		return a.completeCheck(ctx, gh, repo, check, out, 0)
+		return out, true, nil
 	}
 	if len(cfg.Projects) == 0 {
-		return nil
+		return outcome{}, false, nil
 	}
 	files, complete, err := gh.ListPRFiles(ctx, repo, number)
 	if err != nil {
-		return err
+		return outcome{}, false, err
 	}
 	changes := trust.Changes{Files: files, Complete: complete}
 	if touched, any := trust.Touched(cfg, changes); any {
 		logger(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
-		return nil
+		return outcome{}, false, nil
 	}
 	used, err := a.planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
 	if err != nil {
-		return err
+		return outcome{}, false, err
 	}
 	if f := trust.WorkflowChanges(cfg, changes, used, ""); len(f) > 0 {
 		logger(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
-		return nil
+		return outcome{}, false, nil
 	}
 	logger(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
-	return a.completeCheck(ctx, gh, repo, check, outcome{
+	return outcome{
 		Conclusion: "success", Title: noInfraTitle,
 		Summary: fmt.Sprintf("None of the %d file(s) this pull request changes belongs to a project of %s on %s (projects[].paths, else the project's directory), so there is no plan to review.",
 			len(files), code(configFile(cfg)), code(pr.BaseRef)),
-	}, 0)
+	}, true, nil
+}
+
+// reopenIfStricter is a PR on a commit whose check already passed without
+// a plan, decided for another PR of the commit (another base): when this
+// PR's base would not pass it too, a new check run waits for the plan (or
+// fails on a bad config).
+func (a *App) reopenIfStricter(ctx context.Context, gh GitHub, repo Repo, number int, head string) error {
+	out, decided, err := a.withoutPlan(ctx, gh, repo, number, head)
+	if err != nil || decided && out.Conclusion == "success" {
+		return err
+	}
+	logger(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
+	check, err := gh.CreateCheckRun(ctx, repo, CheckRun{Name: CheckName, HeadSHA: head, Status: "in_progress", Title: "Waiting for plan", Summary: waitingSummary})
+	if err != nil || !decided {
+		return err
+	}
+	return a.completeCheck(ctx, gh, repo, check, out, 0)
 }
 
 // processBaseChange is a PR retargeted at another base branch: its check

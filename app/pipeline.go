@@ -178,33 +178,107 @@ func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, in reviewIn, r
 	if !in.cfgOK {
 		return result{out: in.cfgOut}
 	}
-	col, out, ok := a.collect(ctx, gh, repo, in.pr, in.cfg, runs)
+	res := a.reviewFor(ctx, gh, repo, in.pr, in.cfg, runs, st, in.run, in.check)
+	if res.report == nil {
+		return res
+	}
+	res.out = a.strictest(ctx, gh, repo, in, runs, res.out)
+	return res
+}
+
+// reviewFor reviews the runs for one PR under its base's config cfg.
+func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run, st PRState, run WorkflowRun, check CheckRun) result {
+	col, out, ok := a.collect(ctx, gh, repo, pr, cfg, runs)
 	if !ok {
 		return result{out: out}
 	}
-	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, in.cfg, in.pr, st)
+	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, cfg, pr, st)
 	if err != nil {
 		logger(ctx).Error("check who may override", "err", err)
 		return result{out: failed("Overrides not checked", "planwarden could not check who may override (a GitHub request failed). Press Re-run on this check to try again.")}
 	}
-	opt := comment.Options{HeadSHA: in.run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: in.check.HTMLURL}
+	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: check.HTMLURL}
 	checkOpt := opt
-	checkOpt.Now, checkOpt.ProjectRuns = a.now(), projectRuns(in.run, col.runOf)
+	checkOpt.Now, checkOpt.ProjectRuns = a.now(), projectRuns(run, col.runOf)
 	co := comment.CheckOutput(report, checkOpt)
 	out = outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
 	}
 	if out.Summary == "" {
-		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %d run(s) (%s).", len(col.inputs), len(runs), runRef(in.run))
+		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %d run(s) (%s).", len(col.inputs), len(runs), runRef(run))
 	}
 	if len(col.waiting) > 0 && report.Verdict != rules.VerdictFail {
 		// A declared project's plan may still come from a plan workflow
 		// that has not finished: no conclusion yet.
 		out = outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("planwarden waits for the plan of %s: this pull request changes its files, and not every plan workflow (%s) has finished on this commit.",
-			codeList(col.waiting), codeList(in.cfg.PlanWorkflowPaths()))}
+			codeList(col.waiting), codeList(cfg.PlanWorkflowPaths()))}
 	}
 	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns}
+}
+
+// strictness orders check outcomes: a failure beats waiting, waiting beats
+// a warning, a warning beats success.
+func strictness(o outcome) int {
+	switch o.Conclusion {
+	case "failure":
+		return 3
+	case "":
+		return 2
+	case "neutral":
+		return 1
+	}
+	return 0
+}
+
+// strictest is the check's outcome when other open PRs share the head
+// commit (one branch, several bases): a check belongs to the commit, so it
+// concludes with the strictest review under any of their bases' configs,
+// and says which PR's base decided it.
+func (a *App) strictest(ctx context.Context, gh GitHub, repo Repo, in reviewIn, runs []trust.Run, out outcome) outcome {
+	prs, err := gh.ListPRsForCommit(ctx, repo, in.run.HeadSHA)
+	if err != nil {
+		logger(ctx).Error("list pull requests of the commit", "err", err)
+		return failed("Pull requests not listed", "planwarden could not list the other pull requests of this commit, whose bases' configs gate it too. Press Re-run on this check to try again.")
+	}
+	bases := map[string]bool{in.pr.BaseRef: true}
+	for _, other := range prs {
+		if other.Number == in.pr.Number || other.State != "open" || other.HeadSHA != in.run.HeadSHA || bases[other.BaseRef] {
+			continue
+		}
+		bases[other.BaseRef] = true
+		o := a.outcomeUnder(ctx, gh, repo, other, runs, in)
+		if strictness(o) > strictness(out) {
+			logger(ctx).Info("another pull request of the commit is stricter", "pr", other.Number, "base", other.BaseRef, "conclusion", orNone(o.Conclusion))
+			o.Summary = fmt.Sprintf("This commit is also the head of #%d, into %s; under that base's config the check is stricter, so that decides it.\n\n%s",
+				other.Number, code(other.BaseRef), o.Summary)
+			out = o
+		}
+	}
+	return out
+}
+
+// outcomeUnder is the outcome of the runs for another PR of the commit.
+func (a *App) outcomeUnder(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, runs []trust.Run, in reviewIn) outcome {
+	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	if !ok {
+		return out
+	}
+	var trusted []trust.Run
+	for _, r := range runs {
+		if ok, _ := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
+			trusted = append(trusted, r)
+		}
+	}
+	if len(trusted) == 0 {
+		return outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("No run of a plan workflow that the config of %s trusts (%s) has finished on this commit.",
+			code(pr.BaseRef), codeList(cfg.PlanWorkflowPaths()))}
+	}
+	st, _, err := a.store.PR(ctx, Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey())
+	if err != nil {
+		return failed("State not read", "planwarden could not read the state of another pull request of this commit. Press Re-run on this check to try again.")
+	}
+	return a.reviewFor(ctx, gh, repo, pr, cfg, trusted, st, in.run, in.check).out
 }
 
 // planArtifacts keeps the artifacts planwarden reads.

@@ -94,7 +94,7 @@ func checkRepo(t *testing.T, raw map[string]any, job job.Job) {
 
 func TestDecodePullRequestExamples(t *testing.T) {
 	decodeCorpus(t, "pull_request", nil, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
-		if want := pullRequestActions[str(raw["action"])]; ok != want {
+		if want := pullRequestActions[str(raw["action"])] && (raw["action"] != "edited" || field(raw, "changes", "base") != nil); ok != want {
 			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
 		}
 		if !ok {
@@ -105,6 +105,32 @@ func TestDecodePullRequestExamples(t *testing.T) {
 			t.Errorf("job %+v does not carry the PR's number, head and base", job)
 		}
 	})
+}
+
+// edited is a job only when the base changed: a retargeted PR is gated by
+// its new base's config; a title or body edit changes nothing.
+func TestDecodePullRequestEdited(t *testing.T) {
+	for name, tc := range map[string]struct {
+		changes map[string]any
+		want    bool
+	}{
+		"retargeted":    {map[string]any{"base": map[string]any{"ref": map[string]any{"from": "lax"}, "sha": map[string]any{"from": "3333333333333333333333333333333333333333"}}}, true},
+		"title edited":  {map[string]any{"title": map[string]any{"from": "wip"}}, false},
+		"nothing named": {nil, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			decodeCorpus(t, "pull_request", func(raw map[string]any) {
+				raw["action"] = "edited"
+				if tc.changes != nil {
+					raw["changes"] = tc.changes
+				}
+			}, func(t *testing.T, raw map[string]any, j job.Job, ok bool) {
+				if ok != tc.want || ok && !j.PullRequest.BaseChanged {
+					t.Errorf("queued %v (base changed %v), want %v", ok, ok && j.PullRequest.BaseChanged, tc.want)
+				}
+			})
+		})
+	}
 }
 
 func TestDecodeWorkflowRunExamples(t *testing.T) {

@@ -204,7 +204,10 @@ type Fault struct {
 	Status int
 	Header http.Header
 	Body   string
-	hits   int
+	// Applied serves the request first (it takes effect), then answers
+	// with the fault: a 502 after the comment was made.
+	Applied bool
+	hits    int
 }
 
 // New starts a fake GitHub; it is closed when the test ends. Requests that
@@ -461,6 +464,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 		}
 		if f := s.fault(r); f != nil {
+			if f.Applied {
+				next.ServeHTTP(httptest.NewRecorder(), r)
+			}
 			for k, v := range f.Header {
 				rec.Header()[k] = v
 			}
