@@ -3,7 +3,6 @@ package planparse
 import (
 	"bytes"
 	"encoding/json"
-	gojson "github.com/goccy/go-json"
 	"hash/maphash"
 	"strings"
 )
@@ -182,9 +181,11 @@ func decodeValue(raw, sens, unk []byte, secrets secretSet) (Value, error) {
 }
 
 func decodeNumber(raw []byte, into *any) error {
-	// Numbers decode as float64 (exact for every integer up to 2^53);
-	// goccy/go-json's Unmarshal reuses its buffers, its Decoder does not.
-	return gojson.Unmarshal(raw, into)
+	// Numbers decode as float64 (exact for every integer up to 2^53), as
+	// encoding/json decodes them; the scanner (scan.go) limits nesting.
+	v, err := decodeJSON(raw)
+	*into = v
+	return err
 }
 
 // sanitize returns x with sensitive leaves replaced by markers. sens is the
