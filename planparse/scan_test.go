@@ -11,7 +11,9 @@ import (
 
 // nested builds a plan whose one change's after value nests depth levels.
 func nested(depth int) []byte {
-	v := func(leaf string) string { return strings.Repeat(`{"a":[`, depth/2) + leaf + strings.Repeat(`]}`, depth/2) }
+	v := func(leaf string) string {
+		return strings.Repeat(`{"a":[`, depth/2) + leaf + strings.Repeat(`]}`, depth/2)
+	}
 	return []byte(`{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["update"],"before":` + v("1") + `,"after":` + v("2") + `}}]}`)
 }
 
