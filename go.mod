@@ -14,7 +14,6 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.53.0
 	github.com/bradleyfalzon/ghinstallation/v2 v2.12.0
 	github.com/getkin/kin-openapi v0.153.0
-	github.com/goccy/go-json v0.12.0
 	github.com/golang-jwt/jwt/v4 v4.5.1
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-github/v66 v66.0.0

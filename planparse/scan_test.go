@@ -153,3 +153,36 @@ func TestExtraFieldsKept(t *testing.T) {
 		t.Errorf("action_invocations = %q", got)
 	}
 }
+
+// TestStateLookups: prior_state and planned_values are found by address
+// and by type, root module first, with the plan's sensitivity applied.
+func TestStateLookups(t *testing.T) {
+	p := mustParse(t, "state.json", `{"format_version":"1.2","resource_changes":[],
+	 "prior_state":{"format_version":"1.0","values":{"root_module":{
+	   "resources":[{"address":"aws_s3_bucket.a","mode":"managed","type":"aws_s3_bucket","name":"a","values":{"bucket":"one"}},
+	                {"address":"aws_db_instance.d","mode":"managed","type":"aws_db_instance","name":"d","values":{"identifier":"db","master_user_secret":"hunter2-secret"},"sensitive_values":{"master_user_secret":true}}],
+	   "child_modules":[{"address":"module.m","resources":[{"address":"module.m.aws_s3_bucket.b","type":"aws_s3_bucket","name":"b","values":{"bucket":"two"}}]}]}}},
+	 "planned_values":{"root_module":{"resources":[{"address":"aws_s3_bucket.a","mode":"managed","type":"aws_s3_bucket","name":"a","values":{"bucket":"one-renamed"}}]}}}`)
+	var got []string
+	for _, r := range p.PriorResourcesOfType("aws_s3_bucket") {
+		got = append(got, r.Address+"="+r.Values.Get("bucket").Display())
+	}
+	if diff := cmp.Diff([]string{"aws_s3_bucket.a=one", "module.m.aws_s3_bucket.b=two"}, got); diff != "" {
+		t.Errorf("prior buckets (-want +got):\n%s", diff)
+	}
+	if r := p.PriorResource("module.m.aws_s3_bucket.b"); r == nil || r.Mode != ModeManaged || r.Name != "b" {
+		t.Errorf("module resource = %+v", r)
+	}
+	if r := p.PriorResource("aws_db_instance.d"); r == nil || !r.Values.Get("master_user_secret").IsSensitive() {
+		t.Errorf("sensitive state value not redacted: %+v", r)
+	}
+	if r := p.PlannedResource("aws_s3_bucket.a"); r == nil || r.Values.Get("bucket").Display() != "one-renamed" {
+		t.Errorf("planned bucket = %+v", r)
+	}
+	if p.PlannedResource("module.m.aws_s3_bucket.b") != nil || len(p.PlannedResourcesOfType("aws_db_instance")) != 0 {
+		t.Error("planned_values lookup found a resource that is only in prior_state")
+	}
+	if n := len(p.PriorResources()); n != 3 {
+		t.Errorf("PriorResources has %d resources, want 3", n)
+	}
+}

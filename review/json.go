@@ -3,7 +3,6 @@ package review
 import (
 	"bufio"
 	"encoding/json"
-	gojson "github.com/goccy/go-json"
 	"io"
 	"reflect"
 	"strings"
@@ -72,7 +71,7 @@ func stream(w *bufio.Writer, v reflect.Value, prefix string, depth int) error {
 		w.WriteString("\n" + prefix + "]")
 		return nil
 	}
-	b, err := gojson.MarshalIndent(v.Interface(), prefix, "  ")
+	b, err := json.MarshalIndent(v.Interface(), prefix, "  ")
 	if err != nil {
 		return err
 	}
