@@ -9,68 +9,25 @@ import (
 	"sync"
 )
 
-// Before returns the sanitized prior value of the change (null for a create).
-// Values are decoded on first use; a malformed value reads as null and is
-// reported by Diff.
-func (c *Change) Before() Value { return c.decode().before }
+// Before returns the sanitized prior value of the change (null for a
+// create), a view of the plan's bytes (see Value).
+func (c *Change) Before() Value { return c.before }
 
 // After returns the sanitized planned value (null for a delete). Attributes
 // known only after apply read as UnknownText.
-func (c *Change) After() Value { return c.decode().after }
+func (c *Change) After() Value { return c.after }
 
 // AfterUnknown reports whether the value at path is known only after apply.
 func (c *Change) AfterUnknown(path ...any) bool { return c.After().Get(path...).IsUnknown() }
 
-// decode returns the change's sanitized values, decoding them on first use.
-func (c *Change) decode() values {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.decoded || c.raw == nil {
-		return c.vals
-	}
-	b, err := decodeValue(c.raw.before, c.raw.beforeSensitive, nil, c.secrets)
-	if err != nil {
-		c.vals.err = err
-	}
-	a, err := decodeValue(c.raw.after, c.raw.afterSensitive, c.raw.afterUnknown, c.secrets)
-	if err != nil {
-		c.vals.err = err
-	}
-	c.vals.before, c.vals.after = b, a
-	c.decoded = true
-	return c.vals
-}
-
-// DropValueCache forgets the decoded values of every change, keeping the
-// raw JSON they come from: a later Before, After or Diff decodes again.
-// It bounds memory when a large plan has been read once by infra and the
-// rules and only a few diffs will be rendered.
-func (p *Plan) DropValueCache() {
-	for _, list := range [][]*Change{p.Changes, p.Drift} {
-		for _, c := range list {
-			c.DropValueCache()
-		}
-	}
-	for _, d := range p.Deferred {
-		d.Change.DropValueCache()
-	}
-}
-
-// DropValueCache forgets this change's decoded values (see Plan.DropValueCache).
-func (c *Change) DropValueCache() {
-	c.mu.Lock()
-	c.vals, c.decoded = values{}, false
-	c.mu.Unlock()
-}
-
 // Diff returns the attribute-level differences of the change, sorted by
 // path. Leaves are compared; a list or map that appears or disappears is
 // one entry. Sensitive values stay redacted: a changed secret shows as a
-// change from SensitiveText to SensitiveText.
+// change from SensitiveText to SensitiveText. Each call decodes the
+// change's values afresh; nothing is kept.
 func (c *Change) Diff() []AttrDiff {
-	v := c.decode()
 	var out []AttrDiff
-	diffWalk(nil, v.before.v, v.after.v, &out)
+	diffWalk(nil, c.before.tree(), c.after.tree(), &out)
 	for i := range out {
 		out[i].ForcesReplacement = c.forces(out[i].Path)
 	}
@@ -145,7 +102,7 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 		return
 	}
 	*out = append(*out, AttrDiff{
-		Path: pathString(path), Before: Value{a}, After: Value{b},
+		Path: pathString(path), Before: Value{v: a}, After: Value{v: b},
 		Unknown: bu, Sensitive: as || bs,
 	})
 }
@@ -280,7 +237,7 @@ type stateEntry struct {
 	address, mode, typ, name string
 	values, sensitive        []byte
 	decoded                  bool
-	res                      *StateResource // nil when the values do not decode
+	res                      *StateResource
 }
 
 // PriorResources lists prior_state's resources, root module first, then
@@ -346,20 +303,19 @@ func (x *stateIndex) index() {
 	})
 }
 
-// resource decodes an entry on first use.
+// resource makes an entry's StateResource on first use; its Values are a
+// view of the plan's bytes, decoded as they are read.
 func (x *stateIndex) resource(e *stateEntry) *StateResource {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !e.decoded {
 		e.decoded = true
-		if v, err := decodeValue(e.values, e.sensitive, nil, x.secrets); err == nil {
-			mode := Mode(e.mode)
-			if mode == "" {
-				mode = ModeManaged
-			}
-			e.res = &StateResource{Address: e.address, Mode: mode, Type: e.typ, Name: e.name, Values: v}
+		mode := Mode(e.mode)
+		if mode == "" {
+			mode = ModeManaged
 		}
-		e.values, e.sensitive = nil, nil
+		e.res = &StateResource{Address: e.address, Mode: mode, Type: e.typ, Name: e.name,
+			Values: resolve(e.values, e.sensitive, nil, "", x.secrets)}
 	}
 	return e.res
 }
@@ -534,7 +490,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 		e.HasConstant = true
 		v, _ := decodeValue(w.ConstantValue, nil, nil, secrets)
 		if IsSecretName(name) && !v.IsNull() {
-			v = Value{redact(v.v)}
+			v = Value{v: redact(v.tree())}
 		}
 		e.Constant = v
 	}

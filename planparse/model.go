@@ -8,8 +8,6 @@
 // beyond what the caller hands it and logs nothing.
 package planparse
 
-import "sync"
-
 // Action is what Terraform will do to one resource instance.
 type Action string
 
@@ -103,11 +101,7 @@ type Change struct {
 	// Importing is set when the change imports an existing object.
 	Importing *Import
 
-	raw     *rawValues
-	secrets secretSet
-	mu      sync.Mutex
-	decoded bool
-	vals    values
+	before, after Value
 }
 
 // Import describes an import that is part of a change.

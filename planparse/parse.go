@@ -75,16 +75,6 @@ type wireDeferred struct {
 // not modify afterwards (Parse says so). JSON null is nil.
 type rawJSON []byte
 
-// rawValues keeps a change's attribute JSON until first use.
-type rawValues struct {
-	before, after, afterUnknown, beforeSensitive, afterSensitive json.RawMessage
-}
-
-type values struct {
-	before, after Value
-	err           error
-}
-
 // Parse reads one plan. name is used in errors and kept as Plan.File.
 // The plan refers to data: do not modify data afterwards.
 // It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
@@ -278,10 +268,8 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 		Name:            w.Name,
 		Provider:        w.ProviderName,
 		Deposed:         w.Deposed,
-		raw: &rawValues{before: json.RawMessage(w.Change.Before), after: json.RawMessage(w.Change.After),
-			afterUnknown:    json.RawMessage(w.Change.AfterUnknown),
-			beforeSensitive: json.RawMessage(w.Change.BeforeSensitive), afterSensitive: json.RawMessage(w.Change.AfterSensitive)},
-		secrets: secrets,
+		before:          resolve(w.Change.Before, w.Change.BeforeSensitive, nil, "", secrets),
+		after:           resolve(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", secrets),
 	}
 	if c.Mode == "" {
 		c.Mode = ModeManaged
@@ -412,10 +400,10 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 	if IsSecretName(name) {
 		o.Sensitive = true
 		if !o.Before.IsNull() {
-			o.Before = Value{redact(o.Before.v)}
+			o.Before = Value{v: redact(o.Before.tree())}
 		}
 		if !o.After.IsNull() && !o.After.IsUnknown() {
-			o.After = Value{redact(o.After.v)}
+			o.After = Value{v: redact(o.After.tree())}
 		}
 	}
 	return o, nil

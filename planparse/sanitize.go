@@ -177,7 +177,7 @@ func decodeValue(raw, sens, unk []byte, secrets secretSet) (Value, error) {
 	if len(unk) > 0 {
 		_ = decodeNumber(unk, &u)
 	}
-	return Value{sanitizer{secrets}.sanitize(v, s, u, "")}, nil
+	return Value{v: sanitizer{secrets}.sanitize(v, s, u, "")}, nil
 }
 
 func decodeNumber(raw []byte, into *any) error {
