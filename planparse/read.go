@@ -13,6 +13,7 @@ import (
 // top-level fields land in Extra, still as slices of data).
 func readPlan(data []byte) (*wirePlan, error) {
 	w := &wirePlan{}
+	in := interner{}
 	i := ws(data, 0)
 	if i < len(data) && data[i] != '{' {
 		if _, err := skipValue(data, i, 0); err != nil {
@@ -50,9 +51,9 @@ func readPlan(data []byte) (*wirePlan, error) {
 			}
 			return end, err
 		case "resource_changes":
-			return readChanges(data, v, d, "resource_changes", &w.ResourceChanges)
+			return readChanges(data, v, d, "resource_changes", in, &w.ResourceChanges)
 		case "resource_drift":
-			return readChanges(data, v, d, "resource_drift", &w.ResourceDrift)
+			return readChanges(data, v, d, "resource_drift", in, &w.ResourceDrift)
 		case "output_changes":
 			if isNull(data, v) {
 				return v + 4, nil
@@ -63,14 +64,14 @@ func readPlan(data []byte) (*wirePlan, error) {
 			w.OutputChanges = map[string]wireChange{}
 			return eachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
 				var c wireChange
-				end, err := readChange(data, v, d+1, "output_changes", &c)
+				end, err := readChange(data, v, d+1, "output_changes", in, &c)
 				w.OutputChanges[unquote(name, escaped)] = c
 				return end, err
 			})
 		case "deferred_changes":
 			return readList(data, v, d, "deferred_changes", func(v int) (int, error) {
 				var dc wireDeferred
-				end, err := readDeferred(data, v, d+1, &dc)
+				end, err := readDeferred(data, v, d+1, in, &dc)
 				w.DeferredChanges = append(w.DeferredChanges, dc)
 				return end, err
 			})
@@ -118,14 +119,36 @@ func readPlan(data []byte) (*wirePlan, error) {
 	return w, nil
 }
 
-func readChanges(data []byte, v, d int, field string, into *[]wireResourceChange) (int, error) {
+func readChanges(data []byte, v, d int, field string, in interner, into *[]wireResourceChange) (int, error) {
 	return readList(data, v, d, field, func(v int) (int, error) {
 		*into = append(*into, wireResourceChange{})
-		return readResourceChange(data, v, d+1, field, &(*into)[len(*into)-1])
+		return readResourceChange(data, v, d+1, field, in, &(*into)[len(*into)-1])
 	})
 }
 
-func readDeferred(data []byte, v, d int, w *wireDeferred) (int, error) {
+// interner shares the strings a plan repeats on every change (types,
+// modes, providers, module addresses, actions): one copy each instead of
+// one per change.
+type interner map[string]string
+
+func (in interner) read(data []byte, v int, field string, into *string) (int, error) {
+	if v < len(data) && data[v] == '"' {
+		end, slow, err := scanString(data, v)
+		if err == nil && !slow && end-v <= 130 {
+			b := data[v+1 : end-1]
+			s, ok := in[string(b)]
+			if !ok {
+				s = string(b)
+				in[s] = s
+			}
+			*into = s
+			return end, nil
+		}
+	}
+	return readStringInto(data, v, field, into)
+}
+
+func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, error) {
 	if data[v] != '{' {
 		return v, kindErr(data, v, "deferred_changes", "a list of objects")
 	}
@@ -137,13 +160,13 @@ func readDeferred(data []byte, v, d int, w *wireDeferred) (int, error) {
 			if isNull(data, v) {
 				return v + 4, nil
 			}
-			return readResourceChange(data, v, d+1, "resource_change", &w.ResourceChange)
+			return readResourceChange(data, v, d+1, "resource_change", in, &w.ResourceChange)
 		}
 		return skipValue(data, v, d+1)
 	})
 }
 
-func readResourceChange(data []byte, v, d int, field string, w *wireResourceChange) (int, error) {
+func readResourceChange(data []byte, v, d int, field string, in interner, w *wireResourceChange) (int, error) {
 	if data[v] != '{' {
 		return v, kindErr(data, v, field, "a list of objects")
 	}
@@ -154,19 +177,19 @@ func readResourceChange(data []byte, v, d int, field string, w *wireResourceChan
 		case "previous_address":
 			return readStringInto(data, v, "previous_address", &w.PreviousAddress)
 		case "module_address":
-			return readStringInto(data, v, "module_address", &w.ModuleAddress)
+			return in.read(data, v, "module_address", &w.ModuleAddress)
 		case "mode":
-			return readStringInto(data, v, "mode", &w.Mode)
+			return in.read(data, v, "mode", &w.Mode)
 		case "type":
-			return readStringInto(data, v, "type", &w.Type)
+			return in.read(data, v, "type", &w.Type)
 		case "name":
 			return readStringInto(data, v, "name", &w.Name)
 		case "provider_name":
-			return readStringInto(data, v, "provider_name", &w.ProviderName)
+			return in.read(data, v, "provider_name", &w.ProviderName)
 		case "deposed":
 			return readStringInto(data, v, "deposed", &w.Deposed)
 		case "action_reason":
-			return readStringInto(data, v, "action_reason", &w.ActionReason)
+			return in.read(data, v, "action_reason", &w.ActionReason)
 		case "index":
 			raw, end, err := readRaw(data, v, d+1)
 			w.Index = raw
@@ -175,13 +198,13 @@ func readResourceChange(data []byte, v, d int, field string, w *wireResourceChan
 			if isNull(data, v) {
 				return v + 4, nil
 			}
-			return readChange(data, v, d+1, "change", &w.Change)
+			return readChange(data, v, d+1, "change", in, &w.Change)
 		}
 		return skipValue(data, v, d+1)
 	})
 }
 
-func readChange(data []byte, v, d int, field string, w *wireChange) (int, error) {
+func readChange(data []byte, v, d int, field string, in interner, w *wireChange) (int, error) {
 	if data[v] != '{' {
 		return v, kindErr(data, v, field, "an object")
 	}
@@ -189,7 +212,8 @@ func readChange(data []byte, v, d int, field string, w *wireChange) (int, error)
 		switch string(key) {
 		case "actions":
 			return readList(data, v, d+1, "actions", func(v int) (int, error) {
-				s, end, _, err := readString(data, v, "actions")
+				var s string
+				end, err := in.read(data, v, "actions", &s)
 				w.Actions = append(w.Actions, tfjson.Action(s))
 				return end, err
 			})

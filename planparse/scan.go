@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -228,6 +229,17 @@ func scanString(data []byte, i int) (int, bool, error) {
 	slow := false
 	i++
 	for i < len(data) {
+		// Eight plain bytes at a time, then one at a time to the next
+		// byte that needs a look.
+		for i+8 <= len(data) && !special8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		for i < len(data) && plainByte[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		switch {
 		case c == '"':
@@ -263,6 +275,26 @@ func scanString(data []byte, i int) (int, bool, error) {
 		}
 	}
 	return i, slow, errAt(data, i, "")
+}
+
+// plainByte marks the bytes a string holds as they are: not a quote, a
+// backslash, a control character or part of a multi-byte sequence.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+const ones, highs = 0x0101010101010101, 0x8080808080808080
+
+// special8 reports whether any of eight bytes (little endian) is not
+// plain: below 0x20, a quote, a backslash, or 0x80 and above.
+func special8(x uint64) bool {
+	below := (x - ones*0x20) &^ x
+	quote := x ^ (ones * '"')
+	slash := x ^ (ones * '\\')
+	return (below|(quote-ones)&^quote|(slash-ones)&^slash|x)&highs != 0
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

@@ -186,3 +186,21 @@ func TestStateLookups(t *testing.T) {
 		t.Errorf("PriorResources has %d resources, want 3", n)
 	}
 }
+
+// TestSpecial8 checks the eight-bytes-at-a-time string scan against the
+// byte table for every byte value at every position.
+func TestSpecial8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			x := uint64(0)
+			for k := 7; k >= 0; k-- {
+				x = x<<8 | uint64(b[k])
+			}
+			if got := special8(x); got != !plainByte[c] {
+				t.Fatalf("byte %#x at %d: special8 = %v", c, pos, got)
+			}
+		}
+	}
+}
