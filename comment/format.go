@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 	"strings"
 
 	"github.com/planwarden/planwarden/infra"
@@ -155,6 +156,16 @@ func value(v planparse.Value) string {
 		s = planparse.UnknownText
 	default:
 		if str, ok := v.Str(); ok {
+			// Only what can be printed is quoted: the quote of a longer
+			// string starts with the quote of this prefix, and is cut
+			// within it.
+			if len(str) > maxValue {
+				cut := maxValue
+				for cut < len(str) && !utf8.RuneStart(str[cut]) {
+					cut++
+				}
+				str = str[:cut]
+			}
 			s = strconv.Quote(str)
 		} else {
 			s = v.Display()
