@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
