@@ -353,8 +353,11 @@ func member(raw []byte, key string) []byte {
 	}
 	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
 		end, err := skipValue(raw, v, 1)
-		if err == nil && string(k) == key && !isNull(raw, v) {
-			out = raw[v:end:end]
+		if err == nil && string(k) == key {
+			if !isNull(raw, v) {
+				out = raw[v:end:end]
+			}
+			return end, errStop // the first of repeated keys counts (see lookup)
 		}
 		return end, err
 	})

@@ -451,7 +451,8 @@ func eachElement(data []byte, i, depth int, f func(v int) (int, error)) (int, er
 // decodeJSON decodes one JSON document the way encoding/json decodes into
 // an `any` (objects as map[string]any, arrays as []any, numbers as
 // float64), refusing nesting deeper than MaxDepth and anything after the
-// value.
+// value. Unlike encoding/json, the first of repeated keys counts, as in
+// Value.Get.
 func decodeJSON(raw []byte) (any, error) {
 	v, end, err := decodeAt(raw, ws(raw, 0), 0)
 	if err != nil {
@@ -475,11 +476,11 @@ func decodeAt(data []byte, i, depth int) (any, int, error) {
 			if err != nil {
 				return end, err
 			}
-			if escaped {
-				m[unquote(key, true)] = x
-				return end, nil
+			// The first of repeated keys counts (see lookup).
+			k := unquote(key, escaped)
+			if _, dup := m[k]; !dup {
+				m[k] = x
 			}
-			m[string(key)] = x
 			return end, nil
 		})
 		return m, end, err

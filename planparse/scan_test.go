@@ -61,7 +61,7 @@ func TestDecodeJSONMatchesEncodingJSON(t *testing.T) {
 		"escaped key":         `{"a\nb":1,"plain":2}`,
 		"numbers":             `[0,-0,1.5,-2e3,1E+2,123456789012345678,0.1,9007199254740993]`,
 		"literals and nested": `{"t":true,"f":false,"n":null,"l":[[],{},[{}]]}`,
-		"duplicate key":       `{"a":1,"a":2}`,
+		"white space 2":       "[1,\t2]",
 		"white space":         " \t\r\n[ 1 , { \"a\" : [ ] } ]\n",
 	}
 	for name, in := range tests {
@@ -202,5 +202,22 @@ func TestSpecial8(t *testing.T) {
 				t.Fatalf("byte %#x at %d: special8 = %v", c, pos, got)
 			}
 		}
+	}
+}
+
+// TestRepeatedKeys: when an object repeats a key, the first counts for
+// Get, for the decoded tree (Display, Diff) and for sensitivity marks alike.
+func TestRepeatedKeys(t *testing.T) {
+	p := mustParse(t, "dup.json", `{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["update"],
+	  "before":{"size":"small"},"after":{"size":"gpu","size":"cpu","note":"x","note":"y"},"after_sensitive":{"note":true,"note":false}}}]}`)
+	after := p.Changes[0].After()
+	if got := after.Get("size").Display(); got != "gpu" {
+		t.Errorf("Get(size) = %q, want the first, gpu", got)
+	}
+	if got := after.Display(); got != `{"note":"(sensitive)","size":"gpu"}` {
+		t.Errorf("Display = %s", got)
+	}
+	if !after.Get("note").IsSensitive() {
+		t.Error("the first sensitivity mark of a repeated key was not applied")
 	}
 }

@@ -135,8 +135,9 @@ func (n *lazy) child(step any) Value {
 	return Value{}
 }
 
-// lookup returns the value of key in the object raw (null included), the
-// last one when the key repeats, as decoding does.
+// lookup returns the value of key in the object raw (null included). When
+// an object repeats a key the first one counts, here and in every decode
+// of planparse (decodeJSON), so what a rule reads is what a reviewer sees.
 func lookup(raw []byte, key string) ([]byte, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
@@ -147,6 +148,7 @@ func lookup(raw []byte, key string) ([]byte, bool) {
 		end, err := skipValue(raw, v, 1)
 		if err == nil && (!escaped && string(k) == key || escaped && unquote(k, true) == key) {
 			out, found = raw[v:end:end], true
+			return end, errStop
 		}
 		return end, err
 	})

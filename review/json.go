@@ -59,7 +59,7 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 			return e.marshal(v, prefix)
 		}
 		e.w.WriteByte('{')
-		first := true
+		first, inner := true, prefix+"  "
 		for _, f := range fields {
 			fv := v.Field(f.index)
 			if f.omitEmpty && isEmpty(fv) {
@@ -69,14 +69,14 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 				e.w.WriteByte(',')
 			}
 			first = false
-			e.w.WriteString("\n" + prefix + "  ")
+			e.newline(inner)
 			e.w.WriteString(f.key)
-			if err := e.value(fv, prefix+"  "); err != nil {
+			if err := e.value(fv, inner); err != nil {
 				return err
 			}
 		}
 		if !first {
-			e.w.WriteString("\n" + prefix)
+			e.newline(prefix)
 		}
 		e.w.WriteByte('}')
 		return nil
@@ -93,16 +93,18 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 			return nil
 		}
 		e.w.WriteByte('[')
+		inner := prefix + "  "
 		for i := 0; i < v.Len(); i++ {
 			if i > 0 {
 				e.w.WriteByte(',')
 			}
-			e.w.WriteString("\n" + prefix + "  ")
-			if err := e.value(v.Index(i), prefix+"  "); err != nil {
+			e.newline(inner)
+			if err := e.value(v.Index(i), inner); err != nil {
 				return err
 			}
 		}
-		e.w.WriteString("\n" + prefix + "]")
+		e.newline(prefix)
+		e.w.WriteByte(']')
 		return nil
 	case reflect.String:
 		s := v.String()
@@ -144,6 +146,11 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		return nil
 	}
 	return e.marshal(v, prefix)
+}
+
+func (e *encoder) newline(prefix string) {
+	e.w.WriteByte('\n')
+	e.w.WriteString(prefix)
 }
 
 func (e *encoder) marshal(v reflect.Value, prefix string) error {
