@@ -6,9 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -127,10 +128,33 @@ func runChild(b *testing.B, kind, path string) childRun {
 		b.Fatalf("%s on %s: %v\n%s", kind, path, err, stderr.String())
 	}
 	r := childRun{wall: time.Since(start), cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.peakMB = float64(ru.Maxrss) / 1024 // KiB on Linux
+	// The child reports its own peak: rusage's maxrss would also count
+	// this (large) process, whose memory the child shares until it execs.
+	if _, after, ok := strings.Cut(stderr.String(), peakLine); ok {
+		kb, _ := strconv.ParseFloat(strings.Fields(after)[0], 64)
+		r.peakMB = kb / 1024
+	} else {
+		b.Fatalf("%s on %s: the child reported no peak memory:\n%s", kind, path, stderr.String())
 	}
 	return r
+}
+
+const peakLine = "figures-peak-kb: "
+
+// reportPeak writes this process's peak resident memory (VmHWM) for
+// runChild; it is Linux only, where the figures are taken.
+func reportPeak(t *testing.T) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status, cannot measure peak memory: %v", err)
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			fmt.Fprintf(os.Stderr, "%s%s\n", peakLine, strings.Fields(v)[0])
+			return
+		}
+	}
+	t.Fatal("no VmHWM in /proc/self/status")
 }
 
 // TestFiguresChild is the child process of BenchmarkReviewFigures; it
@@ -154,9 +178,12 @@ func TestFiguresChild(t *testing.T) {
 		if err := json.Unmarshal(data, &p); err != nil {
 			t.Fatal(err)
 		}
+		reportPeak(t)
+		runtime.KeepAlive(&p)
 		return
 	}
 	if code := run([]string{"review", "--format", kind, path}, strings.NewReader(""), devnull, os.Stderr); code == exitUsage {
 		t.Fatalf("review exited %d", code)
 	}
+	reportPeak(t)
 }
