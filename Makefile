@@ -3,10 +3,10 @@ GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
 
-.PHONY: build run test bench bench-all fuzz lint serve lambda deploy pricegen
+.PHONY: build run test bench bench-all fuzz lint image-binary serve lambda deploy pricegen
 
 build:
-	$(GO) build -o $(BIN) ./cmd/planwarden
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
 
 run: build
 	./$(BIN) review --project aks-gpu --environment prod $(EXAMPLE) || test $$? -eq 1
@@ -31,9 +31,20 @@ FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./planparse -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
+# Tools (goreleaser, actionlint, the Dockerfile lint) are pinned in
+# tools/go.mod and run with `go tool`; the first run builds them (minutes).
+TOOL := $(GO) -C tools tool
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+	$(TOOL) actionlint -shellcheck= $(addprefix ../,$(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
+	$(GO) -C tools run ./dockerfilelint ../Dockerfile
+	$(TOOL) goreleaser check -f ../.goreleaser.yaml
+
+# The binary the Dockerfile builds, built the same way without Docker (this
+# machine has no Docker engine): static, trimmed, stripped.
+image-binary:
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -trimpath -ldflags='-s -w' -o dist/image/planwarden ./cmd/planwarden
 
 serve: build
 	./$(BIN) serve

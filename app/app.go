@@ -10,22 +10,24 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
-)
 
-// CheckName is the check run planwarden owns; branch protection requires it.
-const CheckName = "planwarden"
+	"github.com/planwarden/planwarden/app/github"
+)
 
 // DefaultGitHubAPIURL is github.com's REST API.
 const DefaultGitHubAPIURL = "https://api.github.com/"
 
-// Config configures an App. Secrets.WebhookSecret and Queue are required;
-// the rest has defaults.
+// RetryPolicy says how the GitHub adapter retries requests (app/github).
+type RetryPolicy = github.RetryPolicy
+
+// Config configures an App, the worker. Secrets.AppID and
+// Secrets.PrivateKeyPEM are required unless GitHubFor is set; the rest has
+// defaults.
 type Config struct {
 	Secrets Secrets
 	// GitHubAPIURL is the REST API base: https://api.github.com/ (default)
 	// or https://HOST/api/v3/ for GitHub Enterprise Server.
 	GitHubAPIURL string
-	Queue        Queue
 	Store        Store        // default: a MemoryStore
 	Logger       *slog.Logger // default: JSON to nowhere
 	// Transport carries every outgoing request under the retry policy and
@@ -40,34 +42,24 @@ type Config struct {
 	// GitHubFor replaces the go-github adapter (unit tests); with it set,
 	// AppID and PrivateKeyPEM are not needed.
 	GitHubFor func(installationID int64) (GitHub, error)
-	// DeliveryTTL is how long a delivery id is remembered (default 72h);
-	// StateTTL how long a PR's state is (default 90 days).
-	DeliveryTTL, StateTTL time.Duration
+	// StateTTL is how long a PR's state is kept (default 90 days).
+	StateTTL time.Duration
 	// JobTimeout bounds one Process call (default 10 minutes).
 	JobTimeout time.Duration
 }
 
-// App is planwarden's GitHub App: the webhook handler and the worker.
+// App is planwarden's worker: it runs the jobs the receiver queued.
 type App struct {
-	cfg      Config
-	log      *slog.Logger
-	store    Store
-	queue    Queue
-	github   func(int64) (GitHub, error)
-	now      func() time.Time
-	locks    keyedMutex
-	handlers map[string]eventHandler
+	cfg    Config
+	log    *slog.Logger
+	store  Store
+	github func(int64) (GitHub, error)
+	now    func() time.Time
+	locks  keyedMutex
 }
 
-// New checks cfg and returns the App. It refuses to build an App that
-// would accept unsigned webhooks.
+// New checks cfg and returns the App.
 func New(cfg Config) (*App, error) {
-	if len(cfg.Secrets.WebhookSecret) == 0 {
-		return nil, errors.New("webhook secret is not configured: refusing to accept unsigned webhooks")
-	}
-	if cfg.Queue == nil {
-		return nil, errors.New("app config: no queue")
-	}
 	if cfg.GitHubAPIURL == "" {
 		cfg.GitHubAPIURL = DefaultGitHubAPIURL
 	}
@@ -83,9 +75,6 @@ func New(cfg Config) (*App, error) {
 	if cfg.Transport == nil {
 		cfg.Transport = cleanhttp.DefaultPooledTransport()
 	}
-	if cfg.DeliveryTTL <= 0 {
-		cfg.DeliveryTTL = 72 * time.Hour
-	}
 	if cfg.StateTTL <= 0 {
 		cfg.StateTTL = 90 * 24 * time.Hour
 	}
@@ -94,7 +83,7 @@ func New(cfg Config) (*App, error) {
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
 	cfg.Commands = cfg.Commands.withDefaults()
-	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, queue: cfg.Queue, now: cfg.Now, handlers: eventHandlers()}
+	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now}
 	a.github = cfg.GitHubFor
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {
@@ -103,41 +92,43 @@ func New(cfg Config) (*App, error) {
 		if len(cfg.Secrets.PrivateKeyPEM) == 0 {
 			return nil, errors.New("github app private key is not configured")
 		}
-		in, err := newInstallations(cfg.Secrets, cfg.GitHubAPIURL, retryTransport(cfg.Transport, cfg.Retry))
+		clients, err := github.Clients(cfg.Secrets, cfg.GitHubAPIURL, cfg.Transport, cfg.Retry)
 		if err != nil {
 			return nil, err
 		}
-		a.github = in.client
+		a.github = clients
 	}
 	return a, nil
-}
-
-// Handler serves POST /webhook and GET /healthz.
-func (a *App) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /webhook", a.serveWebhook)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "ok")
-	})
-	return mux
 }
 
 // Process does one job: the worker step. An error means the job may be
 // retried; what the PR author needs to know is reported on the check run.
 func (a *App) Process(ctx context.Context, job Job) error {
-	h, ok := a.handlers[job.Event]
-	if !ok || h.process == nil {
-		return fmt.Errorf("process %s: no worker for event %q", job.DeliveryID, job.Event)
+	if err := job.Check(); err != nil {
+		return fmt.Errorf("process: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.JobTimeout)
 	defer cancel()
-	ctx = withLogger(ctx, a.log.With(jobAttrs(job)...))
+	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
 	gh, err := a.github(job.InstallationID)
 	if err != nil {
 		return fmt.Errorf("process %s %s: github client: %w", job.Event, job.DeliveryID, err)
 	}
-	if err := h.process(a, ctx, gh, job); err != nil {
+	switch {
+	case job.PullRequest != nil:
+		err = a.processPullRequest(ctx, gh, job)
+	case job.WorkflowRun != nil:
+		err = a.processWorkflowRun(ctx, gh, job)
+	case job.CheckRun != nil:
+		err = a.processCheckRun(ctx, gh, job)
+	case job.CheckSuite != nil:
+		err = a.processCheckSuite(ctx, gh, job)
+	case job.MergeGroup != nil:
+		err = a.processMergeGroup(ctx, gh, job)
+	case job.IssueComment != nil:
+		err = a.processIssueComment(ctx, gh, job)
+	}
+	if err != nil {
 		return fmt.Errorf("process %s %s: %w", job.Event, job.DeliveryID, err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -42,7 +43,7 @@ func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check Che
 	if len(ann) > maxAnnotations {
 		ann = ann[:maxAnnotations]
 	}
-	first := ann[:min(len(ann), maxAnnotationsBatch)]
+	first := portAnnotations(ann[:min(len(ann), maxAnnotationsBatch)])
 	cr := CheckRun{
 		ID: check.ID, Name: CheckName, HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
 		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), Text: clamp(out.Text, maxCheckText),
@@ -56,12 +57,20 @@ func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check Che
 	}
 	for i := len(first); i < len(ann); i += maxAnnotationsBatch {
 		more := cr
-		more.Annotations = ann[i:min(len(ann), i+maxAnnotationsBatch)]
+		more.Annotations = portAnnotations(ann[i:min(len(ann), i+maxAnnotationsBatch)])
 		if err := gh.UpdateCheckRun(ctx, repo, more); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func portAnnotations(in []comment.Annotation) []port.Annotation {
+	out := make([]port.Annotation, len(in))
+	for i, a := range in {
+		out[i] = port.Annotation(a)
+	}
+	return out
 }
 
 // upsertComment edits planwarden's one comment on the PR (found by id,

@@ -6,8 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/google/go-github/v66/github"
 )
 
 // issue_comment created: the slash commands /plan, /destroy-staging and
@@ -15,36 +13,13 @@ import (
 // the bot dispatches a CI workflow, reacts to the command and replies.
 // /override is authorized by the repo config instead (override.go).
 
-var slashCommands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true}
-
-func decodeIssueComment(_ context.Context, ev any) (Job, bool) {
-	e, ok := ev.(*github.IssueCommentEvent)
-	if !ok || e.GetAction() != "created" || !e.GetIssue().IsPullRequest() || e.GetSender().GetType() == "Bot" {
-		return Job{}, false
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(e.GetComment().GetBody()), "\n")
-	if fields := strings.Fields(line); len(fields) == 0 || !slashCommands[fields[0]] {
-		return Job{}, false
-	}
-	return Job{
-		Action:         e.GetAction(),
-		InstallationID: e.GetInstallation().GetID(),
-		Owner:          e.GetRepo().GetOwner().GetLogin(),
-		Repo:           e.GetRepo().GetName(),
-		PR:             e.GetIssue().GetNumber(),
-		CommentID:      e.GetComment().GetID(),
-		CommentBody:    clamp(strings.TrimSpace(line), 256),
-		Sender:         e.GetSender().GetLogin(),
-	}, true
-}
-
 func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error {
-	repo := Repo{job.Owner, job.Repo}
-	fields := strings.Fields(job.CommentBody)
+	repo, e := repoOf(job), job.IssueComment
+	fields := strings.Fields(e.Body)
 	cmd, args := fields[0], fields[1:]
 	refuse := func(msg string) error {
-		logger(ctx).Info("command refused", "command", cmd, "sender", job.Sender)
-		if err := gh.React(ctx, repo, job.CommentID, "-1"); err != nil {
+		logger(ctx).Info("command refused", "command", cmd, "sender", e.Sender)
+		if err := gh.React(ctx, repo, e.CommentID, "-1"); err != nil {
 			return err
 		}
 		_, err := gh.CreateComment(ctx, repo, job.PR, msg)
@@ -53,12 +28,12 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 	if cmd == "/override" {
 		return a.processOverride(ctx, gh, job, args, refuse)
 	}
-	perm, err := gh.GetPermission(ctx, repo, job.Sender)
+	perm, err := gh.GetPermission(ctx, repo, e.Sender)
 	if err != nil {
 		return err
 	}
 	if perm != "admin" && perm != "write" {
-		return refuse(fmt.Sprintf("%s needs write access to %s; %s has %s.", code(cmd), repo, code(job.Sender), code(perm)))
+		return refuse(fmt.Sprintf("%s needs write access to %s; %s has %s.", code(cmd), repo, code(e.Sender), code(perm)))
 	}
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
 	if err != nil {
@@ -89,18 +64,18 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 	}
 	if err := gh.DispatchWorkflow(ctx, repo, workflow, pr.HeadRef, inputs); err != nil {
 		logger(ctx).Error("dispatch", "workflow", workflow, "err", err)
-		if rerr := gh.React(ctx, repo, job.CommentID, "confused"); rerr != nil {
+		if rerr := gh.React(ctx, repo, e.CommentID, "confused"); rerr != nil {
 			return rerr
 		}
 		_, err := gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: could not dispatch %s on %s. Check that the workflow exists on that branch and declares the inputs %s.",
 			code(cmd), code(workflow), code(pr.HeadRef), code(strings.Join(slices.Sorted(maps.Keys(inputs)), ", "))))
 		return err
 	}
-	logger(ctx).Info("command dispatched", "command", cmd, "workflow", workflow, "sender", job.Sender)
-	if err := gh.React(ctx, repo, job.CommentID, "rocket"); err != nil {
+	logger(ctx).Info("command dispatched", "command", cmd, "workflow", workflow, "sender", e.Sender)
+	if err := gh.React(ctx, repo, e.CommentID, "rocket"); err != nil {
 		return err
 	}
-	_, err = gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: dispatched %s on %s for %s.", code(cmd), code(workflow), code(pr.HeadRef), code(job.Sender)))
+	_, err = gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: dispatched %s on %s for %s.", code(cmd), code(workflow), code(pr.HeadRef), code(e.Sender)))
 	return err
 }
 

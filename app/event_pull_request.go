@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-
-	"github.com/google/go-github/v66/github"
 )
 
 // pull_request: a new head commit gets the `planwarden` check in progress,
@@ -13,55 +11,16 @@ import (
 // label added or removed that the config lists as an override label
 // reviews the latest plan again.
 
-var pullRequestActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
-	"labeled": true, "unlabeled": true}
-
-func decodePullRequest(_ context.Context, ev any) (Job, bool) {
-	e, ok := ev.(*github.PullRequestEvent)
-	if !ok || !pullRequestActions[e.GetAction()] || e.GetPullRequest().GetHead().GetSHA() == "" {
-		return Job{}, false
-	}
-	pr := e.GetPullRequest()
-	var extra map[string]string
-	if a := e.GetAction(); a == "labeled" || a == "unlabeled" {
-		if e.GetLabel().GetName() == "" {
-			return Job{}, false
-		}
-		extra = map[string]string{"label": clamp(e.GetLabel().GetName(), 100)}
-	}
-	return Job{
-		Extra:          extra,
-		Action:         e.GetAction(),
-		InstallationID: e.GetInstallation().GetID(),
-		Owner:          e.GetRepo().GetOwner().GetLogin(),
-		Repo:           e.GetRepo().GetName(),
-		PR:             pr.GetNumber(),
-		HeadSHA:        pr.GetHead().GetSHA(),
-		HeadRef:        pr.GetHead().GetRef(),
-		BaseRef:        pr.GetBase().GetRef(),
-		Sender:         e.GetSender().GetLogin(),
-	}, true
-}
-
 // waitingSummary is what the check says until the plan arrives.
 const waitingSummary = "planwarden reviews this commit's Terraform plan when the plan workflow finishes and uploads an artifact named `planwarden-<project>`. Until then this check stays in progress, so a required check blocks the merge."
 
 func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error {
-	if job.Extra["label"] != "" {
+	if job.PullRequest.Label != "" {
 		return a.processLabel(ctx, gh, job)
 	}
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	key := job.GroupKey()
 	defer a.locks.lock(key)()
-	st, _, err := a.store.PR(ctx, key)
-	if err != nil {
-		return err
-	}
-	if st.HeadSHA != job.HeadSHA {
-		// A new head: overrides stay (the comment says which commit each
-		// was given on).
-		st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels}
-	}
 	var check CheckRun
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, job.HeadSHA, CheckName)
 	if err != nil {
@@ -83,34 +42,42 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		}
 		logger(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
 	}
-	st.CheckRunID, st.UpdatedAt = check.ID, a.now()
-	return a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
+	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+		if st.HeadSHA != job.HeadSHA {
+			// A new head: overrides stay (the comment says which commit
+			// each was given on).
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels, Version: st.Version}
+		}
+		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
+		return true, nil
+	})
+	return err
 }
 
 // processLabel remembers who added an override label, then reviews the
 // latest plan again so the label's override comes or goes.
 func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
-	repo, label := Repo{job.Owner, job.Repo}, job.Extra["label"]
-	cfg, _, ok := a.repoConfig(ctx, gh, repo, job.BaseRef)
+	repo, e := repoOf(job), job.PullRequest
+	label := e.Label
+	cfg, _, ok := a.repoConfig(ctx, gh, repo, e.BaseRef)
 	if !ok || !isOverrideLabel(cfg, label) {
 		logger(ctx).Debug("label is no override label", "label", label)
 		return nil
 	}
 	key := job.GroupKey()
 	unlock := a.locks.lock(key)
-	st, _, err := a.store.PR(ctx, key)
-	if err == nil {
+	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		st.Labels = slices.DeleteFunc(st.Labels, func(m LabelMark) bool { return strings.EqualFold(m.Name, label) })
-		if job.Action == "labeled" && len(st.Labels) < maxOverrides {
-			st.Labels = append(st.Labels, LabelMark{Name: label, By: job.Sender, At: a.now()})
+		if e.Action == "labeled" && len(st.Labels) < maxOverrides {
+			st.Labels = append(st.Labels, LabelMark{Name: label, By: e.Sender, At: a.now()})
 		}
-		err = a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
-	}
+		return true, nil
+	})
 	unlock()
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("override label "+job.Action, "label", label, "sender", job.Sender)
+	logger(ctx).Info("override label "+e.Action, "label", label, "sender", e.Sender)
 	if st.RunID == 0 || st.HeadSHA != job.HeadSHA {
 		logger(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
 		return nil

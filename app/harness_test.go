@@ -25,6 +25,7 @@ import (
 
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/receiver"
 )
 
 const (
@@ -106,7 +107,6 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	cfg := app.Config{
 		Secrets:      app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
 		GitHubAPIURL: gh.APIURL,
-		Queue:        q,
 		Logger:       slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Transport:    http.DefaultTransport,
 		Retry:        app.RetryPolicy{Now: clock.Now, Pause: clock.Pause},
@@ -115,9 +115,16 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.Store == nil {
+		cfg.Store = app.NewMemoryStore(cfg.Now) // one store: the receiver's delivery ids, the worker's PR state
+	}
 	a, err := app.New(cfg)
 	if err != nil {
 		t.Fatalf("app.New: %v", err)
+	}
+	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.Secrets.WebhookSecret, Queue: q, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now})
+	if err != nil {
+		t.Fatalf("receiver.New: %v", err)
 	}
 	q.Start(a.Process)
 	t.Cleanup(func() {
@@ -130,7 +137,7 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 			t.Logf("log:\n%s", logs.String())
 		}
 	})
-	return &harness{t: t, gh: gh, app: a, q: q, h: a.Handler(), clock: clock, logs: logs}
+	return &harness{t: t, gh: gh, app: a, q: q, h: rc, clock: clock, logs: logs}
 }
 
 func sign(body []byte) string {

@@ -18,20 +18,3 @@ func logger(ctx context.Context) *slog.Logger {
 	}
 	return slog.New(slog.DiscardHandler)
 }
-
-func jobAttrs(j Job) []any {
-	attrs := []any{"delivery", j.DeliveryID, "event", j.Event}
-	if j.Action != "" {
-		attrs = append(attrs, "action", j.Action)
-	}
-	if j.InstallationID != 0 {
-		attrs = append(attrs, "installation", j.InstallationID)
-	}
-	if j.Owner != "" {
-		attrs = append(attrs, "repo", j.Owner+"/"+j.Repo)
-	}
-	if j.PR != 0 {
-		attrs = append(attrs, "pr", j.PR)
-	}
-	return attrs
-}

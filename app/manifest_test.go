@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	jobs "github.com/planwarden/planwarden/app/job"
 )
 
 // The App manifest must subscribe to every event the handler works on
@@ -27,13 +29,7 @@ func TestManifestMatchesTheHandler(t *testing.T) {
 	if err := dec.Decode(&m); err != nil {
 		t.Fatal(err)
 	}
-	var want []string
-	for ev, h := range eventHandlers() {
-		if h.process != nil {
-			want = append(want, ev)
-		}
-	}
-	slices.Sort(want)
+	want := jobs.Events()
 	got := slices.Sorted(slices.Values(m.DefaultEvents))
 	if !slices.Equal(got, want) {
 		t.Errorf("manifest events %v, want the handled events %v", got, want)

@@ -199,8 +199,9 @@ func (q *MemoryQueue) Close(ctx context.Context) error {
 	}
 }
 
-// MemoryStore is the Store of `planwarden serve`: process memory, with
-// expiry. It is safe for concurrent use.
+// MemoryStore is a Store in process memory, with expiry, for tests
+// (`planwarden serve` keeps its state in app/sqlite). It is safe for
+// concurrent use.
 type MemoryStore struct {
 	now        func() time.Time
 	mu         sync.Mutex
@@ -257,7 +258,7 @@ func (s *MemoryStore) PR(_ context.Context, key string) (PRState, bool, error) {
 	return p.st, true, nil
 }
 
-// PutPR stores st under key for ttl.
+// PutPR stores st under key for ttl if the stored version is st.Version.
 func (s *MemoryStore) PutPR(_ context.Context, key string, st PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr: empty key")
@@ -266,6 +267,14 @@ func (s *MemoryStore) PutPR(_ context.Context, key string, st PRState, ttl time.
 	defer s.mu.Unlock()
 	now := s.now()
 	s.sweep(now)
+	var stored int64
+	if p, ok := s.prs[key]; ok && now.Before(p.expires) {
+		stored = p.st.Version
+	}
+	if stored != st.Version {
+		return fmt.Errorf("put pr %s at version %d (stored: %d): %w", key, st.Version, stored, ErrConflict)
+	}
+	st.Version++
 	s.prs[key] = memPR{st: st, expires: now.Add(ttl)}
 	return nil
 }

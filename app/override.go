@@ -23,28 +23,9 @@ import (
 // maxOverrides bounds what one PR remembers.
 const maxOverrides = 50
 
-// Override is one /override recorded on a PR.
-type Override struct {
-	Rule    string    `json:"rule"`
-	Address string    `json:"address,omitempty"` // empty: every address of the rule
-	Project string    `json:"project,omitempty"` // empty: every project
-	By      string    `json:"by"`
-	At      time.Time `json:"at"`
-	Reason  string    `json:"reason,omitempty"`
-	// HeadSHA is the PR's head when the override was given.
-	HeadSHA string `json:"head_sha,omitempty"`
-}
-
-// LabelMark remembers who put an override label on the PR, and when.
-type LabelMark struct {
-	Name string    `json:"name"`
-	By   string    `json:"by,omitempty"`
-	At   time.Time `json:"at"`
-}
-
 // forReview is the override as the rules apply it and the comment shows
 // it: the reason says which commit it was given on.
-func (o Override) forReview(head string) rules.Override {
+func forReview(o Override, head string) rules.Override {
 	r := rules.Override{Rule: o.Rule, Address: o.Address, Project: o.Project, By: o.By, At: o.At, Reason: o.Reason}
 	if o.HeadSHA != "" {
 		note := "given on " + short(o.HeadSHA)
@@ -61,7 +42,7 @@ func (o Override) forReview(head string) rules.Override {
 func (a *App) reviewWithOverrides(inputs []review.Input, cfg *rules.Config, pr PullRequest, head string, st PRState) *review.Report {
 	var ovs []rules.Override
 	for _, o := range st.Overrides {
-		ovs = append(ovs, o.forReview(head))
+		ovs = append(ovs, forReview(o, head))
 	}
 	report := review.Build(inputs, review.Options{Config: cfg, Overrides: ovs})
 	if byLabel := labelOverrides(cfg, report, pr.Labels, st.Labels); len(byLabel) > 0 {
@@ -150,7 +131,7 @@ func knownRule(cfg *rules.Config, rule string) bool {
 // the base branch's config, records the override and reviews the latest
 // plan again.
 func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []string, refuse func(string) error) error {
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
 	if err != nil {
 		return err
@@ -211,7 +192,7 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 			if !seen {
 				org, slug, ok := strings.Cut(t, "/")
 				if ok && org != "" && slug != "" {
-					if member, err = gh.TeamMember(ctx, org, slug, job.Sender); err != nil {
+					if member, err = gh.TeamMember(ctx, org, slug, job.IssueComment.Sender); err != nil {
 						return nil, err
 					}
 				}
@@ -237,9 +218,9 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 			return err
 		}
 		switch {
-		case cfg.MayOverride(rule, p.Environment, job.Sender, in, nil):
+		case cfg.MayOverride(rule, p.Environment, job.IssueComment.Sender, in, nil):
 			allowed = append(allowed, p.Name)
-		case cfg.MayOverride(rule, p.Environment, job.Sender, in, pr.Labels):
+		case cfg.MayOverride(rule, p.Environment, job.IssueComment.Sender, in, pr.Labels):
 			// Only a label on the PR allows it, and that label already
 			// overrides while it is there: recording it would outlive
 			// the label.
@@ -265,27 +246,26 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 			who = append(who, "in "+code(env)+": "+overriders(cfg, rule, env))
 		}
 		return refuse(fmt.Sprintf("`/override`: %s may not override %s. Who may, per %s on %s: %s.",
-			code(job.Sender), where, code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
+			code(job.IssueComment.Sender), where, code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
 	}
 
 	unlock := a.locks.lock(job.GroupKey())
-	st, _, err = a.store.PR(ctx, job.GroupKey())
-	if err == nil {
-		st.Overrides = recordOverrides(st.Overrides, rule, address, reason, allowed, len(report.Projects) > 1, job.Sender, a.now(), pr.HeadSHA)
-		err = a.store.PutPR(ctx, job.GroupKey(), st, a.cfg.StateTTL)
-	}
+	_, err = a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
+		st.Overrides = recordOverrides(st.Overrides, rule, address, reason, allowed, len(report.Projects) > 1, job.IssueComment.Sender, a.now(), pr.HeadSHA)
+		return true, nil
+	})
 	unlock()
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("override recorded", "rule", rule, "sender", job.Sender, "projects", len(allowed))
-	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(job.Sender), where, short(pr.HeadSHA))
+	logger(ctx).Info("override recorded", "rule", rule, "sender", job.IssueComment.Sender, "projects", len(allowed))
+	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(job.IssueComment.Sender), where, short(pr.HeadSHA))
 	if len(report.Projects) > 1 {
 		msg += " in " + codeList(allowed)
 	}
 	msg += ". Reviewing the plan again."
 	if len(denied) > 0 {
-		msg += fmt.Sprintf(" Not in %s: %s may not override there.", codeList(denied), code(job.Sender))
+		msg += fmt.Sprintf(" Not in %s: %s may not override there.", codeList(denied), code(job.IssueComment.Sender))
 	}
 	if err := a.reply(ctx, gh, job, "+1", msg); err != nil {
 		return err
@@ -298,30 +278,28 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 // reviews the latest plan again. Revoking only makes the review stricter,
 // so anyone with write access may.
 func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullRequest, args []string, refuse func(string) error) error {
-	repo := Repo{job.Owner, job.Repo}
+	repo := repoOf(job)
 	rule, address, _ := overrideArgs(args)
 	if rule == "" {
 		return refuse("`/override --revoke` needs a rule: `/override --revoke RULE [ADDRESS]`.")
 	}
-	perm, err := gh.GetPermission(ctx, repo, job.Sender)
+	perm, err := gh.GetPermission(ctx, repo, job.IssueComment.Sender)
 	if err != nil {
 		return err
 	}
 	if perm != "admin" && perm != "write" {
-		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.Sender), code(perm)))
+		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.IssueComment.Sender), code(perm)))
 	}
 	unlock := a.locks.lock(job.GroupKey())
-	st, _, err := a.store.PR(ctx, job.GroupKey())
-	n := len(st.Overrides)
-	if err == nil {
+	var n int
+	st, err := a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
+		n = len(st.Overrides)
 		st.Overrides = slices.DeleteFunc(st.Overrides, func(o Override) bool {
 			// A rule-wide override covers the address too.
 			return o.Rule == rule && (address == "" || o.Address == address || o.Address == "")
 		})
-		if len(st.Overrides) < n {
-			err = a.store.PutPR(ctx, job.GroupKey(), st, a.cfg.StateTTL)
-		}
-	}
+		return len(st.Overrides) < n, nil
+	})
 	unlock()
 	if err != nil {
 		return err
@@ -333,8 +311,8 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 	if len(st.Overrides) == n {
 		return refuse(fmt.Sprintf("`/override --revoke`: #%d has no recorded override of %s.", pr.Number, where))
 	}
-	logger(ctx).Info("override revoked", "rule", rule, "sender", job.Sender, "revoked", n-len(st.Overrides))
-	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.Sender), n-len(st.Overrides), where)); err != nil {
+	logger(ctx).Info("override revoked", "rule", rule, "sender", job.IssueComment.Sender, "revoked", n-len(st.Overrides))
+	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.IssueComment.Sender), n-len(st.Overrides), where)); err != nil {
 		return err
 	}
 	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
@@ -366,8 +344,8 @@ func recordOverrides(have []Override, rule, address, reason string, projects []s
 }
 
 func (a *App) reply(ctx context.Context, gh GitHub, job Job, reaction, msg string) error {
-	repo := Repo{job.Owner, job.Repo}
-	if err := gh.React(ctx, repo, job.CommentID, reaction); err != nil {
+	repo := repoOf(job)
+	if err := gh.React(ctx, repo, job.IssueComment.CommentID, reaction); err != nil {
 		return err
 	}
 	_, err := gh.CreateComment(ctx, repo, job.PR, msg)

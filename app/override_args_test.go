@@ -28,10 +28,10 @@ func TestOverrideArgs(t *testing.T) {
 
 func TestOverrideSaysWhichCommitItWasGivenOn(t *testing.T) {
 	o := Override{Rule: "gpu-sku-loss", By: "alice", Reason: "on purpose", HeadSHA: "1111111111111111111111111111111111111111"}
-	if got := o.forReview("1111111111111111111111111111111111111111").Reason; got != "on purpose (given on 1111111)" {
+	if got := forReview(o, "1111111111111111111111111111111111111111").Reason; got != "on purpose (given on 1111111)" {
 		t.Errorf("on its own head: reason %q", got)
 	}
-	if got := o.forReview("2222222222222222222222222222222222222222").Reason; got != "on purpose (given on 1111111, before the latest push: check that it still applies)" {
+	if got := forReview(o, "2222222222222222222222222222222222222222").Reason; got != "on purpose (given on 1111111, before the latest push: check that it still applies)" {
 		t.Errorf("after a push: reason %q", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 )
@@ -62,7 +63,7 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if err != nil {
 		return err
 	}
-	if completed, err := a.publish(ctx, gh, repo, key, pr, run, plans, check, st); err != nil {
+	if completed, err := a.publishLatest(ctx, gh, repo, key, pr, run, plans, check, st); err != nil {
 		if completed {
 			return err
 		}
@@ -77,8 +78,27 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	return nil
 }
 
+// publishLatest publishes the review, and when another job wrote the PR's
+// state meanwhile (an override recorded or revoked, a label, another
+// review), reads it again and publishes again from it: a review made with
+// an override that is gone must not be the one that stays on the check.
+func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key string, pr PullRequest, run WorkflowRun, plans []Artifact, check CheckRun, st PRState) (completed bool, err error) {
+	for attempt := 1; ; attempt++ {
+		completed, err = a.publish(ctx, gh, repo, key, pr, run, plans, check, st)
+		if !errors.Is(err, ErrConflict) || attempt == maxStateAttempts {
+			return completed, err
+		}
+		logger(ctx).Info("pr state changed during the review; reviewing again with the new state", "attempt", attempt)
+		if st, _, err = a.store.PR(ctx, key); err != nil {
+			return completed, err
+		}
+	}
+}
+
 // publish reviews the run and writes the comment, the check and the
-// state. completed says the check already shows the outcome.
+// state. completed says the check already shows the outcome. A plan as
+// new as the stored one is published again (so a second attempt after a
+// conflict lands); only an older one is ignored.
 func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, pr PullRequest, run WorkflowRun, plans []Artifact, check CheckRun, st PRState) (completed bool, err error) {
 	res := a.evaluate(ctx, gh, repo, pr, run, plans, check, st)
 	if st.HeadSHA == run.HeadSHA && res.report != nil && !comment.Newer(comment.Marker{PlanTime: st.PlanTime}, comment.Marker{PlanTime: res.planTime}) {
@@ -292,16 +312,7 @@ func codeBlock(s string) string {
 }
 
 // clamp cuts s to at most n bytes on a rune boundary.
-func clamp(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const more = "\n…(truncated)"
-	cut := n - len(more)
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + more
-}
+func clamp(s string, n int) string { return prose.Clamp(s, n) }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// short is a commit's seven-character name.
+func short(sha string) string { return prose.ShortSHA(sha) }

@@ -4,20 +4,28 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	jobs "github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
 )
 
 func unitApp(t *testing.T, gh GitHub) *App {
 	t.Helper()
-	a, err := New(Config{Secrets: Secrets{WebhookSecret: []byte("s")}, Queue: &recordQueue{},
-		GitHubFor: func(int64) (GitHub, error) { return gh, nil }})
+	a, err := New(Config{GitHubFor: func(int64) (GitHub, error) { return gh, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
+}
+
+func TestNewRefusesABadPrivateKey(t *testing.T) {
+	_, err := New(Config{Secrets: Secrets{AppID: 1, PrivateKeyPEM: []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETBYTES\n-----END RSA PRIVATE KEY-----\n")}})
+	if err == nil || strings.Contains(err.Error(), "SECRETBYTES") || !strings.Contains(err.Error(), "private key") {
+		t.Fatalf("New with a bad key: %v, want an error about the key that does not quote it", err)
+	}
 }
 
 func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
@@ -60,7 +68,7 @@ func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
 			if tc.wantSkip {
 				planTime = when.Add(-time.Minute)
 			}
-			_, skipped, err := a.upsertComment(context.Background(), gh, Repo{"o", "r"}, 1, tc.state, "body", sha, planTime)
+			_, skipped, err := a.upsertComment(context.Background(), gh, Repo{Owner: "o", Name: "r"}, 1, tc.state, "body", sha, planTime)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +84,7 @@ func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
 	gh := &fakeGitHub{updateCheckRun: func(_ Repo, c CheckRun) error { batches = append(batches, len(c.Annotations)); return nil }}
 	a := unitApp(t, gh)
 	ann := make([]comment.Annotation, 120)
-	if err := a.completeCheck(context.Background(), gh, Repo{"o", "r"}, CheckRun{ID: 1}, outcome{Conclusion: "failure", Title: "t", Summary: "s", Annotations: ann}, 7); err != nil {
+	if err := a.completeCheck(context.Background(), gh, Repo{Owner: "o", Name: "r"}, CheckRun{ID: 1}, outcome{Conclusion: "failure", Title: "t", Summary: "s", Annotations: ann}, 7); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(batches) != "[50 50 20]" {
@@ -94,7 +102,7 @@ func TestSlashCommandOnAForkIsRefused(t *testing.T) {
 		createComment: func(_ Repo, _ int, body string) (int64, error) { replies = append(replies, body); return 1, nil },
 	}
 	a := unitApp(t, gh)
-	err := a.processIssueComment(context.Background(), gh, Job{Owner: "o", Repo: "r", PR: 3, CommentID: 2, CommentBody: "/plan", Sender: "alice"})
+	err := a.processIssueComment(context.Background(), gh, Job{Owner: "o", Repo: "r", PR: 3, IssueComment: &jobs.IssueComment{CommentID: 2, Body: "/plan", Sender: "alice"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,23 +116,9 @@ func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
 		return []PullRequest{{Number: 1, State: "closed", HeadSHA: "s"}, {Number: 4, State: "open", HeadSHA: "other"}, {Number: 6, State: "open", HeadSHA: "s"}}, nil
 	}}
 	a := unitApp(t, gh)
-	pr, ok, err := a.findPR(context.Background(), gh, Repo{"o", "r"}, WorkflowRun{HeadSHA: "s"})
+	pr, ok, err := a.findPR(context.Background(), gh, Repo{Owner: "o", Name: "r"}, WorkflowRun{HeadSHA: "s"})
 	if err != nil || !ok || pr.Number != 6 {
 		t.Errorf("found #%d (%v, %v), want the open PR #6 whose head is the run's", pr.Number, ok, err)
-	}
-}
-
-func TestMergeGroupPR(t *testing.T) {
-	for ref, want := range map[string]int{
-		"refs/heads/gh-readonly-queue/main/pr-42-0123abcd":      42,
-		"refs/heads/gh-readonly-queue/release/v1/pr-7-0123abcd": 7,
-		"refs/heads/gh-readonly-queue/main/pr-x-0123":           0,
-		"refs/heads/main": 0,
-		"refs/heads/gh-readonly-queue/feature/pr-9-1/pr-10-abcdef": 10,
-	} {
-		if got := mergeGroupPR(ref); got != want {
-			t.Errorf("mergeGroupPR(%q) = %d, want %d", ref, got, want)
-		}
 	}
 }
 

@@ -80,16 +80,17 @@ func (v *view) layout(limit int, withHead, withChanges bool, footer, see string)
 	}
 	head := ""
 	if withHead {
-		var left [4]int
+		var left [5]int
 		for _, k := range headCaps {
 			if k != 0 && v.headEstimate(k) > budget {
 				continue
 			}
-			var parts [4]string
+			var parts [5]string
 			parts[0], left[0] = v.findings(k)
 			parts[1], left[1] = v.gpu(k)
 			parts[2], left[2] = v.endpoints(k)
-			parts[3], left[3] = v.cost(k)
+			parts[3], left[3] = v.actions(k)
+			parts[4], left[4] = v.cost(k)
 			head = strings.Join(parts[:], "")
 			if len(head) <= budget {
 				break
@@ -99,7 +100,7 @@ func (v *view) layout(limit int, withHead, withChanges bool, footer, see string)
 			head = ""
 			lost = append(lost, "findings, GPU changes and cost (see the check run)")
 		}
-		for i, what := range []string{"finding", "GPU resource", "endpoint", "unpriced item"} {
+		for i, what := range []string{"finding", "GPU resource", "endpoint", "action", "unpriced item"} {
 			if left[i] > 0 {
 				lost = append(lost, plural(left[i], what, what+"s"))
 			}

@@ -26,7 +26,10 @@ var markerRE = regexp.MustCompile(`^<!-- planwarden:comment v=([0-9]{1,4}) sha=(
 
 var hexRE = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
 
-// marker returns the marker line (without a newline) for opt.
+// String returns the marker line, without a newline.
+func (m Marker) String() string { return m.line() }
+
+// line returns the marker line (without a newline).
 func (m Marker) line() string {
 	t := ""
 	if !m.PlanTime.IsZero() {

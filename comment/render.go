@@ -96,6 +96,7 @@ type view struct {
 	gpuTable      *table
 	unpriced      []string
 	endpointItems []string
+	actionList    []actionItem
 }
 
 func newView(r *review.Report, opt Options) *view {
@@ -225,6 +226,13 @@ func (v *view) countsLine() string {
 
 func (v *view) notes() []string {
 	var out []string
+	for i, n := range v.r.Notes {
+		if i == maxNotes {
+			out = append(out, "… and more notes: see the JSON report.")
+			break
+		}
+		out = append(out, "ℹ️ "+text(n))
+	}
 	for i, p := range v.r.Projects {
 		if len(out) == maxNotes {
 			out = append(out, "… and more projects with incomplete plans: see their sections below.")
@@ -276,6 +284,7 @@ func (v *view) prepare() {
 		}
 	}
 	v.unpriced = v.unpricedItems()
+	v.actionList = v.actionItems()
 }
 
 // headEstimate is a lower bound on the bytes the findings, GPU, endpoint
@@ -301,6 +310,9 @@ func (v *view) headEstimate(limit int) int {
 	}
 	for _, u := range v.unpriced[:take(len(v.unpriced))] {
 		n += len(u) + 3
+	}
+	for _, a := range v.actionList[:take(len(v.actionList))] {
+		n += len(a.line) + len(a.config) + 3
 	}
 	return n
 }

@@ -389,3 +389,18 @@ func TestEndpoints(t *testing.T) {
 		t.Errorf("an in-place update is listed as a replacement")
 	}
 }
+
+// The review's notes (what of the artifacts was not trusted) are shown
+// under the verdict, escaped: their words come from the artifact.
+func TestReviewNotes(t *testing.T) {
+	r := &review.Report{Verdict: rules.VerdictPass, Projects: []*review.Project{{Name: "ml", Complete: true}},
+		Notes: []string{`The metadata of artifact "planwarden-ml" names environment "staging" for project "ml"; the base branch's config says "prod", which applies. @admin <b>`}}
+	body := Render(r, Options{})
+	want := `> ℹ️ The metadata of artifact "planwarden-ml" names environment "staging" for project "ml"; the base branch's config says "prod", which applies.`
+	if !strings.Contains(body, want) {
+		t.Errorf("body lacks the note %q:\n%s", want, body)
+	}
+	if strings.Contains(body, "<b>") || strings.Contains(body, " @admin") {
+		t.Errorf("the note is not escaped:\n%s", body)
+	}
+}

@@ -18,7 +18,7 @@ var headingRE = regexp.MustCompile(`^(` + strings.Join([]string{
 	`🛑 Not ready to merge: .*`, `⚠️ OK to merge after a look.*`, `✅ No changes: nothing to review`,
 	`✅ Nothing to worry about: no findings`, `✅ Nothing left to worry about: .*`,
 	`🛑 Must be fixed or overridden before merging`, `✔️ Overridden`, `⚠️ Worth a look`, `ℹ️ For information`,
-	`GPU changes`, `Serving endpoints to be replaced`, `Cost`, `Attribute changes per resource`,
+	`GPU changes`, `Serving endpoints to be replaced`, `Actions the apply will run`, `Cost`, `Attribute changes per resource`,
 	"Changes in `…`( \\(`…`\\))?",
 }, "|") + `)$`)
 

@@ -30,6 +30,7 @@ func TestStories(t *testing.T) {
 		"staging endpoint rename warns":         {"sagemaker-rename.json", "staging", rules.VerdictWarn, []string{"endpoint-replacement"}},
 		"bucket lifecycle change passes":        {"bucket-lifecycle.json", "prod", rules.VerdictPass, nil},
 		"35 more A100s at max scale is flagged": {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase"}},
+		"node drain action before a GPU update": {"eks-gpu-drain-action.json", "prod", rules.VerdictWarn, []string{"action-invocation", "action-invocation"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

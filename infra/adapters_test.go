@@ -18,6 +18,8 @@ type sview struct {
 	Tags, Labels        map[string]string
 	Taints              []string
 	ImageType           string
+	// Approx is the region whose list price stands in, when the price is approximate.
+	Approx string
 }
 
 // rview is what a reviewer sees of one change.
@@ -40,6 +42,9 @@ func sideView(s *Side) *sview {
 	if len(s.Groups) > 0 {
 		v.Scale = s.Groups[0].Scale
 		v.GPUModel = s.Groups[0].SKU.GPUModel
+		if g := s.Groups[0]; g.PriceBasis == BasisApproximate {
+			v.Approx = g.PriceRegion
+		}
 	}
 	return v
 }
@@ -249,18 +254,23 @@ func TestAzureVMs(t *testing.T) {
 					GPUs: 8, MaxGPUs: 8, GPUModel: "NVIDIA H100 80GB", Name: "trainer", Tags: tags}},
 		},
 		"linux VM in a region the catalog does not price names the priced regions": {
-			plan: vm("azurerm_linux_virtual_machine", "size", "Standard_NC24ads_A100_v4", "northeurope", nil),
+			plan: vm("azurerm_linux_virtual_machine", "size", "Standard_NC24ads_A100_v4", "norwayeast", nil),
 			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: no price for Standard_NC24ads_A100_v4 in northeurope (the catalog prices it in eastus, eastus2, westeurope, westus3)"},
-				After: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "northeurope", Source: RegionFromResource, Scale: fixed(1),
+				Unpriced: []string{"after: no price for Standard_NC24ads_A100_v4 in norwayeast (the catalog prices it in 27 other regions, such as australiaeast, brazilsouth, canadacentral, centralindia, centralus)"},
+				After: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "norwayeast", Source: RegionFromResource, Scale: fixed(1),
 					GPUs: 1, MaxGPUs: 1, GPUModel: "NVIDIA A100 80GB PCIe", Name: "trainer", Tags: tags}},
 		},
 		"linux VM of a GPU family beyond the price table: facts from the family, unpriced": {
-			plan: vm("azurerm_linux_virtual_machine", "size", "Standard_ND96isr_H200_v5", "eastus", nil),
+			plan: vm("azurerm_linux_virtual_machine", "size", "Standard_ND192isr_H200_v5", "eastus", nil),
 			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: no price for Standard_ND96isr_H200_v5 in the catalog"},
-				After: &sview{SKU: "Standard_ND96isr_H200_v5", Region: "eastus", Source: RegionFromResource, Scale: fixed(1),
+				Unpriced: []string{"after: no price for Standard_ND192isr_H200_v5 in the catalog"},
+				After: &sview{SKU: "Standard_ND192isr_H200_v5", Region: "eastus", Source: RegionFromResource, Scale: fixed(1),
 					GPUs: 8, MaxGPUs: 8, GPUModel: "NVIDIA H200 141GB", Name: "trainer", Tags: tags}},
+		},
+		"linux VM of a CPU SKU the bulk catalog prices in its region": {
+			plan: vm("azurerm_linux_virtual_machine", "size", "Standard_D2s_v3", "brazilsouth", nil),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 0.159 (max 0.159)", Overlap: "nil",
+				After: &sview{SKU: "Standard_D2s_v3", Region: "brazilsouth", Source: RegionFromResource, Scale: fixed(1), Name: "trainer", Tags: tags}},
 		},
 		"unknown SKU is unpriced with the reason": {
 			plan: vm("azurerm_linux_virtual_machine", "size", "Standard_NX12_v9", "eastus", nil),
@@ -337,14 +347,14 @@ func TestAWSInstance(t *testing.T) {
 				After: &sview{SKU: "p4d.24xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: fixed(1), GPUs: 8, MaxGPUs: 8,
 					GPUModel: "NVIDIA A100 40GB", Name: "trainer", Tags: tags}},
 		},
-		"resource region wins over the provider's; no price there": {
+		"resource region wins over the provider's; us-east-1 list price there, approximate": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_instance.t", actions: []string{"update"},
 				before: inst("g5.xlarge", map[string]any{"region": "us-west-2"}), after: inst("m5.xlarge", map[string]any{"region": "us-west-2"})}}},
-			want: rview{Kind: KindVM, GroupsBefore: 1, GroupsA: 1, Hourly: "1.006 -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: no price for m5.xlarge in us-west-2 (the catalog prices it in us-east-1)"},
+			want: rview{Kind: KindVM, GroupsBefore: 1, GroupsA: 1, Hourly: "1.006 -> 0.192 (max 0.192)", Overlap: "nil",
 				Before: &sview{SKU: "g5.xlarge", Region: "us-west-2", Source: RegionFromResource, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
 					GPUModel: "NVIDIA A10G 24GB", Name: "trainer", Tags: tags},
-				After: &sview{SKU: "m5.xlarge", Region: "us-west-2", Source: RegionFromResource, Scale: fixed(1), Name: "trainer", Tags: tags}},
+				After: &sview{SKU: "m5.xlarge", Region: "us-west-2", Source: RegionFromResource, Scale: fixed(1), Name: "trainer", Tags: tags,
+					Approx: "us-east-1"}},
 		},
 		"forget: Terraform lets go, the instance keeps billing": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_instance.t", actions: []string{"forget"}, before: inst("g5.xlarge", nil)}}},

@@ -3,6 +3,7 @@ package infra
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,7 +174,8 @@ func (a *analysis) price(s *Side, g *Group) {
 		g.Unpriced = "spot or low-priority capacity: the catalog has on-demand prices only"
 	case g.Windows:
 		g.Unpriced = "Windows: the catalog has Linux prices only"
-	case s.Region == "":
+	case s.Region == "" && g.SKU.Cloud != CloudAWS:
+		// An EC2 type gets the us-east-1 list price, marked approximate (Quote).
 		g.Unpriced = "region unknown: the resource and its provider name none and no default region is set"
 	case g.Scale.Unknown:
 		g.Unpriced = "instance count known only after apply"
@@ -181,11 +183,12 @@ func (a *analysis) price(s *Side, g *Group) {
 	if g.Unpriced != "" {
 		return
 	}
-	p, ok := a.cat.Price(g.SKU.Cloud, name, s.Region)
+	q, ok := a.cat.Quote(g.SKU.Cloud, name, s.Region)
 	if !ok {
 		g.Unpriced = a.noPrice(g.SKU.Cloud, name, s.Region)
 		return
 	}
+	p := q.USDPerHour
 	for _, at := range g.Attached {
 		ap, ok := a.cat.Price(CloudGCP, "gpu:"+at.Type, s.Region)
 		if !ok {
@@ -196,10 +199,17 @@ func (a *analysis) price(s *Side, g *Group) {
 	}
 	p = round6(p)
 	g.Hourly = &p
+	g.PriceBasis, g.PriceRegion = q.Basis, q.Region
 }
 
+// noPrice says why a SKU has no price in a region, naming up to five
+// regions that have one.
 func (a *analysis) noPrice(cloud, name, region string) string {
-	if regs := a.cat.Regions(cloud, name); len(regs) > 0 {
+	regs := a.cat.Regions(cloud, name)
+	switch {
+	case len(regs) > 5:
+		return fmt.Sprintf("no price for %s in %s (the catalog prices it in %d other regions, such as %s)", name, region, len(regs), strings.Join(regs[:5], ", "))
+	case len(regs) > 0:
 		return fmt.Sprintf("no price for %s in %s (the catalog prices it in %s)", name, region, strings.Join(regs, ", "))
 	}
 	return fmt.Sprintf("no price for %s in the catalog", name)
@@ -236,12 +246,19 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 			continue
 		}
 		for _, g := range x.s.Groups {
+			if g.Hourly != nil {
+				r.Cost.Approximate = r.Cost.Approximate || g.PriceBasis == BasisApproximate
+				if !slices.Contains(r.Cost.PriceRegions, g.PriceRegion) {
+					r.Cost.PriceRegions = append(r.Cost.PriceRegions, g.PriceRegion)
+				}
+			}
 			if g.Unpriced != "" {
 				r.Cost.Unpriced = append(r.Cost.Unpriced, Unpriced{Address: r.Address, SKU: g.SKU.Name,
 					Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name})
 			}
 		}
 	}
+	slices.Sort(r.Cost.PriceRegions)
 	_, bExp, bMax := sideCost(r.Before)
 	aMin, aExp, aMax := sideCost(r.After)
 	if c.Action == planparse.ActionForget {
@@ -288,13 +305,21 @@ func Monthly(hourly *float64) *float64 {
 // FormatUSD writes an amount with two decimals and thousands separators,
 // the sign first and then the currency symbol: FormatUSD(-1234.5, "$") is
 // "-$1,234.50". Renderers pass the symbol they need (markdown escapes it).
+//
+// Cents round half away from zero on the figure as planwarden computes it
+// (to a millionth of a dollar): 128.555 is "$128.56", although the float
+// nearest 128.555 is a hair below it.
 func FormatUSD(v float64, symbol string) string {
 	sign := ""
 	if v < 0 {
 		sign, v = "-", -v
 	}
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	whole, frac, _ := strings.Cut(s, ".")
+	cents := roundCents(v)
+	if cents == 0 {
+		sign = ""
+	}
+	whole := strconv.FormatInt(cents/100, 10)
+	frac := fmt.Sprintf("%02d", cents%100)
 	var b strings.Builder
 	for i, r := range whole {
 		if i > 0 && (len(whole)-i)%3 == 0 {
@@ -303,6 +328,22 @@ func FormatUSD(v float64, symbol string) string {
 		b.WriteRune(r)
 	}
 	return sign + symbol + b.String() + "." + frac
+}
+
+// roundCents is a non-negative amount in whole cents, half away from zero,
+// decided on its decimal digits to the millionth so that float noise
+// (128.555 stored as 128.55499999...) does not round the wrong way.
+func roundCents(v float64) int64 {
+	s := strconv.FormatFloat(v, 'f', 6, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	c, err := strconv.ParseInt(whole+frac[:2], 10, 64)
+	if err != nil {
+		return int64(math.Round(v * 100))
+	}
+	if frac[2] >= '5' {
+		c++
+	}
+	return c
 }
 
 func ptr(f float64) *float64 { f = round6(f); return &f }

@@ -65,6 +65,9 @@ type Price struct {
 type Catalog struct {
 	file CatalogFile
 	rows map[string]*row // cloud + "/" + lower-case name
+	// bulk is the bulk layer under the curated rows (nil: none); it is
+	// a func so the default catalog decodes it only when a lookup needs it.
+	bulk func() *Bulk
 }
 
 type row struct {
@@ -80,7 +83,9 @@ var (
 	defaultCat  *Catalog
 )
 
-// DefaultCatalog returns the catalog compiled into the binary. The same
+// DefaultCatalog returns the catalog compiled into the binary: the curated
+// rows of catalog.json over the bulk layer of catalog_bulk.gz (see Bulk),
+// which is decoded on the first lookup that needs it. The same
 // *Catalog is returned on every call. It panics if the embedded file is
 // invalid, which the package's tests rule out.
 func DefaultCatalog() *Catalog {
@@ -89,6 +94,7 @@ func DefaultCatalog() *Catalog {
 		if err != nil {
 			panic(fmt.Sprintf("infra: embedded catalog.json: %v", err))
 		}
+		c.bulk = defaultBulk
 		defaultCat = c
 	})
 	return defaultCat
@@ -152,6 +158,24 @@ func NewCatalog(f CatalogFile) (*Catalog, error) {
 	return c, nil
 }
 
+// WithBulk returns a catalog with the same curated rows over the bulk
+// layer b (nil: none).
+func (c *Catalog) WithBulk(b *Bulk) *Catalog {
+	out := *c
+	out.bulk = nil
+	if b != nil {
+		out.bulk = func() *Bulk { return b }
+	}
+	return &out
+}
+
+func (c *Catalog) bulkLayer() *Bulk {
+	if c.bulk == nil {
+		return nil
+	}
+	return c.bulk()
+}
+
 func key(cloud, name string) string { return cloud + "/" + strings.ToLower(name) }
 
 // NormalizeRegion folds a region as plans write it into the catalog's
@@ -160,10 +184,10 @@ func NormalizeRegion(r string) string {
 	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(r), " ", ""))
 }
 
-// Lookup returns what is known about a SKU: the catalog row when there is
-// one, else the facts of the SKU name's family (FromFamily set), else a
-// SKU with Known false. Names match case-insensitively; the returned Name
-// is the name as asked.
+// Lookup returns what is known about a SKU: the curated catalog row when
+// there is one, else the bulk layer's facts (see Bulk), else the facts of
+// the SKU name's family (FromFamily set), else a SKU with Known false.
+// Names match case-insensitively; the returned Name is the name as asked.
 func (c *Catalog) Lookup(cloud, name string) SKU {
 	k := key(cloud, name)
 	if r := c.rows[k]; r != nil {
@@ -171,7 +195,14 @@ func (c *Catalog) Lookup(cloud, name string) SKU {
 		s.Name = name
 		return s
 	}
-	s, ok := FamilyFacts(cloud, name)
+	var s SKU
+	ok := false
+	if b := c.bulkLayer(); b != nil {
+		s, ok = b.facts(cloud, name)
+	}
+	if !ok {
+		s, ok = FamilyFacts(cloud, name)
+	}
 	if !ok {
 		s = SKU{Cloud: cloud, Name: name}
 	}
@@ -182,30 +213,95 @@ func (c *Catalog) Lookup(cloud, name string) SKU {
 }
 
 // Price returns the on-demand Linux USD/hour of a SKU in a region, and
-// false when the catalog has no price there. It never returns 0 with true.
+// false when the catalog has no price there. It never returns 0 with true,
+// and never an approximation (see Quote).
 func (c *Catalog) Price(cloud, sku, region string) (float64, bool) {
 	p, ok := c.PriceInfo(cloud, sku, region)
 	return p.USDPerHour, ok
 }
 
-// PriceInfo is Price with the price's source and observation date.
+// PriceInfo is Price with the price's source and observation date. A
+// curated price wins over the bulk layer's.
 func (c *Catalog) PriceInfo(cloud, sku, region string) (Price, bool) {
-	r := c.rows[key(cloud, sku)]
-	if r == nil {
+	reg := NormalizeRegion(region)
+	if r := c.rows[key(cloud, sku)]; r != nil {
+		if p, ok := r.prices[reg]; ok {
+			return p, true
+		}
+	}
+	b := c.bulkLayer()
+	if b == nil {
 		return Price{}, false
 	}
-	p, ok := r.prices[NormalizeRegion(region)]
-	return p, ok
+	switch cloud {
+	case CloudAzure:
+		return b.azurePrice(sku, reg)
+	case CloudAWS:
+		if reg == BulkAWSRegion {
+			return b.ec2Price(sku)
+		}
+	}
+	return Price{}, false
 }
 
-// Regions lists, sorted, the regions where the catalog prices a SKU.
+// Price bases, as Quote.Basis reports them.
+const (
+	// BasisExact is the list price of the SKU in the region asked.
+	BasisExact = "exact"
+	// BasisApproximate is another region's list price: an EC2 type the
+	// catalog prices only in us-east-1 is quoted at that price elsewhere
+	// (other regions usually differ by 0-30%).
+	BasisApproximate = "approximate"
+)
+
+// Quote is a price with how it was found.
+type Quote struct {
+	Price
+	// Basis is BasisExact or BasisApproximate.
+	Basis string
+	// Region is the region whose price this is: the one asked when
+	// exact, us-east-1 when approximate.
+	Region string
+}
+
+// Quote returns the price of a SKU in a region: exact when the catalog
+// prices it there; for an EC2 type it does not (or when the region is
+// unknown, ""), the us-east-1 list price marked approximate; false when
+// neither is known.
+func (c *Catalog) Quote(cloud, sku, region string) (Quote, bool) {
+	reg := NormalizeRegion(region)
+	if reg != "" {
+		if p, ok := c.PriceInfo(cloud, sku, reg); ok {
+			return Quote{Price: p, Basis: BasisExact, Region: reg}, true
+		}
+	}
+	if cloud == CloudAWS {
+		if p, ok := c.PriceInfo(cloud, sku, BulkAWSRegion); ok {
+			return Quote{Price: p, Basis: BasisApproximate, Region: BulkAWSRegion}, true
+		}
+	}
+	return Quote{}, false
+}
+
+// Regions lists, sorted, the regions where the catalog prices a SKU
+// exactly (curated rows and the bulk layer).
 func (c *Catalog) Regions(cloud, sku string) []string {
-	r := c.rows[key(cloud, sku)]
-	if r == nil {
+	set := map[string]bool{}
+	if r := c.rows[key(cloud, sku)]; r != nil {
+		for reg := range r.prices {
+			set[reg] = true
+		}
+	}
+	if b := c.bulkLayer(); b != nil {
+		for _, reg := range b.regions(cloud, sku) {
+			set[reg] = true
+		}
+	}
+	if len(set) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(r.prices))
-	for reg := range r.prices {
+	out := make([]string, 0, len(set))
+	for reg := range set {
 		out = append(out, reg)
 	}
 	sort.Strings(out)

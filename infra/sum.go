@@ -19,6 +19,9 @@ type PlanCost struct {
 	OverlapHourly *float64
 	// Priced is how many resources the totals cover.
 	Priced int
+	// Approximate is how many of them are priced, in part, at another
+	// region's list price (Cost.Approximate).
+	Approximate int
 	// UnpricedResources is how many resources were left out of the totals.
 	UnpricedResources int
 	// Unpriced lists every unpriced item, in plan order.
@@ -42,6 +45,9 @@ func Sum(resources []*Resource) PlanCost {
 			continue
 		}
 		pc.Priced++
+		if c.Approximate {
+			pc.Approximate++
+		}
 		b += *c.HourlyBefore
 		a += *c.HourlyAfter
 		bMax += *c.MaxHourlyBefore

@@ -9,7 +9,7 @@ import (
 func TestSum(t *testing.T) {
 	type sview struct {
 		Before, After, Delta, MaxAfter, Overlap string
-		Priced, UnpricedResources               int
+		Priced, UnpricedResources, Approximate  int
 		Reasons                                 []string
 	}
 	p4d := func(addr string) rc {
@@ -35,9 +35,13 @@ func TestSum(t *testing.T) {
 				Reasons: []string{"azurerm_kubernetes_cluster.main Standard_NX96_v9: Standard_NX96_v9 is not in the catalog and no family rule knows it"}},
 		},
 		"nothing priced: totals are nil, not zero": {
-			plan: tplan{changes: []rc{{addr: "aws_instance.a", actions: []string{"create"}, after: map[string]any{"instance_type": "p4d.24xlarge"}}}},
+			plan: tplan{changes: []rc{{addr: "azurerm_linux_virtual_machine.a", actions: []string{"create"}, after: map[string]any{"size": "Standard_NC24ads_A100_v4"}}}},
 			want: sview{Before: "nil", After: "nil", Delta: "nil", MaxAfter: "nil", Overlap: "nil", UnpricedResources: 1,
-				Reasons: []string{"aws_instance.a p4d.24xlarge: region unknown: the resource and its provider name none and no default region is set"}},
+				Reasons: []string{"azurerm_linux_virtual_machine.a Standard_NC24ads_A100_v4: region unknown: the resource and its provider name none and no default region is set"}},
+		},
+		"EC2 type, region unknown: the us-east-1 list price, approximate": {
+			plan: tplan{changes: []rc{{addr: "aws_instance.a", actions: []string{"create"}, after: map[string]any{"instance_type": "p4d.24xlarge"}}}},
+			want: sview{Before: "0", After: "21.957642", Delta: "21.957642", MaxAfter: "21.957642", Overlap: "nil", Priced: 1, Approximate: 1},
 		},
 		"delete is a saving; create-before-destroy replace shows the overlap": {
 			plan: tplan{changes: []rc{
@@ -58,7 +62,7 @@ func TestSum(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			pc := Sum(analyze(t, tc.plan, Options{}))
 			got := sview{Before: fmtPtr(pc.HourlyBefore), After: fmtPtr(pc.HourlyAfter), Delta: fmtPtr(pc.HourlyDelta),
-				MaxAfter: fmtPtr(pc.MaxHourlyAfter), Overlap: fmtPtr(pc.OverlapHourly), Priced: pc.Priced, UnpricedResources: pc.UnpricedResources}
+				MaxAfter: fmtPtr(pc.MaxHourlyAfter), Overlap: fmtPtr(pc.OverlapHourly), Priced: pc.Priced, UnpricedResources: pc.UnpricedResources, Approximate: pc.Approximate}
 			for _, u := range pc.Unpriced {
 				got.Reasons = append(got.Reasons, u.Address+" "+u.SKU+": "+u.Reason)
 			}

@@ -16,6 +16,9 @@ const (
 	AcceleratorAMD        Accelerator = "amd-gpu"
 	AcceleratorInferentia Accelerator = "inferentia"
 	AcceleratorTrainium   Accelerator = "trainium"
+	// AcceleratorOther is any other accelerator chip (Habana Gaudi,
+	// Qualcomm AI 100): capacity the GPU rules treat like a GPU's.
+	AcceleratorOther Accelerator = "other-accelerator"
 )
 
 // SKU is what planwarden knows about one compute SKU.
@@ -88,6 +91,10 @@ type Group struct {
 	// Hourly is the USD/hour of one instance of the group, attached
 	// accelerators included; nil when unpriced.
 	Hourly *float64
+	// PriceBasis is BasisExact or BasisApproximate (another region's list
+	// price, see Catalog.Quote) when Hourly is set; PriceRegion is the
+	// region whose price it is.
+	PriceBasis, PriceRegion string
 	// Unpriced is why the group has no price, "" when it has one.
 	Unpriced string
 }
@@ -178,6 +185,11 @@ type Cost struct {
 	OverlapHourly *float64
 	// Unpriced lists what could not be priced, with the reason.
 	Unpriced []Unpriced
+	// Approximate is true when a figure uses another region's list price
+	// (a group's PriceBasis is BasisApproximate); PriceRegions lists, sorted,
+	// the regions whose prices the figures use.
+	Approximate  bool
+	PriceRegions []string
 	// BilledVia is set when the resource does not bill by itself: a
 	// SageMaker endpoint configuration bills through the endpoints that use
 	// it ("aws_sagemaker_endpoint"). Its figures are what one endpoint

@@ -26,6 +26,9 @@ func (c *Change) AfterUnknown(path ...any) bool { return c.After().Get(path...).
 // change from SensitiveText to SensitiveText. Each call decodes the
 // change's values afresh; nothing is kept.
 func (c *Change) Diff() []AttrDiff {
+	if c.whatIf != nil {
+		return c.whatIf.attrDiffs() // whatif.go: ARM's delta
+	}
 	var out []AttrDiff
 	diffWalk(nil, c.before.tree(), c.after.tree(), &out)
 	for i := range out {
@@ -222,8 +225,8 @@ type lazyPlan struct {
 // address and type on first use; each resource's values are decoded (and
 // sanitized) only when a caller asks for that resource.
 type stateIndex struct {
-	raw     []byte // the section's root module
-	secrets secretSet
+	raw []byte // the section's root module
+	z   sanitizer
 
 	once    sync.Once
 	entries []*stateEntry
@@ -277,7 +280,7 @@ func (x *stateIndex) index() {
 					end, err := skipValue(r, v, 1)
 					switch string(key) {
 					case "address":
-						e.address = stringAt(r[v:end])
+						e.address = x.z.redactAddress(stringAt(r[v:end]))
 					case "mode":
 						e.mode = stringAt(r[v:end])
 					case "type":
@@ -315,7 +318,7 @@ func (x *stateIndex) resource(e *stateEntry) *StateResource {
 			mode = ModeManaged
 		}
 		e.res = &StateResource{Address: e.address, Mode: mode, Type: e.typ, Name: e.name,
-			Values: resolve(e.values, e.sensitive, nil, "", x.secrets)}
+			Values: x.z.resolve(e.values, e.sensitive, nil, "")}
 	}
 	return e.res
 }
@@ -492,7 +495,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	if len(w.ConstantValue) > 0 {
 		e.HasConstant = true
 		v, _ := decodeValue(w.ConstantValue, nil, nil, secrets)
-		if IsSecretName(name) && !v.IsNull() {
+		if str, ok := v.Str(); (IsSecretName(name) || ok && nameSaysSecret(name, str)) && !v.IsNull() {
 			v = Value{v: redact(v.tree())}
 		}
 		e.Constant = v

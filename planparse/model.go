@@ -69,6 +69,17 @@ type Plan struct {
 	Deferred []*DeferredChange
 	// Checks are the results of check blocks, conditions and validations.
 	Checks []*Check
+	// Actions are the action_invocations: provider actions the apply will
+	// run (Terraform 1.14+), in the plan's order.
+	Actions []*ActionInvocation
+	// DeferredActions are the deferred_action_invocations.
+	DeferredActions []*DeferredActionInvocation
+	// Tool is "" for a Terraform/OpenTofu plan and ToolWhatIf for an ARM
+	// what-if result (Bicep, ARM templates).
+	Tool string
+	// Skipped are what-if entries ARM did not evaluate (Ignore,
+	// Unsupported), with its reason; always empty for Terraform plans.
+	Skipped []*SkippedChange
 
 	lazy *lazyPlan
 }
@@ -102,6 +113,7 @@ type Change struct {
 	Importing *Import
 
 	before, after Value
+	whatIf        *whatIfDiff // set for a what-if change: its diff comes from ARM's delta
 }
 
 // Import describes an import that is part of a change.

@@ -37,6 +37,10 @@ type wirePlan struct {
 	// Extra holds the top-level fields planparse does not model, as
 	// slices of the input, for readers of newer parts of the format.
 	Extra map[string]json.RawMessage
+
+	// Terraform 1.14+ actions, read by readActions (actions.go).
+	ActionInvocations         rawJSON
+	DeferredActionInvocations rawJSON
 }
 
 type wireResourceChange struct {
@@ -90,6 +94,9 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, syntaxError(name, data, err)
 	}
 	if w.FormatVersion == nil {
+		if wi, ok := whatIfDoc(data); ok {
+			return parseWhatIf(name, wi) // whatif.go
+		}
 		return nil, notPlan(name, w)
 	}
 	// terraform-json's own format_version check.
@@ -103,6 +110,10 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	plannedSensitive := sensitiveOutputs(w.PlannedValues)
 	secrets := collectSecrets(w, plannedSensitive)
+	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
+	if err != nil {
+		return nil, err
+	}
 	p := &Plan{
 		File:             name,
 		FormatVersion:    *w.FormatVersion,
@@ -111,15 +122,17 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Errored:          w.Errored,
 		Complete:         w.Complete,
 		Applyable:        w.Applyable,
+		Actions:          actions,
+		DeferredActions:  deferredActions,
 		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), secrets: secrets,
-			prior:   stateIndex{raw: member(member(w.PriorState, "values"), "root_module"), secrets: secrets},
-			planned: stateIndex{raw: member(w.PlannedValues, "root_module"), secrets: secrets}},
+			prior:   stateIndex{raw: member(member(w.PriorState, "values"), "root_module"), z: sanitizer{secrets: secrets}},
+			planned: stateIndex{raw: member(w.PlannedValues, "root_module"), z: sanitizer{secrets: secrets}}},
 	}
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
 		c, err := newChange(&w.ResourceChanges[i], secrets)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, w.ResourceChanges[i].Address, err),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, sanitizer{secrets: secrets}.redactAddress(w.ResourceChanges[i].Address), err),
 				Hint: "the file looks hand-edited or truncated; " + showHint}
 		}
 		p.Changes = append(p.Changes, c)
@@ -152,7 +165,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	sort.Slice(p.Outputs, func(i, j int) bool { return p.Outputs[i].Name < p.Outputs[j].Name })
 	for _, c := range w.Checks {
-		p.Checks = append(p.Checks, newChecks(c)...)
+		p.Checks = append(p.Checks, newChecks(c, secrets)...)
 	}
 	return p, nil
 }
@@ -259,23 +272,24 @@ func notPlan(name string, w *wirePlan) error {
 }
 
 func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
+	z := sanitizer{secrets: secrets}
 	c := &Change{
-		Address:         w.Address,
-		PreviousAddress: w.PreviousAddress,
+		Address:         z.redactAddress(w.Address),
+		PreviousAddress: z.redactAddress(w.PreviousAddress),
 		ModuleAddress:   w.ModuleAddress,
 		Mode:            Mode(w.Mode),
 		Type:            w.Type,
 		Name:            w.Name,
 		Provider:        w.ProviderName,
 		Deposed:         w.Deposed,
-		before:          resolve(w.Change.Before, w.Change.BeforeSensitive, nil, "", secrets),
-		after:           resolve(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", secrets),
+		before:          z.resolve(w.Change.Before, w.Change.BeforeSensitive, nil, ""),
+		after:           z.resolve(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, ""),
 	}
 	if c.Mode == "" {
 		c.Mode = ModeManaged
 	}
 	if len(w.Index) > 0 && string(w.Index) != "null" {
-		c.Index = string(w.Index)
+		c.Index = z.redactIndex(string(w.Index))
 	}
 	act, order, err := action(w.Change.Actions)
 	if err != nil {
@@ -284,10 +298,10 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 	c.Action, c.ReplaceOrder = act, order
 	c.ReasonCode, c.Reason = actionReason(w.ActionReason)
 	for _, rp := range w.Change.ReplacePaths {
-		c.ReplacePaths = append(c.ReplacePaths, formatPath(rp))
+		c.ReplacePaths = append(c.ReplacePaths, formatPath(rp, z))
 	}
 	if w.Change.Importing != nil {
-		c.Importing = &Import{ID: w.Change.Importing.ID, GeneratedConfig: w.Change.GeneratedConfig != ""}
+		c.Importing = &Import{ID: redactText(w.Change.Importing.ID, secrets), GeneratedConfig: w.Change.GeneratedConfig != ""}
 	}
 	return c, nil
 }
@@ -363,7 +377,8 @@ func deferredReason(r string) string {
 
 // formatPath renders a replace path ["default_node_pool",0,"vm_size"] as
 // default_node_pool[0].vm_size.
-func formatPath(raw json.RawMessage) string {
+// Secret map keys read as the sanitizer shows them in values.
+func formatPath(raw json.RawMessage, z sanitizer) string {
 	x, err := decodeJSON(raw)
 	steps, ok := x.([]any)
 	if err != nil || !ok {
@@ -373,6 +388,9 @@ func formatPath(raw json.RawMessage) string {
 	for _, s := range steps {
 		if f, ok := s.(float64); ok {
 			s = int(f)
+		}
+		if k, ok := s.(string); ok && z.secretKey(k) {
+			s = z.keyText(k)
 		}
 		path = append(path, s)
 	}
@@ -411,19 +429,22 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 
 func isTrue(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "true" }
 
-func newChecks(c tfjson.CheckResultStatic) []*Check {
+// newChecks converts one check result; instance keys and messages are
+// redacted like addresses and prose (an error_message may quote a value).
+func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
+	z := sanitizer{secrets: secrets}
 	kind := string(c.Address.Kind)
 	if len(c.Instances) == 0 {
-		return []*Check{{Address: c.Address.ToDisplay, Kind: kind, Status: string(c.Status)}}
+		return []*Check{{Address: z.redactAddress(c.Address.ToDisplay), Kind: kind, Status: string(c.Status)}}
 	}
 	var out []*Check
 	for _, in := range c.Instances {
-		ch := &Check{Address: in.Address.ToDisplay, Kind: kind, Status: string(in.Status)}
+		ch := &Check{Address: z.redactAddress(in.Address.ToDisplay), Kind: kind, Status: string(in.Status)}
 		if ch.Address == "" {
-			ch.Address = c.Address.ToDisplay
+			ch.Address = z.redactAddress(c.Address.ToDisplay)
 		}
 		for _, pr := range in.Problems {
-			ch.Problems = append(ch.Problems, pr.Message)
+			ch.Problems = append(ch.Problems, redactText(pr.Message, secrets))
 		}
 		out = append(out, ch)
 	}

@@ -94,6 +94,10 @@ func readPlan(data []byte) (*wirePlan, error) {
 			return readRawInto(data, v, d, &w.Variables)
 		case "values":
 			return readRawInto(data, v, d, &w.Values)
+		case "action_invocations":
+			return readRawInto(data, v, d, &w.ActionInvocations)
+		case "deferred_action_invocations":
+			return readRawInto(data, v, d, &w.DeferredActionInvocations)
 		case "serial":
 			w.Serial = true
 			return skipValue(data, v, d)

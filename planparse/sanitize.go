@@ -2,8 +2,13 @@ package planparse
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/maphash"
+	"strconv"
 	"strings"
 )
 
@@ -177,7 +182,7 @@ func decodeValue(raw, sens, unk []byte, secrets secretSet) (Value, error) {
 	if len(unk) > 0 {
 		_ = decodeNumber(unk, &u)
 	}
-	return Value{v: sanitizer{secrets}.sanitize(v, s, u, "")}, nil
+	return Value{v: sanitizer{secrets: secrets}.sanitize(v, s, u, "")}, nil
 }
 
 func decodeNumber(raw []byte, into *any) error {
@@ -188,32 +193,134 @@ func decodeNumber(raw []byte, into *any) error {
 	return err
 }
 
+// sanitizer replaces what is secret in a value tree. In review mode (the
+// zero redactKey) hidden values become sensitive markers; in redact mode
+// (`planwarden redact`) they become placeholder strings that a later
+// review reads as sensitive again.
+type sanitizer struct {
+	secrets   secretSet
+	redactKey []byte // HMAC key of redact mode; nil in review mode
+}
+
+// digest is a keyed digest of b: per process in review mode, per run of
+// `planwarden redact` in redact mode. Neither can be recomputed from the
+// output, so a digest is no dictionary oracle for a weak password.
+func (z sanitizer) digest(b []byte) uint64 {
+	if z.redactKey == nil {
+		return maphash.Bytes(seed, b)
+	}
+	m := hmac.New(sha256.New, z.redactKey)
+	m.Write(b)
+	return binary.BigEndian.Uint64(m.Sum(nil))
+}
+
+// placeholder is the text that stands for a hidden value or key:
+// "(sensitive) " and eight hex digits of its digest.
+func (z sanitizer) placeholder(b []byte) string {
+	return redactedPrefix + fmt.Sprintf("%08x", uint32(z.digest(b)>>32))
+}
+
+// hide replaces a secret value.
+func (z sanitizer) hide(x any) any {
+	if z.redactKey == nil {
+		return redact(x)
+	}
+	if s, ok := x.(string); ok && isRedactedText(s) {
+		return s
+	}
+	b, _ := json.Marshal(x)
+	return z.placeholder(b)
+}
+
+// keyText is what a secret map key or for_each key reads as.
+func (z sanitizer) keyText(k string) string {
+	if isRedactedText(k) {
+		return k
+	}
+	return z.placeholder([]byte(k))
+}
+
+// secretString reports whether a string leaf under name is secret: a
+// known secret, one inside it, or what the detector finds.
+func (z sanitizer) secretString(s, name string) bool {
+	if isRedactedText(s) {
+		return false
+	}
+	if z.secrets.contains(s) {
+		return true
+	}
+	return hasSecret(s, name)
+}
+
+// secretKey reports whether a map key or an instance key is secret.
+func (z sanitizer) secretKey(k string) bool {
+	if isRedactedText(k) {
+		return false
+	}
+	return z.secrets.contains(k) || hasSecret(k, "")
+}
+
+// contains reports whether s is, or holds, a known secret.
+func (s secretSet) contains(str string) bool {
+	if len(s) == 0 || len(str) < minSecretLen {
+		return false
+	}
+	if _, ok := s[str]; ok {
+		return true
+	}
+	if len(str) < minContainedLen {
+		return false
+	}
+	for x := range s {
+		if len(x) >= minContainedLen && len(x) < len(str) && strings.Contains(str, x) {
+			return true
+		}
+	}
+	return false
+}
+
 // sanitize returns x with sensitive leaves replaced by markers. sens is the
 // matching node of the sensitivity tree (true marks the whole subtree), unk
 // that of the unknown tree, key the attribute name x sits under.
-type sanitizer struct{ secrets secretSet }
-
 func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if b, ok := sens.(bool); ok && b {
-		return redact(x)
+		return z.hide(x)
 	}
 	if b, ok := unk.(bool); ok && b {
 		return unknown{}
 	}
+	if str, ok := x.(string); ok && isRedactedText(str) {
+		// A value `planwarden redact` (or a person) already hid.
+		return z.hide(str)
+	}
 	if z.secrets.has(x) {
-		return redact(x)
+		return z.hide(x)
 	}
 	if key != "" && IsSecretName(key) && x != nil {
 		if s, ok := x.(string); !ok || s != "" {
-			return redact(x)
+			return z.hide(x)
 		}
 	}
 	switch t := x.(type) {
+	case string:
+		if z.secretString(t, key) {
+			return z.hide(t)
+		}
 	case map[string]any:
 		sm, _ := sens.(map[string]any)
 		um, _ := unk.(map[string]any)
+		// {name = "DB_PASS", value = "..."}: environment lists name their values.
+		pairName, _ := t["name"].(string)
+		var renamed []string
 		for k, e := range t {
-			t[k] = z.sanitize(e, sm[k], um[k], k)
+			name := k
+			if k == "value" && pairName != "" && nameSaysSecret(pairName, "x") {
+				name = pairName
+			}
+			t[k] = z.sanitize(e, sm[k], um[k], name)
+			if z.secretKey(k) {
+				renamed = append(renamed, k)
+			}
 		}
 		// Unknown attributes are absent from "after"; show them.
 		for k, e := range um {
@@ -222,6 +329,11 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 					t[k] = unknown{}
 				}
 			}
+		}
+		for _, k := range renamed {
+			e := t[k]
+			delete(t, k)
+			t[z.keyText(k)] = e
 		}
 		return t
 	case []any:
@@ -245,4 +357,66 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		}
 	}
 	return x
+}
+
+// redactAddress shows the secret instance keys of an address (for_each
+// keys, module keys) as a placeholder with a digest, so the change stays
+// traceable: aws_iam_user.u["(sensitive) 3fa2c1d0"].
+func (z sanitizer) redactAddress(addr string) string {
+	if !strings.Contains(addr, `["`) {
+		return addr
+	}
+	var b strings.Builder
+	i := 0
+	for i < len(addr) {
+		j := strings.Index(addr[i:], `["`)
+		if j < 0 {
+			break
+		}
+		j += i
+		end := quotedEnd(addr, j+1)
+		if end < 0 {
+			break
+		}
+		key, err := strconv.Unquote(addr[j+1 : end+1])
+		b.WriteString(addr[i : j+1])
+		if err == nil && z.secretKey(key) {
+			b.WriteString(strconv.Quote(z.keyText(key)))
+		} else {
+			b.WriteString(addr[j+1 : end+1])
+		}
+		i = end + 1
+	}
+	if i == 0 {
+		return addr
+	}
+	b.WriteString(addr[i:])
+	return b.String()
+}
+
+// quotedEnd returns the index of the quote closing the string that starts
+// at addr[start] (a quote), or -1.
+func quotedEnd(addr string, start int) int {
+	for i := start + 1; i < len(addr); i++ {
+		switch addr[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// redactIndex is redactAddress for a change's raw index (a JSON value).
+func (z sanitizer) redactIndex(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return raw
+	}
+	var k string
+	if json.Unmarshal([]byte(raw), &k) != nil || !z.secretKey(k) {
+		return raw
+	}
+	q, _ := json.Marshal(z.keyText(k))
+	return string(q)
 }

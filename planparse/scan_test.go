@@ -145,12 +145,12 @@ func TestKindErrors(t *testing.T) {
 // TestExtraFieldsKept: top-level fields planparse does not model stay
 // available, unbuilt, for the readers of newer format parts.
 func TestExtraFieldsKept(t *testing.T) {
-	w, err := readPlan([]byte(`{"format_version":"1.2","action_invocations":[{"address":"action.a"}],"relevant_attributes":[]}`))
+	w, err := readPlan([]byte(`{"format_version":"1.2","newer_section":[{"address":"action.a"}],"relevant_attributes":[]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(w.Extra["action_invocations"]); got != `[{"address":"action.a"}]` {
-		t.Errorf("action_invocations = %q", got)
+	if got := string(w.Extra["newer_section"]); got != `[{"address":"action.a"}]` {
+		t.Errorf("newer_section = %q", got)
 	}
 }
 

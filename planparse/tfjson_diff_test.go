@@ -66,7 +66,7 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 			m.Actions = append(m.Actions, string(a))
 		}
 		for _, rp := range r.Change.ReplacePaths {
-			m.ReplacePaths = append(m.ReplacePaths, formatPath(rp))
+			m.ReplacePaths = append(m.ReplacePaths, formatPath(rp, sanitizer{}))
 		}
 		if r.Change.Importing != nil {
 			m.ImportID = "import:" + r.Change.Importing.ID
@@ -127,7 +127,7 @@ func fromTFJSON(tp *tfjson.Plan) wireModel {
 		}
 		for _, rp := range r.Change.ReplacePaths {
 			b, _ := json.Marshal(rp)
-			m.ReplacePaths = append(m.ReplacePaths, formatPath(b))
+			m.ReplacePaths = append(m.ReplacePaths, formatPath(b, sanitizer{}))
 		}
 		if r.Change.Importing != nil {
 			m.ImportID = "import:" + r.Change.Importing.ID

@@ -35,20 +35,22 @@ type Value struct {
 }
 
 // lazy is an object or array of a plan not decoded yet, with the matching
-// parts of its sensitivity and unknown trees (nil when they have none)
-// and the attribute name it sits under. The sanitizer's checks at its own
-// level have been applied (resolve): none redacts it.
+// parts of its sensitivity and unknown trees (nil when they have none),
+// the attribute name it sits under and the sanitizer that reads it. The
+// sanitizer's checks at its own level have been applied (resolve): none
+// hides it.
 type lazy struct {
 	raw, sens, unk []byte
 	key            string
-	secrets        secretSet
+	z              sanitizer
 }
 
 // resolve is sanitizer.sanitize's decision for one node, taken without
 // decoding the node when it is an object or array that stays readable.
-func resolve(raw, sens, unk []byte, key string, secrets secretSet) Value {
+// Scalars go through sanitize itself.
+func (z sanitizer) resolve(raw, sens, unk []byte, key string) Value {
 	if isLiteral(sens, "true") {
-		return Value{v: redact(decodeOrNil(raw))}
+		return Value{v: z.hide(decodeOrNil(raw))}
 	}
 	if isLiteral(unk, "true") {
 		return Value{v: unknown{}}
@@ -56,26 +58,17 @@ func resolve(raw, sens, unk []byte, key string, secrets secretSet) Value {
 	if len(raw) == 0 || isNull(raw, 0) {
 		if len(unk) > 0 && unk[0] == '{' {
 			// Unknown attributes of a null object: sanitize reads it as {}.
-			return resolve([]byte("{}"), sens, unk, key, secrets)
+			return z.resolve([]byte("{}"), sens, unk, key)
 		}
 		return Value{}
 	}
 	if raw[0] == '{' || raw[0] == '[' {
 		if key != "" && IsSecretName(key) {
-			return Value{v: redact(decodeOrNil(raw))}
+			return Value{v: z.hide(decodeOrNil(raw))}
 		}
-		return Value{n: &lazy{raw: raw, sens: sens, unk: unk, key: key, secrets: secrets}}
+		return Value{n: &lazy{raw: raw, sens: sens, unk: unk, key: key, z: z}}
 	}
-	x := decodeOrNil(raw)
-	if secrets.has(x) {
-		return Value{v: redact(x)}
-	}
-	if key != "" && IsSecretName(key) && x != nil {
-		if str, ok := x.(string); !ok || str != "" {
-			return Value{v: redact(x)}
-		}
-	}
-	return Value{v: x}
+	return Value{v: z.sanitize(decodeOrNil(raw), nil, nil, key)}
 }
 
 func isLiteral(raw []byte, word string) bool { return string(raw) == word }
@@ -98,27 +91,44 @@ func (v Value) tree() any {
 		return v.v
 	}
 	n := v.n
-	return sanitizer{n.secrets}.sanitize(decodeOrNil(n.raw), decodeOrNil(n.sens), decodeOrNil(n.unk), n.key)
+	return n.z.sanitize(decodeOrNil(n.raw), decodeOrNil(n.sens), decodeOrNil(n.unk), n.key)
 }
 
-// child is the sanitized value one step below a lazy node.
+// child is the sanitized value one step below a lazy node, as sanitize
+// builds it: a secret key is shown renamed (keyText), the "value" of a
+// {name, value} pair is judged by the pair's name, and unknown attributes
+// absent from the object read as unknown.
 func (n *lazy) child(step any) Value {
 	switch s := step.(type) {
 	case string:
 		if n.raw[0] != '{' {
 			return Value{}
 		}
+		key := s
 		raw, found := lookup(n.raw, s)
-		sens, _ := lookup(n.sens, s)
-		unk, _ := lookup(n.unk, s)
+		switch {
+		case found && n.z.secretKey(s):
+			return Value{} // sanitize renames the key: it is not there by name
+		case !found && isRedactedText(s):
+			key, raw, found = n.renamed(s)
+		}
+		unk, _ := lookup(n.unk, key)
 		if !found {
-			// Unknown attributes are absent from "after"; sanitize adds them.
 			if isLiteral(unk, "true") {
 				return Value{v: unknown{}}
 			}
 			return Value{}
 		}
-		return resolve(raw, sens, unk, s, n.secrets)
+		sens, _ := lookup(n.sens, key)
+		name := key
+		if key == "value" {
+			if pair, ok := lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
+				if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, "x") {
+					name = pn
+				}
+			}
+		}
+		return n.z.resolve(raw, sens, unk, name)
 	case int:
 		if n.raw[0] != '[' || s < 0 {
 			return Value{}
@@ -130,9 +140,23 @@ func (n *lazy) child(step any) Value {
 		sens, _ := nth(n.sens, s)
 		unk, _ := nth(n.unk, s)
 		// Elements of a list inherit the list's name for the secret check.
-		return resolve(raw, sens, unk, n.key, n.secrets)
+		return n.z.resolve(raw, sens, unk, n.key)
 	}
 	return Value{}
+}
+
+// renamed finds the secret key that sanitize shows as text.
+func (n *lazy) renamed(text string) (string, []byte, bool) {
+	var key string
+	var out []byte
+	_, _ = eachMember(n.raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+		end, err := skipValue(n.raw, v, 1)
+		if ks := unquote(k, escaped); err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
+			key, out = ks, n.raw[v:end:end]
+		}
+		return end, err
+	})
+	return key, out, out != nil
 }
 
 // lookup returns the value of key in the object raw (null included). When
@@ -306,7 +330,7 @@ func (v Value) List() []Value {
 		sens, unk := elements(n.sens), elements(n.unk)
 		out := []Value{}
 		for k, e := range elements(n.raw) {
-			out = append(out, resolve(e, at(sens, k), at(unk, k), n.key, n.secrets))
+			out = append(out, n.z.resolve(e, at(sens, k), at(unk, k), n.key))
 		}
 		return out
 	}

@@ -1,6 +1,8 @@
 package review
 
 import (
+	"strings"
+
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/rules"
@@ -24,6 +26,15 @@ type Options struct {
 	Config    *rules.Config
 	Catalog   *infra.Catalog
 	Overrides []rules.Override
+	// Findings are made outside the plans (the app's provenance findings:
+	// plan-workflow-changed, unknown-project, missing-plan); they join the
+	// plans' findings under one verdict. A finding whose project is not
+	// among the inputs goes with the first project.
+	Findings []rules.Finding
+	// Notes are sentences for the reviewer about how the review was made
+	// (metadata that was ignored, runs that were not trusted); they are
+	// shown in the comment and the JSON report.
+	Notes []string
 	// DefaultRegion applies when a resource and its provider name no region.
 	DefaultRegion string
 }
@@ -38,7 +49,7 @@ func Build(inputs []Input, opt Options) *Report {
 	if opt.Catalog == nil {
 		opt.Catalog = infra.DefaultCatalog()
 	}
-	r := &Report{Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
+	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
 	ruleIn := make([]rules.Project, 0, len(inputs))
 	for _, in := range inputs {
 		env := in.Environment
@@ -53,7 +64,9 @@ func Build(inputs []Input, opt Options) *Report {
 		r.Projects = append(r.Projects, p)
 		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
 	}
-	res := opt.Config.Evaluate(ruleIn, opt.Overrides)
+	res := opt.Config.Evaluate(ruleIn, nil)
+	res = opt.Config.Conclude(append(res.Findings, opt.Findings...), opt.Overrides)
+	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}
 	for _, p := range r.Projects {
@@ -113,6 +126,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	for _, c := range plan.Checks {
 		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
 	}
+	p.Actions, p.DeferredActions = actions(plan)
 	p.Cost = projectCost(resources)
 	return p
 }
@@ -135,6 +149,13 @@ func newChange(c *planparse.Change, res *infra.Resource) *Change {
 			ch.SKUAfter = res.After.SKU
 		}
 		ch.HourlyBefore, ch.HourlyAfter = res.Cost.HourlyBefore, res.Cost.HourlyAfter
+		if len(res.Cost.PriceRegions) > 0 {
+			ch.PriceBasis = infra.BasisExact
+			if res.Cost.Approximate {
+				ch.PriceBasis = infra.BasisApproximate
+			}
+			ch.PriceRegion = strings.Join(res.Cost.PriceRegions, ",")
+		}
 	}
 	return ch
 }

@@ -11,7 +11,8 @@ func projectCost(resources []*infra.Resource) Cost {
 	pc := infra.Sum(resources)
 	c := Cost{Currency: "USD", Unpriced: make([]Unpriced, 0, len(pc.Unpriced)),
 		HourlyBefore: pc.HourlyBefore, HourlyAfter: pc.HourlyAfter, HourlyDelta: pc.HourlyDelta,
-		MaxHourlyAfter: pc.MaxHourlyAfter, PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources}
+		MaxHourlyAfter: pc.MaxHourlyAfter, PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources,
+		ApproximateResources: pc.Approximate}
 	if pc.Priced == 0 && pc.UnpricedResources == 0 {
 		zero := 0.0
 		c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = &zero, &zero, &zero, &zero

@@ -222,23 +222,33 @@ func fieldsOf(t reflect.Type) ([]field, bool) {
 		if f.Anonymous {
 			ok = false
 		}
-		if !f.IsExported() {
+		name, omitEmpty, encoded := jsonName(f)
+		if !encoded {
 			continue
 		}
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
-		}
-		key, _ := json.Marshal(name)
-		if strings.Contains(opts, "string") {
+		if _, opts, _ := strings.Cut(f.Tag.Get("json"), ","); strings.Contains(opts, "string") {
 			ok = false
 		}
-		fs = append(fs, field{index: i, key: string(key) + ": ", omitEmpty: strings.Contains(opts, "omitempty")})
+		key, _ := json.Marshal(name)
+		fs = append(fs, field{index: i, key: string(key) + ": ", omitEmpty: omitEmpty})
 	}
 	fieldCache.Store(t, fields{fs, ok})
 	return fs, ok
+}
+
+// jsonName reads a field's json tag: its name, omitempty, and whether it
+// is encoded at all.
+func jsonName(f reflect.StructField) (string, bool, bool) {
+	if !f.IsExported() {
+		return "", false, false
+	}
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", false, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, strings.Contains(opts, "omitempty"), true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
 // TestWriteJSONMatchesMarshalIndent holds the streaming writer to
@@ -42,6 +43,7 @@ func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
 			if diff := cmp.Diff(string(want)+"\n", got.String()); diff != "" {
 				t.Errorf("WriteJSON differs from MarshalIndent (-want +got):\n%s", diff)
 			}
+			reviewtest.ValidateReport(t, name, got.Bytes())
 		})
 	}
 }

@@ -13,11 +13,17 @@ import (
 // Its JSON form is the contract of ARCHITECTURE.md: fields may be added,
 // never renamed.
 type Report struct {
-	Verdict  rules.Verdict `json:"verdict"`
-	Totals   Totals        `json:"totals"`
-	Projects []*Project    `json:"projects"`
+	// SchemaVersion is the version of this shape (SchemaVersion); the JSON
+	// Schema is review/report.schema.json.
+	SchemaVersion int           `json:"schema_version"`
+	Verdict       rules.Verdict `json:"verdict"`
+	Totals        Totals        `json:"totals"`
+	Projects      []*Project    `json:"projects"`
 	// Overrides that were applied, with who and when.
 	Overrides []rules.Override `json:"overrides"`
+	// Notes say how the review was made: what of the plan artifacts was
+	// not trusted and why.
+	Notes []string `json:"notes"`
 }
 
 // Totals are summed over projects. A figure is null when any part of it is
@@ -50,6 +56,11 @@ type Project struct {
 	Checks           []*Check        `json:"checks"`
 	Cost             Cost            `json:"cost"`
 	Findings         []rules.Finding `json:"findings"`
+
+	// Actions are the provider actions the apply will run (Terraform
+	// 1.14+ action_invocations); DeferredActions wait for a later plan.
+	Actions         []*Action `json:"actions"`
+	DeferredActions []*Action `json:"deferred_actions"`
 
 	// Plan and Resources are the inputs, for renderers that need the
 	// attribute diffs or the GPU facts; they are not part of the JSON.
@@ -87,6 +98,13 @@ type Change struct {
 	SKUAfter        string   `json:"sku_after"`
 	HourlyBefore    *float64 `json:"hourly_before"`
 	HourlyAfter     *float64 `json:"hourly_after"`
+	// PriceBasis is "exact" when every figure is the list price of the
+	// resource's own region, "approximate" when one stands in another
+	// region's (an EC2 type priced only in us-east-1); PriceRegion names
+	// the region(s) whose prices were used. Both are absent when nothing
+	// was priced.
+	PriceBasis  string `json:"price_basis,omitempty"`
+	PriceRegion string `json:"price_region,omitempty"`
 
 	// Source is the parsed change (for attribute diffs); Resource is infra's
 	// view when the type is supported. Neither is part of the JSON.
@@ -123,6 +141,9 @@ type Cost struct {
 	// and what they leave out.
 	PricedResources   int `json:"priced_resources"`
 	UnpricedResources int `json:"unpriced_resources"`
+	// ApproximateResources counts the priced resources whose figures use
+	// another region's list price (their changes say price_basis approximate).
+	ApproximateResources int `json:"approximate_resources"`
 }
 
 // Unpriced is an item whose cost cannot be known, and why.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,7 @@ const (
 	RuleIAMAdmin            = "iam-admin"
 	RuleStatefulDelete      = "stateful-delete"
 	RuleRetiredSKU          = "retired-sku"
+	RuleActionInvocation    = "action-invocation"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -58,12 +60,44 @@ var builtins = map[string]rule{
 	RuleStatefulDelete:      statefulDelete{},
 	RulePlanErrored:         planErrored{},
 	RuleRetiredSKU:          retiredSKU{},
+	RuleActionInvocation:    actionInvocation{},
 }
 
-func isBuiltin(id string) bool { _, ok := builtins[id]; return ok }
+func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }
 
-// BuiltinRules returns the ids of the built-in rules, sorted.
-func BuiltinRules() []string { return builtinIDs() }
+// Provenance rules: findings about where the plans came from rather than
+// what they change. The app decides them from GitHub's facts (which
+// workflow ran, what the pull request changed) and the base-branch
+// config, and hands them to Conclude with the plans' findings.
+const (
+	// RulePlanWorkflowChanged blocks a review whose plan workflow, or a
+	// file it uses from the repository, is changed by the pull request:
+	// the artifact was made by the pull request's own version of it.
+	RulePlanWorkflowChanged = "plan-workflow-changed"
+	// RuleUnknownProject blocks a plan for a project the config does not
+	// declare (when it declares projects); it cannot be overridden.
+	RuleUnknownProject = "unknown-project"
+	// RuleMissingPlan blocks a review that lacks the plan of a declared
+	// project the pull request changes; it cannot be overridden.
+	RuleMissingPlan = "missing-plan"
+)
+
+var provenanceRules = map[string]bool{RulePlanWorkflowChanged: true, RuleUnknownProject: true, RuleMissingPlan: true}
+
+// BuiltinRules returns the ids of the built-in rules, the provenance rules
+// included, sorted.
+func BuiltinRules() []string { return sortedKeys(mapUnion(builtins, provenanceRules)) }
+
+func mapUnion[V any](m map[string]V, set map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m)+len(set))
+	for k := range m {
+		out[k] = true
+	}
+	for k := range set {
+		out[k] = true
+	}
+	return out
+}
 
 func builtinIDs() []string { return sortedKeys(builtins) }
 
@@ -177,13 +211,28 @@ func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 			}
 		}
 	}
+	return c.Conclude(findings, overrides)
+}
+
+// Conclude applies overrides to findings (as Evaluate does), orders them and
+// gives the verdict. The app calls it with the plans' findings and the
+// provenance findings together, so one verdict covers both.
+func (c *Config) Conclude(findings []Finding, overrides []Override) Result {
+	if c == nil {
+		c = DefaultConfig()
+	}
+	findings = slices.Clone(findings)
+	if findings == nil {
+		findings = []Finding{}
+	}
 	for i := range findings {
 		f := &findings[i]
 		if f.Severity != SeverityBlock || !c.Overridable(f.Rule) {
 			continue
 		}
 		for _, o := range overrides {
-			if o.Rule == f.Rule && (o.Address == "" || o.Address == f.Address) && (o.Project == "" || o.Project == f.Project) {
+			if o.Rule == f.Rule && (o.Address == "" || o.Address == f.Address) && (o.Project == "" || o.Project == f.Project) &&
+				(o.Digest == "" || o.Digest == FindingDigest(*f)) {
 				o := o
 				f.Override = &o
 				break

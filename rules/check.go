@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 var (
@@ -14,6 +16,7 @@ var (
 	ruleIDSyntax = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	resourceType = regexp.MustCompile(`^[a-z][a-z0-9]*_[a-z0-9_]+$`)
 	workflowFile = regexp.MustCompile(`^[A-Za-z0-9._-]+\.ya?ml$`)
+	planWorkflow = regexp.MustCompile(`^\.github/workflows/[A-Za-z0-9._-]+\.ya?ml$`)
 	teamSlug     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
@@ -47,6 +50,17 @@ func (ps *problems) check(c *Config) {
 		}
 	}
 
+	seenWF := map[string]int{}
+	for i, wf := range c.PlanWorkflows {
+		p := fmt.Sprintf("plan_workflows[%d]", i)
+		if !planWorkflow.MatchString(wf) {
+			ps.at(p, "expected a workflow file as a path from the repo root, such as %s, got %q", DefaultPlanWorkflow, wf)
+		} else if j, dup := seenWF[wf]; dup {
+			ps.at(p, "%s is listed twice (also plan_workflows[%d])", wf, j)
+		}
+		seenWF[wf] = i
+	}
+
 	names := map[string]int{}
 	for i, pr := range c.Projects {
 		p := fmt.Sprintf("projects[%d]", i)
@@ -65,6 +79,17 @@ func (ps *problems) check(c *Config) {
 		}
 		if d := pr.Directory; d != "" && (path.IsAbs(d) || slices.Contains(strings.Split(path.Clean(d), "/"), "..")) {
 			ps.at(p+".directory", "expected a directory inside the repo, relative to its root, got %q", d)
+		}
+		for j, g := range pr.Paths {
+			q := fmt.Sprintf("%s.paths[%d]", p, j)
+			switch {
+			case strings.TrimSpace(g) == "":
+				ps.at(q, "expected a glob of repo files such as infra/gpu/**, got an empty string")
+			case strings.HasPrefix(g, "/") || strings.HasPrefix(g, "./") || slices.Contains(strings.Split(g, "/"), ".."):
+				ps.at(q, "expected a glob relative to the repo root, such as infra/gpu/**, got %q", g)
+			case !doublestar.ValidatePattern(g):
+				ps.at(q, "expected a glob such as infra/gpu/** (*, ?, [...], {a,b} and ** are allowed), got %q", g)
+			}
 		}
 	}
 
@@ -152,13 +177,15 @@ func (ps *problems) check(c *Config) {
 		switch {
 		case id == RulePlanErrored:
 			ps.at(p, "plan-errored cannot be overridden: an incomplete plan never passes")
+		case id == RuleUnknownProject || id == RuleMissingPlan:
+			ps.at(p, "%s cannot be overridden: declare the project under projects, or make the plan workflow upload its plan", id)
 		case id != "*" && !isBuiltin(id) && !custom:
-			known := append(builtinIDs(), "*")
+			known := append(BuiltinRules(), "*")
 			for cid := range customIDs {
 				known = append(known, cid)
 			}
 			sort.Strings(known)
-			known = slices.DeleteFunc(known, func(s string) bool { return s == RulePlanErrored })
+			known = slices.DeleteFunc(known, func(s string) bool { return !c.Overridable(s) })
 			msg := fmt.Sprintf("unknown rule %q; expected a rule id or *: %s", id, strings.Join(known, ", "))
 			if s := suggest(id, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -185,6 +212,14 @@ func (ps *problems) check(c *Config) {
 		}
 		for i, env := range pol.Environments {
 			knownEnv(fmt.Sprintf("%s.environments[%d]", p, i), env)
+		}
+		switch {
+		case pol.Approvals < 0:
+			ps.at(p+".approvals", "expected how many people must override, at least 1, got %d", pol.Approvals)
+		case pol.Approvals > 1 && len(pol.Teams) == 0 && len(pol.Users) < pol.Approvals:
+			ps.at(p+".approvals", "%d approvals are required but only %d user(s) and no team may override: no finding could ever pass", pol.Approvals, len(pol.Users))
+		case pol.Approvals > 1 && len(pol.Labels) > 0:
+			ps.at(p+".approvals", "a label is one approval by whoever added it; labels and approvals above 1 cannot be combined (remove labels, or approvals)")
 		}
 	}
 	// Logins may be written @alice; compare without the @.

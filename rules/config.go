@@ -40,12 +40,13 @@ const DefaultDestroyWorkflow = "destroy-staging.yml"
 // rules (a Config built by hand runs no custom rules). A Config is not
 // changed by its methods, so one may serve concurrent Evaluate calls.
 type Config struct {
-	Version      int                          `yaml:"version" doc:"Config format version; must be 1." enum:"1" required:"true"`
-	Projects     []ProjectConfig              `yaml:"projects,omitempty" doc:"Terraform projects (root modules) of the repo and the plan artifact CI uploads for each."`
-	Environments map[string]EnvironmentConfig `yaml:"environments,omitempty" doc:"Environments by name. An entry replaces the built-in entry of the same name (prod is protected; staging may be destroyed with /destroy-staging)."`
-	Rules        RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
-	Overrides    map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
-	CustomRules  []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
+	Version       int                          `yaml:"version" doc:"Config format version; must be 1." enum:"1" required:"true"`
+	Projects      []ProjectConfig              `yaml:"projects,omitempty" doc:"Terraform projects (root modules) of the repo and the plan artifact CI uploads for each."`
+	Environments  map[string]EnvironmentConfig `yaml:"environments,omitempty" doc:"Environments by name. An entry replaces the built-in entry of the same name (prod is protected; staging may be destroyed with /destroy-staging)."`
+	Rules         RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
+	Overrides     map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
+	CustomRules   []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
+	PlanWorkflows []string                     `yaml:"plan_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs make the plans planwarden reviews; every other workflow's artifacts are ignored. Default: [.github/workflows/planwarden-plan.yml]." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
 
 	file   string
 	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
@@ -54,10 +55,11 @@ type Config struct {
 
 // ProjectConfig is one Terraform project of the repo.
 type ProjectConfig struct {
-	Name        string `yaml:"name" doc:"Project name, as reviews and comments show it." required:"true"`
-	Directory   string `yaml:"directory,omitempty" doc:"Directory of the root module, relative to the repo root."`
-	Environment string `yaml:"environment,omitempty" doc:"Environment the project deploys to (a key of environments, or prod or staging)."`
-	Artifact    string `yaml:"artifact,omitempty" doc:"Name of the workflow artifact holding the project's plan JSON; must start with planwarden. Default: planwarden-<name>."`
+	Name        string   `yaml:"name" doc:"Project name, as reviews and comments show it." required:"true"`
+	Directory   string   `yaml:"directory,omitempty" doc:"Directory of the root module, relative to the repo root."`
+	Environment string   `yaml:"environment,omitempty" doc:"Environment the project deploys to (a key of environments, or prod or staging)."`
+	Artifact    string   `yaml:"artifact,omitempty" doc:"Name of the workflow artifact holding the project's plan JSON; must start with planwarden. Default: planwarden-<name>."`
+	Paths       []string `yaml:"paths,omitempty" doc:"Globs (** for any depth) of the repo files that belong to the project. A pull request that changes no file of any project's paths needs no plan: its check passes at once. Default: everything under directory (the whole repo when directory is empty)."`
 }
 
 // EnvironmentConfig is what the config says about one environment.
@@ -75,6 +77,8 @@ type OverridePolicy struct {
 	Teams        []string `yaml:"teams,omitempty" doc:"Teams (org/team-slug) whose members may override."`
 	Labels       []string `yaml:"labels,omitempty" doc:"Pull request labels that override when present."`
 	Environments []string `yaml:"environments,omitempty" doc:"Environments the policy applies to. Empty: every environment."`
+	AllowAuthor  bool     `yaml:"allow_author,omitempty" doc:"Whether the pull request's author may override its findings (never plan-workflow-changed). Default: false."`
+	Approvals    int      `yaml:"approvals,omitempty" doc:"How many different people must override a finding before it passes. Default: 1." min:"1"`
 }
 
 // RuleSettings holds the settings of each built-in rule, by rule id.
@@ -90,6 +94,7 @@ type RuleSettings struct {
 	IAMAdmin            RuleSetting         `yaml:"iam-admin,omitempty" doc:"A role gets AdministratorAccess or an Allow of * on *. Default: block."`
 	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
 	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
+	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -199,6 +204,38 @@ func (c *Config) Project(name string) (ProjectConfig, bool) {
 	return ProjectConfig{}, false
 }
 
+// DefaultPlanWorkflow is the plan workflow of a config that names none.
+const DefaultPlanWorkflow = ".github/workflows/planwarden-plan.yml"
+
+// PlanWorkflowPaths returns the workflow files whose runs make the plans:
+// plan_workflows, else DefaultPlanWorkflow.
+func (c *Config) PlanWorkflowPaths() []string {
+	if len(c.PlanWorkflows) > 0 {
+		return c.PlanWorkflows
+	}
+	return []string{DefaultPlanWorkflow}
+}
+
+// IsPlanWorkflow reports whether path (as GitHub names a run's workflow,
+// .github/workflows/x.yml) is one of PlanWorkflowPaths. Paths compare
+// exactly: GitHub's paths are case-sensitive.
+func (c *Config) IsPlanWorkflow(path string) bool {
+	return slices.Contains(c.PlanWorkflowPaths(), path)
+}
+
+// ProjectPaths returns the globs of the files that belong to a declared
+// project: its paths, else everything under its directory.
+func (p ProjectConfig) ProjectPaths() []string {
+	if len(p.Paths) > 0 {
+		return p.Paths
+	}
+	d := strings.Trim(path.Clean("/"+p.Directory), "/")
+	if d == "" {
+		return []string{"**"}
+	}
+	return []string{d + "/**"}
+}
+
 // EnvironmentOf returns the environment the config gives a project, or ""
 // when the project is not declared or names none.
 func (c *Config) EnvironmentOf(project string) string {
@@ -285,8 +322,11 @@ func skuAllowed(list []string, sku string) bool {
 }
 
 // Overridable reports whether findings of a rule may be overridden at
-// all. plan-errored may not: an incomplete plan never passes.
-func (c *Config) Overridable(rule string) bool { return rule != RulePlanErrored }
+// all. plan-errored may not (an incomplete plan never passes), nor
+// unknown-project and missing-plan (fix the config or the workflow).
+func (c *Config) Overridable(rule string) bool {
+	return rule != RulePlanErrored && rule != RuleUnknownProject && rule != RuleMissingPlan
+}
 
 // MayOverride reports whether someone may override the blocking findings of
 // rule in env: the user is listed (logins compare case-insensitively), or
@@ -395,6 +435,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleIAMAdmin:            &r.IAMAdmin,
 		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
 		RuleRetiredSKU:          &r.RetiredSKU,
+		RuleActionInvocation:    &r.ActionInvocation,
 	}
 }
 

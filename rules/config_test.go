@@ -24,6 +24,7 @@ projects:
     directory: examples/aks-gpu
     environment: prod
     artifact: planwarden-aks-gpu
+    paths: [examples/aks-gpu/**, "modules/gpu/*.tf"]
   - name: sagemaker
     directory: examples/sagemaker
     environment: staging
@@ -64,6 +65,7 @@ rules:
     environments: {dev: warn}
     extra_types: [aws_sagemaker_feature_group]
   retired-sku: {severity: block, environments: {dev: off}}
+  action-invocation: {severity: warn, environments: {prod: block}}
 overrides:
   gpu-sku-loss:
     users: [alice, "@Bob"]
@@ -72,6 +74,8 @@ overrides:
     environments: [prod, staging]
   "*":
     teams: [acme/sre]
+    allow_author: true
+    approvals: 2
 custom_rules:
   - id: no-h100-in-dev
     when: change.sku.gpu_model.contains("H100") && project.environment == "dev"
@@ -79,6 +83,7 @@ custom_rules:
     message: "{address} uses an H100 ({sku}) in {environment}"
     remedy: Use an A100 in dev.
     environments: {staging: warn}
+plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-sagemaker.yaml]
 `
 
 func TestEveryKey(t *testing.T) {
@@ -87,7 +92,7 @@ func TestEveryKey(t *testing.T) {
 	want := &Config{
 		Version: 1,
 		Projects: []ProjectConfig{
-			{Name: "aks-gpu", Directory: "examples/aks-gpu", Environment: "prod", Artifact: "planwarden-aks-gpu"},
+			{Name: "aks-gpu", Directory: "examples/aks-gpu", Environment: "prod", Artifact: "planwarden-aks-gpu", Paths: []string{"examples/aks-gpu/**", "modules/gpu/*.tf"}},
 			{Name: "sagemaker", Directory: "examples/sagemaker", Environment: "staging"},
 		},
 		Environments: map[string]EnvironmentConfig{
@@ -103,20 +108,22 @@ func TestEveryKey(t *testing.T) {
 			EndpointReplacement: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock, "staging": SeverityInfo}}, ExtraTypes: []string{"kubernetes_manifest"}},
 			CostIncrease: CostSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 				HourlyDelta: Thresholds{Warn: f(5), Block: f(500)}, MaxHourlyDelta: Thresholds{Warn: f(25), Block: f(2500)}},
-			UnpricedSKU:    RuleSetting{Severity: SeverityInfo, Environments: map[string]Severity{"prod": SeverityWarn}},
-			AllowedSKUs:    AllowedSKUsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}}, SKUs: []string{"Standard_D4s_v5"}},
-			IAMAdmin:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityBlock}},
-			StatefulDelete: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, ExtraTypes: []string{"aws_sagemaker_feature_group"}},
-			RetiredSKU:     RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}},
+			UnpricedSKU:      RuleSetting{Severity: SeverityInfo, Environments: map[string]Severity{"prod": SeverityWarn}},
+			AllowedSKUs:      AllowedSKUsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}}, SKUs: []string{"Standard_D4s_v5"}},
+			IAMAdmin:         RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityBlock}},
+			StatefulDelete:   TypesSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, ExtraTypes: []string{"aws_sagemaker_feature_group"}},
+			RetiredSKU:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}},
+			ActionInvocation: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock}},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
-			"*":            {Teams: []string{"acme/sre"}},
+			"*":            {Teams: []string{"acme/sre"}, AllowAuthor: true, Approvals: 2},
 		},
 		CustomRules: []CustomRule{{
 			ID: "no-h100-in-dev", When: `change.sku.gpu_model.contains("H100") && project.environment == "dev"`, Severity: SeverityBlock,
 			Message: "{address} uses an H100 ({sku}) in {environment}", Remedy: "Use an A100 in dev.", Environments: map[string]Severity{"staging": SeverityWarn},
 		}},
+		PlanWorkflows: []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
 		t.Errorf("decoded config (-want +got):\n%s", diff)
@@ -124,31 +131,36 @@ func TestEveryKey(t *testing.T) {
 
 	// What the app and the CLI read of it.
 	checks := map[string]struct{ got, want any }{
-		"file":                          {c.File(), "planwarden.yml"},
-		"environment of aks-gpu":        {c.EnvironmentOf("aks-gpu"), "prod"},
-		"environment of unknown":        {c.EnvironmentOf("nope"), ""},
-		"artifact of aks-gpu":           {c.PlanArtifact("aks-gpu"), "planwarden-aks-gpu"},
-		"default artifact of sagemaker": {c.PlanArtifact("sagemaker"), "planwarden-sagemaker"},
-		"project for artifact":          {projectName(c.ProjectForArtifact("planwarden-sagemaker")), "sagemaker"},
-		"environments":                  {c.EnvironmentNames(), []string{"dev", "prod", "staging"}},
-		"prod protected":                {c.IsProtected("prod"), true},
-		"staging not protected":         {c.IsProtected("staging"), false},
-		"staging destroy workflow":      {workflow(c.DestroyWorkflow("staging")), "destroy-staging.yml"},
-		"prod cannot be destroyed":      {workflow(c.DestroyWorkflow("prod")), "refused"},
-		"dev cannot be destroyed":       {workflow(c.DestroyWorkflow("dev")), "refused"},
-		"prod allow-list":               {c.AllowedSKUs("prod"), []string{"Standard_NC24ads_A100_v4", "Standard_D*"}},
-		"dev falls back to rules list":  {c.AllowedSKUs("dev"), []string{"Standard_D4s_v5"}},
-		"alice may override in prod":    {c.MayOverride(RuleGPUSKULoss, "prod", "alice", nil, nil), true},
-		"bob, any case, without the @":  {c.MayOverride(RuleGPUSKULoss, "prod", "bob", nil, nil), true},
-		"alice may not in dev":          {c.MayOverride(RuleGPUSKULoss, "dev", "alice", nil, nil), false},
-		"alice may not override iam":    {c.MayOverride(RuleIAMAdmin, "prod", "alice", nil, nil), false},
-		"team member may":               {c.MayOverride(RuleGPUSKULoss, "prod", "carol", []string{"acme/ML-Platform"}, nil), true},
-		"label may":                     {c.MayOverride(RuleGPUSKULoss, "staging", "", nil, []string{"planwarden/override-gpu"}), true},
-		"sre may override any rule":     {c.MayOverride(RuleIAMAdmin, "dev", "dave", []string{"acme/sre"}, nil), true},
-		"nobody overrides plan-errored": {c.MayOverride(RulePlanErrored, "dev", "dave", []string{"acme/sre"}, nil), false},
-		"stranger may not":              {c.MayOverride(RuleGPUSKULoss, "prod", "mallory", []string{"acme/web"}, []string{"lgtm"}), false},
-		"who may override in prod":      {overriders(c, RuleGPUSKULoss, "prod"), [][]string{{"alice", "Bob"}, {"acme/ml-platform", "acme/sre"}, {"planwarden/override-gpu"}}},
-		"who may override in dev":       {overriders(c, RuleGPUSKULoss, "dev"), [][]string{nil, {"acme/sre"}, nil}},
+		"file":                           {c.File(), "planwarden.yml"},
+		"plan workflows":                 {c.PlanWorkflowPaths(), []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"}},
+		"a plan workflow":                {c.IsPlanWorkflow(".github/workflows/plan-sagemaker.yaml"), true},
+		"another workflow is not":        {c.IsPlanWorkflow(".github/workflows/planwarden-plan-evil.yml"), false},
+		"paths of aks-gpu":               {c.Projects[0].ProjectPaths(), []string{"examples/aks-gpu/**", "modules/gpu/*.tf"}},
+		"paths default to the directory": {c.Projects[1].ProjectPaths(), []string{"examples/sagemaker/**"}},
+		"environment of aks-gpu":         {c.EnvironmentOf("aks-gpu"), "prod"},
+		"environment of unknown":         {c.EnvironmentOf("nope"), ""},
+		"artifact of aks-gpu":            {c.PlanArtifact("aks-gpu"), "planwarden-aks-gpu"},
+		"default artifact of sagemaker":  {c.PlanArtifact("sagemaker"), "planwarden-sagemaker"},
+		"project for artifact":           {projectName(c.ProjectForArtifact("planwarden-sagemaker")), "sagemaker"},
+		"environments":                   {c.EnvironmentNames(), []string{"dev", "prod", "staging"}},
+		"prod protected":                 {c.IsProtected("prod"), true},
+		"staging not protected":          {c.IsProtected("staging"), false},
+		"staging destroy workflow":       {workflow(c.DestroyWorkflow("staging")), "destroy-staging.yml"},
+		"prod cannot be destroyed":       {workflow(c.DestroyWorkflow("prod")), "refused"},
+		"dev cannot be destroyed":        {workflow(c.DestroyWorkflow("dev")), "refused"},
+		"prod allow-list":                {c.AllowedSKUs("prod"), []string{"Standard_NC24ads_A100_v4", "Standard_D*"}},
+		"dev falls back to rules list":   {c.AllowedSKUs("dev"), []string{"Standard_D4s_v5"}},
+		"alice may override in prod":     {c.MayOverride(RuleGPUSKULoss, "prod", "alice", nil, nil), true},
+		"bob, any case, without the @":   {c.MayOverride(RuleGPUSKULoss, "prod", "bob", nil, nil), true},
+		"alice may not in dev":           {c.MayOverride(RuleGPUSKULoss, "dev", "alice", nil, nil), false},
+		"alice may not override iam":     {c.MayOverride(RuleIAMAdmin, "prod", "alice", nil, nil), false},
+		"team member may":                {c.MayOverride(RuleGPUSKULoss, "prod", "carol", []string{"acme/ML-Platform"}, nil), true},
+		"label may":                      {c.MayOverride(RuleGPUSKULoss, "staging", "", nil, []string{"planwarden/override-gpu"}), true},
+		"sre may override any rule":      {c.MayOverride(RuleIAMAdmin, "dev", "dave", []string{"acme/sre"}, nil), true},
+		"nobody overrides plan-errored":  {c.MayOverride(RulePlanErrored, "dev", "dave", []string{"acme/sre"}, nil), false},
+		"stranger may not":               {c.MayOverride(RuleGPUSKULoss, "prod", "mallory", []string{"acme/web"}, []string{"lgtm"}), false},
+		"who may override in prod":       {overriders(c, RuleGPUSKULoss, "prod"), [][]string{{"alice", "Bob"}, {"acme/ml-platform", "acme/sre"}, {"planwarden/override-gpu"}}},
+		"who may override in dev":        {overriders(c, RuleGPUSKULoss, "dev"), [][]string{nil, {"acme/sre"}, nil}},
 	}
 	for name, ch := range checks {
 		if diff := cmp.Diff(ch.want, ch.got); diff != "" {
@@ -253,11 +265,56 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "environments"?)`},
+		},
+		"typo of plan_workflows": {
+			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "plan_workflows"?)`},
+		},
+		"a plan workflow named by file name only": {
+			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
+			want: []string{
+				`planwarden.yml:2: plan_workflows[0]: expected a workflow file as a path from the repo root, such as .github/workflows/planwarden-plan.yml, got "plan.yml"`,
+				`planwarden.yml:2: plan_workflows[2]: .github/workflows/plan.yml is listed twice (also plan_workflows[1])`,
+			},
+		},
+		"project paths that escape or do not parse": {
+			yml: "version: 1\nprojects:\n  - name: a\n    paths: [../x/**, \"infra/[a\", \"\"]\n",
+			want: []string{
+				`planwarden.yml:4: projects[0].paths[0]: expected a glob relative to the repo root, such as infra/gpu/**, got "../x/**"`,
+				`planwarden.yml:4: projects[0].paths[1]: expected a glob such as infra/gpu/** (*, ?, [...], {a,b} and ** are allowed), got "infra/[a"`,
+				`planwarden.yml:4: projects[0].paths[2]: expected a glob of repo files such as infra/gpu/**, got an empty string`,
+			},
+		},
+		"typo of approvals": {
+			yml:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice, bob]\n    aprovals: 2\n",
+			want: []string{`planwarden.yml:5: unknown key "aprovals" in overrides.iam-admin; expected one of: users, teams, labels, environments, allow_author, approvals (did you mean "approvals"?)`},
+		},
+		"more approvals than people who may give them": {
+			yml:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n    approvals: 2\n",
+			want: []string{`planwarden.yml:5: overrides.iam-admin.approvals: 2 approvals are required but only 1 user(s) and no team may override: no finding could ever pass`},
+		},
+		"negative approvals, and a label with approvals": {
+			yml: "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n    approvals: -1\n  \"*\":\n    teams: [acme/sre]\n    labels: [ok]\n    approvals: 2\n",
+			want: []string{
+				`planwarden.yml:5: overrides.iam-admin.approvals: expected how many people must override, at least 1, got -1`,
+				`planwarden.yml:9: overrides.*.approvals: a label is one approval by whoever added it; labels and approvals above 1 cannot be combined (remove labels, or approvals)`,
+			},
+		},
+		"allow_author is true or false": {
+			yml:  "version: 1\noverrides:\n  iam-admin:\n    users: [alice]\n    allow_author: yes please\n",
+			want: []string{`planwarden.yml:5: overrides.iam-admin.allow_author: expected true or false, got "yes please"`},
+		},
+		"overrides of the provenance rules that cannot be overridden": {
+			yml: "version: 1\noverrides:\n  unknown-project: {users: [alice]}\n  missing-plan: {users: [alice]}\n  plan-workflow-changed: {users: [alice]}\n",
+			want: []string{
+				`planwarden.yml:3: overrides.unknown-project: unknown-project cannot be overridden: declare the project under projects, or make the plan workflow upload its plan`,
+				`planwarden.yml:4: overrides.missing-plan: missing-plan cannot be overridden: declare the project under projects, or make the plan workflow upload its plan`,
+			},
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
-			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation (did you mean "gpu-sku-loss"?)`},
 		},
 		"typo of a nested key": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
@@ -265,11 +322,11 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"typo in a project": {
 			yml:  "version: 1\nprojects:\n  - name: a\n    enviroment: prod\n",
-			want: []string{`planwarden.yml:4: unknown key "enviroment" in projects[0]; expected one of: name, directory, environment, artifact (did you mean "environment"?)`},
+			want: []string{`planwarden.yml:4: unknown key "enviroment" in projects[0]; expected one of: name, directory, environment, artifact, paths (did you mean "environment"?)`},
 		},
 		"plan-errored cannot be configured": {
 			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
-			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku`},
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation`},
 		},
 		"threshold is a string": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
@@ -365,7 +422,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"override of an unknown rule": {
 			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
-			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"override of plan-errored": {
 			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",
@@ -576,7 +633,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))

@@ -178,3 +178,33 @@ func TestHandBuiltConfigKeepsTheBuiltInEnvironments(t *testing.T) {
 		t.Errorf("prod protected, staging destroy, verdict of a prod rename (-want +got):\n%s", diff)
 	}
 }
+
+// An override naming a finding's digest covers that finding only: the same
+// rule at the same address saying something else is not covered.
+func TestConcludeWithDigest(t *testing.T) {
+	c := DefaultConfig()
+	a := Finding{Rule: RuleGPUSKULoss, Severity: SeverityBlock, Project: "ml", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "goes from Standard_NC24ads_A100_v4 to Standard_D4s_v5"}
+	b := a
+	b.Message = "goes from Standard_NC24ads_A100_v4 to Standard_D8s_v5"
+	extra := Finding{Rule: RulePlanWorkflowChanged, Severity: SeverityBlock, Project: "ml", Address: ".github/workflows/planwarden-plan.yml", Message: "changed"}
+	res := c.Conclude([]Finding{a, b, extra}, []Override{
+		{Rule: RuleGPUSKULoss, Project: "ml", Address: a.Address, By: "alice", Digest: FindingDigest(a)},
+		{Rule: RulePlanWorkflowChanged, Project: "ml", Address: extra.Address, By: "bob", Digest: FindingDigest(extra)},
+	})
+	if res.Verdict != VerdictFail {
+		t.Errorf("verdict %s, want fail: the second gpu-sku-loss finding is not overridden", res.Verdict)
+	}
+	covered := map[string]string{}
+	for _, f := range res.Findings {
+		if f.Override != nil {
+			covered[f.Message] = f.Override.By
+		}
+	}
+	want := map[string]string{a.Message: "alice", extra.Message: "bob"}
+	if diff := cmp.Diff(want, covered); diff != "" {
+		t.Errorf("overridden findings (-want +got):\n%s", diff)
+	}
+	if FindingDigest(a) == FindingDigest(b) {
+		t.Errorf("two findings that say different things have one digest")
+	}
+}

@@ -82,7 +82,7 @@ func TestStories(t *testing.T) {
 		"35 more A100 nodes at max warns out of the box": {
 			plan: "a100-scale-out", env: "prod", verdict: VerdictWarn,
 			want: []string{
-				"warn cost-increase azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` can cost $128.55/h more at maximum scale ($18.36/h -> $146.92/h; max 5 -> 40 x Standard_NC24ads_A100_v4 (1 x A100 PCIe))",
+				"warn cost-increase azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` can cost $128.56/h more at maximum scale ($18.37/h -> $146.92/h; max 5 -> 40 x Standard_NC24ads_A100_v4 (1 x A100 PCIe))",
 			},
 		},
 	}

@@ -4,6 +4,8 @@
 package rules
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
 
 	"github.com/planwarden/planwarden/infra"
@@ -52,6 +54,21 @@ type Override struct {
 	By      string    `json:"by"`
 	At      time.Time `json:"at"`
 	Reason  string    `json:"reason,omitempty"`
+	// Digest, when set, limits the override to the one finding whose
+	// FindingDigest it is: a finding that changes is no longer covered.
+	Digest string `json:"digest,omitempty"`
+}
+
+// FindingDigest identifies what a finding says: its rule, project,
+// address and message, hashed. An override given for one finding names its
+// digest, so it lapses when a push changes the finding.
+func FindingDigest(f Finding) string {
+	h := sha256.New()
+	for _, s := range []string{f.Rule, f.Project, f.Address, f.Message} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // Project is what the rules see of one plan.

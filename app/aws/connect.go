@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // Clients are the SDK clients of the three adapters, from one
@@ -36,6 +36,6 @@ func (c *Clients) Queue(queueURL string) *Queue { return NewQueue(c.SQS, queueUR
 func (c *Clients) Store(table string) *Store { return NewStore(c.DynamoDB, table) }
 
 // LoadSecrets is LoadSecrets on these clients.
-func (c *Clients) LoadSecrets(ctx context.Context, appID int64, ids SecretIDs) (app.Secrets, error) {
+func (c *Clients) LoadSecrets(ctx context.Context, appID int64, ids SecretIDs) (port.Secrets, error) {
 	return LoadSecrets(ctx, c.Secrets, appID, ids)
 }

@@ -12,7 +12,7 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 // MaxMessageBytes is the SQS message size planwarden stays under. Jobs
@@ -20,7 +20,7 @@ import (
 const MaxMessageBytes = 256 * 1024
 
 // Queue is the App's Queue port on an SQS FIFO queue. Every job of one pull
-// request shares a message group (app.Job.GroupKey), so SQS hands them to
+// request shares a message group (job.Job.GroupKey), so SQS hands them to
 // workers one at a time and in order, while different pull requests run in
 // parallel. The delivery id is the deduplication id, so a delivery GitHub
 // sends twice within SQS's five-minute window is queued once.
@@ -35,12 +35,12 @@ func NewQueue(client *sqs.Client, queueURL string) *Queue {
 }
 
 // Enqueue sends the job as one JSON message.
-func (q *Queue) Enqueue(ctx context.Context, job app.Job) error {
-	body, err := EncodeJob(job)
+func (q *Queue) Enqueue(ctx context.Context, j job.Job) error {
+	body, err := EncodeJob(j)
 	if err != nil {
 		return err
 	}
-	dedupe := job.DeliveryID
+	dedupe := j.DeliveryID
 	if dedupe == "" {
 		sum := sha256.Sum256(body)
 		dedupe = hex.EncodeToString(sum[:])
@@ -48,37 +48,37 @@ func (q *Queue) Enqueue(ctx context.Context, job app.Job) error {
 	_, err = q.client.SendMessage(ctx, &sqs.SendMessageInput{
 		QueueUrl:               sdkaws.String(q.url),
 		MessageBody:            sdkaws.String(string(body)),
-		MessageGroupId:         sdkaws.String(fifoID(job.GroupKey())),
+		MessageGroupId:         sdkaws.String(fifoID(j.GroupKey())),
 		MessageDeduplicationId: sdkaws.String(fifoID(dedupe)),
 	})
 	if err != nil {
-		return fmt.Errorf("send job %s for %s to sqs: %w", job.DeliveryID, job.GroupKey(), err)
+		return fmt.Errorf("send job %s for %s to sqs: %w", j.DeliveryID, j.GroupKey(), err)
 	}
 	return nil
 }
 
 // EncodeJob is the message body Queue sends: the job as JSON.
-func EncodeJob(job app.Job) ([]byte, error) {
-	body, err := json.Marshal(job)
+func EncodeJob(j job.Job) ([]byte, error) {
+	body, err := json.Marshal(j)
 	if err != nil {
-		return nil, fmt.Errorf("encode job %s: %w", job.DeliveryID, err)
+		return nil, fmt.Errorf("encode job %s: %w", j.DeliveryID, err)
 	}
 	if len(body) > MaxMessageBytes {
-		return nil, fmt.Errorf("encode job %s: %d bytes, over the %d-byte SQS limit", job.DeliveryID, len(body), MaxMessageBytes)
+		return nil, fmt.Errorf("encode job %s: %d bytes, over the %d-byte SQS limit", j.DeliveryID, len(body), MaxMessageBytes)
 	}
 	return body, nil
 }
 
 // DecodeJob reads a message body that EncodeJob wrote.
-func DecodeJob(body string) (app.Job, error) {
-	var job app.Job
-	if err := json.Unmarshal([]byte(body), &job); err != nil {
-		return app.Job{}, fmt.Errorf("decode job: %w", err)
+func DecodeJob(body string) (job.Job, error) {
+	var j job.Job
+	if err := json.Unmarshal([]byte(body), &j); err != nil {
+		return job.Job{}, fmt.Errorf("decode job: %w", err)
 	}
-	if job.DeliveryID == "" && job.Event == "" {
-		return app.Job{}, errors.New("decode job: no delivery id and no event")
+	if j.DeliveryID == "" && j.Event == "" {
+		return job.Job{}, errors.New("decode job: no delivery id and no event")
 	}
-	return job, nil
+	return j, nil
 }
 
 // fifoID fits s into SQS's rules for group and deduplication ids: at most

@@ -10,18 +10,27 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/google/go-cmp/cmp"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
 	"github.com/planwarden/planwarden/app/aws/awstest"
+	jobs "github.com/planwarden/planwarden/app/job"
 )
 
-func job(delivery string, pr int) app.Job {
-	return app.Job{
-		DeliveryID: delivery, Event: "workflow_run", Action: "completed", InstallationID: 42,
+func testJob(delivery string, pr int) jobs.Job {
+	return jobs.Job{
+		DeliveryID: delivery, Event: "workflow_run", InstallationID: 42,
 		Owner: "octo", Repo: "infra", PR: pr, HeadSHA: "0123456789abcdef0123456789abcdef01234567",
-		RunID: 30433642, ReceivedAt: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+		ReceivedAt:  time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+		WorkflowRun: &jobs.WorkflowRun{RunID: 30433642, Conclusion: "success"},
 	}
+}
+
+// withComment is j carrying a comment command of n bytes.
+func withComment(j jobs.Job, n int) jobs.Job {
+	j.Event, j.WorkflowRun = "issue_comment", nil
+	j.IssueComment = &jobs.IssueComment{CommentID: 1, Body: strings.Repeat("x", n)}
+	return j
 }
 
 type sqsHarness struct {
@@ -36,9 +45,9 @@ func newSQS(t *testing.T, maxReceives int) sqsHarness {
 	return sqsHarness{client: client, q: q, queue: pwaws.NewQueue(client, q.URL)}
 }
 
-func (h sqsHarness) enqueue(t *testing.T, jobs ...app.Job) {
+func (h sqsHarness) enqueue(t *testing.T, js ...jobs.Job) {
 	t.Helper()
-	for _, j := range jobs {
+	for _, j := range js {
 		if err := h.queue.Enqueue(context.Background(), j); err != nil {
 			t.Fatalf("Enqueue(%s): %v", j.DeliveryID, err)
 		}
@@ -82,7 +91,7 @@ func deliveries(t *testing.T, msgs []sqstypes.Message) []string {
 
 func TestQueueMessageIsTheJobWithFIFOIDs(t *testing.T) {
 	h := newSQS(t, 3)
-	want := job("72d3162e-cc78-11e3-81ab-4c9367dc0958", 7)
+	want := testJob("72d3162e-cc78-11e3-81ab-4c9367dc0958", 7)
 	h.enqueue(t, want)
 	msgs := h.receive(t, h.q.URL, 10)
 	if len(msgs) != 1 {
@@ -93,7 +102,7 @@ func TestQueueMessageIsTheJobWithFIFOIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.DeliveryID != want.DeliveryID || got.RunID != want.RunID || got.GroupKey() != "octo/infra#7" || !got.ReceivedAt.Equal(want.ReceivedAt) {
+	if got.DeliveryID != want.DeliveryID || got.WorkflowRun == nil || got.WorkflowRun.RunID != want.WorkflowRun.RunID || got.GroupKey() != "octo/infra#7" || !got.ReceivedAt.Equal(want.ReceivedAt) {
 		t.Errorf("decoded job = %+v, want %+v", got, want)
 	}
 	if g := m.Attributes["MessageGroupId"]; g != "octo/infra#7" {
@@ -110,7 +119,7 @@ func TestQueueKeepsOrderWithinOnePR(t *testing.T) {
 	for i := range 6 {
 		id := fmt.Sprintf("delivery-%d", i)
 		want = append(want, id)
-		h.enqueue(t, job(id, 7))
+		h.enqueue(t, testJob(id, 7))
 	}
 	var got []string
 	for range want {
@@ -133,7 +142,7 @@ func TestQueueKeepsOrderWithinOnePR(t *testing.T) {
 
 func TestQueueRunsDifferentPRsInParallel(t *testing.T) {
 	h := newSQS(t, 3)
-	h.enqueue(t, job("a-1", 1), job("a-2", 1), job("b-1", 2), job("c-1", 3))
+	h.enqueue(t, testJob("a-1", 1), testJob("a-2", 1), testJob("b-1", 2), testJob("c-1", 3))
 
 	first := h.receive(t, h.q.URL, 1)
 	if got := deliveries(t, first); len(got) != 1 || got[0] != "a-1" {
@@ -153,7 +162,7 @@ func TestQueueRunsDifferentPRsInParallel(t *testing.T) {
 
 func TestQueueDropsARepeatedDelivery(t *testing.T) {
 	h := newSQS(t, 3)
-	h.enqueue(t, job("same-delivery", 7), job("same-delivery", 7), job("other-delivery", 7))
+	h.enqueue(t, testJob("same-delivery", 7), testJob("same-delivery", 7), testJob("other-delivery", 7))
 	var got []string
 	for {
 		msgs := h.receive(t, h.q.URL, 10)
@@ -172,7 +181,7 @@ func TestQueueDropsARepeatedDelivery(t *testing.T) {
 
 func TestQueuePoisonMessageReachesTheDLQ(t *testing.T) {
 	h := newSQS(t, 3)
-	h.enqueue(t, job("poison", 7))
+	h.enqueue(t, testJob("poison", 7))
 	for i := 1; i <= h.q.MaxReceives; i++ {
 		msgs := h.receive(t, h.q.URL, 10)
 		if len(msgs) != 1 {
@@ -199,12 +208,12 @@ func TestQueuePoisonMessageReachesTheDLQ(t *testing.T) {
 
 func TestEncodeJob(t *testing.T) {
 	tests := map[string]struct {
-		job     app.Job
+		job     jobs.Job
 		wantErr string
 	}{
-		"a reference-sized job":            {job: job("d", 1)},
-		"a comment body at GitHub's limit": {job: func() app.Job { j := job("d", 1); j.CommentBody = strings.Repeat("x", 65536); return j }()},
-		"a job carrying a plan is refused": {job: func() app.Job { j := job("d", 1); j.CommentBody = strings.Repeat("x", 300<<10); return j }(), wantErr: "over the 262144-byte SQS limit"},
+		"a reference-sized job":            {job: testJob("d", 1)},
+		"a comment body at GitHub's limit": {job: withComment(testJob("d", 1), 65536)},
+		"a job carrying a plan is refused": {job: withComment(testJob("d", 1), 300<<10), wantErr: "over the 262144-byte SQS limit"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -219,7 +228,7 @@ func TestEncodeJob(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := pwaws.DecodeJob(string(body))
-			if err != nil || got.CommentBody != tc.job.CommentBody || got.GroupKey() != tc.job.GroupKey() {
+			if err != nil || !cmp.Equal(got, tc.job) || got.GroupKey() != tc.job.GroupKey() {
 				t.Errorf("round trip = %+v, %v", got, err)
 			}
 		})
@@ -238,7 +247,7 @@ func TestDecodeJobRefusesGarbage(t *testing.T) {
 
 func TestQueueFitsLongKeysIntoSQSIDs(t *testing.T) {
 	h := newSQS(t, 3)
-	j := job(strings.Repeat("d", 200), 0)
+	j := testJob(strings.Repeat("d", 200), 0)
 	j.Owner, j.Repo = strings.Repeat("o", 39), strings.Repeat("r", 100) // owner@sha: 181 characters
 	h.enqueue(t, j)
 	msgs := h.receive(t, h.q.URL, 10)

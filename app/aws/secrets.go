@@ -11,7 +11,7 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // SecretIDs name the Secrets Manager secrets (name or ARN) that hold the
@@ -27,9 +27,9 @@ type SecretIDs struct {
 // LoadSecrets reads the App's secrets once; call it at cold start, not per
 // event. The two secrets are read concurrently (one round trip of init
 // time). Errors name the secret id, never its value.
-func LoadSecrets(ctx context.Context, client *secretsmanager.Client, appID int64, ids SecretIDs) (app.Secrets, error) {
+func LoadSecrets(ctx context.Context, client *secretsmanager.Client, appID int64, ids SecretIDs) (port.Secrets, error) {
 	if ids.WebhookSecret == "" {
-		return app.Secrets{}, errors.New("load secrets: no webhook secret id configured")
+		return port.Secrets{}, errors.New("load secrets: no webhook secret id configured")
 	}
 	var (
 		wg             sync.WaitGroup
@@ -51,9 +51,9 @@ func LoadSecrets(ctx context.Context, client *secretsmanager.Client, appID int64
 	webhook, webErr = secretValue(ctx, client, ids.WebhookSecret)
 	wg.Wait()
 	if err := errors.Join(webErr, keyErr); err != nil {
-		return app.Secrets{}, err
+		return port.Secrets{}, err
 	}
-	return app.Secrets{AppID: appID, WebhookSecret: webhook, PrivateKeyPEM: key}, nil
+	return port.Secrets{AppID: appID, WebhookSecret: webhook, PrivateKeyPEM: key}, nil
 }
 
 func secretValue(ctx context.Context, client *secretsmanager.Client, id string) ([]byte, error) {

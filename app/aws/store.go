@@ -12,20 +12,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // Table layout: one table, partition key KeyAttribute (a string), no sort
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
 //	pk = "delivery#<X-GitHub-Delivery>", expires_at (deleted again by ForgetDelivery)
-//	pk = "pr#<owner>/<repo>#<n>",        expires_at, state (a map of app.PRState's JSON fields)
+//	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, state (a map of port.PRState's JSON fields)
+//
+// version counts the writes of a PR's state; PutPR is conditional on it.
 //
 // DynamoDB deletes expired items lazily (within days), so reads and the
 // delivery condition treat an item past expires_at as absent.
 const (
-	KeyAttribute = "pk"
-	TTLAttribute = "expires_at"
+	KeyAttribute     = "pk"
+	TTLAttribute     = "expires_at"
+	VersionAttribute = "version"
 
 	stateAttribute = "state"
 	deliveryPrefix = "delivery#"
@@ -33,7 +36,7 @@ const (
 )
 
 // Store is the App's Store port on DynamoDB; it is also an
-// app.DeliveryForgetter.
+// port.DeliveryForgetter.
 type Store struct {
 	client *dynamodb.Client
 	table  string
@@ -75,7 +78,7 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 
 // ForgetDelivery deletes the delivery id's item, so that GitHub's
 // "Redeliver" of a delivery that could not be queued is new again (see
-// app.DeliveryForgetter). Forgetting an id never marked is no error.
+// port.DeliveryForgetter). Forgetting an id never marked is no error.
 func (s *Store) ForgetDelivery(ctx context.Context, deliveryID string) error {
 	if deliveryID == "" {
 		return errors.New("forget delivery: empty delivery id")
@@ -91,42 +94,74 @@ func (s *Store) ForgetDelivery(ctx context.Context, deliveryID string) error {
 }
 
 // PR reads the state of one pull request with a consistent read.
-func (s *Store) PR(ctx context.Context, key string) (app.PRState, bool, error) {
+func (s *Store) PR(ctx context.Context, key string) (port.PRState, bool, error) {
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      sdkaws.String(s.table),
 		Key:            map[string]types.AttributeValue{KeyAttribute: &types.AttributeValueMemberS{Value: prPrefix + key}},
 		ConsistentRead: sdkaws.Bool(true),
 	})
 	if err != nil {
-		return app.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
+		return port.PRState{}, false, fmt.Errorf("get pr state %s from dynamodb: %w", key, err)
 	}
 	if out.Item == nil || expired(out.Item[TTLAttribute], s.now()) {
-		return app.PRState{}, false, nil
+		return port.PRState{}, false, nil
 	}
-	var st app.PRState
+	var st port.PRState
 	if err := attributevalue.UnmarshalWithOptions(out.Item[stateAttribute], &st, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" }); err != nil {
-		return app.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
+		return port.PRState{}, false, fmt.Errorf("decode pr state %s: %w", key, err)
+	}
+	// The item's version attribute is the one the write condition checks.
+	// An item written before versions existed has none and reads as
+	// version 0, which PutPR may replace once.
+	st.Version = 0
+	if n, ok := out.Item[VersionAttribute].(*types.AttributeValueMemberN); ok {
+		st.Version, _ = strconv.ParseInt(n.Value, 10, 64)
 	}
 	return st, true, nil
 }
 
-// PutPR writes the state of one pull request, replacing what was there.
-func (s *Store) PutPR(ctx context.Context, key string, st app.PRState, ttl time.Duration) error {
+// PutPR writes the state of one pull request if the stored version is
+// still st.Version: a conditional put (ConditionExpression) on the item's
+// version attribute, so of two jobs that read one version only the first
+// write lands; the other gets port.ErrConflict and re-reads.
+func (s *Store) PutPR(ctx context.Context, key string, st port.PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr state: empty key")
 	}
+	read := st.Version
+	st.Version = read + 1
 	av, err := attributevalue.MarshalWithOptions(st, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
 	if err != nil {
 		return fmt.Errorf("encode pr state %s: %w", key, err)
 	}
-	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	now := s.now()
+	in := &dynamodb.PutItemInput{
 		TableName: sdkaws.String(s.table),
 		Item: map[string]types.AttributeValue{
-			KeyAttribute:   &types.AttributeValueMemberS{Value: prPrefix + key},
-			TTLAttribute:   epoch(s.now().Add(ttl)),
-			stateAttribute: av,
+			KeyAttribute:     &types.AttributeValueMemberS{Value: prPrefix + key},
+			TTLAttribute:     epoch(now.Add(ttl)),
+			VersionAttribute: &types.AttributeValueMemberN{Value: strconv.FormatInt(st.Version, 10)},
+			stateAttribute:   av,
 		},
-	})
+		ExpressionAttributeNames: map[string]string{"#pk": KeyAttribute},
+	}
+	if read == 0 {
+		// No state was read: there is none, it has expired, or it was
+		// written before versions existed.
+		in.ConditionExpression = sdkaws.String("attribute_not_exists(#pk) OR #exp <= :now OR attribute_not_exists(#v)")
+		in.ExpressionAttributeNames["#exp"] = TTLAttribute
+		in.ExpressionAttributeNames["#v"] = VersionAttribute
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)}}
+	} else {
+		in.ConditionExpression = sdkaws.String("attribute_exists(#pk) AND #v = :v")
+		in.ExpressionAttributeNames["#v"] = VersionAttribute
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":v": &types.AttributeValueMemberN{Value: strconv.FormatInt(read, 10)}}
+	}
+	_, err = s.client.PutItem(ctx, in)
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return fmt.Errorf("put pr state %s at version %d: %w", key, read, port.ErrConflict)
+	}
 	if err != nil {
 		return fmt.Errorf("put pr state %s to dynamodb: %w", key, err)
 	}

@@ -17,15 +17,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
 	"github.com/planwarden/planwarden/app/aws/awstest"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
+	"github.com/planwarden/planwarden/app/receiver"
 )
 
 func TestStorePortSuite(t *testing.T) {
 	client := dynamodb.NewFromConfig(awstest.Config(t))
-	porttest.RunStore(t, func(t *testing.T) app.Store {
+	porttest.RunStore(t, func(t *testing.T) port.Store {
 		return pwaws.NewStore(client, awstest.Table(t, client))
 	})
 }
@@ -71,7 +73,7 @@ func TestStoreSetsTTLAttribute(t *testing.T) {
 	if _, err := s.MarkDelivery(ctx, "d-ttl", 24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutPR(ctx, "octo/infra#1", app.PRState{HeadSHA: "abc", UpdatedAt: at}, 30*24*time.Hour); err != nil {
+	if err := s.PutPR(ctx, "octo/infra#1", port.PRState{HeadSHA: "abc", UpdatedAt: at}, 30*24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	tests := map[string]struct {
@@ -98,7 +100,7 @@ func TestStoreExpiredItemsAreGone(t *testing.T) {
 	if ok, err := s.MarkDelivery(ctx, "d-old", time.Hour); err != nil || !ok {
 		t.Fatalf("first MarkDelivery = %v, %v", ok, err)
 	}
-	if err := s.PutPR(ctx, "octo/infra#2", app.PRState{HeadSHA: "abc", UpdatedAt: at}, time.Hour); err != nil {
+	if err := s.PutPR(ctx, "octo/infra#2", port.PRState{HeadSHA: "abc", UpdatedAt: at}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 
@@ -129,7 +131,7 @@ func TestStoreForgetDeliveryDeletesOnlyThatItem(t *testing.T) {
 	if _, err := s.MarkDelivery(ctx, "d-kept", time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutPR(ctx, "d-gone", app.PRState{HeadSHA: "abc", UpdatedAt: at}, time.Hour); err != nil {
+	if err := s.PutPR(ctx, "d-gone", port.PRState{HeadSHA: "abc", UpdatedAt: at}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ForgetDelivery(ctx, "d-gone"); err != nil {
@@ -155,7 +157,7 @@ func TestStoreForgetDeliveryDeletesOnlyThatItem(t *testing.T) {
 // downQueue refuses every job, as SQS does when it is unavailable.
 type downQueue struct{}
 
-func (downQueue) Enqueue(context.Context, app.Job) error {
+func (downQueue) Enqueue(context.Context, job.Job) error {
 	return errors.New("sqs: service unavailable")
 }
 
@@ -163,10 +165,7 @@ func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
 	client := dynamodb.NewFromConfig(awstest.Config(t))
 	store := pwaws.NewStore(client, awstest.Table(t, client))
 	const secret = "webhook-secret"
-	a, err := app.New(app.Config{
-		Secrets: app.Secrets{WebhookSecret: []byte(secret)}, Queue: downQueue{}, Store: store,
-		GitHubFor: func(int64) (app.GitHub, error) { return nil, errors.New("no GitHub in this test") },
-	})
+	a, err := receiver.New(receiver.Config{WebhookSecret: []byte(secret), Queue: downQueue{}, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +180,7 @@ func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
 		req.Header.Set("X-GitHub-Delivery", "redeliver-me")
 		req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
 		rec := httptest.NewRecorder()
-		a.Handler().ServeHTTP(rec, req)
+		a.ServeHTTP(rec, req)
 		// A remembered id would answer 200 "duplicate delivery" the second time.
 		if rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("delivery %d: status %d %q, want 503: the id must be forgotten when the job was not queued", i+1, rec.Code, rec.Body.String())

@@ -96,6 +96,27 @@ type PR struct {
 	HeadRepo    string // default owner/repo
 	BaseRef     string // default main
 	Labels      []string
+	// Author is the login of who opened it (default "alice").
+	Author string
+	// Files are the files it changes, as GitHub's "list pull request
+	// files" returns them (at most 3,000).
+	Files []PRFile
+}
+
+// PRFile is one changed file of a pull request; a rename names the
+// previous path too.
+type PRFile struct {
+	Filename, PreviousFilename string
+	Status                     string // default modified (renamed with PreviousFilename)
+}
+
+// Changed makes PRFiles of paths.
+func Changed(paths ...string) []PRFile {
+	out := make([]PRFile, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, PRFile{Filename: p})
+	}
+	return out
 }
 
 // Comment is an issue comment.
@@ -134,6 +155,12 @@ type Run struct {
 	Conclusion  string
 	PRs         []int
 	StartedAt   time.Time
+	// Event triggered it (default pull_request); Attempt is its
+	// run_attempt (default 1); HeadRepo is the repository of its head
+	// commit (default owner/repo; a fork's run names the fork).
+	Event    string
+	Attempt  int
+	HeadRepo string
 }
 
 type artifact struct {
@@ -208,6 +235,9 @@ func (s *Server) AddPR(pr PR) {
 	if pr.HeadRef == "" {
 		pr.HeadRef = fmt.Sprintf("feature-%d", pr.Number)
 	}
+	if pr.Author == "" {
+		pr.Author = "alice"
+	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }
 
@@ -215,7 +245,26 @@ func (s *Server) AddPR(pr PR) {
 func (s *Server) AddRun(r Run) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r.Event == "" {
+		r.Event = "pull_request"
+	}
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	if r.HeadRepo == "" {
+		r.HeadRepo = r.Owner + "/" + r.Repo
+	}
 	s.runs[key(r.Owner, r.Repo, r.ID)] = &r
+}
+
+// SetBase retargets a pull request at another base branch, as "Edit" on
+// GitHub does.
+func (s *Server) SetBase(owner, repo string, pr int, base string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.prs[key(owner, repo, pr)]; ok {
+		p.BaseRef = base
+	}
 }
 
 // AddArtifact attaches an artifact zip to a run and returns its id.

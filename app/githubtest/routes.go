@@ -17,6 +17,7 @@ func (s *Server) routes() http.Handler {
 	api("POST /app/installations/{id}/access_tokens", s.accessToken)
 	api("GET /app", s.getApp)
 	api("GET /repos/{owner}/{repo}/pulls/{n}", s.getPR)
+	api("GET /repos/{owner}/{repo}/pulls/{n}/files", s.prFiles)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.prsForCommit)
 	api("GET /repos/{owner}/{repo}/issues/{n}/comments", s.listComments)
 	api("POST /repos/{owner}/{repo}/issues/{n}/comments", s.createComment)
@@ -72,9 +73,10 @@ func prJSON(p *PR) map[string]any {
 		labels = append(labels, map[string]any{"name": l})
 	}
 	return map[string]any{
-		"number": p.Number, "state": p.State, "labels": labels,
-		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "repo": map[string]any{"full_name": p.HeadRepo}},
-		"base": map[string]any{"ref": p.BaseRef, "repo": map[string]any{"full_name": p.Owner + "/" + p.Repo}},
+		"number": p.Number, "state": p.State, "labels": labels, "user": map[string]any{"login": p.Author},
+		"changed_files": len(p.Files),
+		"head":          map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "repo": map[string]any{"full_name": p.HeadRepo}},
+		"base":          map[string]any{"ref": p.BaseRef, "repo": map[string]any{"full_name": p.Owner + "/" + p.Repo}},
 	}
 }
 
@@ -87,6 +89,58 @@ func (s *Server) getPR(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, prJSON(p))
+}
+
+// maxPRFiles is how many files GitHub lists for one pull request.
+const maxPRFiles = 3000
+
+func (s *Server) prFiles(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.prs[key(r.PathValue("owner"), r.PathValue("repo"), r.PathValue("n"))]
+	if !ok {
+		notFound(w)
+		return
+	}
+	all := p.Files[:min(len(p.Files), maxPRFiles)]
+	lo, hi := s.page(w, r, len(all))
+	out := []any{}
+	for _, f := range all[lo:hi] {
+		st := f.Status
+		if st == "" {
+			st = "modified"
+			if f.PreviousFilename != "" {
+				st = "renamed"
+			}
+		}
+		m := map[string]any{"filename": f.Filename, "status": st, "sha": "0000000000000000000000000000000000000000"}
+		if f.PreviousFilename != "" {
+			m["previous_filename"] = f.PreviousFilename
+		}
+		out = append(out, m)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// page cuts a listing of n items to the request's page (per_page at most
+// 100, default 30) and sets the Link header to the next page, as GitHub
+// does.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, n int) (lo, hi int) {
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		per = 30
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	lo, hi = min((page-1)*per, n), min(page*per, n)
+	if hi < n {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		u.RawQuery = q.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.URL, u.RequestURI()))
+	}
+	return lo, hi
 }
 
 func (s *Server) prsForCommit(w http.ResponseWriter, r *http.Request) {
@@ -292,8 +346,11 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id": run.ID, "name": run.Name, "path": run.Path, "head_sha": run.HeadSHA, "head_branch": run.HeadBranch,
 		"status": "completed", "conclusion": run.Conclusion, "pull_requests": prs,
-		"run_started_at": run.StartedAt.UTC().Format(time.RFC3339),
-		"html_url":       fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
+		"event": run.Event, "run_attempt": run.Attempt,
+		"head_repository": map[string]any{"full_name": run.HeadRepo},
+		"repository":      map[string]any{"full_name": run.Owner + "/" + run.Repo},
+		"run_started_at":  run.StartedAt.UTC().Format(time.RFC3339),
+		"html_url":        fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
 	})
 }
 

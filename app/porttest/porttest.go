@@ -1,10 +1,11 @@
 // Package porttest is the shared test suite of the App's ports: every Store
-// implementation (in memory for `planwarden serve`, DynamoDB for Lambda)
-// runs RunStore and so behaves the same.
+// implementation (SQLite for `planwarden serve`, DynamoDB for Lambda, memory
+// for tests) runs RunStore and so behaves the same.
 package porttest
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -12,14 +13,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 const hour = time.Hour
 
-// RunStore checks the app.Store contract. newStore returns an empty store
+// RunStore checks the port.Store contract. newStore returns an empty store
 // for one subtest; it may register cleanups on t.
-func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
+func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 	t.Helper()
 	ctx := context.Background()
 
@@ -113,6 +114,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		if err != nil || !ok {
 			t.Fatalf("PR = found %v, err %v; want the stored state", ok, err)
 		}
+		want.Version = 1
 		if diff := cmp.Diff(want, got, timeEqual); diff != "" {
 			t.Errorf("PR state (-put +got):\n%s", diff)
 		}
@@ -120,14 +122,14 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 	t.Run("the zero PR state round-trips", func(t *testing.T) {
 		s := newStore(t)
-		if err := s.PutPR(ctx, "octo/infra#8", app.PRState{}, hour); err != nil {
+		if err := s.PutPR(ctx, "octo/infra#8", port.PRState{}, hour); err != nil {
 			t.Fatalf("PutPR: %v", err)
 		}
 		got, ok, err := s.PR(ctx, "octo/infra#8")
 		if err != nil || !ok {
 			t.Fatalf("PR = found %v, err %v; want the stored zero state", ok, err)
 		}
-		if diff := cmp.Diff(app.PRState{}, got, timeEqual); diff != "" {
+		if diff := cmp.Diff(port.PRState{Version: 1}, got, timeEqual); diff != "" {
 			t.Errorf("PR state (-put +got):\n%s", diff)
 		}
 	})
@@ -135,16 +137,17 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 	t.Run("a second put replaces the first", func(t *testing.T) {
 		s := newStore(t)
 		first := fullState()
-		second := app.PRState{CommentID: first.CommentID, HeadSHA: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Conclusion: "failure", UpdatedAt: first.UpdatedAt.Add(time.Minute)}
-		for _, st := range []app.PRState{first, second} {
+		second := port.PRState{CommentID: first.CommentID, HeadSHA: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Conclusion: "failure", UpdatedAt: first.UpdatedAt.Add(time.Minute), Version: 1}
+		for _, st := range []port.PRState{first, second} {
 			if err := s.PutPR(ctx, "octo/infra#9", st, hour); err != nil {
-				t.Fatalf("PutPR: %v", err)
+				t.Fatalf("PutPR at version %d: %v", st.Version, err)
 			}
 		}
 		got, _, err := s.PR(ctx, "octo/infra#9")
 		if err != nil {
 			t.Fatalf("PR: %v", err)
 		}
+		second.Version = 2
 		if diff := cmp.Diff(second, got, timeEqual); diff != "" {
 			t.Errorf("PR state after two puts (-second +got):\n%s", diff)
 		}
@@ -154,7 +157,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		s := newStore(t)
 		keys := []string{"octo/infra#1", "octo/infra#10", "octo/infra-live#1", "Octo/infra#1", "octo/infra@0123456789abcdef0123456789abcdef01234567"}
 		for i, k := range keys {
-			if err := s.PutPR(ctx, k, app.PRState{CommentID: int64(i + 1), UpdatedAt: fixed}, hour); err != nil {
+			if err := s.PutPR(ctx, k, port.PRState{CommentID: int64(i + 1), UpdatedAt: fixed}, hour); err != nil {
 				t.Fatalf("PutPR(%q): %v", k, err)
 			}
 		}
@@ -178,7 +181,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		if _, ok, err := s.PR(ctx, k); err != nil || ok {
 			t.Errorf("PR(%q) after MarkDelivery(%q) = found %v, err %v; want absent", k, k, ok, err)
 		}
-		if err := s.PutPR(ctx, "octo/infra#12", app.PRState{UpdatedAt: fixed}, hour); err != nil {
+		if err := s.PutPR(ctx, "octo/infra#12", port.PRState{UpdatedAt: fixed}, hour); err != nil {
 			t.Fatalf("PutPR: %v", err)
 		}
 		if ok, err := s.MarkDelivery(ctx, "octo/infra#12", hour); err != nil || !ok {
@@ -188,7 +191,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 	t.Run("a forgotten delivery is new again", func(t *testing.T) {
 		s := newStore(t)
-		f, ok := s.(app.DeliveryForgetter)
+		f, ok := s.(port.DeliveryForgetter)
 		if !ok {
 			t.Skip("the store cannot forget deliveries")
 		}
@@ -214,7 +217,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 	t.Run("a forgotten delivery leaves PR state alone", func(t *testing.T) {
 		s := newStore(t)
-		f, ok := s.(app.DeliveryForgetter)
+		f, ok := s.(port.DeliveryForgetter)
 		if !ok {
 			t.Skip("the store cannot forget deliveries")
 		}
@@ -227,6 +230,110 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 		}
 		if _, ok, err := s.PR(ctx, k); err != nil || !ok {
 			t.Errorf("PR(%q) after ForgetDelivery(%q) = found %v, err %v; want the state kept", k, k, ok, err)
+		}
+	})
+
+	t.Run("a put over a version that is gone is a conflict and changes nothing", func(t *testing.T) {
+		s := newStore(t)
+		const k = "octo/infra#15"
+		if err := s.PutPR(ctx, k, port.PRState{HeadSHA: "first", UpdatedAt: fixed}, hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		read, _, err := s.PR(ctx, k)
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		revoked := read
+		revoked.Overrides = nil
+		revoked.Conclusion = "failure"
+		if err := s.PutPR(ctx, k, revoked, hour); err != nil {
+			t.Fatalf("PutPR at the version read: %v", err)
+		}
+		stale := read
+		stale.Conclusion = "success"
+		for name, st := range map[string]port.PRState{
+			"the version read before the other write":       stale,
+			"version 0 (written as if there were no state)": {HeadSHA: "new", UpdatedAt: fixed},
+			"a version never stored":                        {HeadSHA: "new", UpdatedAt: fixed, Version: 7},
+		} {
+			err := s.PutPR(ctx, k, st, hour)
+			if !errors.Is(err, port.ErrConflict) {
+				t.Errorf("PutPR at %s = %v; want port.ErrConflict", name, err)
+			}
+		}
+		got, _, err := s.PR(ctx, k)
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		if got.Conclusion != "failure" || got.Version != 2 {
+			t.Errorf("after the refused puts: conclusion %q version %d; want the second write's failure at version 2", got.Conclusion, got.Version)
+		}
+	})
+
+	t.Run("a put at version 0 on a PR never written succeeds once", func(t *testing.T) {
+		s := newStore(t)
+		const k = "octo/infra#16"
+		if err := s.PutPR(ctx, k, port.PRState{HeadSHA: "a", UpdatedAt: fixed}, hour); err != nil {
+			t.Fatalf("first PutPR at version 0: %v", err)
+		}
+		if err := s.PutPR(ctx, k, port.PRState{HeadSHA: "b", UpdatedAt: fixed}, hour); !errors.Is(err, port.ErrConflict) {
+			t.Errorf("second PutPR at version 0 = %v; want port.ErrConflict", err)
+		}
+		if got, _, _ := s.PR(ctx, k); got.HeadSHA != "a" {
+			t.Errorf("HeadSHA = %q after a refused put; want %q kept", got.HeadSHA, "a")
+		}
+	})
+
+	t.Run("concurrent writers of one version: exactly one lands", func(t *testing.T) {
+		s := newStore(t)
+		const k = "octo/infra#17"
+		if err := s.PutPR(ctx, k, port.PRState{UpdatedAt: fixed}, hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		read, _, err := s.PR(ctx, k)
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		const n = 8
+		var (
+			wg         sync.WaitGroup
+			mu         sync.Mutex
+			landed     []int
+			conflicted int
+			errs       []error
+		)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st := read
+				st.RunID = int64(i + 1)
+				err := s.PutPR(ctx, k, st, hour)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					landed = append(landed, i+1)
+				case errors.Is(err, port.ErrConflict):
+					conflicted++
+				default:
+					errs = append(errs, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if len(errs) > 0 {
+			t.Fatalf("PutPR: %v", errs)
+		}
+		if len(landed) != 1 || conflicted != n-1 {
+			t.Fatalf("%d writes landed, %d conflicted; want 1 and %d", len(landed), conflicted, n-1)
+		}
+		got, _, err := s.PR(ctx, k)
+		if err != nil {
+			t.Fatalf("PR: %v", err)
+		}
+		if got.RunID != int64(landed[0]) || got.Version != read.Version+1 {
+			t.Errorf("stored RunID %d version %d; want the landed write's %d at version %d", got.RunID, got.Version, landed[0], read.Version+1)
 		}
 	})
 
@@ -249,8 +356,8 @@ func RunStore(t *testing.T, newStore func(t *testing.T) app.Store) {
 
 var fixed = time.Date(2026, 3, 14, 15, 9, 26, 535897932, time.UTC)
 
-func fullState() app.PRState {
-	return app.PRState{
+func fullState() port.PRState {
+	return port.PRState{
 		CommentID:  1234567890123,
 		HeadSHA:    "0123456789abcdef0123456789abcdef01234567",
 		PlanTime:   fixed.Add(-time.Minute),
@@ -260,11 +367,11 @@ func fullState() app.PRState {
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
 		CheckRunID: 4242424242,
-		Overrides: []app.Override{
+		Overrides: []port.Override{
 			{Rule: "gpu-sku-loss", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
 			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", By: "bob", At: fixed},
 		},
-		Labels: []app.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
+		Labels: []port.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
 	}
 }
 

@@ -22,30 +22,29 @@ import (
 	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
 	"github.com/planwarden/planwarden/app/aws/awstest"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/receiver"
 )
 
 // queueFunc is a Queue for measuring the receiver alone.
-type queueFunc func(context.Context, app.Job) error
+type queueFunc func(context.Context, job.Job) error
 
-func (f queueFunc) Enqueue(ctx context.Context, j app.Job) error { return f(ctx, j) }
+func (f queueFunc) Enqueue(ctx context.Context, j job.Job) error { return f(ctx, j) }
 
 // memoryReceiver is the receiver with the in-memory store and a queue that
 // drops jobs: the Lambda adapter and the App's webhook handler, no network.
 func memoryReceiver(t testing.TB) *handler {
 	t.Helper()
-	a, err := app.New(app.Config{
-		Secrets: app.Secrets{WebhookSecret: []byte(testWebhookSecret)},
-		Queue:   queueFunc(func(context.Context, app.Job) error { return nil }),
-		Store:   app.NewMemoryStore(nil),
-		Logger:  slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		GitHubFor: func(int64) (app.GitHub, error) {
-			return nil, errNoGitHub
-		},
+	rc, err := receiver.New(receiver.Config{
+		WebhookSecret: []byte(testWebhookSecret),
+		Queue:         queueFunc(func(context.Context, job.Job) error { return nil }),
+		Store:         app.NewMemoryStore(nil),
+		Logger:        slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &handler{role: roleReceiver, http: a.Handler(), log: slog.New(slog.DiscardHandler)}
+	return &handler{role: roleReceiver, http: rc, log: slog.New(slog.DiscardHandler)}
 }
 
 func signedDeliveries(t testing.TB, n int) [][]byte {
@@ -178,15 +177,14 @@ func stubbedReceiver(t testing.TB) *handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.New(app.Config{
-		Secrets:   app.Secrets{WebhookSecret: []byte(testWebhookSecret)},
-		Queue:     aws.Queue(stub.URL + "/123456789012/jobs.fifo"),
-		Store:     aws.Store("state"),
-		Logger:    slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		GitHubFor: func(int64) (app.GitHub, error) { return nil, errNoGitHub },
+	rc, err := receiver.New(receiver.Config{
+		WebhookSecret: []byte(testWebhookSecret),
+		Queue:         aws.Queue(stub.URL + "/123456789012/jobs.fifo"),
+		Store:         aws.Store("state"),
+		Logger:        slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &handler{role: roleReceiver, http: a.Handler(), log: slog.New(slog.DiscardHandler)}
+	return &handler{role: roleReceiver, http: rc, log: slog.New(slog.DiscardHandler)}
 }

@@ -38,6 +38,7 @@ import (
 
 	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/receiver"
 )
 
 func main() {
@@ -120,10 +121,6 @@ func readSettings(getenv func(string) string) (settings, error) {
 	return s, errors.Join(errs...)
 }
 
-// errNoGitHub is what the receiver's App gets if it ever tried to call
-// GitHub: the receiver never holds the App's private key.
-var errNoGitHub = errors.New("the receiver function does not call github")
-
 // setup does the cold start: settings, secrets, adapters, the App.
 func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*handler, error) {
 	s, err := readSettings(getenv)
@@ -145,25 +142,20 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 	if err != nil {
 		return nil, err
 	}
-	acfg := app.Config{
-		Secrets:      secrets,
-		GitHubAPIURL: s.githubAPIURL,
-		Store:        aws.Store(s.table),
-		Queue:        aws.Queue(s.queueURL),
-		Logger:       log,
-	}
-	if s.role == roleReceiver {
-		acfg.GitHubFor = func(int64) (app.GitHub, error) { return nil, errNoGitHub }
-	}
-	a, err := app.New(acfg)
-	if err != nil {
-		return nil, fmt.Errorf("build the app: %w", err)
-	}
+	store := aws.Store(s.table)
 	h := &handler{role: s.role, log: log}
 	if s.role != roleWorker {
-		h.http = a.Handler()
+		rc, err := receiver.New(receiver.Config{WebhookSecret: secrets.WebhookSecret, Queue: aws.Queue(s.queueURL), Store: store, Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("build the receiver: %w", err)
+		}
+		h.http = rc
 	}
 	if s.role != roleReceiver {
+		a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: store, Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("build the app: %w", err)
+		}
 		h.worker = &sqsWorker{process: a.Process, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
 		if s.queueURL != "" {
 			h.worker.retry = aws.Queue(s.queueURL).RetryAfter

@@ -10,12 +10,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 // processFunc is the worker step: app.(*App).Process.
-type processFunc func(context.Context, app.Job) error
+type processFunc func(context.Context, job.Job) error
 
 // retryFunc hides a failed message for a while (pwaws.(*Queue).RetryAfter).
 type retryFunc func(ctx context.Context, receiptHandle string, after time.Duration) error
@@ -138,24 +138,24 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 	return ids
 }
 
-func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, app.Job, error) {
+func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, job.Job, error) {
 	mlog := log.With("message_id", m.MessageId, "receive_count", m.Attributes["ApproximateReceiveCount"])
-	job, err := pwaws.DecodeJob(m.Body)
+	j, err := pwaws.DecodeJob(m.Body)
 	if err != nil {
-		return mlog, job, err
+		return mlog, j, err
 	}
-	mlog = mlog.With("delivery_id", job.DeliveryID, "event", job.Event, "action", job.Action,
-		"installation_id", job.InstallationID, "repo", job.Owner+"/"+job.Repo, "pr", job.PR)
-	return mlog, job, nil
+	mlog = mlog.With("delivery_id", j.DeliveryID, "event", j.Event, "action", j.Action(),
+		"installation_id", j.InstallationID, "repo", j.Owner+"/"+j.Repo, "pr", j.PR)
+	return mlog, j, nil
 }
 
 // runJob turns a panic in one job into that job's failure, so the rest of
 // the batch is still reported correctly.
-func runJob(ctx context.Context, process processFunc, job app.Job) (err error) {
+func runJob(ctx context.Context, process processFunc, j job.Job) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return process(ctx, job)
+	return process(ctx, j)
 }

@@ -30,11 +30,16 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(stdout)
+		return exitOK
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, versionString())
 		return exitOK
 	}
 	cmd, ok := commands[args[0]]
@@ -47,7 +52,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: planwarden <command> [flags]")
+	fmt.Fprintln(w, "usage: planwarden <command> [flags]    (planwarden --version prints the version)")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

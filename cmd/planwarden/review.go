@@ -26,12 +26,16 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV] [--project NAME] [--format markdown|json] PLAN.json...
+const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV] [--project NAME] [--format markdown|json|text] [--out FILE] PLAN.json...
 
 Reviews each PLAN.json (the output of terraform show -json; - reads standard
 input) as one project. --project and --environment may be repeated: the Nth
 applies to the Nth plan; a single --environment applies to all. A project
 without --project is named after its file.
+
+--format markdown (the default) prints the PR comment, json the JSON report,
+text the comment laid out for a terminal. --out FILE writes it to FILE
+instead of standard output.
 
 Exit status: 0 pass or warn, 1 fail (a blocking finding), 2 bad usage or
 unreadable input.
@@ -42,7 +46,8 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	var projects, envs listFlag
 	configPath := fs.String("config", "", "repo config file (default: .github/planwarden.yml or .planwarden.yml if present)")
-	format := fs.String("format", "markdown", "markdown or json")
+	format := fs.String("format", "markdown", "markdown, json or text")
+	outPath := fs.String("out", "", "write the review to FILE instead of standard output")
 	region := fs.String("default-region", "", "region for resources whose plan names none")
 	fs.Var(&projects, "project", "project name (repeatable)")
 	fs.Var(&envs, "environment", "environment (repeatable)")
@@ -55,8 +60,8 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "planwarden review: %v\n%s", err, reviewUsage)
 		return exitUsage
 	}
-	if *format != "markdown" && *format != "json" {
-		fmt.Fprintf(stderr, "planwarden review: --format must be markdown or json, not %q\n", *format)
+	if *format != "markdown" && *format != "json" && *format != "text" {
+		fmt.Fprintf(stderr, "planwarden review: --format must be markdown, json or text, not %q\n", *format)
 		return exitUsage
 	}
 	if len(files) == 0 {
@@ -121,18 +126,52 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	setMemoryLimit(planBytes)
 	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region})
-	if *format == "json" {
-		if err := report.WriteJSON(stdout); err != nil {
-			fmt.Fprintf(stderr, "planwarden review: write report: %v\n", err)
-			return exitUsage
+	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
+		switch *format {
+		case "json":
+			return report.WriteJSON(w)
+		case "text":
+			_, err := io.WriteString(w, comment.PlainText(comment.Render(report, comment.Options{})))
+			return err
 		}
-	} else {
-		fmt.Fprint(stdout, comment.Render(report, comment.Options{}))
+		_, err := io.WriteString(w, comment.Render(report, comment.Options{}))
+		return err
+	}); err != nil {
+		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+		return exitUsage
 	}
 	if report.Verdict == rules.VerdictFail {
 		return exitFail
 	}
 	return exitOK
+}
+
+// writeOutput runs write on stdout, or on the file path names when it is
+// set; a file is written whole to a temporary name beside it and renamed, so
+// a failed write never leaves half a review where a whole one was.
+func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "" {
+		if err := write(stdout); err != nil {
+			return fmt.Errorf("write review: %w", err)
+		}
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--out %s: %v (check that the directory exists and is writable)", path, errors.Unwrap(err))
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("--out %s: %v", path, errors.Unwrap(err))
+	}
+	return nil
 }
 
 // parseInterleaved lets flags and plan files come in any order.

@@ -7,12 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &out, &errb)
+	if code != exitUsage && len(args) > 0 && args[0] == "review" && strings.Contains(strings.Join(args, " "), "--format json") {
+		reviewtest.ValidateReport(t, strings.Join(args, " "), out.Bytes())
+	}
 	return code, out.String(), errb.String()
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/receiver"
 )
 
 func init() {
@@ -131,7 +132,12 @@ func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
 func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr string)) error {
 	log := slog.New(slog.NewJSONHandler(logw, nil))
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{Logger: log})
-	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Queue: q, Logger: log})
+	store := app.NewMemoryStore(nil)
+	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: store, Logger: log})
+	if err != nil {
+		return err
+	}
+	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: q, Store: store, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -141,7 +147,7 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	srv := &http.Server{
-		Handler:           a.Handler(),
+		Handler:           rc,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      time.Minute,

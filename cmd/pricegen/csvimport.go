@@ -25,10 +25,8 @@ func readCSV(name string, r io.Reader) ([]observation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: read header: %w", name, err)
 	}
-	for i, c := range csvColumns {
-		if strings.TrimSpace(header[i]) != c {
-			return nil, fmt.Errorf("%s: line 1: column %d is %q, want %q", name, i+1, header[i], c)
-		}
+	if err := checkHeader(name, header, csvColumns); err != nil {
+		return nil, err
 	}
 	var out []observation
 	for {

@@ -8,6 +8,7 @@
 //	pricegen import -csv PRICES.csv [-catalog infra/catalog.json] [-fresh] [-out FILE]
 //	pricegen azure  -regions eastus,westeurope [-all] [-catalog ...] [-out FILE]
 //	pricegen aws    -regions us-east-1 [-services AmazonEC2,AmazonSageMaker] [-all] [-catalog ...] [-out FILE]
+//	pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.gz]
 //
 // See docs/pricing.md.
 package main
@@ -36,8 +37,10 @@ const usage = `usage:
   pricegen import -csv PRICES.csv [-catalog infra/catalog.json] [-fresh] [-out FILE]
   pricegen azure  -regions eastus,westeurope [-all] [-catalog infra/catalog.json] [-out FILE]
   pricegen aws    -regions us-east-1 [-services AmazonEC2,AmazonSageMaker] [-all] [-catalog infra/catalog.json] [-out FILE]
-Every mode merges into -catalog (prices replaced per SKU and region, GPU facts kept)
-and writes -out (default: the -catalog file). See docs/pricing.md.
+  pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.gz]
+import, azure and aws merge into -catalog (prices replaced per SKU and region, GPU facts kept)
+and writes -out (default: the -catalog file); bulk writes the compact bulk catalog
+(every Azure VM price, every EC2 type) from the bulk snapshots. See docs/pricing.md.
 `
 
 // run is main without the process: it returns the exit code (0 ok, 1
@@ -51,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 		return 0
 	}
 	mode := args[0]
-	if mode != "import" && mode != "azure" && mode != "aws" {
+	if mode != "import" && mode != "azure" && mode != "aws" && mode != "bulk" {
 		fmt.Fprintf(stderr, "pricegen: unknown mode %q\n%s", mode, usage)
 		return 2
 	}
@@ -68,12 +71,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 	baseURL := fs.String("url", "", "override the API base URL (tests, mirrors)")
 	pageSize := fs.Int("page-size", 100, "azure: the API's page size, for the $skip fallback")
 	maxPages := fs.Int("max-pages", 2000, "azure: at most this many pages per region")
+	dir := fs.String("dir", "", "bulk: the directory of the bulk snapshots (azure-vm-prices.csv, aws-ec2.csv)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "pricegen %s: unexpected argument %q\n%s", mode, fs.Arg(0), usage)
 		return 2
+	}
+	if mode == "bulk" {
+		if *dir == "" {
+			fmt.Fprintf(stderr, "pricegen bulk: -dir is required\n%s", usage)
+			return 2
+		}
+		if *out == "" {
+			*out = "infra/catalog_bulk.gz"
+		}
+		return runBulk(*dir, *out, stdout, stderr)
 	}
 	now := time.Now().UTC()
 	if *generated != "" {

@@ -403,3 +403,56 @@ func TestAzureFetchStopsAtMaxPages(t *testing.T) {
 		t.Errorf("fetch: error %v after %d requests; want the 5-page bound", err, n)
 	}
 }
+
+// TestCommittedBulkIsPricegenOutput guards infra/catalog_bulk.gz: it must
+// be exactly what `pricegen bulk` writes from the shared snapshots.
+func TestCommittedBulkIsPricegenOutput(t *testing.T) {
+	const dir, committed = "../../../shared/data/catalog", "../../infra/catalog_bulk.gz"
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent (it lives beside the repository); cannot regenerate the bulk catalog", dir)
+	}
+	want, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "bulk.gz")
+	var so, se bytes.Buffer
+	if code := run(context.Background(), []string{"bulk", "-dir", dir, "-out", out}, &so, &se, nil); code != 0 {
+		t.Fatalf("pricegen bulk: exit %d: %s", code, se.String())
+	}
+	if !strings.Contains(so.String(), "1385 EC2 instance types") || !strings.Contains(so.String(), "in 57 regions") {
+		t.Errorf("pricegen bulk said %q", so.String())
+	}
+	got, _ := os.ReadFile(out)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from `pricegen bulk -dir %s`; regenerate it (docs/pricing.md)", committed, dir)
+	}
+}
+
+func TestBulkErrorsNameFileLineAndColumn(t *testing.T) {
+	const ec2 = "instance_type,vcpu,memory_mib,arch,gpu_count,gpu_name,gpu_manufacturer,gpu_memory_mib_per_gpu,accelerator_count,accelerator_name,accelerator_manufacturer,usd_per_hour_us_east_1,spec_source\n"
+	tests := map[string]struct {
+		azure, ec2, want string
+	}{
+		"azure header":         {"sku,price\n", ec2 + "m5.large,2,8192,amd64,,,,,,,,0.096,preview\n", `azure-vm-prices.csv: line 1: column 2 is "price", want "region" (columns: sku,region,usd_per_hour)`},
+		"azure price":          {"sku,region,usd_per_hour\nStandard_D2s_v3,eastus,cheap\n", ec2 + "m5.large,2,8192,amd64,,,,,,,,0.096,preview\n", `azure-vm-prices.csv: line 2: usd_per_hour "cheap"`},
+		"azure twice":          {"sku,region,usd_per_hour\nStandard_D2s_v3,eastus,0.1\nStandard_D2s_v3,East US,0.1\n", ec2 + "m5.large,2,8192,amd64,,,,,,,,0.096,preview\n", "line 3: Standard_D2s_v3 in eastus is priced twice"},
+		"ec2 gpu without name": {"sku,region,usd_per_hour\nStandard_D2s_v3,eastus,0.1\n", ec2 + "g5.xlarge,4,16384,amd64,1,,,,,,,1.006,preview\n", "aws-ec2.csv: line 2: g5.xlarge: a GPU or accelerator count needs its name"},
+		"ec2 vcpu":             {"sku,region,usd_per_hour\nStandard_D2s_v3,eastus,0.1\n", ec2 + "m5.large,two,8192,amd64,,,,,,,,0.096,preview\n", `aws-ec2.csv: line 2: vcpu "two" is not a whole number`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "azure-vm-prices.csv"), []byte(tc.azure), 0o644)
+			os.WriteFile(filepath.Join(dir, "aws-ec2.csv"), []byte(tc.ec2), 0o644)
+			var so, se bytes.Buffer
+			code := run(context.Background(), []string{"bulk", "-dir", dir, "-out", filepath.Join(dir, "out.gz")}, &so, &se, nil)
+			if code != 1 || !strings.Contains(se.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, se.String(), tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out.gz")); err == nil {
+				t.Errorf("a failed run wrote its output")
+			}
+		})
+	}
+}

@@ -1,17 +1,19 @@
-package app
+package github
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 )
 
-const webhookCorpus = "../../shared/corpus/webhooks"
+const webhookCorpus = "../../../shared/corpus/webhooks"
 
 // corpus returns the example payloads of one event, or skips.
 func corpus(t *testing.T, event string) map[string][]byte {
@@ -54,8 +56,7 @@ func num(v any) int64  { f, _ := v.(float64); return int64(f) }
 
 // decodeCorpus parses each example with go-github and runs the event's
 // decoder; edit may change the raw payload first.
-func decodeCorpus(t *testing.T, event string, edit func(map[string]any), check func(t *testing.T, raw map[string]any, job Job, ok bool)) {
-	h := eventHandlers()[event]
+func decodeCorpus(t *testing.T, event string, edit func(map[string]any), check func(t *testing.T, raw map[string]any, j job.Job, ok bool)) {
 	for name, data := range corpus(t, event) {
 		t.Run(name, func(t *testing.T) {
 			var raw map[string]any
@@ -66,19 +67,22 @@ func decodeCorpus(t *testing.T, event string, edit func(map[string]any), check f
 				edit(raw)
 				data, _ = json.Marshal(raw)
 			}
-			ev, err := parseWebHook(event, data)
+			var log bytes.Buffer
+			j, ok, err := Decode(slog.New(slog.NewJSONHandler(&log, nil)), event, data)
 			if err != nil {
 				t.Fatalf("go-github cannot parse it: %v", err)
 			}
-			var log bytes.Buffer
-			ctx := withLogger(context.Background(), slog.New(slog.NewJSONHandler(&log, nil)))
-			job, ok := h.decode(ctx, ev)
-			check(t, raw, job, ok)
+			if ok {
+				if err := j.Check(); err != nil {
+					t.Errorf("decoded job: %v", err)
+				}
+			}
+			check(t, raw, j, ok)
 		})
 	}
 }
 
-func checkRepo(t *testing.T, raw map[string]any, job Job) {
+func checkRepo(t *testing.T, raw map[string]any, job job.Job) {
 	t.Helper()
 	if job.Owner != str(field(raw, "repository", "owner", "login")) || job.Repo != str(field(raw, "repository", "name")) {
 		t.Errorf("repo %s/%s, want the payload's repository", job.Owner, job.Repo)
@@ -89,7 +93,7 @@ func checkRepo(t *testing.T, raw map[string]any, job Job) {
 }
 
 func TestDecodePullRequestExamples(t *testing.T) {
-	decodeCorpus(t, "pull_request", nil, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+	decodeCorpus(t, "pull_request", nil, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
 		if want := pullRequestActions[str(raw["action"])]; ok != want {
 			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
 		}
@@ -97,14 +101,14 @@ func TestDecodePullRequestExamples(t *testing.T) {
 			return
 		}
 		checkRepo(t, raw, job)
-		if job.PR != int(num(field(raw, "pull_request", "number"))) || job.HeadSHA != str(field(raw, "pull_request", "head", "sha")) || job.BaseRef != str(field(raw, "pull_request", "base", "ref")) {
+		if job.PR != int(num(field(raw, "pull_request", "number"))) || job.HeadSHA != str(field(raw, "pull_request", "head", "sha")) || job.PullRequest.BaseRef != str(field(raw, "pull_request", "base", "ref")) {
 			t.Errorf("job %+v does not carry the PR's number, head and base", job)
 		}
 	})
 }
 
 func TestDecodeWorkflowRunExamples(t *testing.T) {
-	decodeCorpus(t, "workflow_run", nil, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+	decodeCorpus(t, "workflow_run", nil, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
 		if want := raw["action"] == "completed"; ok != want {
 			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
 		}
@@ -113,7 +117,7 @@ func TestDecodeWorkflowRunExamples(t *testing.T) {
 		}
 		checkRepo(t, raw, job)
 		run := raw["workflow_run"]
-		if job.RunID != num(field(run, "id")) || job.HeadSHA != str(field(run, "head_sha")) || job.RunConclusion != str(field(run, "conclusion")) || job.Extra["workflow_path"] != str(field(run, "path")) {
+		if job.WorkflowRun.RunID != num(field(run, "id")) || job.HeadSHA != str(field(run, "head_sha")) || job.WorkflowRun.Conclusion != str(field(run, "conclusion")) || job.WorkflowRun.Path != str(field(run, "path")) {
 			t.Errorf("job %+v does not carry the run's id, head, conclusion and path", job)
 		}
 		if want := int(num(field(run, "pull_requests", 0, "number"))); job.PR != want {
@@ -123,8 +127,8 @@ func TestDecodeWorkflowRunExamples(t *testing.T) {
 }
 
 func TestDecodeCheckRunExamples(t *testing.T) {
-	ours := func(raw map[string]any) { raw["check_run"].(map[string]any)["name"] = CheckName }
-	decodeCorpus(t, "check_run", ours, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+	ours := func(raw map[string]any) { raw["check_run"].(map[string]any)["name"] = port.CheckName }
+	decodeCorpus(t, "check_run", ours, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
 		if want := raw["action"] == "rerequested"; ok != want {
 			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
 		}
@@ -132,12 +136,12 @@ func TestDecodeCheckRunExamples(t *testing.T) {
 			return
 		}
 		checkRepo(t, raw, job)
-		if job.CheckRunID != num(field(raw, "check_run", "id")) || job.HeadSHA != str(field(raw, "check_run", "head_sha")) {
+		if job.CheckRun.CheckRunID != num(field(raw, "check_run", "id")) || job.HeadSHA != str(field(raw, "check_run", "head_sha")) {
 			t.Errorf("job %+v does not carry the check run's id and head", job)
 		}
 	})
-	decodeCorpus(t, "check_run", nil, func(t *testing.T, raw map[string]any, _ Job, ok bool) {
-		if ok && str(field(raw, "check_run", "name")) != CheckName {
+	decodeCorpus(t, "check_run", nil, func(t *testing.T, raw map[string]any, _ job.Job, ok bool) {
+		if ok && str(field(raw, "check_run", "name")) != port.CheckName {
 			t.Errorf("queued a re-run of another app's check %q", field(raw, "check_run", "name"))
 		}
 	})
@@ -145,7 +149,7 @@ func TestDecodeCheckRunExamples(t *testing.T) {
 
 func TestDecodeIssueCommentExamples(t *testing.T) {
 	asCommand := func(raw map[string]any) { raw["comment"].(map[string]any)["body"] = "/plan\r\nthanks" }
-	decodeCorpus(t, "issue_comment", asCommand, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+	decodeCorpus(t, "issue_comment", asCommand, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
 		onPR := field(raw, "issue", "pull_request") != nil
 		bot := str(field(raw, "sender", "type")) == "Bot"
 		if want := raw["action"] == "created" && onPR && !bot; ok != want {
@@ -155,11 +159,11 @@ func TestDecodeIssueCommentExamples(t *testing.T) {
 			return
 		}
 		checkRepo(t, raw, job)
-		if job.CommentBody != "/plan" || job.CommentID != num(field(raw, "comment", "id")) || job.Sender != str(field(raw, "sender", "login")) {
+		if c := job.IssueComment; c.Body != "/plan" || c.CommentID != num(field(raw, "comment", "id")) || c.Sender != str(field(raw, "sender", "login")) {
 			t.Errorf("job %+v: want the command line, comment id and sender", job)
 		}
 	})
-	decodeCorpus(t, "issue_comment", nil, func(t *testing.T, raw map[string]any, _ Job, ok bool) {
+	decodeCorpus(t, "issue_comment", nil, func(t *testing.T, raw map[string]any, _ job.Job, ok bool) {
 		if ok && !strings.HasPrefix(str(field(raw, "comment", "body")), "/") {
 			t.Errorf("queued an ordinary comment")
 		}
@@ -169,7 +173,7 @@ func TestDecodeIssueCommentExamples(t *testing.T) {
 func TestDecodeInstallationExamplesAreLoggedOnly(t *testing.T) {
 	for _, event := range []string{"installation", "installation_repositories"} {
 		t.Run(event, func(t *testing.T) {
-			decodeCorpus(t, event, nil, func(t *testing.T, _ map[string]any, _ Job, ok bool) {
+			decodeCorpus(t, event, nil, func(t *testing.T, _ map[string]any, _ job.Job, ok bool) {
 				if ok {
 					t.Errorf("%s queued a job; it is only logged", event)
 				}
@@ -179,7 +183,7 @@ func TestDecodeInstallationExamplesAreLoggedOnly(t *testing.T) {
 }
 
 func TestDecodeCheckSuiteExamples(t *testing.T) {
-	decodeCorpus(t, "check_suite", nil, func(t *testing.T, raw map[string]any, job Job, ok bool) {
+	decodeCorpus(t, "check_suite", nil, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
 		prs, _ := field(raw, "check_suite", "pull_requests").([]any)
 		if want := raw["action"] == "rerequested" && len(prs) > 0; ok != want {
 			t.Fatalf("action %s with %d PRs: queued %v, want %v", raw["action"], len(prs), ok, want)
@@ -192,4 +196,18 @@ func TestDecodeCheckSuiteExamples(t *testing.T) {
 			t.Errorf("job %+v does not carry the suite's head and PR", job)
 		}
 	})
+}
+
+func TestMergeGroupPR(t *testing.T) {
+	for ref, want := range map[string]int{
+		"refs/heads/gh-readonly-queue/main/pr-42-0123abcd":      42,
+		"refs/heads/gh-readonly-queue/release/v1/pr-7-0123abcd": 7,
+		"refs/heads/gh-readonly-queue/main/pr-x-0123":           0,
+		"refs/heads/main": 0,
+		"refs/heads/gh-readonly-queue/feature/pr-9-1/pr-10-abcdef": 10,
+	} {
+		if got := MergeGroupPR(ref); got != want {
+			t.Errorf("MergeGroupPR(%q) = %d, want %d", ref, got, want)
+		}
+	}
 }

@@ -1,4 +1,9 @@
-package app
+// Package github is planwarden's one GitHub adapter, the only importer of
+// go-github: the REST client behind the ports of app/port (one per
+// installation, App auth by ghinstallation, under the retry policy of
+// retry.go), and the webhook side (webhook.go): signature, payload, and
+// each event decoded into its typed job.
+package github
 
 import (
 	"context"
@@ -16,7 +21,8 @@ import (
 	"github.com/golang-jwt/jwt/v4"
 	"github.com/google/go-github/v66/github"
 
-	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/prose"
 )
 
 // maxPages bounds every paginated listing.
@@ -33,7 +39,7 @@ type installations struct {
 	download *http.Client   // no Authorization, for artifact blobs
 	app      *github.Client // authenticated as the App (JWT)
 	mu       sync.Mutex
-	clients  map[int64]GitHub
+	clients  map[int64]port.GitHub
 	bot      string
 }
 
@@ -59,7 +65,7 @@ func (in *installations) botLogin(ctx context.Context) (string, error) {
 	return a.GetSlug() + "[bot]", nil
 }
 
-func newInstallations(s Secrets, apiURL string, retried http.RoundTripper) (*installations, error) {
+func newInstallations(s port.Secrets, apiURL string, retried http.RoundTripper) (*installations, error) {
 	u, err := url.Parse(apiURL)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("github api url %q: not an absolute URL", apiURL)
@@ -85,11 +91,22 @@ func newInstallations(s Secrets, apiURL string, retried http.RoundTripper) (*ins
 		apps:     atr,
 		baseURL:  u,
 		download: &http.Client{Transport: retried},
-		clients:  map[int64]GitHub{},
+		clients:  map[int64]port.GitHub{},
 	}, nil
 }
 
-func (in *installations) client(id int64) (GitHub, error) {
+// Clients returns what hands out one installation's client: App auth with
+// the key of s, against the REST API at apiURL (https://api.github.com/ or
+// https://HOST/api/v3/), every request through base under the retry policy.
+func Clients(s port.Secrets, apiURL string, base http.RoundTripper, retry RetryPolicy) (func(installationID int64) (port.GitHub, error), error) {
+	in, err := newInstallations(s, apiURL, retryTransport(base, retry))
+	if err != nil {
+		return nil, err
+	}
+	return in.client, nil
+}
+
+func (in *installations) client(id int64) (port.GitHub, error) {
 	if id <= 0 {
 		return nil, errors.New("event names no installation")
 	}
@@ -111,7 +128,7 @@ func (in *installations) client(id int64) (GitHub, error) {
 	return c, nil
 }
 
-// ghAdapter implements GitHub with go-github.
+// ghAdapter implements port.GitHub with go-github.
 type ghAdapter struct {
 	c        *github.Client
 	download *http.Client
@@ -123,12 +140,12 @@ func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) { return g.in.
 
 func notFound(resp *github.Response, err error) error {
 	if resp != nil && resp.StatusCode == http.StatusNotFound {
-		return fmt.Errorf("%w: %v", ErrNotFound, err)
+		return fmt.Errorf("%w: %v", port.ErrNotFound, err)
 	}
 	return err
 }
 
-func checkOptions(c CheckRun) *github.CheckRunOutput {
+func checkOptions(c port.CheckRun) *github.CheckRunOutput {
 	if c.Title == "" && c.Summary == "" {
 		return nil
 	}
@@ -142,7 +159,7 @@ func checkOptions(c CheckRun) *github.CheckRunOutput {
 	return out
 }
 
-func ghAnnotation(a comment.Annotation) *github.CheckRunAnnotation {
+func ghAnnotation(a port.Annotation) *github.CheckRunAnnotation {
 	end := max(a.EndLine, a.StartLine)
 	ga := &github.CheckRunAnnotation{
 		Path: github.String(a.Path), StartLine: github.Int(max(a.StartLine, 1)), EndLine: github.Int(max(end, 1)),
@@ -161,8 +178,8 @@ func optional(s string) *string {
 	return &s
 }
 
-func fromCheckRun(cr *github.CheckRun) CheckRun {
-	out := CheckRun{
+func fromCheckRun(cr *github.CheckRun) port.CheckRun {
+	out := port.CheckRun{
 		ID: cr.GetID(), Name: cr.GetName(), HeadSHA: cr.GetHeadSHA(), Status: cr.GetStatus(),
 		Conclusion: cr.GetConclusion(), ExternalID: cr.GetExternalID(), DetailsURL: cr.GetDetailsURL(), HTMLURL: cr.GetHTMLURL(),
 	}
@@ -172,7 +189,7 @@ func fromCheckRun(cr *github.CheckRun) CheckRun {
 	return out
 }
 
-func (g *ghAdapter) CreateCheckRun(ctx context.Context, r Repo, c CheckRun) (CheckRun, error) {
+func (g *ghAdapter) CreateCheckRun(ctx context.Context, r port.Repo, c port.CheckRun) (port.CheckRun, error) {
 	opt := github.CreateCheckRunOptions{
 		Name: c.Name, HeadSHA: c.HeadSHA, Status: optional(c.Status), Conclusion: optional(c.Conclusion),
 		ExternalID: optional(c.ExternalID), DetailsURL: optional(c.DetailsURL), Output: checkOptions(c),
@@ -182,12 +199,12 @@ func (g *ghAdapter) CreateCheckRun(ctx context.Context, r Repo, c CheckRun) (Che
 	}
 	cr, _, err := g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
 	if err != nil {
-		return CheckRun{}, fmt.Errorf("create check run %s on %s: %w", c.Name, short(c.HeadSHA), err)
+		return port.CheckRun{}, fmt.Errorf("create check run %s on %s: %w", c.Name, prose.ShortSHA(c.HeadSHA), err)
 	}
 	return fromCheckRun(cr), nil
 }
 
-func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) error {
+func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r port.Repo, c port.CheckRun) error {
 	opt := github.UpdateCheckRunOptions{
 		Name: c.Name, Status: optional(c.Status), Conclusion: optional(c.Conclusion),
 		ExternalID: optional(c.ExternalID), DetailsURL: optional(c.DetailsURL), Output: checkOptions(c),
@@ -201,30 +218,30 @@ func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) erro
 	return nil
 }
 
-func (g *ghAdapter) ListCheckRunsForRef(ctx context.Context, r Repo, ref, name string) ([]CheckRun, error) {
+func (g *ghAdapter) ListCheckRunsForRef(ctx context.Context, r port.Repo, ref, name string) ([]port.CheckRun, error) {
 	res, _, err := g.c.Checks.ListCheckRunsForRef(ctx, r.Owner, r.Name, ref, &github.ListCheckRunsOptions{
 		CheckName: github.String(name), Filter: github.String("latest"), AppID: github.Int64(g.appID), ListOptions: github.ListOptions{PerPage: 100},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list check runs for %s: %w", short(ref), err)
+		return nil, fmt.Errorf("list check runs for %s: %w", prose.ShortSHA(ref), err)
 	}
-	var out []CheckRun
+	var out []port.CheckRun
 	for _, cr := range res.CheckRuns {
 		out = append(out, fromCheckRun(cr))
 	}
 	return out, nil
 }
 
-func (g *ghAdapter) ListIssueComments(ctx context.Context, r Repo, number int) ([]IssueComment, error) {
+func (g *ghAdapter) ListIssueComments(ctx context.Context, r port.Repo, number int) ([]port.IssueComment, error) {
 	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	var out []IssueComment
+	var out []port.IssueComment
 	for page := 0; page < maxPages; page++ {
 		cs, resp, err := g.c.Issues.ListComments(ctx, r.Owner, r.Name, number, opt)
 		if err != nil {
 			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			out = append(out, IssueComment{ID: c.GetID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
+			out = append(out, port.IssueComment{ID: c.GetID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
 		}
 		if resp.NextPage == 0 {
 			break
@@ -234,7 +251,7 @@ func (g *ghAdapter) ListIssueComments(ctx context.Context, r Repo, number int) (
 	return out, nil
 }
 
-func (g *ghAdapter) CreateComment(ctx context.Context, r Repo, number int, body string) (int64, error) {
+func (g *ghAdapter) CreateComment(ctx context.Context, r port.Repo, number int, body string) (int64, error) {
 	c, _, err := g.c.Issues.CreateComment(ctx, r.Owner, r.Name, number, &github.IssueComment{Body: github.String(body)})
 	if err != nil {
 		return 0, fmt.Errorf("create comment on #%d: %w", number, err)
@@ -242,7 +259,7 @@ func (g *ghAdapter) CreateComment(ctx context.Context, r Repo, number int, body 
 	return c.GetID(), nil
 }
 
-func (g *ghAdapter) EditComment(ctx context.Context, r Repo, id int64, body string) error {
+func (g *ghAdapter) EditComment(ctx context.Context, r port.Repo, id int64, body string) error {
 	_, resp, err := g.c.Issues.EditComment(ctx, r.Owner, r.Name, id, &github.IssueComment{Body: github.String(body)})
 	if err != nil {
 		return fmt.Errorf("edit comment %d: %w", id, notFound(resp, err))
@@ -250,16 +267,16 @@ func (g *ghAdapter) EditComment(ctx context.Context, r Repo, id int64, body stri
 	return nil
 }
 
-func (g *ghAdapter) GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error) {
+func (g *ghAdapter) GetWorkflowRun(ctx context.Context, r port.Repo, id int64) (port.WorkflowRun, error) {
 	run, resp, err := g.c.Actions.GetWorkflowRunByID(ctx, r.Owner, r.Name, id)
 	if err != nil {
-		return WorkflowRun{}, fmt.Errorf("get workflow run %d: %w", id, notFound(resp, err))
+		return port.WorkflowRun{}, fmt.Errorf("get workflow run %d: %w", id, notFound(resp, err))
 	}
 	return fromWorkflowRun(run), nil
 }
 
-func fromWorkflowRun(run *github.WorkflowRun) WorkflowRun {
-	w := WorkflowRun{
+func fromWorkflowRun(run *github.WorkflowRun) port.WorkflowRun {
+	w := port.WorkflowRun{
 		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
 	}
@@ -269,16 +286,16 @@ func fromWorkflowRun(run *github.WorkflowRun) WorkflowRun {
 	return w
 }
 
-func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error) {
+func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r port.Repo, runID int64) ([]port.Artifact, error) {
 	opt := &github.ListOptions{PerPage: 100}
-	var out []Artifact
+	var out []port.Artifact
 	for page := 0; page < maxPages; page++ {
 		list, resp, err := g.c.Actions.ListWorkflowRunArtifacts(ctx, r.Owner, r.Name, runID, opt)
 		if err != nil {
 			return nil, fmt.Errorf("list artifacts of run %d: %w", runID, err)
 		}
 		for _, a := range list.Artifacts {
-			out = append(out, Artifact{ID: a.GetID(), Name: a.GetName(), SizeInBytes: a.GetSizeInBytes(), Expired: a.GetExpired()})
+			out = append(out, port.Artifact{ID: a.GetID(), Name: a.GetName(), SizeInBytes: a.GetSizeInBytes(), Expired: a.GetExpired()})
 		}
 		if resp.NextPage == 0 {
 			break
@@ -288,7 +305,7 @@ func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r Repo, runID int64) (
 	return out, nil
 }
 
-func (g *ghAdapter) DownloadArtifact(ctx context.Context, r Repo, id int64, maxBytes int64) ([]byte, error) {
+func (g *ghAdapter) DownloadArtifact(ctx context.Context, r port.Repo, id int64, maxBytes int64) ([]byte, error) {
 	u, resp, err := g.c.Actions.DownloadArtifact(ctx, r.Owner, r.Name, id, 1)
 	if err != nil {
 		return nil, fmt.Errorf("download artifact %d: %w", id, notFound(resp, err))
@@ -316,18 +333,18 @@ func (g *ghAdapter) DownloadArtifact(ctx context.Context, r Repo, id int64, maxB
 		return nil, fmt.Errorf("download artifact %d: %w", id, err)
 	}
 	if int64(len(data)) > maxBytes {
-		return nil, fmt.Errorf("artifact %d: zip is larger than %d bytes: %w", id, maxBytes, ErrTooLarge)
+		return nil, fmt.Errorf("artifact %d: zip is larger than %d bytes: %w", id, maxBytes, port.ErrTooLarge)
 	}
 	return data, nil
 }
 
-func (g *ghAdapter) GetFile(ctx context.Context, r Repo, path, ref string) ([]byte, error) {
+func (g *ghAdapter) GetFile(ctx context.Context, r port.Repo, path, ref string) ([]byte, error) {
 	fc, _, resp, err := g.c.Repositories.GetContents(ctx, r.Owner, r.Name, path, &github.RepositoryContentGetOptions{Ref: ref})
 	if err != nil {
 		return nil, fmt.Errorf("get %s at %s: %w", path, ref, notFound(resp, err))
 	}
 	if fc == nil {
-		return nil, fmt.Errorf("get %s at %s: a directory: %w", path, ref, ErrNotFound)
+		return nil, fmt.Errorf("get %s at %s: a directory: %w", path, ref, port.ErrNotFound)
 	}
 	if fc.GetEncoding() == "base64" && fc.Content != nil {
 		data, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(*fc.Content, "\n", ""))
@@ -343,8 +360,8 @@ func (g *ghAdapter) GetFile(ctx context.Context, r Repo, path, ref string) ([]by
 	return []byte(s), nil
 }
 
-func fromPR(pr *github.PullRequest) PullRequest {
-	p := PullRequest{
+func fromPR(pr *github.PullRequest) port.PullRequest {
+	p := port.PullRequest{
 		Number: pr.GetNumber(), State: pr.GetState(), HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), BaseRef: pr.GetBase().GetRef(),
 	}
@@ -354,27 +371,27 @@ func fromPR(pr *github.PullRequest) PullRequest {
 	return p
 }
 
-func (g *ghAdapter) GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error) {
+func (g *ghAdapter) GetPullRequest(ctx context.Context, r port.Repo, number int) (port.PullRequest, error) {
 	pr, resp, err := g.c.PullRequests.Get(ctx, r.Owner, r.Name, number)
 	if err != nil {
-		return PullRequest{}, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
+		return port.PullRequest{}, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
 	}
 	return fromPR(pr), nil
 }
 
-func (g *ghAdapter) ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error) {
+func (g *ghAdapter) ListPRsForCommit(ctx context.Context, r port.Repo, sha string) ([]port.PullRequest, error) {
 	prs, _, err := g.c.PullRequests.ListPullRequestsWithCommit(ctx, r.Owner, r.Name, sha, &github.ListOptions{PerPage: 100})
 	if err != nil {
-		return nil, fmt.Errorf("list pull requests for %s: %w", short(sha), err)
+		return nil, fmt.Errorf("list pull requests for %s: %w", prose.ShortSHA(sha), err)
 	}
-	out := make([]PullRequest, 0, len(prs))
+	out := make([]port.PullRequest, 0, len(prs))
 	for _, pr := range prs {
 		out = append(out, fromPR(pr))
 	}
 	return out, nil
 }
 
-func (g *ghAdapter) GetPermission(ctx context.Context, r Repo, user string) (string, error) {
+func (g *ghAdapter) GetPermission(ctx context.Context, r port.Repo, user string) (string, error) {
 	p, resp, err := g.c.Repositories.GetPermissionLevel(ctx, r.Owner, r.Name, user)
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusNotFound {
@@ -385,7 +402,7 @@ func (g *ghAdapter) GetPermission(ctx context.Context, r Repo, user string) (str
 	return p.GetPermission(), nil
 }
 
-func (g *ghAdapter) DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error {
+func (g *ghAdapter) DispatchWorkflow(ctx context.Context, r port.Repo, workflowFile, ref string, inputs map[string]string) error {
 	in := make(map[string]any, len(inputs))
 	for k, v := range inputs {
 		in[k] = v
@@ -409,16 +426,9 @@ func (g *ghAdapter) TeamMember(ctx context.Context, org, teamSlug, user string) 
 	return m.GetState() == "active", nil
 }
 
-func (g *ghAdapter) React(ctx context.Context, r Repo, commentID int64, content string) error {
+func (g *ghAdapter) React(ctx context.Context, r port.Repo, commentID int64, content string) error {
 	if _, _, err := g.c.Reactions.CreateIssueCommentReaction(ctx, r.Owner, r.Name, commentID, content); err != nil {
 		return fmt.Errorf("react %s to comment %d: %w", content, commentID, err)
 	}
 	return nil
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }

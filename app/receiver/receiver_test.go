@@ -1,4 +1,4 @@
-package app
+package receiver
 
 import (
 	"bytes"
@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 const testSecret = "webhook-secret"
@@ -21,11 +24,11 @@ const testSecret = "webhook-secret"
 // recordQueue keeps what was enqueued.
 type recordQueue struct {
 	mu   sync.Mutex
-	jobs []Job
+	jobs []job.Job
 	err  error
 }
 
-func (q *recordQueue) Enqueue(_ context.Context, j Job) error {
+func (q *recordQueue) Enqueue(_ context.Context, j job.Job) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.err != nil {
@@ -35,18 +38,18 @@ func (q *recordQueue) Enqueue(_ context.Context, j Job) error {
 	return nil
 }
 
-func testApp(t *testing.T, q Queue, log *bytes.Buffer) *App {
+func testApp(t *testing.T, q *recordQueue, log *bytes.Buffer) *Receiver {
 	t.Helper()
-	a, err := New(Config{
-		Secrets:   Secrets{WebhookSecret: []byte(testSecret)},
-		Queue:     q,
-		Logger:    slog.New(slog.NewJSONHandler(log, nil)),
-		GitHubFor: func(int64) (GitHub, error) { return &fakeGitHub{}, nil },
+	r, err := New(Config{
+		WebhookSecret: []byte(testSecret),
+		Queue:         q,
+		Store:         app.NewMemoryStore(nil),
+		Logger:        slog.New(slog.NewJSONHandler(log, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	return r
 }
 
 func signed(body string) string {
@@ -59,16 +62,9 @@ const openedPayload = `{"action":"opened","number":3,"pull_request":{"number":3,
 "repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":77},"sender":{"login":"alice"}}`
 
 func TestNewRefusesWithoutWebhookSecret(t *testing.T) {
-	_, err := New(Config{Queue: &recordQueue{}, GitHubFor: func(int64) (GitHub, error) { return nil, nil }})
+	_, err := New(Config{Queue: &recordQueue{}, Store: app.NewMemoryStore(nil)})
 	if err == nil || !strings.Contains(err.Error(), "webhook secret is not configured") {
 		t.Fatalf("New without a secret: %v, want a refusal", err)
-	}
-}
-
-func TestNewRefusesABadPrivateKey(t *testing.T) {
-	_, err := New(Config{Secrets: Secrets{AppID: 1, PrivateKeyPEM: []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETBYTES\n-----END RSA PRIVATE KEY-----\n"), WebhookSecret: []byte("s")}, Queue: &recordQueue{}})
-	if err == nil || strings.Contains(err.Error(), "SECRETBYTES") || !strings.Contains(err.Error(), "private key") {
-		t.Fatalf("New with a bad key: %v, want an error about the key that does not quote it", err)
 	}
 }
 
@@ -104,7 +100,7 @@ func TestWebhookStatuses(t *testing.T) {
 				req.Header.Set("X-Hub-Signature-256", tc.sig)
 			}
 			rec := httptest.NewRecorder()
-			a.Handler().ServeHTTP(rec, req)
+			a.ServeHTTP(rec, req)
 			if rec.Code != tc.wantCode {
 				t.Errorf("status %d (%s), want %d", rec.Code, strings.TrimSpace(rec.Body.String()), tc.wantCode)
 			}
@@ -129,7 +125,7 @@ func TestWebhookJobAndLog(t *testing.T) {
 		req.Header.Set("X-GitHub-Delivery", "72d3162e")
 		req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
 		rec := httptest.NewRecorder()
-		a.Handler().ServeHTTP(rec, req)
+		a.ServeHTTP(rec, req)
 		return rec.Code
 	}
 	if code := post(); code != 202 {
@@ -169,7 +165,7 @@ func TestWebhookBodyLimitAndQueueErrors(t *testing.T) {
 		req.Header.Set("X-GitHub-Delivery", "d-big")
 		req.Header.Set("X-Hub-Signature-256", signed(big))
 		rec := httptest.NewRecorder()
-		a.Handler().ServeHTTP(rec, req)
+		a.ServeHTTP(rec, req)
 		if rec.Code != http.StatusRequestEntityTooLarge || len(q.jobs) != 0 {
 			t.Errorf("status %d with %d jobs, want 413 and none", rec.Code, len(q.jobs))
 		}
@@ -183,7 +179,7 @@ func TestWebhookBodyLimitAndQueueErrors(t *testing.T) {
 		req.Header.Set("X-GitHub-Delivery", "d-q")
 		req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
 		rec := httptest.NewRecorder()
-		a.Handler().ServeHTTP(rec, req)
+		a.ServeHTTP(rec, req)
 		if rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("status %d, want 503 so GitHub shows the delivery failed", rec.Code)
 		}
@@ -195,7 +191,7 @@ func TestWebhookBodyLimitAndQueueErrors(t *testing.T) {
 		req.Header.Set("X-GitHub-Event", "pull_request")
 		req.Header.Set("X-GitHub-Delivery", "d-q")
 		req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
-		a.Handler().ServeHTTP(rec, req)
+		a.ServeHTTP(rec, req)
 		if rec.Code != http.StatusAccepted || len(q.jobs) != 1 {
 			t.Errorf("redelivery after the outage: %d with %d jobs, want 202 and the job", rec.Code, len(q.jobs))
 		}
@@ -205,7 +201,7 @@ func TestWebhookBodyLimitAndQueueErrors(t *testing.T) {
 func TestHealthz(t *testing.T) {
 	a := testApp(t, &recordQueue{}, &bytes.Buffer{})
 	rec := httptest.NewRecorder()
-	a.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	a.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	if rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != "ok" {
 		t.Errorf("GET /healthz: %d %q, want 200 ok", rec.Code, rec.Body.String())
 	}

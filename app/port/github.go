@@ -1,23 +1,27 @@
-package app
+package port
 
 import (
 	"context"
 	"errors"
 	"time"
-
-	"github.com/planwarden/planwarden/comment"
 )
 
-// GitHub is the narrow port the worker uses, in GitHub's own words. The
-// go-github adapter (client.go) implements it; unit tests fake it with a
-// struct of func fields.
-type GitHub interface {
-	CreateCheckRun(ctx context.Context, r Repo, c CheckRun) (CheckRun, error)
-	UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) error
-	ListCheckRunsForRef(ctx context.Context, r Repo, ref, name string) ([]CheckRun, error)
-	ListIssueComments(ctx context.Context, r Repo, number int) ([]IssueComment, error)
-	CreateComment(ctx context.Context, r Repo, number int, body string) (int64, error)
-	EditComment(ctx context.Context, r Repo, id int64, body string) error
+// CheckName is the check run planwarden owns; branch protection requires it.
+const CheckName = "planwarden"
+
+// MergeGroupExternalID marks a merge group's check run (with the PR
+// number), so that "Re-run" on it carries the PR's result over again.
+const MergeGroupExternalID = "merge-group-pr-"
+
+// The GitHub ports, sized by use and named in GitHub's own words. The
+// go-github adapter (app/github) implements all of them; a unit test fakes
+// only the one its code path needs, with a struct of func fields.
+
+// PRReader reads a pull request, its runs and artifacts, files of the
+// repository and who may do what.
+type PRReader interface {
+	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
+	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
 	GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error)
 	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip, at most maxBytes long
@@ -26,19 +30,39 @@ type GitHub interface {
 	DownloadArtifact(ctx context.Context, r Repo, id int64, maxBytes int64) ([]byte, error)
 	// GetFile returns a file's content at ref, or ErrNotFound.
 	GetFile(ctx context.Context, r Repo, path, ref string) ([]byte, error)
-	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
-	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
 	// GetPermission returns admin, write, read or none.
 	GetPermission(ctx context.Context, r Repo, user string) (string, error)
-	DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error
-	// BotLogin is the App's own account, <slug>[bot]: only its comments
-	// are planwarden's, whatever marker another comment carries.
-	BotLogin(ctx context.Context) (string, error)
 	// TeamMember reports whether user is an active member of the team
 	// org/teamSlug (a pending invitation is not membership).
 	TeamMember(ctx context.Context, org, teamSlug, user string) (bool, error)
+}
+
+// Publisher writes what planwarden says: the check run, the one PR
+// comment, replies and reactions.
+type Publisher interface {
+	CreateCheckRun(ctx context.Context, r Repo, c CheckRun) (CheckRun, error)
+	UpdateCheckRun(ctx context.Context, r Repo, c CheckRun) error
+	ListCheckRunsForRef(ctx context.Context, r Repo, ref, name string) ([]CheckRun, error)
+	ListIssueComments(ctx context.Context, r Repo, number int) ([]IssueComment, error)
+	CreateComment(ctx context.Context, r Repo, number int, body string) (int64, error)
+	EditComment(ctx context.Context, r Repo, id int64, body string) error
+	// BotLogin is the App's own account, <slug>[bot]: only its comments
+	// are planwarden's, whatever marker another comment carries.
+	BotLogin(ctx context.Context) (string, error)
 	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
 	React(ctx context.Context, r Repo, commentID int64, content string) error
+}
+
+// Dispatcher starts CI workflows (/plan, /destroy-staging).
+type Dispatcher interface {
+	DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error
+}
+
+// GitHub is all three, for one installation: what the worker gets per job.
+type GitHub interface {
+	PRReader
+	Publisher
+	Dispatcher
 }
 
 // Errors the port reports that callers branch on.
@@ -65,8 +89,18 @@ type CheckRun struct {
 	Title       string
 	Summary     string
 	Text        string
-	Annotations []comment.Annotation
+	Annotations []Annotation
 	CompletedAt time.Time
+}
+
+// Annotation is a check-run annotation: a message on lines of a file.
+type Annotation struct {
+	Path      string
+	StartLine int
+	EndLine   int
+	Level     string // notice, warning, failure
+	Title     string
+	Message   string
 }
 
 // IssueComment is a comment on a PR's conversation.

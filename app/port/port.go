@@ -1,0 +1,104 @@
+// Package port holds the ports of planwarden's GitHub side, sized by use,
+// and the values that cross them: GitHub (github.go), the queue between
+// receiver and worker, and the store. The receiver, the worker and every
+// adapter import it; it imports only the standard library and app/job, so
+// the receiver binary carries no review pipeline.
+package port
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/planwarden/planwarden/app/job"
+)
+
+// Queue takes jobs from the receiver. Enqueue must return quickly; the
+// job is done later by the worker. Implementations: the in-process queue
+// of `planwarden serve` (app), and SQS FIFO (app/aws) in Lambda.
+type Queue interface {
+	Enqueue(ctx context.Context, j job.Job) error
+}
+
+// PRState is what the bot remembers about one pull request between deliveries.
+type PRState struct {
+	CommentID int64  `json:"comment_id,omitempty"`
+	HeadSHA   string `json:"head_sha,omitempty"`
+	// PlanTime is the newest plan timestamp reviewed for HeadSHA; an older
+	// plan must not overwrite a newer one.
+	PlanTime   time.Time `json:"plan_time,omitempty"`
+	Conclusion string    `json:"conclusion,omitempty"` // success, neutral, failure
+	Title      string    `json:"title,omitempty"`
+	Summary    string    `json:"summary,omitempty"`
+	RunID      int64     `json:"run_id,omitempty"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
+	CheckRunID int64 `json:"check_run_id,omitempty"`
+	// Overrides are the /override commands given on the PR. They stay
+	// across pushes (each names the head it was given on).
+	Overrides []Override `json:"overrides,omitempty"`
+	// Labels are the override labels put on the PR while the App watched:
+	// who added each and when, for the comment.
+	Labels []LabelMark `json:"labels,omitempty"`
+	// Version is the stored state's version when it was read (0: there
+	// was none). Store.PutPR writes only over that version, so two jobs
+	// that read the same state cannot both write it.
+	Version int64 `json:"version,omitempty"`
+}
+
+// ErrConflict is what Store.PutPR returns (wrapped) when the stored state
+// is no longer the version the writer read: another job wrote it in
+// between. The writer re-reads and re-applies its change.
+var ErrConflict = errors.New("pr state changed since it was read")
+
+// Store is the bot's small durable memory. Implementations: SQLite
+// (app/sqlite, `planwarden serve`), DynamoDB (app/aws, Lambda) and memory
+// (tests). All pass one shared port test suite (app/porttest).
+type Store interface {
+	// MarkDelivery records a delivery id and reports whether it was new.
+	// A repeated id within ttl reports false.
+	MarkDelivery(ctx context.Context, deliveryID string, ttl time.Duration) (bool, error)
+	// PR returns the state of one PR (key is job.Job.GroupKey()), and
+	// whether there was one. The state's Version is the stored version.
+	PR(ctx context.Context, key string) (PRState, bool, error)
+	// PutPR stores the state of one PR, kept for ttl, if the stored
+	// version is still st.Version (0: no state, or expired state); the
+	// stored version becomes st.Version+1. Otherwise it writes nothing and
+	// returns an error wrapping ErrConflict.
+	PutPR(ctx context.Context, key string, st PRState, ttl time.Duration) error
+}
+
+// DeliveryForgetter is an optional Store method: undo MarkDelivery when the
+// job could not be queued, so that a redelivery of it is new again.
+type DeliveryForgetter interface {
+	ForgetDelivery(ctx context.Context, deliveryID string) error
+}
+
+// Override is one /override recorded on a PR.
+type Override struct {
+	Rule    string    `json:"rule"`
+	Address string    `json:"address,omitempty"` // empty: every address of the rule
+	Project string    `json:"project,omitempty"` // empty: every project
+	By      string    `json:"by"`
+	At      time.Time `json:"at"`
+	Reason  string    `json:"reason,omitempty"`
+	// HeadSHA is the PR's head when the override was given.
+	HeadSHA string `json:"head_sha,omitempty"`
+}
+
+// LabelMark remembers who put an override label on the PR, and when.
+type LabelMark struct {
+	Name string    `json:"name"`
+	By   string    `json:"by,omitempty"`
+	At   time.Time `json:"at"`
+}
+
+// Secrets are the App's credentials, loaded once at start.
+type Secrets struct {
+	AppID         int64
+	PrivateKeyPEM []byte
+	WebhookSecret []byte
+}
+
+// String never prints the secrets themselves.
+func (s Secrets) String() string { return "app secrets (redacted)" }

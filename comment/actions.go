@@ -1,0 +1,124 @@
+package comment
+
+import (
+	"strconv"
+
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+)
+
+// actionItem is one action of the "Actions the apply will run" section:
+// the list line, and its configuration as a collapsed <details>.
+type actionItem struct{ line, config string }
+
+// actionItems lists every project's actions, then the deferred ones.
+func (v *view) actionItems() []actionItem {
+	var out, deferred []actionItem
+	for i, p := range v.r.Projects {
+		for _, a := range p.Actions {
+			out = append(out, v.action(p, i, a))
+		}
+		for _, a := range p.DeferredActions {
+			deferred = append(deferred, v.action(p, i, a))
+		}
+	}
+	return append(out, deferred...)
+}
+
+func (v *view) action(p *review.Project, i int, a *review.Action) actionItem {
+	s := code(a.Address)
+	if v.multi {
+		s += " in " + code(v.projectName(p, i))
+	}
+	if a.DeferredReason != "" {
+		s += " is deferred to a later plan (" + text(a.DeferredReason) + "); it will run "
+	} else {
+		s += " runs "
+	}
+	if a.Source != nil {
+		s += a.Source.When(code)
+	}
+	if a.OnFailure != "" {
+		s += "; on failure: " + text(a.OnFailure)
+	}
+	if a.Type != "" {
+		s += " (" + code(a.Type) + ")"
+	}
+	return actionItem{line: s, config: v.actionConfig(a)}
+}
+
+// actionConfig renders an action's sanitized configuration like an
+// attribute diff: one `path = value` line per set leaf, collapsed.
+func (v *view) actionConfig(a *review.Action) string {
+	if a.Source == nil {
+		return ""
+	}
+	var lines []string
+	size, total := 0, 0
+	configLeaves(nil, a.Source.Config, func(path string, val planparse.Value) {
+		total++
+		if len(lines) >= maxDiffLines || size > maxDiffBytes {
+			return
+		}
+		l := clean(path, `\n`) + " = " + value(val)
+		lines = append(lines, l)
+		size += len(l)
+	})
+	if total == 0 {
+		return ""
+	}
+	if n := total - len(lines); n > 0 {
+		lines = append(lines, "… "+plural(n, "more attribute", "more attributes")+" not shown")
+	}
+	sum := "configuration of <code>" + htmlText(a.Address) + "</code> (" + plural(total, "attribute", "attributes") + ")"
+	return execute("details", struct{ Summary, Body string }{sum, fenced("hcl", lines)})
+}
+
+// configLeaves calls leaf for every non-null leaf of v, maps in key order.
+func configLeaves(path []string, v planparse.Value, leaf func(string, planparse.Value)) {
+	switch {
+	case v.IsNull():
+	case v.IsMap():
+		for _, k := range v.Keys() {
+			configLeaves(append(path[:len(path):len(path)], "."+k), v.Get(k), leaf)
+		}
+	case v.IsList() && v.Len() > 0:
+		for i, e := range v.List() {
+			configLeaves(append(path[:len(path):len(path)], "["+strconv.Itoa(i)+"]"), e, leaf)
+		}
+	default:
+		p := ""
+		for _, s := range path {
+			p += s
+		}
+		if len(p) > 0 && p[0] == '.' {
+			p = p[1:]
+		}
+		leaf(p, v)
+	}
+}
+
+// actions renders the actions the apply will run (at most limit when
+// limit >= 0), each with its configuration, and says how many it left out.
+func (v *view) actions(limit int) (string, int) {
+	v.prepare()
+	items := v.actionList
+	if len(items) == 0 {
+		return "", 0
+	}
+	if limit >= 0 && len(items) > limit {
+		items = items[:limit]
+	}
+	s := section{Heading: "Actions the apply will run",
+		Intro: "Terraform runs these provider actions during the apply (Terraform 1.14+ `action` blocks): code that acts on real systems, beside the resource changes below."}
+	configs := ""
+	for _, it := range items {
+		s.List = append(s.List, it.line)
+		configs += it.config
+	}
+	n := len(v.actionList) - len(items)
+	if n > 0 {
+		s.LeftOut = "_… and " + plural(n, "more action", "more actions") + ", left out to fit; see " + v.where + "._"
+	}
+	return execute("section", s) + configs, n
+}

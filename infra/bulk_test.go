@@ -1,0 +1,206 @@
+package infra
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// bulkDir holds the bulk snapshots the embedded bulk catalog is made from.
+const bulkDir = "../../shared/data/catalog/"
+
+func readBulkFile(t *testing.T, name string) [][]string {
+	t.Helper()
+	fh, err := os.Open(bulkDir + name)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s%s is absent (it lives beside the repository, not in it); nothing to compare the catalog with", bulkDir, name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rows
+}
+
+// readEC2File reads the EC2 bulk file and indexes its columns by name.
+func readEC2File(t *testing.T) ([][]string, map[string]int) {
+	t.Helper()
+	rows := readBulkFile(t, "aws-ec2.csv")
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	return rows, col
+}
+
+// sample50 returns 50 rows spread evenly over a file's data rows, with
+// their line numbers, first and last included.
+func sample50(rows [][]string) map[int][]string {
+	out := map[int][]string{}
+	data := rows[1:]
+	for i := 0; i < 50; i++ {
+		j := i * (len(data) - 1) / 49
+		out[j+2] = data[j]
+	}
+	return out
+}
+
+func TestEmbeddedBulkReproducesAzureSample(t *testing.T) {
+	rows := readBulkFile(t, "azure-vm-prices.csv")
+	cat := DefaultCatalog()
+	for line, r := range sample50(rows) {
+		sku, region, price := r[0], r[1], r[2]
+		want, err := strconv.ParseFloat(price, 64)
+		if err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		q, ok := cat.Quote(CloudAzure, sku, region)
+		if want == 0 {
+			// A zero meter is not a price: pricegen leaves it out.
+			if ok {
+				t.Errorf("line %d: %s in %s: csv price 0, catalog quotes %v", line, sku, region, q.USDPerHour)
+			}
+			continue
+		}
+		if !ok || q.USDPerHour != want || q.Basis != BasisExact || q.Region != region {
+			t.Errorf("line %d: %s in %s: catalog %v %s %s (found %v), csv %v", line, sku, region, q.USDPerHour, q.Basis, q.Region, ok, want)
+		}
+		if !cat.Lookup(CloudAzure, sku).Known && !strings.HasPrefix(strings.ToUpper(strings.TrimPrefix(sku, "Standard_")), "N") {
+			t.Errorf("line %d: %s: a priced CPU SKU is not known", line, sku)
+		}
+	}
+}
+
+func TestEmbeddedBulkReproducesEC2Sample(t *testing.T) {
+	rows, col := readEC2File(t)
+	cat := DefaultCatalog()
+	for line, r := range sample50(rows) {
+		checkEC2Row(t, cat, line, r, col)
+	}
+}
+
+// TestEmbeddedBulkHasEveryAcceleratedEC2Type checks the GPU facts of every
+// GPU and accelerator type of the EC2 file, not a sample: a type the
+// catalog thinks has no GPU would turn a GPU loss into a pass.
+func TestEmbeddedBulkHasEveryAcceleratedEC2Type(t *testing.T) {
+	rows, col := readEC2File(t)
+	cat := DefaultCatalog()
+	n := 0
+	for i, r := range rows[1:] {
+		if r[col["gpu_count"]] == "" && r[col["accelerator_count"]] == "" {
+			continue
+		}
+		n++
+		checkEC2Row(t, cat, i+2, r, col)
+	}
+	if n < 50 {
+		t.Errorf("only %d accelerated types in the EC2 file", n)
+	}
+}
+
+func checkEC2Row(t *testing.T, cat *Catalog, line int, r []string, col map[string]int) {
+	t.Helper()
+	name := r[col["instance_type"]]
+	gpus, _ := strconv.Atoi(r[col["gpu_count"]])
+	accels, _ := strconv.Atoi(r[col["accelerator_count"]])
+	vcpu, _ := strconv.Atoi(r[col["vcpu"]])
+	s := cat.Lookup(CloudAWS, name)
+	if !s.Known || s.GPUCount != float64(gpus+accels) || s.HasGPU() != (gpus+accels > 0) {
+		t.Errorf("line %d: %s: catalog known %v, %v x %q (%s); file %d GPUs + %d accelerators", line, name, s.Known, s.GPUCount, s.GPUModel, s.Accelerator, gpus, accels)
+	}
+	if curated := cat.rows[key(CloudAWS, name)]; curated == nil && s.VCPU != vcpu {
+		t.Errorf("line %d: %s: catalog %d vCPU, file %d", line, name, s.VCPU, vcpu)
+	}
+	price := r[col["usd_per_hour_us_east_1"]]
+	q, ok := cat.Quote(CloudAWS, name, "us-east-1")
+	if price == "" {
+		if ok && cat.rows[key(CloudAWS, name)] == nil {
+			t.Errorf("line %d: %s: file has no us-east-1 price, catalog %v", line, name, q.USDPerHour)
+		}
+		return
+	}
+	want, err := strconv.ParseFloat(price, 64)
+	if err != nil {
+		t.Fatalf("line %d: %v", line, err)
+	}
+	if !ok || q.USDPerHour != want || q.Basis != BasisExact {
+		t.Errorf("line %d: %s in us-east-1: catalog %v %s (found %v), file %v", line, name, q.USDPerHour, q.Basis, ok, want)
+	}
+	// Elsewhere it is the same list price, never passed off as exact.
+	if q, ok := cat.Quote(CloudAWS, name, "eu-central-1"); !ok || q.USDPerHour != want || q.Basis != BasisApproximate || q.Region != "us-east-1" {
+		t.Errorf("line %d: %s in eu-central-1: %v %s %s (found %v); want %v approximate us-east-1", line, name, q.USDPerHour, q.Basis, q.Region, ok, want)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	cat := DefaultCatalog()
+	tests := map[string]struct {
+		cloud, sku, region string
+		want               float64
+		basis, priceRegion string
+		ok                 bool
+	}{
+		"curated us-west-2 price is exact":        {CloudAWS, "p5.48xlarge", "us-west-2", 55.04, BasisExact, "us-west-2", true},
+		"EC2 CPU type in us-west-2: us-east-1":    {CloudAWS, "m5.xlarge", "us-west-2", 0.192, BasisApproximate, "us-east-1", true},
+		"EC2 type in us-east-1 is exact":          {CloudAWS, "t3.micro", "us-east-1", 0.0104, BasisExact, "us-east-1", true},
+		"EC2 type without any price":              {CloudAWS, "hpc6a.48xlarge", "us-west-2", 0, "", "", false},
+		"Azure is never approximated":             {CloudAzure, "Standard_NC24ads_A100_v4", "norwayeast", 0, "", "", false},
+		"SageMaker is never approximated":         {CloudSageMaker, "ml.g5.xlarge", "eu-west-1", 0, "", "", false},
+		"EC2 type, region unknown: us-east-1":     {CloudAWS, "m5.xlarge", "", 0.192, BasisApproximate, "us-east-1", true},
+		"Azure SKU, region unknown: no price":     {CloudAzure, "Standard_D2s_v3", "", 0, "", "", false},
+		"Azure bulk region as the portal says":    {CloudAzure, "Standard_D2s_v3", "Brazil South", 0.159, BasisExact, "brazilsouth", true},
+		"prices.csv's missing price stays absent": {CloudAzure, "Standard_ND96asr_v4", "eastus2", 0, "", "", false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			q, ok := cat.Quote(tc.cloud, tc.sku, tc.region)
+			if ok != tc.ok || q.USDPerHour != tc.want || q.Basis != tc.basis || q.Region != tc.priceRegion {
+				t.Errorf("Quote(%s, %s, %q) = %v %s %s, %v; want %v %s %s, %v", tc.cloud, tc.sku, tc.region,
+					q.USDPerHour, q.Basis, q.Region, ok, tc.want, tc.basis, tc.priceRegion, tc.ok)
+			}
+		})
+	}
+}
+
+func gz(s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+func TestParseBulkErrors(t *testing.T) {
+	const head = "planwarden-bulk\t1\nregions\teastus\twestus\n"
+	tests := map[string]struct {
+		data []byte
+		want string
+	}{
+		"not gzip":             {[]byte(head), "bulk catalog: gzip"},
+		"empty":                {gz(""), "empty"},
+		"other format":         {gz("planwarden-bulk\t2\n"), "line 1: header"},
+		"region out of range":  {gz(head + "A\tStandard_D2s_v3\t2=0.1\n"), "line 3: Standard_D2s_v3: region index \"2\""},
+		"zero price":           {gz(head + "A\tStandard_D2s_v3\t0=0\n"), "line 3: Standard_D2s_v3: price \"0\" in eastus is not positive"},
+		"short ec2 row":        {gz(head + "E\tm5.large\t2\n"), "line 3: ec2 row has 3 fields"},
+		"ec2 count not number": {gz(head + "E\tg5.xlarge\t4\t16384\tone\ta10g\tnvidia\t22888\t\t\t\t1.006\tpreview\n"), "line 3: g5.xlarge: gpu_count \"one\""},
+		"unknown row":          {gz(head + "Z\tx\n"), "line 3: unknown row kind \"Z\""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := ParseBulk(tc.data)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ParseBulk: error %v; want one containing %q", err, tc.want)
+			}
+		})
+	}
+}

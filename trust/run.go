@@ -1,0 +1,118 @@
+// Package trust decides what the `planwarden` check may believe: which
+// workflow runs' artifacts are reviewed, which run is the newest, which
+// project and environment a plan belongs to, which files of a pull request
+// need a plan, and which recorded overrides still count. Its inputs are
+// GitHub's facts (which workflow ran, on which event, from which
+// repository, for which commit; what the pull request changes; who wrote
+// it) and the base branch's config; nothing the pull request's own
+// workflow writes decides a conclusion. It does no I/O: the app asks
+// GitHub and hands the answers in.
+package trust
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/planwarden/planwarden/rules"
+)
+
+// Run is what GitHub says about a workflow run.
+type Run struct {
+	ID      int64 `json:"id"`
+	Attempt int   `json:"attempt,omitempty"`
+	// Path is the workflow file, as GitHub names it: .github/workflows/x.yml.
+	Path  string `json:"path"`
+	Event string `json:"event,omitempty"`
+	// HeadSHA is the commit the run checked out; HeadRepo the repository
+	// (owner/name) that commit came from.
+	HeadSHA    string `json:"head_sha,omitempty"`
+	HeadRepo   string `json:"head_repo,omitempty"`
+	Conclusion string `json:"conclusion,omitempty"`
+}
+
+// PullRequest is what GitHub says about the pull request a review is for.
+type PullRequest struct {
+	Number int
+	// Repo is the base repository, owner/name.
+	Repo    string
+	HeadSHA string
+	// Author is the login of the pull request's author.
+	Author string
+}
+
+// PlanEvents are the events whose runs of a plan workflow count: a push to
+// the pull request, `/plan` (workflow_dispatch), and the merge queue.
+var PlanEvents = []string{"pull_request", "workflow_dispatch", "merge_group"}
+
+// PlanRun reports whether the artifacts of run may be reviewed for pr, and
+// when not, why, in a sentence for the log and the comment. A run counts
+// when it is a run of one of the config's plan workflows (by path, exactly),
+// triggered by one of PlanEvents, of a commit of the base repository (not a
+// fork), whose head is the pull request's head.
+func PlanRun(cfg *rules.Config, pr PullRequest, run Run) (bool, string) {
+	switch {
+	case !cfg.IsPlanWorkflow(run.Path):
+		return false, fmt.Sprintf("run %d is of %s, which is not a plan workflow (plan_workflows: %s)",
+			run.ID, orUnknown(run.Path), strings.Join(cfg.PlanWorkflowPaths(), ", "))
+	case !slices.Contains(PlanEvents, run.Event):
+		return false, fmt.Sprintf("run %d was triggered by %s; only %s runs make trusted plans",
+			run.ID, orUnknown(run.Event), strings.Join(PlanEvents, ", "))
+	case !strings.EqualFold(run.HeadRepo, pr.Repo):
+		return false, fmt.Sprintf("run %d ran on a commit of %s, not of %s", run.ID, orUnknown(run.HeadRepo), pr.Repo)
+	case run.HeadSHA != pr.HeadSHA:
+		return false, fmt.Sprintf("run %d is of commit %s, not of the pull request's head %s", run.ID, short(run.HeadSHA), short(pr.HeadSHA))
+	}
+	return true, ""
+}
+
+// After reports whether r is a newer run than o: a larger run id, or the
+// same run's later attempt. GitHub numbers both; a plan's own timestamp
+// decides nothing.
+func (r Run) After(o Run) bool {
+	return r.ID > o.ID || r.ID == o.ID && r.Attempt > o.Attempt
+}
+
+// Record adds run to runs, the newest run of each plan workflow on one
+// commit: it replaces an older run of the same workflow, and is refused
+// (false) when runs already holds that run or a newer one of its workflow.
+// The result is ordered by workflow path.
+func Record(runs []Run, run Run) ([]Run, bool) {
+	out := make([]Run, 0, len(runs)+1)
+	for _, r := range runs {
+		if r.Path != run.Path {
+			out = append(out, r)
+			continue
+		}
+		if !run.After(r) {
+			return runs, false
+		}
+	}
+	out = append(out, run)
+	slices.SortFunc(out, func(a, b Run) int { return strings.Compare(a.Path, b.Path) })
+	return out, true
+}
+
+// Reported reports whether every plan workflow of cfg has a run in runs.
+func Reported(cfg *rules.Config, runs []Run) bool {
+	for _, wf := range cfg.PlanWorkflowPaths() {
+		if !slices.ContainsFunc(runs, func(r Run) bool { return r.Path == wf }) {
+			return false
+		}
+	}
+	return true
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unknown one"
+	}
+	return s
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return orUnknown(sha)
+}
