@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
 
-.PHONY: build run test bench bench-all fuzz lint image-binary serve lambda deploy pricegen
+.PHONY: build run test bench bench-all fuzz lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
@@ -31,15 +31,23 @@ FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./planparse -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
-# Tools (goreleaser, actionlint, the Dockerfile lint) are pinned in
-# tools/go.mod and run with `go tool`; the first run builds them (minutes).
-TOOL := $(GO) -C tools tool
+# Tools are pinned in their own modules under tools/ (each its own go.mod,
+# so their dependencies never meet ours or each other's) and run with
+# `go tool`; the first run builds them (goreleaser takes minutes).
+TOOL = $(GO) -C tools/$(1) tool $(1)
+# Linters as Go modules at pinned versions (go run fetches them once into
+# the module cache).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOIMPORTS ?= golang.org/x/tools/cmd/goimports@v0.52.0
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	@out="$$($(GO) run $(GOIMPORTS) -l -local github.com/planwarden/planwarden $$(git ls-files '*.go'))"; \
+		test -z "$$out" || (echo "goimports -local github.com/planwarden/planwarden needed on:"; echo "$$out"; exit 1)
 	$(GO) vet ./...
-	$(TOOL) actionlint -shellcheck= $(addprefix ../,$(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
+	$(GO) run $(STATICCHECK) ./...
+	$(call TOOL,actionlint) $(abspath $(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
 	$(GO) -C tools run ./dockerfilelint ../Dockerfile
-	$(TOOL) goreleaser check -f ../.goreleaser.yaml
+	$(GO) -C tools tool goreleaser check -f ../.goreleaser.yaml
 
 # The binary the Dockerfile builds, built the same way without Docker (this
 # machine has no Docker engine): static, trimmed, stripped.
@@ -49,16 +57,27 @@ image-binary:
 serve: build
 	./$(BIN) serve
 
-# Re-import the curated price table into infra/catalog.json (docs/pricing.md
-# has the live-API refresh commands).
+# Re-import the curated price table into infra/catalog.json and rebuild the
+# bulk layer infra/catalog_bulk.tsv (docs/pricing.md has the live-API refresh
+# commands).
 PRICES_CSV ?= ../shared/data/prices.csv
+BULK_DIR ?= ../shared/data/catalog
 pricegen:
 	$(GO) run ./cmd/pricegen import -csv $(PRICES_CSV)
+	$(GO) run ./cmd/pricegen bulk -dir $(BULK_DIR)
 
+# The two Lambda binaries (docs/deploy.md): the receiver links no review
+# pipeline, the worker no webhook handler.
+LAMBDA_BUILD = GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w'
 lambda:
-	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' -o dist/lambda/bootstrap ./cmd/lambda
+	$(LAMBDA_BUILD) -tags lambda.norpc,receiver -o dist/lambda/receiver/bootstrap ./cmd/lambda
+	$(LAMBDA_BUILD) -tags lambda.norpc,worker -o dist/lambda/worker/bootstrap ./cmd/lambda
 
-# sam build's Go builder runs plain `go build -trimpath`; these flags keep
-# the binary the size `make lambda` builds (see docs/deploy.md).
+# `sam build` runs these (Metadata: BuildMethod: makefile in template.yaml).
+build-ReceiverFunction:
+	$(LAMBDA_BUILD) -tags lambda.norpc,receiver -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
+build-WorkerFunction:
+	$(LAMBDA_BUILD) -tags lambda.norpc,worker -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
+
 deploy:
-	GOFLAGS='-tags=lambda.norpc -ldflags=-s' CGO_ENABLED=0 sam build && sam deploy --guided
+	sam build && sam deploy --guided

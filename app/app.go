@@ -36,7 +36,6 @@ type Config struct {
 	Transport http.RoundTripper
 	Retry     RetryPolicy
 	Limits    Limits
-	Commands  Commands
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// GitHubFor replaces the go-github adapter (unit tests); with it set,
@@ -82,7 +81,7 @@ func New(cfg Config) (*App, error) {
 		cfg.JobTimeout = 10 * time.Minute
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
-	cfg.Commands = cfg.Commands.withDefaults()
+	cfg.Logger = slog.New(RedactingHandler(cfg.Logger.Handler()))
 	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now}
 	a.github = cfg.GitHubFor
 	if a.github == nil {

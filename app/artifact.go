@@ -65,7 +65,12 @@ type PlanMetadata struct {
 
 // planFile is one plan read from an artifact.
 type planFile struct {
-	Name        string // artifact/path, for messages
+	Name     string // artifact/path, for messages
+	Artifact string
+	// Single is true when the artifact holds this one plan only.
+	Single bool
+	// Project and Environment are what the artifact claims (metadata, or
+	// names); package trust decides what of it counts.
 	Project     string
 	Environment string
 	Data        []byte
@@ -133,12 +138,15 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 			}
 			continue
 		}
-		plans = append(plans, planFile{Name: artifact + "/" + name, Data: content})
+		plans = append(plans, planFile{Name: artifact + "/" + name, Artifact: artifact, Data: content})
 	}
 	if len(plans) == 0 {
 		return nil, refuse("artifact %s holds no *.json plan file", artifact)
 	}
 	nameProjects(artifact, plans, meta)
+	for i := range plans {
+		plans[i].Single = len(plans) == 1
+	}
 	return plans, nil
 }
 
@@ -203,7 +211,11 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 // download fetches and opens every plan artifact of a run, within the
 // limits; what goes wrong is the check's to say.
 func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) ([]planFile, outcome, bool) {
-	b := &budget{left: a.cfg.Limits.MaxTotal}
+	return a.downloadWithin(ctx, gh, repo, arts, &budget{left: a.cfg.Limits.MaxTotal})
+}
+
+// downloadWithin is download within a budget shared by several runs.
+func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []Artifact, b *budget) ([]planFile, outcome, bool) {
 	var files []planFile
 	for _, art := range arts {
 		if art.Expired {

@@ -28,7 +28,7 @@ func BenchmarkWorkflowRunToCheck(b *testing.B) {
 				runID := int64(10000 + i)
 				pr := 100 + i
 				h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: pr, HeadSHA: sha})
-				h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: runID, Name: "planwarden plan", HeadSHA: sha, Conclusion: "success", PRs: []int{pr}})
+				h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: runID, Name: "planwarden plan", Path: planWorkflow, HeadSHA: sha, Conclusion: "success", PRs: []int{pr}})
 				h.gh.AddArtifact(owner, repo, runID, "planwarden-fleet", zipData)
 				body := mustJSON(b, workflowRunEvent(runID, pr, sha, runOpt{}))
 				b.StartTimer()

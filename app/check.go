@@ -45,9 +45,14 @@ func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check Che
 	}
 	first := portAnnotations(ann[:min(len(ann), maxAnnotationsBatch)])
 	cr := CheckRun{
-		ID: check.ID, Name: CheckName, HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
+		ID: check.ID, Name: orDefault(check.Name, CheckName), HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
 		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), Text: clamp(out.Text, maxCheckText),
 		Annotations: first, CompletedAt: a.now(),
+	}
+	if out.Conclusion == "" {
+		// No conclusion yet (a plan still to come): the check stays in
+		// progress, so a required check keeps blocking the merge.
+		cr.Status, cr.CompletedAt = "in_progress", time.Time{}
 	}
 	if runID != 0 {
 		cr.ExternalID = strconv.FormatInt(runID, 10)
@@ -74,38 +79,34 @@ func portAnnotations(in []comment.Annotation) []port.Annotation {
 }
 
 // upsertComment edits planwarden's one comment on the PR (found by id,
-// else by its hidden marker) or creates it. skipped is true when the
-// comment shows a newer plan of the same commit.
-func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, body, sha string, planTime time.Time) (id int64, skipped bool, err error) {
+// else by its hidden marker) or creates it. Which review is newest is the
+// caller's to decide (by run, from the PR's state); a marker's plan time
+// decides nothing, since the plan wrote it.
+func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, body string) (int64, error) {
 	body = clamp(body, 65536)
 	if st.CommentID != 0 {
 		err := gh.EditComment(ctx, repo, st.CommentID, body)
 		if err == nil {
-			return st.CommentID, false, nil
+			return st.CommentID, nil
 		}
 		if !errors.Is(err, ErrNotFound) {
-			return 0, false, err
+			return 0, err
 		}
 		logger(ctx).Info("remembered comment is gone; looking for the marker", "comment", st.CommentID)
 	}
 	bot, err := gh.BotLogin(ctx)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	comments, err := gh.ListIssueComments(ctx, repo, pr)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	for _, c := range comments {
-		m, ok := comment.ParseMarker(c.Body)
-		if !ok || c.User != bot {
+		if _, ok := comment.ParseMarker(c.Body); !ok || c.User != bot {
 			continue // anyone can write a marker; only the bot's counts
 		}
-		if m.HeadSHA == sha && !comment.Newer(m, comment.Marker{HeadSHA: sha, PlanTime: planTime}) {
-			return c.ID, true, nil
-		}
-		return c.ID, false, gh.EditComment(ctx, repo, c.ID, body)
+		return c.ID, gh.EditComment(ctx, repo, c.ID, body)
 	}
-	id, err = gh.CreateComment(ctx, repo, pr, body)
-	return id, false, err
+	return gh.CreateComment(ctx, repo, pr, body)
 }

@@ -29,6 +29,7 @@ func TestStoriesEndToEnd(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
+			h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(stackConfig(tc.env)))
 			h.openPR(7, sha1)
 			waiting := h.planwardenCheck(sha1)
 			if waiting.Status != "in_progress" || waiting.Title != "Waiting for plan" {
@@ -117,7 +118,7 @@ func TestConcurrentDeliveriesGiveOneComment(t *testing.T) {
 	h.openPR(7, sha1)
 	plan := examplePlan(t, "a100-scale-out.json")
 	for _, id := range []int64{601, 602} {
-		h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: id, Name: "planwarden plan", HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
+		h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: id, Name: "planwarden plan", Path: planWorkflow, HeadSHA: sha1, Conclusion: "success", PRs: []int{7}})
 		h.gh.AddArtifact(owner, repo, id, "planwarden-stack", zipOf(t, entry{"plan.json", plan}))
 	}
 	// One run lists its PR, the other does not (a fork-style payload), so
@@ -380,50 +381,6 @@ func TestBadConfigOnBaseBranchFailsTheCheck(t *testing.T) {
 	}
 	if c.Annotations == 0 {
 		t.Errorf("no annotation on the config file")
-	}
-}
-
-func TestSlashCommands(t *testing.T) {
-	tests := map[string]struct {
-		body, perm   string
-		wantWorkflow string
-		wantEnv      string
-		wantReaction string
-		wantReply    string
-	}{
-		"/plan by a writer":              {"/plan", "write", "planwarden-plan.yml", "", "rocket", "dispatched"},
-		"/plan by a reader":              {"/plan", "read", "", "", "-1", "needs write access"},
-		"/destroy-staging by an admin":   {"/destroy-staging", "admin", "destroy-staging.yml", "staging", "rocket", "dispatched"},
-		"/destroy-staging prod refused":  {"/destroy-staging prod", "admin", "", "", "-1", "refuses the environment `prod`"},
-		"/destroy-staging of an unknown": {"/destroy-staging qa", "admin", "", "", "-1", "refuses the environment `qa`"},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			h := newHarness(t)
-			h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1})
-			h.gh.SetPermission(owner, repo, "alice", tc.perm)
-			id := h.gh.AddComment(owner, repo, 7, "alice", tc.body)
-			h.deliver("issue_comment", "cmd-1", map[string]any{
-				"action": "created", "repository": repository(), "installation": installation(),
-				"issue":   map[string]any{"number": 7, "pull_request": map[string]any{"url": "https://api.github.com/repos/x/y/pulls/7"}},
-				"comment": map[string]any{"id": id, "body": tc.body + "\nplease"},
-				"sender":  map[string]any{"login": "alice", "type": "User"},
-			})
-			d := h.gh.Dispatches()
-			switch {
-			case tc.wantWorkflow == "" && len(d) != 0:
-				t.Errorf("dispatched %+v, want nothing", d)
-			case tc.wantWorkflow != "" && (len(d) != 1 || d[0].Workflow != tc.wantWorkflow || d[0].Ref != "feature-7" || d[0].Inputs["pr"] != "7" || d[0].Inputs["environment"] != tc.wantEnv):
-				t.Errorf("dispatches %+v, want %s on feature-7 with pr 7 environment %q", d, tc.wantWorkflow, tc.wantEnv)
-			}
-			if r := h.gh.Reactions(); len(r) != 1 || r[0].Content != tc.wantReaction || r[0].CommentID != id {
-				t.Errorf("reactions %+v, want %s on comment %d", r, tc.wantReaction, id)
-			}
-			comments := h.gh.Comments(owner, repo, 7)
-			if len(comments) != 2 || !strings.Contains(comments[1].Body, tc.wantReply) {
-				t.Errorf("reply %+v, want one saying %q", comments, tc.wantReply)
-			}
-		})
 	}
 }
 

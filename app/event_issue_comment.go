@@ -2,88 +2,108 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
+
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/prose"
 )
 
-// issue_comment created: the slash commands /plan, /destroy-staging and
-// /override. Only collaborators with write or admin may run the first two;
-// the bot dispatches a CI workflow, reacts to the command and replies.
-// /override is authorized by the repo config instead (override.go).
+// issue_comment created: the slash commands /plan, /destroy-staging,
+// /planwarden help and /override. /plan and /destroy-staging need write
+// access and obey the config of the repository's default branch (see
+// command_plan.go, command_destroy.go); /override is authorized by the
+// base branch's config instead (override.go).
+
+// command is one slash command being run.
+type command struct {
+	job       Job
+	repo      Repo
+	commentID int64
+	sender    string
+	name      string   // /plan
+	args      []string // what follows it on the line
+	gh        GitHub
+}
 
 func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error {
-	repo, e := repoOf(job), job.IssueComment
+	e := job.IssueComment
 	fields := strings.Fields(e.Body)
-	cmd, args := fields[0], fields[1:]
-	refuse := func(msg string) error {
-		logger(ctx).Info("command refused", "command", cmd, "sender", e.Sender)
-		if err := gh.React(ctx, repo, e.CommentID, "-1"); err != nil {
+	c := command{job: job, repo: repoOf(job), commentID: e.CommentID, sender: e.Sender, name: fields[0], args: fields[1:], gh: gh}
+	switch c.name {
+	case "/override":
+		return a.processOverride(ctx, gh, job, c.args, func(msg string) error {
+			logger(ctx).Info("command refused", "command", c.name, "sender", c.sender)
+			if err := gh.React(ctx, c.repo, c.commentID, "-1"); err != nil {
+				return err
+			}
+			_, err := gh.CreateComment(ctx, c.repo, job.PR, msg)
 			return err
-		}
-		_, err := gh.CreateComment(ctx, repo, job.PR, msg)
-		return err
+		})
+	case "/planwarden":
+		return a.processHelp(ctx, c)
 	}
-	if cmd == "/override" {
-		return a.processOverride(ctx, gh, job, args, refuse)
-	}
-	perm, err := gh.GetPermission(ctx, repo, e.Sender)
+	perm, err := gh.GetPermission(ctx, c.repo, c.sender)
 	if err != nil {
 		return err
 	}
 	if perm != "admin" && perm != "write" {
-		return refuse(fmt.Sprintf("%s needs write access to %s; %s has %s.", code(cmd), repo, code(e.Sender), code(perm)))
+		return a.refuse(ctx, c, fmt.Sprintf("needs write access to %s; %s has %s.", code(c.repo.String()), code(c.sender), code(perm)))
 	}
-	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
+	pr, err := gh.GetPullRequest(ctx, c.repo, job.PR)
 	if err != nil {
 		return err
 	}
 	if pr.State != "open" {
-		return refuse(fmt.Sprintf("%s works on open pull requests only; #%d is %s.", code(cmd), pr.Number, pr.State))
+		return a.refuse(ctx, c, fmt.Sprintf("works on open pull requests only; #%d is %s.", pr.Number, pr.State))
 	}
-	if !strings.EqualFold(pr.HeadRepo, repo.String()) {
-		return refuse(fmt.Sprintf("%s cannot dispatch a workflow on a fork's branch (%s).", code(cmd), code(pr.HeadRepo)))
+	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) {
+		return a.refuse(ctx, c, fmt.Sprintf("cannot run for a fork's branch (%s): the App dispatches workflows of this repository only.", code(pr.HeadRepo)))
 	}
-	inputs := map[string]string{"pr": fmt.Sprint(pr.Number)}
-	workflow := a.cfg.Commands.PlanWorkflow
-	if cmd == "/destroy-staging" {
-		env := "staging"
-		if len(args) > 0 {
-			env = args[0]
-		}
-		cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-		if !ok {
-			return refuse(fmt.Sprintf("%s refused: %s", code(cmd), out.Summary))
-		}
-		wf, ok := destroyWorkflow(cfg, env)
-		if !ok {
-			return refuse(fmt.Sprintf("%s refuses the environment %s: only an environment that is not protected and has a destroy workflow may be destroyed (by default, staging).", code(cmd), code(env)))
-		}
-		workflow, inputs["environment"] = wf, env
+	cfg, branch, err := a.commandConfig(ctx, gh, c.repo)
+	var bad *badConfig
+	if errors.As(err, &bad) {
+		return a.refuse(ctx, c, bad.refusal())
 	}
-	if err := gh.DispatchWorkflow(ctx, repo, workflow, pr.HeadRef, inputs); err != nil {
-		logger(ctx).Error("dispatch", "workflow", workflow, "err", err)
-		if rerr := gh.React(ctx, repo, e.CommentID, "confused"); rerr != nil {
-			return rerr
-		}
-		_, err := gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: could not dispatch %s on %s. Check that the workflow exists on that branch and declares the inputs %s.",
-			code(cmd), code(workflow), code(pr.HeadRef), code(strings.Join(slices.Sorted(maps.Keys(inputs)), ", "))))
+	if err != nil {
 		return err
 	}
-	logger(ctx).Info("command dispatched", "command", cmd, "workflow", workflow, "sender", e.Sender)
-	if err := gh.React(ctx, repo, e.CommentID, "rocket"); err != nil {
+	if c.name == "/plan" {
+		return a.processPlan(ctx, c, pr, cfg)
+	}
+	if len(c.args) > 0 && c.args[0] == "confirm" {
+		return a.confirmDestroy(ctx, c, pr, cfg, branch)
+	}
+	return a.requestDestroy(ctx, c, pr, cfg, branch)
+}
+
+// refuse reacts 👎 and replies why; the reply is a thread of its own, so
+// a later reply hides it.
+func (a *App) refuse(ctx context.Context, c command, reason string) error {
+	return a.refuseWith(ctx, c, "-1", reason)
+}
+
+func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string) error {
+	logger(ctx).Info("command refused", "command", c.name, "sender", c.sender, "reason", reason)
+	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
 		return err
 	}
-	_, err = gh.CreateComment(ctx, repo, job.PR, fmt.Sprintf("%s: dispatched %s on %s for %s.", code(cmd), code(workflow), code(pr.HeadRef), code(e.Sender)))
+	t := Thread{ID: job.ThreadID(c.job.PR, c.commentID), Command: "refused", By: c.sender, At: a.now()}
+	id, err := c.gh.CreateComment(ctx, c.repo, c.job.PR, comment.Refusal(t.ID, c.name, reason))
+	if err != nil {
+		return err
+	}
+	t.ReplyID = id
+	_, err = a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool { addThread(st, t); return true })
 	return err
 }
 
 // code quotes user text as inline code: no markdown, no mentions.
 func code(s string) string {
-	s = strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(clamp(s, 100))
 	if s == "" {
 		s = "none"
 	}
-	return "`" + s + "`"
+	return prose.Code(clamp(s, 100))
 }

@@ -3,13 +3,17 @@ package app
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // pull_request: a new head commit gets the `planwarden` check in progress,
 // so the required check blocks the merge until its plan is reviewed. A
 // label added or removed that the config lists as an override label
-// reviews the latest plan again.
+// reviews the latest plan again. A new base branch (`edited` with
+// changes.base) reviews again under the new base's config: the config that
+// gates is the one the PR merges into. A PR whose files belong to no
+// declared project passes at once (noplan.go).
 
 // waitingSummary is what the check says until the plan arrives.
 const waitingSummary = "planwarden reviews this commit's Terraform plan when the plan workflow finishes and uploads an artifact named `planwarden-<project>`. Until then this check stays in progress, so a required check blocks the merge."
@@ -18,9 +22,13 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 	if job.PullRequest.Label != "" {
 		return a.processLabel(ctx, gh, job)
 	}
+	if job.PullRequest.BaseChanged {
+		return a.processBaseChange(ctx, gh, job)
+	}
 	repo := repoOf(job)
 	key := job.GroupKey()
-	defer a.locks.lock(key)()
+	unlock := a.locks.lock(key)
+	defer func() { unlock() }()
 	var check CheckRun
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, job.HeadSHA, CheckName)
 	if err != nil {
@@ -42,16 +50,33 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		}
 		logger(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
 	}
-	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
-			// each was given on).
-			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Overrides: st.Overrides, Labels: st.Labels, Version: st.Version}
+			// each was given on; each review checks them again).
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Labels: st.Labels, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil
 	})
-	return err
+	if err != nil || len(st.Runs) > 0 {
+		return err // this PR's review already speaks
+	}
+	if check.Status == "completed" {
+		// Another PR of the same commit (one branch, another base) had
+		// it reviewed: review it again, so this PR's base counts too.
+		if runID, _ := strconv.ParseInt(check.ExternalID, 10, 64); runID > 0 {
+			unlock()
+			unlock = func() {}
+			logger(ctx).Info("the commit's check was decided for another pull request; reviewing again", "run", runID)
+			return a.reviewAgain(ctx, gh, repo, job.PR, runID)
+		}
+		if check.Title == noInfraTitle {
+			return a.reopenIfStricter(ctx, gh, repo, job.PR, job.HeadSHA)
+		}
+		return nil
+	}
+	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
 }
 
 // processLabel remembers who added an override label, then reviews the

@@ -23,11 +23,15 @@ type fakeGitHub struct {
 	getFile             func(Repo, string, string) ([]byte, error)
 	getPullRequest      func(Repo, int) (PullRequest, error)
 	listPRsForCommit    func(Repo, string) ([]PullRequest, error)
+	listPRFiles         func(Repo, int) ([]string, bool, error)
 	getPermission       func(Repo, string) (string, error)
 	dispatchWorkflow    func(Repo, string, string, map[string]string) error
 	react               func(Repo, int64, string) error
 	teamMember          func(org, slug, user string) (bool, error)
 	botLogin            func() (string, error)
+	defaultBranch       func(Repo) (string, error)
+	listWorkflowRuns    func(Repo, string, string, string) ([]WorkflowRun, error)
+	minimizeComment     func(string) error
 }
 
 func (f *fakeGitHub) BotLogin(context.Context) (string, error) {
@@ -176,4 +180,36 @@ func (f *fakeGitHub) TeamMember(_ context.Context, org, slug, user string) (bool
 		return false, nil
 	}
 	return f.teamMember(org, slug, user)
+}
+
+func (f *fakeGitHub) DefaultBranch(_ context.Context, r Repo) (string, error) {
+	f.count("DefaultBranch")
+	if f.defaultBranch == nil {
+		return "main", nil
+	}
+	return f.defaultBranch(r)
+}
+
+func (f *fakeGitHub) ListWorkflowRuns(_ context.Context, r Repo, wf, event, branch string) ([]WorkflowRun, error) {
+	f.count("ListWorkflowRuns")
+	if f.listWorkflowRuns == nil {
+		return nil, nil
+	}
+	return f.listWorkflowRuns(r, wf, event, branch)
+}
+
+func (f *fakeGitHub) MinimizeComment(_ context.Context, nodeID string) error {
+	f.count("MinimizeComment")
+	if f.minimizeComment == nil {
+		return nil
+	}
+	return f.minimizeComment(nodeID)
+}
+
+func (f *fakeGitHub) ListPRFiles(_ context.Context, r Repo, n int) ([]string, bool, error) {
+	f.count("ListPRFiles")
+	if f.listPRFiles == nil {
+		return nil, true, nil
+	}
+	return f.listPRFiles(r, n)
 }

@@ -248,6 +248,15 @@ type entry struct {
 	data []byte
 }
 
+// planWorkflow is the default plan workflow: its runs are the trusted ones.
+const planWorkflow = ".github/workflows/planwarden-plan.yml"
+
+// stackConfig is a base-branch config that declares the project "stack"
+// (the name the harness's artifacts carry) in env.
+func stackConfig(env string) string {
+	return fmt.Sprintf("version: 1\nprojects:\n  - {name: stack, environment: %s}\n", env)
+}
+
 func metadata(project, env string) entry {
 	return entry{"planwarden-metadata.json", fmt.Appendf(nil, `{"project":%q,"environment":%q}`, project, env)}
 }
@@ -279,7 +288,7 @@ func withTimestamp(t testing.TB, plan []byte, ts time.Time) []byte {
 // openPR puts a PR on the fake and announces it, as GitHub does on push.
 func (h *harness) openPR(pr int, sha string) {
 	h.t.Helper()
-	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: pr, HeadSHA: sha})
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: pr, HeadSHA: sha, Files: githubtest.Changed("infra/main.tf")})
 	if code := h.deliver("pull_request", fmt.Sprintf("pr-%d-%s", pr, sha), pullRequestEvent("opened", pr, sha)); code != http.StatusAccepted {
 		h.t.Fatalf("pull_request delivery: status %d", code)
 	}
@@ -348,4 +357,15 @@ func manyEntries(t testing.TB, n int) []byte {
 		es = append(es, entry{fmt.Sprintf("p%d.json", i), []byte("{}")})
 	}
 	return zipOf(t, es...)
+}
+
+// rerun presses "Re-run" on the planwarden check of sha.
+func (h *harness) rerun(sha string) {
+	h.t.Helper()
+	check := h.planwardenCheck(sha)
+	h.deliver("check_run", fmt.Sprintf("rerun-%d-%d", check.ID, check.Updates), map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
+		"check_run": map[string]any{"id": check.ID, "name": "planwarden", "head_sha": sha, "external_id": check.ExternalID,
+			"pull_requests": []any{map[string]any{"number": 7}}},
+	})
 }

@@ -59,7 +59,7 @@ func NewMemoryQueue(opt MemoryQueueOptions) *MemoryQueue {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, log: opt.Logger,
+	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, log: slog.New(RedactingHandler(opt.Logger.Handler())),
 		pending: map[string][]Job{}, running: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
 	return q

@@ -6,55 +6,131 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
 )
 
 // Overrides of blocking findings. Two ways in:
-//   - `/override RULE [ADDRESS] [-- reason]`, authorized against the base
-//     branch's config (users, teams, labels), recorded in PRState;
+//   - `/override RULE [ADDRESS] -- reason`, authorized against the base
+//     branch's config (users, teams), recorded in PRState as one grant per
+//     finding it covers (trust.Grant: the finding's digest and
+//     environment);
 //   - a label the config lists for a rule, live: while the PR carries it.
 //
-// A recorded override sticks to the PR across pushes; it names the head it
-// was given on, and the comment says so when the PR has moved on since.
+// Every review re-authorizes every grant against the base branch's config
+// of that moment (trust.Judge): a grant covers the exact finding it was
+// given for, in the environment it was given in, and lapses, visibly, when
+// a push changes the finding, when its author is no longer listed, or when
+// it was the PR author's own and the config does not allow that.
 
-// maxOverrides bounds what one PR remembers.
+// maxGrants bounds what one PR remembers.
+const maxGrants = 100
+
+// maxOverrides bounds the override labels one PR remembers.
 const maxOverrides = 50
 
-// forReview is the override as the rules apply it and the comment shows
-// it: the reason says which commit it was given on.
-func forReview(o Override, head string) rules.Override {
-	r := rules.Override{Rule: o.Rule, Address: o.Address, Project: o.Project, By: o.By, At: o.At, Reason: o.Reason}
-	if o.HeadSHA != "" {
-		note := "given on " + short(o.HeadSHA)
-		if o.HeadSHA != head {
-			note += ", before the latest push: check that it still applies"
-		}
-		r.Reason = strings.TrimSpace(r.Reason + " (" + note + ")")
+// reviewWithOverrides builds the review of what collect read: the plans'
+// findings and the provenance findings under one verdict, then the PR's
+// grants as they stand now, then its override labels on the blocking
+// findings still left. blocking are the review's overridable blocking
+// findings, for /override.
+func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
+	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
+	report := review.Build(col.inputs, opt)
+	subjects := trust.Subjects(cfg, reportFindings(report), projectEnvs(report))
+	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, grantsOf(st)))
+	if err != nil {
+		return nil, nil, err
 	}
-	return r
+	d := trust.Judge(cfg, subjects, grantsOf(st), people)
+	notes := slices.Clone(col.notes)
+	for _, g := range d.Standing {
+		if !g.Counts {
+			notes = append(notes, fmt.Sprintf("The override of %s on %s by %s no longer counts: %s.", g.Grant.Rule, g.Grant.Address, g.Grant.By, g.Why))
+		}
+	}
+	for _, w := range d.Waiting {
+		notes = append(notes, "Override waiting for approvals: "+w+".")
+	}
+	ovs := d.Overrides
+	for i := range ovs {
+		ovs[i].Reason = givenOn(ovs[i], grantsOf(st), pr.HeadSHA)
+	}
+	ovs = append(ovs, labelOverrides(cfg, report, pr, st.Labels)...)
+	if len(ovs) > 0 || len(notes) > len(col.notes) {
+		opt.Overrides, opt.Notes = ovs, notes
+		report = review.Build(col.inputs, opt)
+	}
+	return report, subjects, nil
 }
 
-// reviewWithOverrides builds the review with the PR's recorded overrides,
-// then with its override labels on the blocking findings still left.
-func (a *App) reviewWithOverrides(inputs []review.Input, cfg *rules.Config, pr PullRequest, head string, st PRState) *review.Report {
-	var ovs []rules.Override
-	for _, o := range st.Overrides {
-		ovs = append(ovs, forReview(o, head))
+// givenOn is an applied override's reason, saying which commit its grants
+// were given on.
+func givenOn(o rules.Override, grants []trust.Grant, head string) string {
+	var on []string
+	moved := false
+	for _, g := range grants {
+		if g.Digest == o.Digest && g.HeadSHA != "" && !slices.Contains(on, short(g.HeadSHA)) {
+			on = append(on, short(g.HeadSHA))
+			moved = moved || g.HeadSHA != head
+		}
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, Overrides: ovs})
-	if byLabel := labelOverrides(cfg, report, pr.Labels, st.Labels); len(byLabel) > 0 {
-		report = review.Build(inputs, review.Options{Config: cfg, Overrides: append(ovs, byLabel...)})
+	if len(on) == 0 {
+		return o.Reason
 	}
-	return report
+	note := "given on " + strings.Join(on, ", ")
+	if moved {
+		note += ", before the latest push: check that it still applies"
+	}
+	return strings.TrimSpace(o.Reason + " (" + note + ")")
+}
+
+func reportFindings(r *review.Report) []rules.Finding {
+	var out []rules.Finding
+	for _, p := range r.Projects {
+		out = append(out, p.Findings...)
+	}
+	return out
+}
+
+func projectEnvs(r *review.Report) map[string]string {
+	envs := map[string]string{}
+	for _, p := range r.Projects {
+		envs[p.Name] = p.Environment
+	}
+	return envs
+}
+
+// people asks GitHub what trust needs to know of the people involved: the
+// teams, among those asked, each login is an active member of.
+func (a *App) people(ctx context.Context, gh GitHub, cfg *rules.Config, author string, ask map[string][]string) (trust.People, error) {
+	p := trust.People{Author: author, Teams: map[string][]string{}}
+	for _, login := range slices.Sorted(maps.Keys(ask)) {
+		for _, t := range ask[login] {
+			org, slug, ok := strings.Cut(t, "/")
+			if !ok || org == "" || slug == "" {
+				continue
+			}
+			member, err := gh.TeamMember(ctx, org, slug, login)
+			if err != nil {
+				return p, fmt.Errorf("team membership of %s in %s: %w", login, t, err)
+			}
+			if member {
+				p.Teams[login] = append(p.Teams[login], t)
+			}
+		}
+	}
+	return p, nil
 }
 
 // labelOverrides are the overrides the PR's labels give to the report's
-// blocking findings that nothing overrides yet.
-func labelOverrides(cfg *rules.Config, r *review.Report, labels []string, marks []LabelMark) []rules.Override {
-	if len(labels) == 0 {
+// blocking findings that nothing overrides yet. A label its author put on
+// their own PR counts only where the config allows authors (allow_author).
+func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, marks []LabelMark) []rules.Override {
+	if len(pr.Labels) == 0 {
 		return nil
 	}
 	var out []rules.Override
@@ -63,18 +139,23 @@ func labelOverrides(cfg *rules.Config, r *review.Report, labels []string, marks 
 			if f.Severity != rules.SeverityBlock || f.Override != nil || !cfg.Overridable(f.Rule) {
 				continue
 			}
-			for _, l := range labels {
+			for _, l := range pr.Labels {
 				if !cfg.MayOverride(f.Rule, p.Environment, "", nil, []string{l}) {
 					continue
 				}
-				o := rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project, By: "label:" + l}
+				o := rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project, By: "label:" + l, Digest: rules.FindingDigest(f)}
+				byAuthor := false
 				for _, m := range marks {
 					if strings.EqualFold(m.Name, l) {
 						o.At = m.At
 						if m.By != "" {
 							o.By += " (added by " + m.By + ")"
 						}
+						byAuthor = m.By != "" && strings.EqualFold(m.By, pr.Author)
 					}
+				}
+				if byAuthor && !trust.AuthorMay(cfg, f.Rule, p.Environment, pr.Author, nil) {
+					continue
 				}
 				out = append(out, o)
 				break
@@ -127,9 +208,10 @@ func knownRule(cfg *rules.Config, rule string) bool {
 }
 
 // processOverride is `/override`: with no arguments it lists what may be
-// overridden and by whom; with a rule it authorizes the commenter against
-// the base branch's config, records the override and reviews the latest
-// plan again.
+// overridden and by whom; with a rule it checks the commenter's authority
+// against the base branch's config before anything else (nothing is
+// downloaded for a refusal), records one grant per blocking finding of the
+// last review it covers, and reviews the latest plans again.
 func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []string, refuse func(string) error) error {
 	repo := repoOf(job)
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
@@ -148,10 +230,13 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	}
 	rule, address, reason := overrideArgs(args)
 	if rule != "" && !knownRule(cfg, rule) {
-		return refuse(fmt.Sprintf("`/override`: %s is not a rule of this repo. Write `/override RULE [ADDRESS] [-- reason]`; `/override` alone lists what may be overridden.", code(rule)))
+		return refuse(fmt.Sprintf("`/override`: %s is not a rule of this repo. Write `/override RULE [ADDRESS] -- reason`; `/override` alone lists what may be overridden.", code(rule)))
 	}
 	if rule != "" && !cfg.Overridable(rule) {
-		return refuse(fmt.Sprintf("`/override`: %s cannot be overridden: a plan that failed part way never passes. Fix the plan errors and plan again.", code(rule)))
+		return refuse(fmt.Sprintf("`/override`: %s cannot be overridden. Fix what it reports and plan again.", code(rule)))
+	}
+	if rule != "" && strings.TrimSpace(reason) == "" {
+		return refuse(fmt.Sprintf("`/override` needs a reason: write `/override %s [ADDRESS] -- why this is acceptable`.", rule))
 	}
 	st, _, err := a.store.PR(ctx, job.GroupKey())
 	if err != nil {
@@ -163,114 +248,122 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 		}
 		return refuse(fmt.Sprintf("`/override`: there is no review of %s (the head of #%d) yet, so there is nothing to override. Wait for the plan workflow, then try again.", short(pr.HeadSHA), pr.Number))
 	}
-	run, err := gh.GetWorkflowRun(ctx, repo, st.RunID)
-	if err != nil {
-		return err
-	}
-	run.PullRequests = []int{pr.Number}
-	arts, err := gh.ListRunArtifacts(ctx, repo, run.ID)
-	if err != nil {
-		return err
-	}
-	inputs, _, out, ok := a.readPlans(ctx, gh, repo, run, planArtifacts(arts))
-	if !ok {
-		return refuse("`/override`: the latest plan cannot be read: " + out.Summary)
-	}
-	report := a.reviewWithOverrides(inputs, cfg, pr, pr.HeadSHA, st)
 	if rule == "" {
-		return a.reply(ctx, gh, job, "eyes", findingList(cfg, report))
+		return a.reply(ctx, gh, job, "eyes", findingList(cfg, subjectsOf(st), grantsOf(st), len(projectsOf(subjectsOf(st))) > 1))
 	}
 
-	// Which blocking findings the override would cover, and whether the
-	// commenter may override each one's environment.
-	teams := map[string]bool{}
-	teamsFor := func(env string) ([]string, error) {
-		_, policyTeams, _ := cfg.Overriders(rule, env)
-		var in []string
-		for _, t := range policyTeams {
-			member, seen := teams[strings.ToLower(t)]
-			if !seen {
-				org, slug, ok := strings.Cut(t, "/")
-				if ok && org != "" && slug != "" {
-					if member, err = gh.TeamMember(ctx, org, slug, job.IssueComment.Sender); err != nil {
-						return nil, err
-					}
-				}
-				teams[strings.ToLower(t)] = member
-			}
-			if member {
-				in = append(in, t)
-			}
-		}
-		return in, nil
-	}
-	var allowed, byLabel, denied []string // projects
-	deniedEnvs := map[string]bool{}
-	for _, p := range report.Projects {
-		match := slices.ContainsFunc(p.Findings, func(f rules.Finding) bool {
-			return f.Rule == rule && f.Severity == rules.SeverityBlock && (address == "" || f.Address == address)
-		})
-		if !match {
-			continue
-		}
-		in, err := teamsFor(p.Environment)
-		if err != nil {
-			return err
-		}
-		switch {
-		case cfg.MayOverride(rule, p.Environment, job.IssueComment.Sender, in, nil):
-			allowed = append(allowed, p.Name)
-		case cfg.MayOverride(rule, p.Environment, job.IssueComment.Sender, in, pr.Labels):
-			// Only a label on the PR allows it, and that label already
-			// overrides while it is there: recording it would outlive
-			// the label.
-			byLabel = append(byLabel, p.Name)
-		default:
-			denied = append(denied, p.Name)
-			deniedEnvs[p.Environment] = true
+	// Which blocking findings of the last review it would cover, and
+	// whether the commenter may override each one where it is.
+	var match []trust.Subject
+	for _, s := range subjectsOf(st) {
+		if s.Finding.Rule == rule && (address == "" || s.Finding.Address == address) {
+			match = append(match, s)
 		}
 	}
 	where := code(rule)
 	if address != "" {
 		where += " on " + code(address)
 	}
-	if len(allowed) == 0 && len(denied) == 0 && len(byLabel) > 0 {
-		return a.reply(ctx, gh, job, "eyes", fmt.Sprintf("`/override`: a label on #%d already overrides %s while it stays there; nothing to record. `/override` records overrides of the users and teams the config lists.", pr.Number, where))
-	}
-	if len(allowed) == 0 && len(denied) == 0 {
+	if len(match) == 0 {
 		return refuse(fmt.Sprintf("`/override`: the review of %s has no blocking finding of %s. `/override` alone lists what may be overridden.", short(pr.HeadSHA), where))
 	}
-	if len(allowed) == 0 {
+	ask := map[string][]string{}
+	for _, s := range match {
+		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []trust.Grant{{Rule: rule, Environment: s.Environment, By: job.IssueComment.Sender}}))
+	}
+	people, err := a.people(ctx, gh, cfg, pr.Author, ask)
+	if err != nil {
+		return err
+	}
+	var grants []trust.Grant
+	var byLabel, denied []trust.Subject
+	var whyNot []string
+	for _, s := range match {
+		why := trust.Check(cfg, s, job.IssueComment.Sender, reason, people)
+		switch {
+		case why == "":
+			grants = append(grants, trust.Grant{Rule: rule, Project: s.Finding.Project, Address: s.Finding.Address, Environment: s.Environment,
+				Digest: rules.FindingDigest(s.Finding), By: job.IssueComment.Sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
+		case cfg.MayOverride(rule, s.Environment, "", nil, pr.Labels) && !strings.EqualFold(job.IssueComment.Sender, pr.Author):
+			// Only a label on the PR allows it, and that label already
+			// overrides while it is there: recording it would outlive
+			// the label.
+			byLabel = append(byLabel, s)
+		default:
+			denied = append(denied, s)
+			if !slices.Contains(whyNot, why) {
+				whyNot = append(whyNot, why)
+			}
+		}
+	}
+	if len(grants) == 0 && len(denied) == 0 && len(byLabel) > 0 {
+		return a.reply(ctx, gh, job, "eyes", fmt.Sprintf("`/override`: a label on #%d already overrides %s while it stays there; nothing to record. `/override` records overrides of the users and teams the config lists.", pr.Number, where))
+	}
+	if len(grants) == 0 {
+		envs := map[string]bool{}
+		for _, s := range denied {
+			envs[s.Environment] = true
+		}
 		var who []string
-		for _, env := range slices.Sorted(maps.Keys(deniedEnvs)) {
+		for _, env := range slices.Sorted(maps.Keys(envs)) {
 			who = append(who, "in "+code(env)+": "+overriders(cfg, rule, env))
 		}
-		return refuse(fmt.Sprintf("`/override`: %s may not override %s. Who may, per %s on %s: %s.",
-			code(job.IssueComment.Sender), where, code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
+		return refuse(fmt.Sprintf("`/override`: %s may not override %s (%s). Who may, per %s on %s: %s.",
+			code(job.IssueComment.Sender), where, plainWords(strings.Join(whyNot, "; ")), code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
 	}
 
 	unlock := a.locks.lock(job.GroupKey())
 	_, err = a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
-		st.Overrides = recordOverrides(st.Overrides, rule, address, reason, allowed, len(report.Projects) > 1, job.IssueComment.Sender, a.now(), pr.HeadSHA)
+		st.Grants = storedGrants(recordGrants(grantsOf(*st), grants))
 		return true, nil
 	})
 	unlock()
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("override recorded", "rule", rule, "sender", job.IssueComment.Sender, "projects", len(allowed))
+	logger(ctx).Info("override recorded", "rule", rule, "sender", job.IssueComment.Sender, "findings", len(grants))
 	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(job.IssueComment.Sender), where, short(pr.HeadSHA))
-	if len(report.Projects) > 1 {
-		msg += " in " + codeList(allowed)
+	if projects := projectsOf(subjectsOf(st)); len(projects) > 1 {
+		var in []string
+		for _, g := range grants {
+			if !slices.Contains(in, g.Project) {
+				in = append(in, g.Project)
+			}
+		}
+		msg += " in " + codeList(in)
 	}
-	msg += ". Reviewing the plan again."
+	msg += fmt.Sprintf(" (%d finding(s)). Reviewing the plan again.", len(grants))
+	if need := trust.Approvals(cfg, rule, grants[0].Environment); need > 1 {
+		msg += fmt.Sprintf(" This rule needs %d different people's overrides.", need)
+	}
 	if len(denied) > 0 {
-		msg += fmt.Sprintf(" Not in %s: %s may not override there.", codeList(denied), code(job.IssueComment.Sender))
+		msg += fmt.Sprintf(" Not %d other finding(s): %s.", len(denied), plainWords(strings.Join(whyNot, "; ")))
 	}
 	if err := a.reply(ctx, gh, job, "+1", msg); err != nil {
 		return err
 	}
-	return a.reviewRun(ctx, gh, repo, run)
+	return a.reviewAgain(ctx, gh, repo, pr.Number, st.RunID)
+}
+
+func mergeAsk(a, b map[string][]string) map[string][]string {
+	for k, v := range b {
+		for _, t := range v {
+			if !slices.Contains(a[k], t) {
+				a[k] = append(a[k], t)
+			}
+		}
+	}
+	return a
+}
+
+func projectsOf(subjects []trust.Subject) []string {
+	var out []string
+	for _, s := range subjects {
+		if !slices.Contains(out, s.Finding.Project) {
+			out = append(out, s.Finding.Project)
+		}
+	}
+	return out
 }
 
 // revokeOverride is `/override --revoke RULE [ADDRESS]`: it drops the
@@ -293,12 +386,11 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 	unlock := a.locks.lock(job.GroupKey())
 	var n int
 	st, err := a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
-		n = len(st.Overrides)
-		st.Overrides = slices.DeleteFunc(st.Overrides, func(o Override) bool {
-			// A rule-wide override covers the address too.
-			return o.Rule == rule && (address == "" || o.Address == address || o.Address == "")
+		n = len(st.Grants)
+		st.Grants = slices.DeleteFunc(st.Grants, func(g port.Grant) bool {
+			return g.Rule == rule && (address == "" || g.Address == address)
 		})
-		return len(st.Overrides) < n, nil
+		return len(st.Grants) < n, nil
 	})
 	unlock()
 	if err != nil {
@@ -308,11 +400,11 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 	if address != "" {
 		where += " on " + code(address)
 	}
-	if len(st.Overrides) == n {
+	if len(st.Grants) == n {
 		return refuse(fmt.Sprintf("`/override --revoke`: #%d has no recorded override of %s.", pr.Number, where))
 	}
-	logger(ctx).Info("override revoked", "rule", rule, "sender", job.IssueComment.Sender, "revoked", n-len(st.Overrides))
-	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.IssueComment.Sender), n-len(st.Overrides), where)); err != nil {
+	logger(ctx).Info("override revoked", "rule", rule, "sender", job.IssueComment.Sender, "revoked", n-len(st.Grants))
+	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.IssueComment.Sender), n-len(st.Grants), where)); err != nil {
 		return err
 	}
 	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
@@ -321,24 +413,17 @@ func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullReq
 	return a.reviewAgain(ctx, gh, repo, pr.Number, st.RunID)
 }
 
-// recordOverrides adds the override for each project, replacing one for the
-// same rule, address and project; the oldest go beyond maxOverrides.
-func recordOverrides(have []Override, rule, address, reason string, projects []string, perProject bool, by string, at time.Time, head string) []Override {
-	for _, p := range projects {
-		o := Override{Rule: rule, Address: address, By: by, At: at, Reason: clamp(reason, 500), HeadSHA: head}
-		if perProject {
-			o.Project = p
-		}
-		have = slices.DeleteFunc(have, func(h Override) bool {
-			return h.Rule == o.Rule && h.Address == o.Address && h.Project == o.Project
+// recordGrants adds grants, replacing one by the same person for the same
+// finding; the oldest go beyond maxGrants.
+func recordGrants(have, add []trust.Grant) []trust.Grant {
+	for _, g := range add {
+		have = slices.DeleteFunc(have, func(h trust.Grant) bool {
+			return h.Digest == g.Digest && strings.EqualFold(h.By, g.By)
 		})
-		have = append(have, o)
-		if !perProject {
-			break
-		}
+		have = append(have, g)
 	}
-	if len(have) > maxOverrides {
-		have = have[len(have)-maxOverrides:]
+	if len(have) > maxGrants {
+		have = have[len(have)-maxGrants:]
 	}
 	return have
 }
@@ -354,38 +439,38 @@ func (a *App) reply(ctx context.Context, gh GitHub, job Job, reaction, msg strin
 
 // findingList answers `/override` alone: each blocking finding of the
 // latest review and who may override it.
-func findingList(cfg *rules.Config, r *review.Report) string {
+func findingList(cfg *rules.Config, subjects []trust.Subject, grants []trust.Grant, multi bool) string {
 	var b strings.Builder
-	n := 0
-	for _, p := range r.Projects {
-		for _, f := range p.Findings {
-			if f.Severity != rules.SeverityBlock {
-				continue
-			}
-			if n == 30 {
-				b.WriteString("- … and more: see the review comment.\n")
-				return "`/override`: blocking findings of the latest review:\n\n" + b.String()
-			}
-			n++
-			fmt.Fprintf(&b, "- %s on %s", code(f.Rule), code(f.Address))
-			if len(r.Projects) > 1 {
-				fmt.Fprintf(&b, " in %s", code(p.Name))
-			}
-			switch {
-			case f.Override != nil:
-				fmt.Fprintf(&b, ": overridden by %s\n", code(f.Override.By))
-			case !cfg.Overridable(f.Rule):
-				b.WriteString(": cannot be overridden\n")
-			default:
-				fmt.Fprintf(&b, ": %s\n", overriders(cfg, f.Rule, p.Environment))
+	for n, s := range subjects {
+		f := s.Finding
+		if n == 30 {
+			b.WriteString("- … and more: see the review comment.\n")
+			break
+		}
+		fmt.Fprintf(&b, "- %s on %s", code(f.Rule), code(f.Address))
+		if multi {
+			fmt.Fprintf(&b, " in %s", code(f.Project))
+		}
+		var by []string
+		for _, g := range grants {
+			if g.Digest == rules.FindingDigest(f) {
+				by = append(by, g.By)
 			}
 		}
+		fmt.Fprintf(&b, ": %s", overriders(cfg, f.Rule, s.Environment))
+		if need := trust.Approvals(cfg, f.Rule, s.Environment); need > 1 {
+			fmt.Fprintf(&b, " (%d different people)", need)
+		}
+		if len(by) > 0 {
+			fmt.Fprintf(&b, "; overridden by %s", codeList(by))
+		}
+		b.WriteString("\n")
 	}
-	if n == 0 {
-		return "`/override`: the latest review has no blocking finding; nothing to override."
+	if len(subjects) == 0 {
+		return "`/override`: the latest review has no blocking finding that may be overridden; nothing to override."
 	}
 	return "`/override`: blocking findings of the latest review:\n\n" + b.String() +
-		"\nOverride one with `/override RULE [ADDRESS] [-- reason]`."
+		"\nOverride one with `/override RULE [ADDRESS] -- reason`."
 }
 
 // policyList is what the config says, when there is no review to list.
@@ -446,4 +531,10 @@ func configFile(cfg *rules.Config) string {
 		return cfg.File()
 	}
 	return rules.ConfigPath
+}
+
+// plainWords keeps a sentence made of logins, rule ids and environment
+// names from becoming markdown or a mention.
+func plainWords(s string) string {
+	return strings.NewReplacer("`", "'", "@", "", "<", "", ">", "", "\n", " ", "*", "", "_", "\\_").Replace(clamp(s, 1000))
 }

@@ -1,6 +1,11 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
+)
 
 func TestOverrideArgs(t *testing.T) {
 	tests := map[string]struct {
@@ -27,11 +32,12 @@ func TestOverrideArgs(t *testing.T) {
 }
 
 func TestOverrideSaysWhichCommitItWasGivenOn(t *testing.T) {
-	o := Override{Rule: "gpu-sku-loss", By: "alice", Reason: "on purpose", HeadSHA: "1111111111111111111111111111111111111111"}
-	if got := forReview(o, "1111111111111111111111111111111111111111").Reason; got != "on purpose (given on 1111111)" {
+	o := rules.Override{Rule: "gpu-sku-loss", By: "alice", Reason: "on purpose", Digest: "d1"}
+	grants := []trust.Grant{{Digest: "d1", HeadSHA: "1111111111111111111111111111111111111111"}, {Digest: "d2", HeadSHA: "3333333333333333333333333333333333333333"}}
+	if got := givenOn(o, grants, "1111111111111111111111111111111111111111"); got != "on purpose (given on 1111111)" {
 		t.Errorf("on its own head: reason %q", got)
 	}
-	if got := forReview(o, "2222222222222222222222222222222222222222").Reason; got != "on purpose (given on 1111111, before the latest push: check that it still applies)" {
+	if got := givenOn(o, grants, "2222222222222222222222222222222222222222"); got != "on purpose (given on 1111111, before the latest push: check that it still applies)" {
 		t.Errorf("after a push: reason %q", got)
 	}
 }

@@ -13,6 +13,8 @@ import (
 
 // overrideConfig is the base branch's config of the override stories.
 const overrideConfig = `version: 1
+projects:
+  - {name: stack, environment: prod}
 overrides:
   gpu-sku-loss:
     users: [alice]
@@ -139,7 +141,7 @@ func TestAnUnauthorizedOverrideIsRefused(t *testing.T) {
 		t.Errorf("check %s after %d updates (was %d), want failure untouched", c.Conclusion, c.Updates, updates)
 	}
 	// Nothing was recorded: a later re-review still blocks.
-	h.command("alice", "/override gpu-pool-sku")
+	h.command("alice", "/override gpu-pool-sku -- accepted in review")
 	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
 		t.Errorf("check %q: mallory's override must not have been recorded", c.Conclusion)
 	}
@@ -152,23 +154,35 @@ func TestATeamMemberMayOverride(t *testing.T) {
 	h := typoPR(t)
 	h.gh.SetTeamMember("octo-org", "ml-platform", "bob", "active")
 	h.gh.SetTeamMember("octo-org", "ml-platform", "carol", "pending")
-	refused := h.command("carol", "/override gpu-sku-loss")
+	refused := h.command("carol", "/override gpu-sku-loss -- accepted in review")
 	if r := h.reaction(refused); r != "-1" {
 		t.Errorf("a pending team member: reaction %q, want -1", r)
 	}
 	ok1 := h.command("bob", "/override gpu-sku-loss -- approved in #ml-platform")
-	ok2 := h.command("bob", "/override gpu-pool-sku")
+	ok2 := h.command("bob", "/override gpu-pool-sku -- accepted in review")
 	if h.reaction(ok1) != "+1" || h.reaction(ok2) != "+1" {
 		t.Errorf("a team member's overrides: reactions %q %q, want +1", h.reaction(ok1), h.reaction(ok2))
 	}
-	if n := h.gh.CallCount("GET", "/orgs/octo-org/teams/ml-platform/memberships/bob"); n != 2 {
-		t.Errorf("bob's membership asked %d times, want once per command", n)
+	// Asked at each command and again at each review: authority is
+	// checked at every review, not once.
+	if n := h.gh.CallCount("GET", "/orgs/octo-org/teams/ml-platform/memberships/bob"); n != 4 {
+		t.Errorf("bob's membership asked %d times, want once per command and once per review", n)
 	}
 	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
 		t.Errorf("check %q after bob overrode both findings, want success", c.Conclusion)
 	}
 	if body := h.review().Body; !strings.Contains(body, "**Overridden** by `bob`") || strings.Contains(body, "carol") {
 		t.Errorf("review comment should show bob's overrides and not carol:\n%s", body)
+	}
+
+	// bob leaves the team: at the next review his overrides stop counting.
+	h.gh.SetTeamMember("octo-org", "ml-platform", "bob", "pending")
+	h.rerun(sha1)
+	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
+		t.Errorf("check %q after bob left the team, want failure", c.Conclusion)
+	}
+	if body := h.review().Body; strings.Contains(body, "**Overridden** by `bob`") || !strings.Contains(body, "bob no longer counts") {
+		t.Errorf("review comment should drop bob's overrides and say so:\n%s", body)
 	}
 }
 
@@ -212,14 +226,14 @@ func TestAnOverrideLabel(t *testing.T) {
 func TestPlanErroredCannotBeOverridden(t *testing.T) {
 	h := typoPR(t)
 	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte("version: 1\noverrides:\n  \"*\":\n    users: [alice]\n"))
-	id := h.command("alice", "/override plan-errored")
+	id := h.command("alice", "/override plan-errored -- accepted in review")
 	if r := h.reaction(id); r != "-1" {
 		t.Errorf("reaction %q, want -1", r)
 	}
 	if reply := h.lastReply(); !strings.Contains(reply, "`plan-errored` cannot be overridden") {
 		t.Errorf("reply %q, want it to say plan-errored cannot be overridden", reply)
 	}
-	if id := h.command("alice", "/override no-such-rule"); h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "not a rule of this repo") {
+	if id := h.command("alice", "/override no-such-rule -- accepted in review"); h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "not a rule of this repo") {
 		t.Errorf("an unknown rule: reaction %q reply %q", h.reaction(id), h.lastReply())
 	}
 }
@@ -242,8 +256,8 @@ func TestOverrideAloneListsWhoMay(t *testing.T) {
 func TestAnOverrideOutlivesAPushAndSaysSo(t *testing.T) {
 	const sha2 = "2222222222222222222222222222222222222222"
 	h := typoPR(t)
-	h.command("alice", "/override gpu-sku-loss")
-	h.command("alice", "/override gpu-pool-sku")
+	h.command("alice", "/override gpu-sku-loss -- accepted in review")
+	h.command("alice", "/override gpu-pool-sku -- accepted in review")
 	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha2})
 	h.deliver("pull_request", "sync-2", pullRequestEvent("synchronize", 7, sha2))
 	h.planRun("run-2", 502, 7, sha2, zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}, metadata("stack", "prod")), runOpt{})
@@ -259,7 +273,7 @@ func TestOverrideBeforeAnyReviewIsRefused(t *testing.T) {
 	h := newHarness(t)
 	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(overrideConfig))
 	h.openPR(7, sha1)
-	id := h.command("alice", "/override gpu-sku-loss")
+	id := h.command("alice", "/override gpu-sku-loss -- accepted in review")
 	if h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "no review of 1111111") {
 		t.Errorf("reaction %q reply %q, want a refusal saying there is no review yet", h.reaction(id), h.lastReply())
 	}
@@ -270,8 +284,8 @@ func TestOverrideBeforeAnyReviewIsRefused(t *testing.T) {
 
 func TestARevokedOverrideBlocksAgain(t *testing.T) {
 	h := typoPR(t)
-	h.command("alice", "/override gpu-sku-loss")
-	h.command("alice", "/override gpu-pool-sku")
+	h.command("alice", "/override gpu-sku-loss -- accepted in review")
+	h.command("alice", "/override gpu-pool-sku -- accepted in review")
 	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
 		t.Fatalf("check %q after both overrides, want success", c.Conclusion)
 	}
@@ -303,7 +317,7 @@ func TestALabelAloneDoesNotRecordAnOverride(t *testing.T) {
 	}
 	// The label goes: nothing of mallory's stayed behind.
 	h.gh.SetLabels(owner, repo, 7)
-	h.command("alice", "/override gpu-pool-sku")
+	h.command("alice", "/override gpu-pool-sku -- accepted in review")
 	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
 		t.Errorf("check %q: gpu-sku-loss must block again once the label is gone", c.Conclusion)
 	}
@@ -315,13 +329,15 @@ func TestALabelAloneDoesNotRecordAnOverride(t *testing.T) {
 func TestAnOverrideIsCheckedPerEnvironment(t *testing.T) {
 	h := typoPR(t)
 	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(`version: 1
+projects:
+  - {name: stack, environment: prod}
 overrides:
   gpu-sku-loss:
     users: [alice]
     labels: [planwarden/accept-gpu-change]
     environments: [staging]
 `))
-	id := h.command("alice", "/override gpu-sku-loss")
+	id := h.command("alice", "/override gpu-sku-loss -- accepted in review")
 	if h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "in `prod`: no one may override it") {
 		t.Errorf("a staging-only overrider on a prod finding: reaction %q reply %q, want a refusal naming prod", h.reaction(id), h.lastReply())
 	}

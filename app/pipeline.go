@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/planwarden/planwarden/comment"
-	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
 )
 
 // outcome is what the check run will say.
@@ -28,18 +28,11 @@ func failed(title, summary string) outcome {
 }
 
 // reviewRun is the shared pipeline of workflow_run and check_run: from a
-// finished run to one PR comment and a completed check run.
+// finished run to one PR comment and a completed check run. Only a run
+// the base branch's config trusts (trust.PlanRun) is reviewed; the review
+// covers the newest run of every plan workflow on the head commit.
 func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) error {
 	log := logger(ctx).With("run", run.ID)
-	arts, err := gh.ListRunArtifacts(ctx, repo, run.ID)
-	if err != nil {
-		return err
-	}
-	plans := planArtifacts(arts)
-	if len(plans) == 0 && !a.cfg.Commands.isPlanWorkflow(run) {
-		log.Debug("not a plan workflow run", "workflow", run.Path)
-		return nil
-	}
 	pr, ok, err := a.findPR(ctx, gh, repo, run)
 	if err != nil || !ok {
 		if ok = err == nil; ok {
@@ -50,6 +43,17 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey()
 	if len(run.PullRequests) == 0 {
 		ctx = withLogger(ctx, log.With("pr", pr.Number))
+	}
+	cfg, cfgOut, cfgOK := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	if cfgOK {
+		// A run of an older head is reported stale below, on its own
+		// commit; every other fact must hold.
+		tpr := trustPR(repo, pr)
+		tpr.HeadSHA = run.HeadSHA
+		if trusted, why := trust.PlanRun(cfg, tpr, trustRun(run)); !trusted {
+			log.Info("run ignored: its artifacts are not trusted", "why", why, "workflow", run.Path, "event", run.Event)
+			return nil
+		}
 	}
 	defer a.locks.lock(key)()
 	st, _, err := a.store.PR(ctx, key)
@@ -63,7 +67,8 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if err != nil {
 		return err
 	}
-	if completed, err := a.publishLatest(ctx, gh, repo, key, pr, run, plans, check, st); err != nil {
+	in := reviewIn{pr: pr, run: run, cfg: cfg, cfgOut: cfgOut, cfgOK: cfgOK, check: check}
+	if completed, err := a.publishLatest(ctx, gh, repo, key, in, st); err != nil {
 		if completed {
 			return err
 		}
@@ -75,16 +80,29 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 		}
 		return err
 	}
+	a.hideAfterReview(ctx, gh, repo, key, pr.Number)
 	return nil
+}
+
+// reviewIn is what one review starts from: the PR, the run that asked for
+// it, the base branch's config (or the check's outcome when it is bad) and
+// the check run.
+type reviewIn struct {
+	pr     PullRequest
+	run    WorkflowRun
+	cfg    *rules.Config
+	cfgOut outcome
+	cfgOK  bool
+	check  CheckRun
 }
 
 // publishLatest publishes the review, and when another job wrote the PR's
 // state meanwhile (an override recorded or revoked, a label, another
 // review), reads it again and publishes again from it: a review made with
 // an override that is gone must not be the one that stays on the check.
-func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key string, pr PullRequest, run WorkflowRun, plans []Artifact, check CheckRun, st PRState) (completed bool, err error) {
+func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
 	for attempt := 1; ; attempt++ {
-		completed, err = a.publish(ctx, gh, repo, key, pr, run, plans, check, st)
+		completed, err = a.publish(ctx, gh, repo, key, in, st)
 		if !errors.Is(err, ErrConflict) || attempt == maxStateAttempts {
 			return completed, err
 		}
@@ -95,39 +113,51 @@ func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key strin
 	}
 }
 
-// publish reviews the run and writes the comment, the check and the
-// state. completed says the check already shows the outcome. A plan as
-// new as the stored one is published again (so a second attempt after a
-// conflict lands); only an older one is ignored.
-func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, pr PullRequest, run WorkflowRun, plans []Artifact, check CheckRun, st PRState) (completed bool, err error) {
-	res := a.evaluate(ctx, gh, repo, pr, run, plans, check, st)
-	if st.HeadSHA == run.HeadSHA && res.report != nil && !comment.Newer(comment.Marker{PlanTime: st.PlanTime}, comment.Marker{PlanTime: res.planTime}) {
-		logger(ctx).Info("older plan ignored: a newer plan was already reviewed", "plan_time", res.planTime)
+// publish reviews the newest plan runs of the head and writes the comment,
+// the check and the state. completed says the check already shows the
+// outcome. Which run is newest is GitHub's run id and attempt: a run older
+// than the one recorded for its workflow is ignored, whatever its plan's
+// timestamp says; the recorded run itself is reviewed again (a re-run, an
+// override, a second attempt after a conflict).
+func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
+	run := in.run
+	var runs []trust.Run
+	if st.HeadSHA == run.HeadSHA {
+		runs = runsOf(st)
+	}
+	tr := trustRun(run)
+	if recorded, newer := trust.Record(runs, tr); newer {
+		runs = recorded
+	} else if !slices.Contains(runs, tr) {
+		logger(ctx).Info("older run ignored: a newer run of its workflow was already reviewed", "workflow", run.Path)
 		return true, nil
 	}
+	res := a.evaluate(ctx, gh, repo, in, runs, st)
 	if res.body != "" {
-		id, skip, err := a.upsertComment(ctx, gh, repo, pr.Number, st, res.body, run.HeadSHA, res.planTime)
+		id, err := a.upsertComment(ctx, gh, repo, in.pr.Number, st, res.body)
 		if err != nil {
 			return false, err
 		}
-		if skip {
-			logger(ctx).Info("older plan ignored: the comment shows a newer one", "plan_time", res.planTime)
-			return true, nil
-		}
 		st.CommentID = id
 	}
-	if err := a.completeCheck(ctx, gh, repo, check, res.out, run.ID); err != nil {
+	if err := a.completeCheck(ctx, gh, repo, in.check, res.out, run.ID); err != nil {
 		return false, err
 	}
-	if st.HeadSHA != run.HeadSHA {
-		st.PlanTime = time.Time{}
+	if res.report != nil && in.cfg.CheckPerProject {
+		if err := a.completeProjectChecks(ctx, gh, repo, run.HeadSHA, res.report, res.runs, in.check); err != nil {
+			return true, err
+		}
 	}
-	st.HeadSHA, st.CheckRunID, st.RunID = run.HeadSHA, check.ID, run.ID
+	if st.HeadSHA != run.HeadSHA {
+		st.Blocking = nil
+	}
+	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = run.HeadSHA, in.check.ID, run.ID, storedRuns(runs)
 	if res.report != nil {
-		st.PlanTime = res.planTime
+		st.Blocking = storedSubjects(res.blocking)
+		st.Projects = projectStatuses(res.report, in.cfg, res.runs)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
-	logger(ctx).Info("check completed", "conclusion", st.Conclusion)
+	logger(ctx).Info("check completed", "conclusion", orNone(st.Conclusion), "runs", len(runs))
 	return true, a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
 }
 
@@ -136,79 +166,119 @@ type result struct {
 	out      outcome
 	body     string
 	report   *review.Report
-	planTime time.Time
+	blocking []trust.Subject
+	// runs are the runs the report's projects come from, by project.
+	runs map[string]comment.Run
 }
 
-// evaluate reads the run's plans and reviews them, with the PR's
-// overrides. Everything that goes wrong here is the PR's to fix and goes
-// on the check run.
-func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, run WorkflowRun, arts []Artifact, check CheckRun, st PRState) result {
-	name := run.Name
-	if name == "" {
-		name = "the plan workflow"
+// evaluate reads the plans of the runs and reviews them with the PR's
+// overrides, under the base branch's config. Everything that goes wrong
+// here is the PR's to fix and goes on the check run.
+func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, in reviewIn, runs []trust.Run, st PRState) result {
+	if !in.cfgOK {
+		return result{out: in.cfgOut}
 	}
-	inputs, planTime, out, ok := a.readPlans(ctx, gh, repo, run, arts)
+	res := a.reviewFor(ctx, gh, repo, in.pr, in.cfg, runs, st, in.run, in.check)
+	if res.report == nil {
+		return res
+	}
+	res.out = a.strictest(ctx, gh, repo, in, runs, res.out)
+	return res
+}
+
+// reviewFor reviews the runs for one PR under its base's config cfg.
+func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run, st PRState, run WorkflowRun, check CheckRun) result {
+	col, out, ok := a.collect(ctx, gh, repo, pr, cfg, runs)
 	if !ok {
 		return result{out: out}
 	}
-	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if !ok {
-		return result{out: out}
+	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, cfg, pr, st)
+	if err != nil {
+		logger(ctx).Error("check who may override", "err", err)
+		return result{out: failed("Overrides not checked", "planwarden could not check who may override (a GitHub request failed). Press Re-run on this check to try again.")}
 	}
-	report := a.reviewWithOverrides(inputs, cfg, pr, run.HeadSHA, st)
-	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: planTime, Marker: true, DetailsURL: check.HTMLURL}
-	co := comment.CheckOutput(report, opt)
+	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: check.HTMLURL}
+	checkOpt := opt
+	checkOpt.Now, checkOpt.ProjectRuns = a.now(), projectRuns(run, col.runOf)
+	co := comment.CheckOutput(report, checkOpt)
 	out = outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
 	}
 	if out.Summary == "" {
-		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %s (%s).", len(inputs), name, runRef(run))
+		out.Summary = fmt.Sprintf("planwarden reviewed %d plan(s) of %d run(s) (%s).", len(col.inputs), len(runs), runRef(run))
 	}
-	return result{out: out, body: comment.Render(report, opt), report: report, planTime: planTime}
+	if len(col.waiting) > 0 && report.Verdict != rules.VerdictFail {
+		// A declared project's plan may still come from a plan workflow
+		// that has not finished: no conclusion yet.
+		out = outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("planwarden waits for the plan of %s: this pull request changes its files, and not every plan workflow (%s) has finished on this commit.",
+			codeList(col.waiting), codeList(cfg.PlanWorkflowPaths()))}
+	}
+	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns}
 }
 
-// readPlans downloads and parses the run's plan artifacts. planTime is
-// the newest plan timestamp, else the run's start.
-func (a *App) readPlans(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun, arts []Artifact) (inputs []review.Input, planTime time.Time, out outcome, ok bool) {
-	name := run.Name
-	if name == "" {
-		name = "the plan workflow"
+// strictness orders check outcomes: a failure beats waiting, waiting beats
+// a warning, a warning beats success.
+func strictness(o outcome) int {
+	switch o.Conclusion {
+	case "failure":
+		return 3
+	case "":
+		return 2
+	case "neutral":
+		return 1
 	}
-	if run.Conclusion != "success" {
-		return nil, time.Time{}, failed("Plan workflow "+orNone(run.Conclusion),
-			fmt.Sprintf("The workflow run %s (%s) concluded %s, so there is no plan to review. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
-				name, runRef(run), orNone(run.Conclusion))), false
+	return 0
+}
+
+// strictest is the check's outcome when other open PRs share the head
+// commit (one branch, several bases): a check belongs to the commit, so it
+// concludes with the strictest review under any of their bases' configs,
+// and says which PR's base decided it.
+func (a *App) strictest(ctx context.Context, gh GitHub, repo Repo, in reviewIn, runs []trust.Run, out outcome) outcome {
+	prs, err := gh.ListPRsForCommit(ctx, repo, in.run.HeadSHA)
+	if err != nil {
+		logger(ctx).Error("list pull requests of the commit", "err", err)
+		return failed("Pull requests not listed", "planwarden could not list the other pull requests of this commit, whose bases' configs gate it too. Press Re-run on this check to try again.")
 	}
-	if len(arts) == 0 {
-		return nil, time.Time{}, failed("No plan artifact",
-			fmt.Sprintf("The workflow run %s (%s) uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
-				name, runRef(run), ArtifactPrefix, ArtifactPrefix)), false
+	bases := map[string]bool{in.pr.BaseRef: true}
+	for _, other := range prs {
+		if other.Number == in.pr.Number || other.State != "open" || other.HeadSHA != in.run.HeadSHA || bases[other.BaseRef] {
+			continue
+		}
+		bases[other.BaseRef] = true
+		o := a.outcomeUnder(ctx, gh, repo, other, runs, in)
+		if strictness(o) > strictness(out) {
+			logger(ctx).Info("another pull request of the commit is stricter", "pr", other.Number, "base", other.BaseRef, "conclusion", orNone(o.Conclusion))
+			o.Summary = fmt.Sprintf("This commit is also the head of #%d, into %s; under that base's config the check is stricter, so that decides it.\n\n%s",
+				other.Number, code(other.BaseRef), o.Summary)
+			out = o
+		}
 	}
-	if len(arts) > a.cfg.Limits.MaxArtifacts {
-		return nil, time.Time{}, failed("Too many plan artifacts",
-			fmt.Sprintf("The run uploaded %d plan artifacts; planwarden reads at most %d.", len(arts), a.cfg.Limits.MaxArtifacts)), false
-	}
-	files, out, ok := a.download(ctx, gh, repo, arts)
+	return out
+}
+
+// outcomeUnder is the outcome of the runs for another PR of the commit.
+func (a *App) outcomeUnder(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, runs []trust.Run, in reviewIn) outcome {
+	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
 	if !ok {
-		return nil, time.Time{}, out, false
+		return out
 	}
-	var stamped time.Time
-	planTime = run.RunStartedAt
-	for _, f := range files {
-		p, err := planparse.Parse(f.Name, f.Data)
-		if err != nil {
-			return nil, time.Time{}, failed("Unreadable plan", "planwarden could not read a plan file of this run:\n\n"+codeBlock(err.Error())), false
+	var trusted []trust.Run
+	for _, r := range runs {
+		if ok, _ := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
+			trusted = append(trusted, r)
 		}
-		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && t.After(stamped) {
-			stamped = t
-		}
-		inputs = append(inputs, review.Input{Name: f.Project, Environment: f.Environment, Plan: p})
 	}
-	if !stamped.IsZero() {
-		planTime = stamped
+	if len(trusted) == 0 {
+		return outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("No run of a plan workflow that the config of %s trusts (%s) has finished on this commit.",
+			code(pr.BaseRef), codeList(cfg.PlanWorkflowPaths()))}
 	}
-	return inputs, planTime, outcome{}, true
+	st, _, err := a.store.PR(ctx, Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey())
+	if err != nil {
+		return failed("State not read", "planwarden could not read the state of another pull request of this commit. Press Re-run on this check to try again.")
+	}
+	return a.reviewFor(ctx, gh, repo, pr, cfg, trusted, st, in.run, in.check).out
 }
 
 // planArtifacts keeps the artifacts planwarden reads.
@@ -225,25 +295,62 @@ func planArtifacts(arts []Artifact) []Artifact {
 // repoConfig reads the config from the PR's base branch, so a PR cannot
 // loosen the rules that gate it.
 func (a *App) repoConfig(ctx context.Context, gh GitHub, repo Repo, baseRef string) (*rules.Config, outcome, bool) {
+	cfg, err := a.loadConfig(ctx, gh, repo, baseRef)
+	var bad *badConfig
+	switch {
+	case errors.As(err, &bad):
+		out := failed("Bad config "+bad.file, fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", bad.file, baseRef, codeBlock(bad.err.Error())))
+		out.Annotations = configAnnotations(bad.err)
+		return nil, out, false
+	case err != nil:
+		logger(ctx).Error("read repo config", "err", err)
+		file := configPaths[0]
+		var unread *configUnread
+		if errors.As(err, &unread) {
+			file = unread.file
+		}
+		return nil, failed("Repo config not read", fmt.Sprintf("planwarden could not read %s from %s. Re-run the check to try again.", file, baseRef)), false
+	}
+	return cfg, outcome{}, true
+}
+
+// loadConfig reads the repo config at ref (the defaults when there is
+// none). A config that cannot be used is a *badConfig; any other error is
+// GitHub's.
+func (a *App) loadConfig(ctx context.Context, gh GitHub, repo Repo, ref string) (*rules.Config, error) {
 	for _, file := range configPaths {
-		data, err := gh.GetFile(ctx, repo, file, baseRef)
+		data, err := gh.GetFile(ctx, repo, file, ref)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			logger(ctx).Error("read repo config", "file", file, "err", err)
-			return nil, failed("Repo config not read", fmt.Sprintf("planwarden could not read %s from %s. Re-run the check to try again.", file, baseRef)), false
+			return nil, &configUnread{file: file, err: err}
 		}
 		cfg, err := parseConfig(file, data)
 		if err != nil {
-			out := failed("Bad config "+file, fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", file, baseRef, codeBlock(err.Error())))
-			out.Annotations = configAnnotations(err)
-			return nil, out, false
+			return nil, &badConfig{file: file, ref: ref, err: err}
 		}
-		return cfg, outcome{}, true
+		return cfg, nil
 	}
-	return rules.DefaultConfig(), outcome{}, true
+	return rules.DefaultConfig(), nil
 }
+
+// configUnread is a repo config GitHub did not hand over.
+type configUnread struct {
+	file string
+	err  error
+}
+
+func (e *configUnread) Error() string { return "read " + e.file + ": " + e.err.Error() }
+func (e *configUnread) Unwrap() error { return e.err }
+
+// badConfig is a repo config that does not parse or validate.
+type badConfig struct {
+	file, ref string
+	err       error
+}
+
+func (e *badConfig) Error() string { return e.file + " on " + e.ref + ": " + e.err.Error() }
 
 // findPR finds the open PR whose head is the run's head: from the run's
 // pull_requests, else from the commit.

@@ -12,20 +12,22 @@ import (
 
 // The worker's names for the ports and their values (app/port).
 type (
-	Job          = job.Job
-	Queue        = port.Queue
-	Store        = port.Store
-	PRState      = port.PRState
-	Override     = port.Override
-	LabelMark    = port.LabelMark
-	Secrets      = port.Secrets
-	GitHub       = port.GitHub
-	Repo         = port.Repo
-	CheckRun     = port.CheckRun
-	IssueComment = port.IssueComment
-	PullRequest  = port.PullRequest
-	WorkflowRun  = port.WorkflowRun
-	Artifact     = port.Artifact
+	Job           = job.Job
+	Queue         = port.Queue
+	Store         = port.Store
+	PRState       = port.PRState
+	LabelMark     = port.LabelMark
+	Secrets       = port.Secrets
+	GitHub        = port.GitHub
+	Repo          = port.Repo
+	CheckRun      = port.CheckRun
+	IssueComment  = port.IssueComment
+	PullRequest   = port.PullRequest
+	WorkflowRun   = port.WorkflowRun
+	Artifact      = port.Artifact
+	Thread        = port.Thread
+	ThreadRun     = port.ThreadRun
+	ProjectStatus = port.ProjectStatus
 )
 
 // CheckName is the check run planwarden owns; branch protection requires it.

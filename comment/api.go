@@ -35,6 +35,12 @@ type Options struct {
 	// "left out" line when the comment is shrunk. Only an absolute http(s)
 	// URL is linked.
 	DetailsURL string
+	// ProjectRuns are the workflow runs whose plans the report's projects
+	// come from, by project name; with them, and with more than one
+	// project, the check's summary ends with a table per project
+	// (environment, verdict, plan run, age of the plan at Now).
+	ProjectRuns map[string]Run
+	Now         time.Time
 	// Locate, when set, says where in the repository the resource of a
 	// finding is declared, for check-run annotations. The plan JSON holds
 	// no source positions, so without Locate there are no annotations.
@@ -201,7 +207,7 @@ func (v *view) diffs(budget int) (string, int, int) {
 	if len(items) == 0 {
 		return "", 0, 0
 	}
-	const heading = "\n### Attribute changes per resource\n\nSensitive values read `(sensitive)`; values known only after apply read `(known after apply)`.\n"
+	heading := "\n### Attribute changes per resource\n\nSensitive values read `(sensitive)`; values known only after apply read `(known after apply)`" + v.deployNote() + ".\n"
 	var b strings.Builder
 	shown := 0
 	for _, it := range items {
@@ -258,7 +264,8 @@ func CheckOutput(r *review.Report, opt Options) Check {
 	v := newView(r, opt)
 	c := Check{Conclusion: Conclusion(v.r), Title: v.title()}
 	c.Annotations, c.Summary = v.annotations()
-	c.Summary = v.layout(MaxCheckBytes-len(c.Summary), true, false, c.Summary, "the full list is in this check run's details")
+	footer := c.Summary + v.projectTable()
+	c.Summary = v.layout(MaxCheckBytes-len(footer), true, false, footer, "the full list is in this check run's details")
 	v.where = "`planwarden review --format json` run on the plan"
 	c.Text = v.layout(MaxCheckBytes, false, true, "", "everything is in the output of "+v.where)
 	return c

@@ -98,6 +98,9 @@ func (v *view) project(p *review.Project, i int) projectPart {
 			part.blocks = append(part.blocks, b)
 		}
 	}
+	if b, ok := skippedBlock(p); ok {
+		part.blocks = append(part.blocks, b)
+	}
 	var failing []*review.Check
 	for _, c := range p.Checks {
 		if c.Status == "fail" || c.Status == "error" {
@@ -153,6 +156,17 @@ func details(c *review.Change) string {
 		parts = append(parts, "forced by "+strings.Join(ps, ", "))
 	} else if c.Reason != "" {
 		parts = append(parts, text(c.Reason))
+	}
+	if n := len(c.TriggersActions); n > 0 {
+		as := make([]string, 0, min(n, 3))
+		for i, a := range c.TriggersActions {
+			if i == 2 && n > 3 {
+				as = append(as, "… "+plural(n-2, "more action", "more actions"))
+				break
+			}
+			as = append(as, codeCell(a))
+		}
+		parts = append(parts, "triggers "+strings.Join(as, ", "))
 	}
 	switch c.ReplaceOrder {
 	case string(planparse.CreateThenDelete):
@@ -263,11 +277,11 @@ func (v *view) diff(it diffItem) string {
 		var l string
 		switch {
 		case d.Before.IsNull() && !d.After.IsNull():
-			l = "+ " + clean(d.Path, `\n`) + " = " + value(d.After)
+			l = "+ " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.After)
 		case d.After.IsNull() && !d.Before.IsNull():
-			l = "- " + clean(d.Path, `\n`) + " = " + value(d.Before)
+			l = "- " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.Before)
 		default:
-			l = "~ " + clean(d.Path, `\n`) + " = " + value(d.Before) + " -> " + value(d.After)
+			l = "~ " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.Before) + " -> " + valueIn(it.p, d.After)
 		}
 		if d.ForcesReplacement {
 			l += "   # forces replacement"

@@ -2,6 +2,7 @@ package comment
 
 import (
 	"bytes"
+	"encoding/json"
 	"html"
 	"regexp"
 	"strconv"
@@ -244,7 +245,12 @@ func TestValueQuotesOnlyWhatIsPrinted(t *testing.T) {
 	for name, s := range tests {
 		t.Run(name, func(t *testing.T) {
 			want := truncate(clean(strconv.Quote(s), `\n`), maxValue)
-			if got := value(planparse.NewValue(s)); got != want {
+			q, _ := json.Marshal(s)
+			p, err := planparse.Parse("long.json", []byte(`{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["create"],"after":{"k":`+string(q)+`}}}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := value(p.Changes[0].After().Get("k")); got != want {
 				t.Errorf("got  %q\nwant %q", got, want)
 			}
 		})

@@ -111,14 +111,6 @@ func delta(f *float64) string {
 	return money(f)
 }
 
-func sub(a, b *float64) *float64 {
-	if a == nil || b == nil {
-		return nil
-	}
-	d := *a - *b
-	return &d
-}
-
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func plural(n int, one, many string) string {
@@ -273,9 +265,28 @@ func sideSKU(s *infra.Side) string {
 	return codeCell(s.SKU)
 }
 
-func fleet(r *infra.Resource) string {
-	eb, ea := r.Before.GPUs(false), r.After.GPUs(false)
-	mb, ma := r.Before.GPUs(true), r.After.GPUs(true)
+// hourlyRange is a resource's hourly figure at the expected scale, with
+// what an autoscaled fleet can reach: "\$7.35 (up to \$146.92)", and
+// "\$0.00 to \$36.73" for a pool expected at zero nodes (never a bare
+// \$0.00). A figure at another region's list price is marked "≈".
+func hourlyRange(exp, lo, hi *float64, approx bool) string {
+	mark := ""
+	if approx && exp != nil {
+		mark = "≈"
+	}
+	s := mark + money(exp)
+	switch {
+	case exp == nil || hi == nil || money(hi) == money(exp):
+		return s
+	case lo != nil && money(lo) == money(exp) && math.Round(*exp*100) == 0:
+		return s + " to " + money(hi)
+	}
+	return s + " (up to " + money(hi) + ")"
+}
+
+func fleet(before, after *infra.Side) string {
+	eb, ea := before.GPUs(false), after.GPUs(false)
+	mb, ma := before.GPUs(true), after.GPUs(true)
 	s := num(eb) + " → " + num(ea)
 	if mb != eb || ma != ea {
 		s += " (at max " + num(mb) + " → " + num(ma) + ")"

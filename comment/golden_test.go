@@ -55,7 +55,6 @@ func loadCase(t testing.TB, path string) (*review.Report, Options) {
 	for _, p := range c.Projects {
 		data, name := []byte(p.Plan), p.Name+".json"
 		if p.PlanFile != "" {
-			name = p.PlanFile
 			if data, err = os.ReadFile(filepath.Join(filepath.Dir(path), p.PlanFile)); err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}

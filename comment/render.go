@@ -215,8 +215,14 @@ func (v *view) countsLine() string {
 	default:
 		s += "change unknown"
 	}
+	// At maximum scale the change can differ from the expected one (a new
+	// pool with min_count 0 is +$0.00 expected): say both.
 	if m, a := t.MaxHourlyAfter, t.HourlyAfter; m != nil && a != nil && money(m) != money(a) {
-		s += ", up to " + money(m) + " per hour at maximum scale"
+		if md := t.MaxHourlyDelta; md != nil && delta(md) != delta(t.HourlyDelta) {
+			s += "; at maximum scale " + delta(md) + " per hour (up to " + money(m) + ")"
+		} else {
+			s += ", up to " + money(m) + " per hour at maximum scale"
+		}
 	}
 	if n := len(v.unpriced); n > 0 {
 		s += ", " + plural(n, "item", "items") + " not priced"

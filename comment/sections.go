@@ -51,23 +51,38 @@ func (v *view) gpuRows() *table {
 			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuIssues[k] {
 				continue
 			}
+			// An endpoint configuration is how its endpoints are priced, not
+			// a fleet of its own: one row per endpoint, so GPUs add up.
+			if r.Cost.BilledVia != "" && !v.gpuIssues[k] {
+				continue
+			}
 			cells := []string{codeCell(c.Address)}
 			if v.multi {
 				cells = append(cells, codeCell(v.projectName(p, i)))
 			}
-			hb := money(r.Cost.HourlyBefore)
+			hb := hourlyRange(r.Cost.HourlyBefore, nil, nil, r.Cost.Approximate)
 			if r.Before == nil {
 				hb = "—"
 			}
-			ha := money(r.Cost.HourlyAfter)
-			if r.After == nil {
+			after := r.After
+			ha := hourlyRange(r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter, r.Cost.Approximate)
+			if after == nil {
 				ha = "—"
 			}
+			if c.PriceNote != "" {
+				ha += " (" + text(c.PriceNote) + ")"
+			}
+			fl := fleet(r.Before, after)
+			if actionKey(c) == "forget" {
+				// Removed from state, not destroyed: the fleet keeps running and billing.
+				after, ha = r.Before, hb
+				fl = fleet(r.Before, after) + " (no longer managed by Terraform; keeps running and billing)"
+			}
 			cells = append(cells,
-				beforeAfter(sideSKU(r.Before), sideSKU(r.After)),
-				beforeAfter(perNode(r.Before), perNode(r.After)),
-				beforeAfter(nodes(r.Before), nodes(r.After)),
-				fleet(r),
+				beforeAfter(sideSKU(r.Before), sideSKU(after)),
+				beforeAfter(perNode(r.Before), perNode(after)),
+				beforeAfter(nodes(r.Before), nodes(after)),
+				fl,
 				beforeAfter(hb, ha))
 			if v.issues[k] {
 				t.add(cells...)
@@ -195,9 +210,8 @@ func (v *view) cost(limit int) (string, int) {
 	tb := newTable(" ", "Before>", "After>", "Change>")
 	tb.add("Hourly", money(t.HourlyBefore), money(t.HourlyAfter), delta(t.HourlyDelta))
 	tb.add("Monthly ("+strconv.Itoa(infra.HoursPerMonth)+" h)", money(infra.Monthly(t.HourlyBefore)), money(infra.Monthly(t.HourlyAfter)), delta(infra.Monthly(t.HourlyDelta)))
-	tb.add("Hourly at maximum scale", " ", money(t.MaxHourlyAfter), " ")
-	s := section{Heading: "Cost", Table: tb,
-		Intro: "Estimated on-demand USD for what this plan touches, at the expected node counts; unknown figures stay unknown, never 0."}
+	tb.add("Hourly at maximum scale", money(t.MaxHourlyBefore), money(t.MaxHourlyAfter), delta(t.MaxHourlyDelta))
+	s := section{Heading: "Cost", Table: tb, Intro: v.costCaption()}
 	if v.multi {
 		var pr []string
 		for i, p := range v.r.Projects {
@@ -211,8 +225,13 @@ func (v *view) cost(limit int) (string, int) {
 		}
 		s.List = pr
 	}
+	s.List = append(s.List, v.yourPriceItems()...)
+	s.List = append(s.List, v.approximateItems()...)
 	if len(unpriced) > 0 {
 		s.List = append(s.List, unpriced...)
+	}
+	if ne := v.notEstimatedItem(); ne != "" {
+		s.List = append(s.List, ne)
 	}
 	if n := total - len(unpriced); n > 0 {
 		s.LeftOut = "_… and " + plural(n, "more unpriced item", "more unpriced items") + ", left out to fit; see " + v.where + "._"
@@ -239,6 +258,109 @@ func (v *view) unpricedItems() []string {
 			}
 			out = append(out, s+": "+text(orUnknown(u.Reason, "no reason given")))
 		}
+	}
+	return out
+}
+
+// costCaption says exactly what the figures cover: which resources (changed
+// or not), at which scale and prices, and what they leave out.
+func (v *view) costCaption() string {
+	priced, unpriced, notEst, yours := 0, 0, 0, 0
+	for _, p := range v.r.Projects {
+		priced += p.Cost.PricedResources
+		unpriced += p.Cost.UnpricedResources
+		notEst += len(p.Cost.NotEstimated)
+		yours += p.Cost.YourPriceResources
+	}
+	prices := "On-demand list prices"
+	if yours > 0 {
+		prices = "Your on-demand prices (list prices less the config's pricing)"
+	}
+	s := prices + " in USD of the " + plural(priced, "resource", "resources") +
+		" planwarden prices in " + map[bool]string{true: "these plans", false: "this plan"}[v.multi] +
+		", changed or unchanged, at the expected node counts (and at every autoscaled fleet's maximum)."
+	var out []string
+	if unpriced > 0 {
+		out = append(out, plural(unpriced, "resource", "resources")+" with no price")
+	}
+	if notEst > 0 {
+		out = append(out, plural(notEst, "resource that bills", "resources that bill")+" by the hour but planwarden does not estimate")
+	}
+	if len(out) > 0 {
+		s += " Left out: " + strings.Join(out, " and ") + " (listed below)."
+	}
+	return s + " Unknown figures stay unknown, never 0."
+}
+
+// approximateItems names, once per project, the resources priced at
+// another region's list price.
+func (v *view) approximateItems() []string {
+	var out []string
+	for i, p := range v.r.Projects {
+		var addrs []string
+		regions := map[string]bool{}
+		for _, c := range p.Changes {
+			if c.PriceBasis == infra.BasisApproximate {
+				addrs = append(addrs, code(c.Address))
+				regions[c.PriceRegion] = true
+			}
+		}
+		if len(addrs) == 0 {
+			continue
+		}
+		rs := make([]string, 0, len(regions))
+		for r := range regions {
+			rs = append(rs, code(r))
+		}
+		slices.Sort(rs)
+		s := "≈ Approximate: " + listSome(addrs, 5)
+		if v.multi {
+			s += " in " + code(v.projectName(p, i))
+		}
+		out = append(out, s+": priced at the "+strings.Join(rs, ", ")+" list price, since the catalog has no price in their region, or the plan does not name it (other regions usually differ by 0–30%).")
+	}
+	return out
+}
+
+// notEstimatedItem lists, once, the resources that bill by the hour but
+// that planwarden does not estimate.
+func (v *view) notEstimatedItem() string {
+	var items []string
+	for _, p := range v.r.Projects {
+		for _, n := range p.Cost.NotEstimated {
+			items = append(items, code(n.Address)+" ("+text(n.Kind)+")")
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return "Not estimated (billed by the hour, outside planwarden's catalog): " + listSome(items, 8) + "."
+}
+
+// listSome joins up to n items and says how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + " and " + groupInt(len(items)-n) + " more"
+}
+
+// yourPriceItems says, once per project, that figures use the config's
+// pricing, and what the change is at list prices.
+func (v *view) yourPriceItems() []string {
+	var out []string
+	for i, p := range v.r.Projects {
+		c := p.Cost
+		if c.YourPriceResources == 0 {
+			continue
+		}
+		s := "Your prices: the figures use the `pricing` of the repository's config for " +
+			plural(c.YourPriceResources, "resource", "resources")
+		if v.multi {
+			s += " of " + code(v.projectName(p, i))
+		}
+		s += "; at list prices the change is " + delta(c.ListHourlyDelta) + " per hour (" + money(c.ListHourlyBefore) + " → " + money(c.ListHourlyAfter) + ")."
+		out = append(out, s)
 	}
 	return out
 }

@@ -23,7 +23,7 @@ var headingRE = regexp.MustCompile(`^(` + strings.Join([]string{
 }, "|") + `)$`)
 
 // Bold and italic runs the package writes.
-var strongRE = regexp.MustCompile(`^(Plan:|Cost:|What to do:|Overridden|replace|delete|Resource changes|Changed outside Terraform \(drift\)|Deferred to a later plan|Output changes|Failing checks and conditions|Shortened to fit GitHub's size limit\.)$`)
+var strongRE = regexp.MustCompile(`^(Plan:|Cost:|What to do:|Overridden|replace|delete|Resource changes|Changed outside Terraform \(drift\)|Deferred to a later plan|Output changes|Failing checks and conditions|Not evaluated by the what-if|Shortened to fit GitHub's size limit\.)$`)
 var emRE = regexp.MustCompile(`^(… and .*|planwarden reviewed .*|\d+ more findings have a file and line .*)$`)
 
 var htmlLineRE = []*regexp.Regexp{

@@ -4,6 +4,7 @@ package examples
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,13 +25,15 @@ func TestStories(t *testing.T) {
 		verdict   rules.Verdict
 		rules     []string
 	}{
-		"GPU pool typo blocks":                  {"aks-gpu-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
-		"A100 VM without cost-center blocks":    {"a100-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
-		"prod endpoint rename blocks":           {"sagemaker-rename.json", "prod", rules.VerdictFail, []string{"endpoint-replacement"}},
-		"staging endpoint rename warns":         {"sagemaker-rename.json", "staging", rules.VerdictWarn, []string{"endpoint-replacement"}},
-		"bucket lifecycle change passes":        {"bucket-lifecycle.json", "prod", rules.VerdictPass, nil},
-		"35 more A100s at max scale is flagged": {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase"}},
-		"node drain action before a GPU update": {"eks-gpu-drain-action.json", "prod", rules.VerdictWarn, []string{"action-invocation", "action-invocation"}},
+		"GPU pool typo blocks":                     {"aks-gpu-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
+		"A100 VM without cost-center blocks":       {"a100-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
+		"prod endpoint rename blocks":              {"sagemaker-rename.json", "prod", rules.VerdictFail, []string{"endpoint-replacement"}},
+		"staging endpoint rename warns":            {"sagemaker-rename.json", "staging", rules.VerdictWarn, []string{"endpoint-replacement"}},
+		"bucket lifecycle change passes":           {"bucket-lifecycle.json", "prod", rules.VerdictPass, nil},
+		"35 more A100s at max scale is flagged":    {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase"}},
+		"Bicep GPU pool typo blocks":               {"../bicep-gpu-vm/whatif-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
+		"Bicep A100 VM without cost-center blocks": {"../bicep-gpu-vm/whatif-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
+		"node drain action before a GPU update":    {"eks-gpu-drain-action.json", "prod", rules.VerdictWarn, []string{"action-invocation", "action-invocation"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -59,8 +62,9 @@ func TestStories(t *testing.T) {
 }
 
 type workflow struct {
-	On   map[string]any `yaml:"on"`
-	Jobs map[string]struct {
+	RunName string         `yaml:"run-name"`
+	On      map[string]any `yaml:"on"`
+	Jobs    map[string]struct {
 		Steps []struct {
 			Uses string            `yaml:"uses"`
 			With map[string]string `yaml:"with"`
@@ -87,12 +91,19 @@ func readWorkflow(t *testing.T, name string) workflow {
 // defaults), the inputs it dispatches, the artifact prefix, the metadata
 // file, and the wrapper setting that keeps the plan JSON clean.
 func TestWorkflowsMatchTheApp(t *testing.T) {
-	planFile := "planwarden-plan.yml" // app.Commands' default PlanWorkflow
+	planFile := path.Base(rules.DefaultPlanWorkflow) // what /plan dispatches with no plan_workflows
 	plan := readWorkflow(t, planFile)
 	dispatch, _ := plan.On["workflow_dispatch"].(map[string]any)
 	inputs, _ := dispatch["inputs"].(map[string]any)
-	if _, ok := inputs["pr"]; !ok {
-		t.Errorf("%s does not declare the pr input /plan sends", planFile)
+	for _, in := range app.PlanInputs {
+		if _, ok := inputs[in]; !ok {
+			t.Errorf("%s does not declare the %s input /plan sends", planFile, in)
+		}
+	}
+	for name, w := range map[string]workflow{planFile: plan, rules.DefaultDestroyWorkflow: readWorkflow(t, rules.DefaultDestroyWorkflow)} {
+		if !strings.Contains(w.RunName, "inputs.correlation_id") {
+			t.Errorf("%s: run-name %q does not carry inputs.correlation_id, so planwarden cannot find its runs", name, w.RunName)
+		}
 	}
 	uploads, wrapperOff := 0, false
 	for _, job := range plan.Jobs {
@@ -114,10 +125,31 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	if uploads == 0 || !wrapperOff {
 		t.Errorf("uploads=%d wrapper off=%v", uploads, wrapperOff)
 	}
+	whatif := readWorkflow(t, "planwarden-whatif.yml")
+	uploads = 0
+	for _, job := range whatif.Jobs {
+		for _, s := range job.Steps {
+			if strings.HasPrefix(s.Uses, "actions/upload-artifact") {
+				uploads++
+				if !strings.HasPrefix(s.With["name"], app.ArtifactPrefix) || !strings.Contains(s.With["path"], app.MetadataFile) {
+					t.Errorf("what-if artifact %q does not start with %q or does not carry %s", s.With["name"], app.ArtifactPrefix, app.MetadataFile)
+				}
+			}
+			if strings.Contains(s.Run, "what-if") && !strings.Contains(s.Run, "planwarden redact whatif.raw.json > whatif.json") {
+				t.Errorf("the what-if step must upload the redacted result (planwarden redact):\n%s", s.Run)
+			}
+			if strings.Contains(s.Run, "what-if") && (!strings.Contains(s.Run, "--result-format FullResourcePayloads") || !strings.Contains(s.Run, "--no-pretty-print")) {
+				t.Errorf("the what-if step must ask for FullResourcePayloads and --no-pretty-print (planwarden reads the payloads):\n%s", s.Run)
+			}
+		}
+	}
+	if uploads == 0 {
+		t.Errorf("planwarden-whatif.yml uploads no artifact")
+	}
 	destroy := readWorkflow(t, rules.DefaultDestroyWorkflow)
 	dispatch, _ = destroy.On["workflow_dispatch"].(map[string]any)
 	inputs, _ = dispatch["inputs"].(map[string]any)
-	for _, in := range []string{"pr", "environment"} {
+	for _, in := range app.DestroyInputs {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("%s does not declare the %s input /destroy-staging sends", rules.DefaultDestroyWorkflow, in)
 		}

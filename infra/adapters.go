@@ -325,6 +325,7 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	if ok {
 		s = sagemakerConfig(a, c, cfg, w)
 		s.Config = strAt(cfg, "name")
+		a.endpointAutoscaling(c, strAt(v, "name"), w, s)
 	} else {
 		reason := "endpoint configuration " + name + " not found in the plan"
 		if unknown {

@@ -209,10 +209,9 @@ func TestAKSNodePool(t *testing.T) {
 		"no region anywhere: unpriced, not zero": {
 			plan: poolPlan(map[string]any{"node_labels": nil, "node_taints": nil}, tplan{}),
 			want: rview{Kind: KindNodePool, GroupsBefore: 1, GroupsA: 1, Hourly: "nil -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: region unknown: the resource and its provider name none and no default region is set",
-					"before: region unknown: the resource and its provider name none and no default region is set"},
-				Before: &sview{SKU: "Standard_NC24ads_A100_v4", Scale: fixed(1), GPUs: 1, MaxGPUs: 1, GPUModel: "NVIDIA A100 80GB PCIe", Name: "a100"},
-				After:  &sview{SKU: "Standard_NC24ads_A100_v4", Scale: fixed(3), GPUs: 3, MaxGPUs: 3, GPUModel: "NVIDIA A100 80GB PCIe", Name: "a100"}},
+				Unpriced: []string{"both: region unknown: the resource and its provider name none and no default region is set"},
+				Before:   &sview{SKU: "Standard_NC24ads_A100_v4", Scale: fixed(1), GPUs: 1, MaxGPUs: 1, GPUModel: "NVIDIA A100 80GB PCIe", Name: "a100"},
+				After:    &sview{SKU: "Standard_NC24ads_A100_v4", Scale: fixed(3), GPUs: 3, MaxGPUs: 3, GPUModel: "NVIDIA A100 80GB PCIe", Name: "a100"}},
 		},
 		"min_count 0 is not free: expected from node_count, max is the worst case": {
 			plan: poolPlan(map[string]any{"enable_auto_scaling": true, "min_count": 0, "max_count": 10, "node_labels": nil, "node_taints": nil},
@@ -227,8 +226,7 @@ func TestAKSNodePool(t *testing.T) {
 			plan: poolPlan(map[string]any{"priority": "Spot", "node_labels": nil, "node_taints": nil},
 				tplan{prior: map[string]map[string]any{"azurerm_kubernetes_cluster.main": cluster}}),
 			want: rview{Kind: KindNodePool, GroupsBefore: 1, GroupsA: 1, Hourly: "nil -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: spot or low-priority capacity: the catalog has on-demand prices only",
-					"before: spot or low-priority capacity: the catalog has on-demand prices only"},
+				Unpriced: []string{"both: spot or low-priority capacity: the catalog has on-demand prices only"},
 				Before: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "eastus", Source: RegionFromParent, Scale: fixed(1),
 					GPUs: 1, MaxGPUs: 1, GPUModel: "NVIDIA A100 80GB PCIe", Name: "a100"},
 				After: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "eastus", Source: RegionFromParent, Scale: fixed(3),
@@ -503,6 +501,12 @@ func TestSageMakerEndpointConfiguration(t *testing.T) {
 	})
 }
 
+// target is an Application Auto Scaling target of a SageMaker variant.
+func target(id string, lo, hi int) map[string]any {
+	return map[string]any{"resource_id": id, "scalable_dimension": "sagemaker:variant:DesiredInstanceCount",
+		"service_namespace": "sagemaker", "min_capacity": lo, "max_capacity": hi}
+}
+
 func TestSageMakerEndpoint(t *testing.T) {
 	tags := map[string]string{"cost-center": "ml"}
 	cfgA := endpointConfig("cfg-a", []any{variant("main", "ml.g5.xlarge", 1)}, nil)
@@ -531,6 +535,52 @@ func TestSageMakerEndpoint(t *testing.T) {
 					GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags},
 				After: &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
 					GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags}},
+		},
+		"Application Auto Scaling 1..10 on the variant: max is 10 instances": {
+			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{
+				{addr: "aws_sagemaker_endpoint_configuration.a", actions: []string{"create"}, after: cfgA},
+				{addr: "aws_sagemaker_endpoint.llm", actions: []string{"create"}, after: ep("cfg-a")},
+				{addr: "aws_appautoscaling_target.llm", actions: []string{"create"}, after: target("endpoint/llm/variant/main", 1, 10)}}},
+			addr: "aws_sagemaker_endpoint.llm",
+			want: rview{Kind: KindEndpoint, GroupsA: 1, Hourly: "0 -> 1.4084 (max 14.084)", Overlap: "nil",
+				After: &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: Scale{Min: 1, Expected: 1, Max: 10, Autoscaled: true},
+					GPUs: 1, MaxGPUs: 10, GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags}},
+		},
+		"Application Auto Scaling target in prior_state, endpoint updated": {
+			plan: tplan{providers: awsProvider("us-east-1"),
+				prior: map[string]map[string]any{"aws_appautoscaling_target.llm": target("endpoint/llm/variant/main", 2, 4)},
+				changes: []rc{
+					{addr: "aws_sagemaker_endpoint_configuration.a", actions: []string{"no-op"}, before: cfgA, after: cfgA},
+					{addr: "aws_sagemaker_endpoint.llm", actions: []string{"update"}, before: ep("cfg-a"), after: ep("cfg-a")}}},
+			addr: "aws_sagemaker_endpoint.llm",
+			want: rview{Kind: KindEndpoint, GroupsBefore: 1, GroupsA: 1, Hourly: "2.8168 -> 2.8168 (max 5.6336)", Overlap: "nil",
+				Before: &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: Scale{Min: 2, Expected: 2, Max: 4, Autoscaled: true},
+					GPUs: 2, MaxGPUs: 4, GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags},
+				After: &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: Scale{Min: 2, Expected: 2, Max: 4, Autoscaled: true},
+					GPUs: 2, MaxGPUs: 4, GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags}},
+		},
+		"new endpoint: the target's resource_id is known after apply, found by its reference": {
+			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{
+				{addr: "aws_sagemaker_endpoint_configuration.a", actions: []string{"create"}, after: cfgA},
+				{addr: "aws_sagemaker_endpoint.llm", actions: []string{"create"}, after: ep("cfg-a")},
+				{addr: "aws_appautoscaling_target.llm", actions: []string{"create"}, after: target("", 1, 10), unknown: map[string]any{"resource_id": true}}},
+				config: []map[string]any{{"address": "aws_appautoscaling_target.llm", "mode": "managed", "type": "aws_appautoscaling_target", "name": "llm",
+					"expressions": map[string]any{"resource_id": map[string]any{
+						"references": []any{"aws_sagemaker_endpoint.llm.name", "aws_sagemaker_endpoint.llm"}}}}}},
+			addr: "aws_sagemaker_endpoint.llm",
+			want: rview{Kind: KindEndpoint, GroupsA: 1, Hourly: "0 -> 1.4084 (max 14.084)", Overlap: "nil",
+				After: &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: Scale{Min: 1, Expected: 1, Max: 10, Autoscaled: true},
+					GPUs: 1, MaxGPUs: 10, GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags}},
+		},
+		"a target of another variant is not this one's": {
+			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{
+				{addr: "aws_sagemaker_endpoint_configuration.a", actions: []string{"create"}, after: cfgA},
+				{addr: "aws_sagemaker_endpoint.llm", actions: []string{"create"}, after: ep("cfg-a")},
+				{addr: "aws_appautoscaling_target.llm", actions: []string{"create"}, after: target("endpoint/llm/variant/shadow", 1, 10)}}},
+			addr: "aws_sagemaker_endpoint.llm",
+			want: rview{Kind: KindEndpoint, GroupsA: 1, Hourly: "0 -> 1.4084 (max 1.4084)", Overlap: "nil",
+				After: &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: fixed(1),
+					GPUs: 1, MaxGPUs: 1, GPUModel: "NVIDIA A10G 24GB", Name: "llm", Tags: tags}},
 		},
 		"configuration not in the plan": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_sagemaker_endpoint.llm", actions: []string{"create"}, after: ep("elsewhere")}}},
@@ -641,7 +691,10 @@ func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
 		"azurerm_windows_virtual_machine_scale_set " +
 		"azurerm_machine_learning_compute_cluster aws_instance aws_eks_node_group aws_autoscaling_group " +
 		"aws_sagemaker_endpoint_configuration aws_sagemaker_endpoint aws_sagemaker_notebook_instance " +
-		"google_compute_instance google_container_node_pool"
+		"google_compute_instance google_container_node_pool " +
+		// arm_test.go
+		"Microsoft.Compute/virtualMachines Microsoft.Compute/virtualMachineScaleSets Microsoft.ContainerService/managedClusters " +
+		"Microsoft.ContainerService/managedClusters/agentPools Microsoft.MachineLearningServices/workspaces/computes"
 	if got := strings.Join(SupportedTypes(), " "); len(strings.Fields(got)) != len(strings.Fields(tested)) {
 		t.Errorf("SupportedTypes() = %s\nwant the %d types with adapter tests", got, len(strings.Fields(tested)))
 	}

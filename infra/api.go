@@ -15,6 +15,10 @@ import (
 type Options struct {
 	// DefaultRegion is used when neither the resource nor its provider says.
 	DefaultRegion string
+	// Pricing replaces list prices with what you pay (zero: list prices).
+	// Every figure then is your price; Group.ListHourly and
+	// Cost.ListHourlyBefore/After keep the list price.
+	Pricing Pricing
 }
 
 // Region sources, as Side.RegionSource reports them.
@@ -26,7 +30,7 @@ const (
 )
 
 // Supported reports whether Analyze understands a resource type.
-func Supported(resourceType string) bool { _, ok := adapters[resourceType]; return ok }
+func Supported(resourceType string) bool { _, ok := adapterFor(resourceType); return ok }
 
 // SupportedTypes lists the resource types Analyze understands, sorted.
 func SupportedTypes() []string {
@@ -53,7 +57,7 @@ func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 	a := &analysis{p: p, cat: cat, opt: opt, provider: map[*planparse.ProviderConfig]string{}}
 	var out []*Resource
 	for _, c := range p.Changes {
-		ad, ok := adapters[c.Type]
+		ad, ok := adapterFor(c.Type) // arm.go: ARM types in any case
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
 			continue
 		}
@@ -105,7 +109,9 @@ func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
 	if v := c.Before(); !v.IsNull() {
 		r.Before = a.side(c, ad, v, before)
 	}
-	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete {
+	// A forget has no after side of its own: the object keeps running as
+	// it was (see cost), outside Terraform.
+	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget {
 		r.After = a.side(c, ad, v, after)
 	}
 	a.cost(r, c)
@@ -197,8 +203,9 @@ func (a *analysis) price(s *Side, g *Group) {
 		}
 		p += ap * float64(at.Count)
 	}
-	p = round6(p)
-	g.Hourly = &p
+	list := round6(p)
+	yours, how := a.opt.Pricing.apply(g.SKU.Cloud, name, list)
+	g.ListHourly, g.Hourly, g.PriceNote = &list, &yours, how
 	g.PriceBasis, g.PriceRegion = q.Basis, q.Region
 }
 
@@ -237,6 +244,22 @@ func sideCost(s *Side) (minH, expH, maxH *float64) {
 	return ptr(lo), ptr(mid), ptr(hi)
 }
 
+// listCost is a side's list-price cost at the expected scale: exp itself
+// when no group has a price of your own, nil when exp is nil.
+func listCost(s *Side, exp *float64) *float64 {
+	if exp == nil || s == nil {
+		return exp
+	}
+	var sum float64
+	for _, g := range s.Groups {
+		if g.ListHourly == nil {
+			return exp
+		}
+		sum += *g.ListHourly * float64(g.Scale.Expected)
+	}
+	return ptr(sum)
+}
+
 func (a *analysis) cost(r *Resource, c *planparse.Change) {
 	for _, x := range []struct {
 		s *Side
@@ -248,13 +271,22 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		for _, g := range x.s.Groups {
 			if g.Hourly != nil {
 				r.Cost.Approximate = r.Cost.Approximate || g.PriceBasis == BasisApproximate
+				r.Cost.YourPrice = r.Cost.YourPrice || g.PriceNote != ""
 				if !slices.Contains(r.Cost.PriceRegions, g.PriceRegion) {
 					r.Cost.PriceRegions = append(r.Cost.PriceRegions, g.PriceRegion)
 				}
 			}
 			if g.Unpriced != "" {
-				r.Cost.Unpriced = append(r.Cost.Unpriced, Unpriced{Address: r.Address, SKU: g.SKU.Name,
-					Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name})
+				u := Unpriced{Address: r.Address, SKU: g.SKU.Name, Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name}
+				// The same gap on both sides (an unchanged resource) is one item.
+				if i := slices.IndexFunc(r.Cost.Unpriced, func(o Unpriced) bool {
+					o.Side = u.Side
+					return o == u
+				}); i >= 0 {
+					r.Cost.Unpriced[i].Side = SideBoth
+					continue
+				}
+				r.Cost.Unpriced = append(r.Cost.Unpriced, u)
 			}
 		}
 	}
@@ -264,6 +296,10 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 	if c.Action == planparse.ActionForget {
 		// Terraform stops managing the object; it keeps running and billing.
 		aMin, aExp, aMax = bExp, bExp, bMax
+	}
+	r.Cost.ListHourlyBefore, r.Cost.ListHourlyAfter = listCost(r.Before, bExp), listCost(r.After, aExp)
+	if c.Action == planparse.ActionForget {
+		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
 	}
 	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = bExp, bMax
 	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = aExp, aMin, aMax

@@ -1,12 +1,8 @@
 package infra
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -22,19 +18,19 @@ import (
 // name.
 type Bulk struct {
 	azureRegions []string
-	azure        map[string]*azureBulk // lower-case SKU
-	ec2          map[string]*ec2Bulk   // lower-case instance type
-	azureSrc     Price                 // Source and Observed of every Azure price
+	regionIdx    map[string]string   // region -> its index as written in rows
+	azure        map[string]bulkLine // lower-case SKU -> "idx=price" fields
+	ec2          map[string]bulkLine // lower-case instance type -> the fields after the name
+	azureSrc     Price               // Source and Observed of every Azure price
 	awsSrc       Price
 }
 
-type azureBulk struct {
-	prices []regionPrice // sorted by region index
-}
-
-type regionPrice struct {
-	region int
-	usd    float64
+// bulkLine is one row's fields after the name, parsed when a lookup
+// needs it (the file is checked whole by ParseBulk in the tests and in
+// pricegen, so a row that does not parse is treated as absent).
+type bulkLine struct {
+	line       int
+	name, rest string
 }
 
 type ec2Bulk struct {
@@ -49,126 +45,107 @@ type ec2Bulk struct {
 // BulkAWSRegion is the one region the EC2 bulk snapshot prices.
 const BulkAWSRegion = "us-east-1"
 
-//go:embed catalog_bulk.gz
-var embeddedBulk []byte
+// The bulk table is embedded as a string, so indexing it copies nothing.
+//
+//go:embed catalog_bulk.tsv
+var embeddedBulk string
 
 var (
 	bulkOnce  sync.Once
 	bulkValue *Bulk
 )
 
-// defaultBulk parses the embedded bulk catalog on first use, so a process
-// that prices nothing never pays for it.
+// defaultBulk indexes the embedded bulk catalog on first use, so a
+// process that prices nothing never pays for it; rows are parsed only
+// when looked up.
 func defaultBulk() *Bulk {
 	bulkOnce.Do(func() {
-		b, err := ParseBulk(embeddedBulk)
+		b, err := indexBulk(embeddedBulk)
 		if err != nil {
-			panic(fmt.Sprintf("infra: embedded catalog_bulk.gz: %v", err))
+			panic(fmt.Sprintf("infra: embedded catalog_bulk.tsv: %v", err))
 		}
 		bulkValue = b
 	})
 	return bulkValue
 }
 
-// ParseBulk reads the bulk form pricegen writes: gzip of tab-separated
-// lines, a "planwarden-bulk 1" header, one "source" line per cloud, the
-// Azure "regions" list, then "A sku idx=price..." lines and "E" lines
-// (instance type, vcpu, memory MiB, GPU count, name, manufacturer, MiB
-// per GPU, accelerator count, name, manufacturer, us-east-1 USD/hour,
-// spec source). Errors name the line and field at fault.
+// ParseBulk reads the bulk form pricegen writes and checks every row: a
+// tab-separated text with a "planwarden-bulk 1" header, one "source" line
+// per cloud (cloud, observed, source), the Azure "regions" list, then
+// "A sku idx=price..." lines and "E" lines (instance type, vcpu, memory
+// MiB, GPU count, name, manufacturer, MiB per GPU, accelerator count,
+// name, manufacturer, us-east-1 USD/hour, spec source). Errors name the
+// line and field at fault.
 func ParseBulk(data []byte) (*Bulk, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	b, err := indexBulk(string(data))
 	if err != nil {
-		return nil, fmt.Errorf("bulk catalog: %w", err)
+		return nil, err
 	}
-	text, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("bulk catalog: %w", err)
+	for _, l := range b.azure {
+		if _, err := b.azureRow(l); err != nil {
+			return nil, err
+		}
 	}
-	b := &Bulk{azure: map[string]*azureBulk{}, ec2: map[string]*ec2Bulk{}}
-	sc := bufio.NewScanner(bytes.NewReader(text))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for _, l := range b.ec2 {
+		if _, err := parseEC2(l); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// indexBulk reads the header, sources and regions of a bulk text and
+// indexes its rows by name without parsing them.
+func indexBulk(text string) (*Bulk, error) {
+	b := &Bulk{azure: map[string]bulkLine{}, ec2: map[string]bulkLine{}, regionIdx: map[string]string{}}
 	line := 0
-	for sc.Scan() {
+	for len(text) > 0 {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
 		line++
-		f := strings.Split(sc.Text(), "\t")
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("bulk catalog line %d: "+format, append([]any{line}, args...)...)
 		}
 		if line == 1 {
-			if len(f) != 2 || f[0] != "planwarden-bulk" || f[1] != "1" {
-				return nil, bad("header %q: want planwarden-bulk format 1 (regenerate with pricegen bulk)", sc.Text())
+			if l != "planwarden-bulk\t1" {
+				return nil, bad("header %q: want planwarden-bulk format 1 (regenerate with pricegen bulk)", l)
 			}
 			continue
 		}
-		switch f[0] {
+		kind, rest, _ := strings.Cut(l, "\t")
+		switch kind {
 		case "source":
-			if len(f) != 4 {
+			f := strings.SplitN(rest, "\t", 3)
+			if len(f) != 3 {
 				return nil, bad("source: want cloud, observed and source")
 			}
-			p := Price{Observed: f[2], Source: f[3]}
-			switch f[1] {
+			p := Price{Observed: f[1], Source: f[2]}
+			switch f[0] {
 			case CloudAzure:
 				b.azureSrc = p
 			case CloudAWS:
 				b.awsSrc = p
 			default:
-				return nil, bad("source for unknown cloud %q", f[1])
+				return nil, bad("source for unknown cloud %q", f[0])
 			}
 		case "regions":
-			b.azureRegions = f[1:]
-		case "A":
-			if len(f) < 3 {
-				return nil, bad("azure row without prices")
+			b.azureRegions = strings.Split(rest, "\t")
+			for i, r := range b.azureRegions {
+				b.regionIdx[r] = strconv.Itoa(i)
 			}
-			a := &azureBulk{prices: make([]regionPrice, 0, len(f)-2)}
-			for _, kv := range f[2:] {
-				i, p, ok := strings.Cut(kv, "=")
-				idx, err := strconv.Atoi(i)
-				if !ok || err != nil || idx < 0 || idx >= len(b.azureRegions) {
-					return nil, bad("%s: region index %q is not one of the %d regions", f[1], i, len(b.azureRegions))
-				}
-				v, err := strconv.ParseFloat(p, 64)
-				if err != nil || !(v > 0) {
-					return nil, bad("%s: price %q in %s is not positive", f[1], p, b.azureRegions[idx])
-				}
-				a.prices = append(a.prices, regionPrice{region: idx, usd: v})
+		case "A", "E":
+			name, fields, _ := strings.Cut(rest, "\t")
+			if name == "" {
+				return nil, bad("row without a name")
 			}
-			b.azure[strings.ToLower(f[1])] = a
-		case "E":
-			if len(f) != 13 {
-				return nil, bad("ec2 row has %d fields, want 13", len(f))
+			m := b.azure
+			if kind == "E" {
+				m = b.ec2
 			}
-			e := &ec2Bulk{gpuName: f[5], gpuMaker: f[6], accelName: f[9], accelMaker: f[10], source: f[12]}
-			for _, x := range []struct {
-				dst  *int
-				s    string
-				name string
-			}{{&e.vcpu, f[2], "vcpu"}, {&e.memMiB, f[3], "memory_mib"}, {&e.gpus, f[4], "gpu_count"},
-				{&e.gpuMemMiB, f[7], "gpu_memory_mib_per_gpu"}, {&e.accels, f[8], "accelerator_count"}} {
-				if x.s == "" {
-					continue
-				}
-				n, err := strconv.Atoi(x.s)
-				if err != nil || n < 0 {
-					return nil, bad("%s: %s %q is not a whole number", f[1], x.name, x.s)
-				}
-				*x.dst = n
-			}
-			if f[11] != "" {
-				v, err := strconv.ParseFloat(f[11], 64)
-				if err != nil || !(v > 0) {
-					return nil, bad("%s: price %q is not positive", f[1], f[11])
-				}
-				e.usd = v
-			}
-			b.ec2[strings.ToLower(f[1])] = e
+			m[strings.ToLower(name)] = bulkLine{line: line, name: name, rest: fields}
 		default:
-			return nil, bad("unknown row kind %q", f[0])
+			return nil, bad("unknown row kind %q", kind)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("bulk catalog: %w", err)
 	}
 	if line == 0 {
 		return nil, fmt.Errorf("bulk catalog: empty")
@@ -176,15 +153,94 @@ func ParseBulk(data []byte) (*Bulk, error) {
 	return b, nil
 }
 
+type regionPrice struct {
+	region string
+	usd    float64
+}
+
+// azureRow parses an Azure row's prices, in region order.
+func (b *Bulk) azureRow(l bulkLine) ([]regionPrice, error) {
+	name := l.name
+	if l.rest == "" {
+		return nil, fmt.Errorf("bulk catalog line %d: %s: azure row without prices", l.line, name)
+	}
+	var out []regionPrice
+	for _, kv := range strings.Split(l.rest, "\t") {
+		i, p, ok := strings.Cut(kv, "=")
+		idx, err := strconv.Atoi(i)
+		if !ok || err != nil || idx < 0 || idx >= len(b.azureRegions) {
+			return nil, fmt.Errorf("bulk catalog line %d: %s: region index %q is not one of the %d regions", l.line, name, i, len(b.azureRegions))
+		}
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || !(v > 0) {
+			return nil, fmt.Errorf("bulk catalog line %d: %s: price %q in %s is not positive", l.line, name, p, b.azureRegions[idx])
+		}
+		out = append(out, regionPrice{region: b.azureRegions[idx], usd: v})
+	}
+	return out, nil
+}
+
+func parseEC2(l bulkLine) (*ec2Bulk, error) {
+	name := l.name
+	f := strings.Split(l.rest, "\t")
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("bulk catalog line %d: %s: "+format, append([]any{l.line, name}, args...)...)
+	}
+	if len(f) != 11 {
+		return nil, bad("ec2 row has %d fields after the name, want 11", len(f))
+	}
+	e := &ec2Bulk{gpuName: f[3], gpuMaker: f[4], accelName: f[7], accelMaker: f[8], source: f[10]}
+	for _, x := range []struct {
+		dst  *int
+		s    string
+		name string
+	}{{&e.vcpu, f[0], "vcpu"}, {&e.memMiB, f[1], "memory_mib"}, {&e.gpus, f[2], "gpu_count"},
+		{&e.gpuMemMiB, f[5], "gpu_memory_mib_per_gpu"}, {&e.accels, f[6], "accelerator_count"}} {
+		if x.s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(x.s)
+		if err != nil || n < 0 {
+			return nil, bad("%s %q is not a whole number", x.name, x.s)
+		}
+		*x.dst = n
+	}
+	if f[9] != "" {
+		v, err := strconv.ParseFloat(f[9], 64)
+		if err != nil || !(v > 0) {
+			return nil, bad("price %q is not positive", f[9])
+		}
+		e.usd = v
+	}
+	return e, nil
+}
+
+func (b *Bulk) ec2Row(name string) *ec2Bulk {
+	l, ok := b.ec2[strings.ToLower(name)]
+	if !ok {
+		return nil
+	}
+	e, err := parseEC2(l)
+	if err != nil {
+		return nil
+	}
+	return e
+}
+
 // azurePrice is the bulk price of an Azure SKU in a region.
 func (b *Bulk) azurePrice(sku, region string) (Price, bool) {
-	a := b.azure[strings.ToLower(sku)]
-	if a == nil {
+	l, ok := b.azure[strings.ToLower(sku)]
+	idx, known := b.regionIdx[region]
+	if !ok || !known {
 		return Price{}, false
 	}
-	for _, p := range a.prices {
-		if b.azureRegions[p.region] == region {
-			return Price{USDPerHour: p.usd, Observed: b.azureSrc.Observed, Source: b.azureSrc.Source}, true
+	for _, kv := range strings.Split(l.rest, "\t") {
+		if i, p, _ := strings.Cut(kv, "="); i == idx {
+			v, err := strconv.ParseFloat(p, 64)
+			if err != nil || !(v > 0) {
+				return Price{}, false
+			}
+			return Price{USDPerHour: v, Observed: b.azureSrc.Observed, Source: b.azureSrc.Source}, true
 		}
 	}
 	return Price{}, false
@@ -192,7 +248,7 @@ func (b *Bulk) azurePrice(sku, region string) (Price, bool) {
 
 // ec2Price is the bulk us-east-1 list price of an EC2 instance type.
 func (b *Bulk) ec2Price(name string) (Price, bool) {
-	e := b.ec2[strings.ToLower(name)]
+	e := b.ec2Row(name)
 	if e == nil || e.usd == 0 {
 		return Price{}, false
 	}
@@ -203,13 +259,17 @@ func (b *Bulk) ec2Price(name string) (Price, bool) {
 func (b *Bulk) regions(cloud, name string) []string {
 	switch cloud {
 	case CloudAzure:
-		a := b.azure[strings.ToLower(name)]
-		if a == nil {
+		l, ok := b.azure[strings.ToLower(name)]
+		if !ok {
 			return nil
 		}
-		out := make([]string, len(a.prices))
-		for i, p := range a.prices {
-			out[i] = b.azureRegions[p.region]
+		ps, err := b.azureRow(l)
+		if err != nil {
+			return nil
+		}
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = p.region
 		}
 		return out
 	case CloudAWS:
@@ -231,7 +291,7 @@ func (b *Bulk) regions(cloud, name string) []string {
 func (b *Bulk) facts(cloud, name string) (SKU, bool) {
 	switch cloud {
 	case CloudAzure:
-		if b.azure[strings.ToLower(name)] == nil {
+		if _, ok := b.azure[strings.ToLower(name)]; !ok {
 			return SKU{}, false
 		}
 		if s, ok := FamilyFacts(cloud, name); ok {
@@ -250,7 +310,7 @@ func (b *Bulk) facts(cloud, name string) (SKU, bool) {
 				return SKU{}, false
 			}
 		}
-		e := b.ec2[strings.ToLower(typ)]
+		e := b.ec2Row(typ)
 		if e == nil {
 			return SKU{}, false
 		}

@@ -1,8 +1,6 @@
 package infra
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"io/fs"
@@ -142,6 +140,32 @@ func checkEC2Row(t *testing.T, cat *Catalog, line int, r []string, col map[strin
 	}
 }
 
+// TestEmbeddedBulkParses checks every row of the embedded bulk table (at
+// run time rows are parsed only when looked up).
+func TestEmbeddedBulkParses(t *testing.T) {
+	b, err := ParseBulk([]byte(embeddedBulk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.azure) < 1000 || len(b.ec2) < 1000 || len(b.azureRegions) < 50 {
+		t.Errorf("embedded bulk table has %d Azure SKUs in %d regions and %d EC2 types", len(b.azure), len(b.azureRegions), len(b.ec2))
+	}
+}
+
+// BenchmarkFirstBulkLookup is what a process pays on its first price the
+// curated rows do not have: indexing the embedded table and one lookup.
+func BenchmarkFirstBulkLookup(b *testing.B) {
+	for b.Loop() {
+		bk, err := indexBulk(embeddedBulk)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := bk.ec2Price("m5.xlarge"); !ok {
+			b.Fatal("m5.xlarge has no price")
+		}
+	}
+}
+
 func TestQuote(t *testing.T) {
 	cat := DefaultCatalog()
 	tests := map[string]struct {
@@ -172,32 +196,25 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-func gz(s string) []byte {
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	w.Write([]byte(s))
-	w.Close()
-	return b.Bytes()
-}
-
 func TestParseBulkErrors(t *testing.T) {
 	const head = "planwarden-bulk\t1\nregions\teastus\twestus\n"
 	tests := map[string]struct {
-		data []byte
+		data string
 		want string
 	}{
-		"not gzip":             {[]byte(head), "bulk catalog: gzip"},
-		"empty":                {gz(""), "empty"},
-		"other format":         {gz("planwarden-bulk\t2\n"), "line 1: header"},
-		"region out of range":  {gz(head + "A\tStandard_D2s_v3\t2=0.1\n"), "line 3: Standard_D2s_v3: region index \"2\""},
-		"zero price":           {gz(head + "A\tStandard_D2s_v3\t0=0\n"), "line 3: Standard_D2s_v3: price \"0\" in eastus is not positive"},
-		"short ec2 row":        {gz(head + "E\tm5.large\t2\n"), "line 3: ec2 row has 3 fields"},
-		"ec2 count not number": {gz(head + "E\tg5.xlarge\t4\t16384\tone\ta10g\tnvidia\t22888\t\t\t\t1.006\tpreview\n"), "line 3: g5.xlarge: gpu_count \"one\""},
-		"unknown row":          {gz(head + "Z\tx\n"), "line 3: unknown row kind \"Z\""},
+		"empty":                {"", "empty"},
+		"other format":         {"planwarden-bulk\t2\n", "line 1: header"},
+		"region out of range":  {head + "A\tStandard_D2s_v3\t2=0.1\n", "line 3: Standard_D2s_v3: region index \"2\""},
+		"zero price":           {head + "A\tStandard_D2s_v3\t0=0\n", "line 3: Standard_D2s_v3: price \"0\" in eastus is not positive"},
+		"azure row, no prices": {head + "A\tStandard_D2s_v3\n", "line 3: Standard_D2s_v3: azure row without prices"},
+		"short ec2 row":        {head + "E\tm5.large\t2\n", "line 3: m5.large: ec2 row has 1 fields after the name, want 11"},
+		"ec2 count not number": {head + "E\tg5.xlarge\t4\t16384\tone\ta10g\tnvidia\t22888\t\t\t\t1.006\tpreview\n", "line 3: g5.xlarge: gpu_count \"one\""},
+		"unknown row":          {head + "Z\tx\n", "line 3: unknown row kind \"Z\""},
+		"source of a cloud":    {"planwarden-bulk\t1\nsource\toracle\t2026\tx\n", "line 2: source for unknown cloud \"oracle\""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			_, err := ParseBulk(tc.data)
+			_, err := ParseBulk([]byte(tc.data))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ParseBulk: error %v; want one containing %q", err, tc.want)
 			}

@@ -17,6 +17,11 @@ type PlanCost struct {
 	// SageMaker blue/green updates) cost while old and new both run; nil
 	// when there are none.
 	OverlapHourly *float64
+	// ListHourlyBefore and ListHourlyAfter are the totals at list prices
+	// (equal to HourlyBefore/After when no Pricing applies); YourPrice
+	// counts the priced resources with a price of your own.
+	ListHourlyBefore, ListHourlyAfter *float64
+	YourPrice                         int
 	// Priced is how many resources the totals cover.
 	Priced int
 	// Approximate is how many of them are priced, in part, at another
@@ -32,7 +37,7 @@ type PlanCost struct {
 // included.
 func Sum(resources []*Resource) PlanCost {
 	var pc PlanCost
-	var b, a, bMax, aMax, aMin, overlap float64
+	var b, a, bMax, aMax, aMin, overlap, lb, la float64
 	anyOverlap := false
 	for _, r := range resources {
 		if r == nil || r.Cost.BilledVia != "" {
@@ -48,6 +53,11 @@ func Sum(resources []*Resource) PlanCost {
 		if c.Approximate {
 			pc.Approximate++
 		}
+		if c.YourPrice {
+			pc.YourPrice++
+		}
+		lb += val(c.ListHourlyBefore, *c.HourlyBefore)
+		la += val(c.ListHourlyAfter, *c.HourlyAfter)
 		b += *c.HourlyBefore
 		a += *c.HourlyAfter
 		bMax += *c.MaxHourlyBefore
@@ -62,9 +72,18 @@ func Sum(resources []*Resource) PlanCost {
 		return pc
 	}
 	pc.HourlyBefore, pc.HourlyAfter, pc.HourlyDelta = ptr(b), ptr(a), ptr(a-b)
+	pc.ListHourlyBefore, pc.ListHourlyAfter = ptr(lb), ptr(la)
 	pc.MaxHourlyBefore, pc.MaxHourlyAfter, pc.MinHourlyAfter = ptr(bMax), ptr(aMax), ptr(aMin)
 	if anyOverlap {
 		pc.OverlapHourly = ptr(overlap)
 	}
 	return pc
+}
+
+// val is *p, or def when p is nil.
+func val(p *float64, def float64) float64 {
+	if p == nil {
+		return def
+	}
+	return *p
 }

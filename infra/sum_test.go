@@ -26,18 +26,31 @@ func TestSum(t *testing.T) {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{p4d("aws_instance.a"),
 				{addr: "aws_instance.b", actions: []string{"create"}, after: map[string]any{"instance_type": "zz9.48xlarge"}}}},
 			want: sview{Before: "0", After: "21.957642", Delta: "21.957642", MaxAfter: "21.957642", Overlap: "nil", Priced: 1, UnpricedResources: 1,
-				Reasons: []string{"aws_instance.b zz9.48xlarge: zz9.48xlarge is not in the catalog and no family rule knows it"}},
+				Reasons: []string{"aws_instance.b zz9.48xlarge (after): zz9.48xlarge is not in the catalog and no family rule knows it"}},
 		},
 		"a SKU change to an unknown SKU is not a saving": {
 			plan: tplan{changes: []rc{{addr: "azurerm_kubernetes_cluster.main", actions: []string{"update"},
 				before: pool("Standard_NC24ads_A100_v4", 2), after: pool("Standard_NX96_v9", 2)}}},
 			want: sview{Before: "nil", After: "nil", Delta: "nil", MaxAfter: "nil", Overlap: "nil", UnpricedResources: 1,
-				Reasons: []string{"azurerm_kubernetes_cluster.main Standard_NX96_v9: Standard_NX96_v9 is not in the catalog and no family rule knows it"}},
+				Reasons: []string{"azurerm_kubernetes_cluster.main Standard_NX96_v9 (after): Standard_NX96_v9 is not in the catalog and no family rule knows it"}},
+		},
+		"an unchanged unpriced resource is one item, not one per side": {
+			plan: tplan{changes: []rc{{addr: "azurerm_kubernetes_cluster.main", actions: []string{"no-op"},
+				before: pool("Standard_NX96_v9", 1), after: pool("Standard_NX96_v9", 1)}}},
+			want: sview{Before: "nil", After: "nil", Delta: "nil", MaxAfter: "nil", Overlap: "nil", UnpricedResources: 1,
+				Reasons: []string{"azurerm_kubernetes_cluster.main Standard_NX96_v9 (both): Standard_NX96_v9 is not in the catalog and no family rule knows it"}},
+		},
+		"a SKU change between two unpriced SKUs is two items": {
+			plan: tplan{changes: []rc{{addr: "azurerm_kubernetes_cluster.main", actions: []string{"update"},
+				before: pool("Standard_NX96_v9", 1), after: pool("Standard_NX48_v9", 1)}}},
+			want: sview{Before: "nil", After: "nil", Delta: "nil", MaxAfter: "nil", Overlap: "nil", UnpricedResources: 1,
+				Reasons: []string{"azurerm_kubernetes_cluster.main Standard_NX96_v9 (before): Standard_NX96_v9 is not in the catalog and no family rule knows it",
+					"azurerm_kubernetes_cluster.main Standard_NX48_v9 (after): Standard_NX48_v9 is not in the catalog and no family rule knows it"}},
 		},
 		"nothing priced: totals are nil, not zero": {
 			plan: tplan{changes: []rc{{addr: "azurerm_linux_virtual_machine.a", actions: []string{"create"}, after: map[string]any{"size": "Standard_NC24ads_A100_v4"}}}},
 			want: sview{Before: "nil", After: "nil", Delta: "nil", MaxAfter: "nil", Overlap: "nil", UnpricedResources: 1,
-				Reasons: []string{"azurerm_linux_virtual_machine.a Standard_NC24ads_A100_v4: region unknown: the resource and its provider name none and no default region is set"}},
+				Reasons: []string{"azurerm_linux_virtual_machine.a Standard_NC24ads_A100_v4 (after): region unknown: the resource and its provider name none and no default region is set"}},
 		},
 		"EC2 type, region unknown: the us-east-1 list price, approximate": {
 			plan: tplan{changes: []rc{{addr: "aws_instance.a", actions: []string{"create"}, after: map[string]any{"instance_type": "p4d.24xlarge"}}}},
@@ -64,7 +77,7 @@ func TestSum(t *testing.T) {
 			got := sview{Before: fmtPtr(pc.HourlyBefore), After: fmtPtr(pc.HourlyAfter), Delta: fmtPtr(pc.HourlyDelta),
 				MaxAfter: fmtPtr(pc.MaxHourlyAfter), Overlap: fmtPtr(pc.OverlapHourly), Priced: pc.Priced, UnpricedResources: pc.UnpricedResources, Approximate: pc.Approximate}
 			for _, u := range pc.Unpriced {
-				got.Reasons = append(got.Reasons, u.Address+" "+u.SKU+": "+u.Reason)
+				got.Reasons = append(got.Reasons, u.Address+" "+u.SKU+" ("+u.Side+"): "+u.Reason)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Sum (-want +got):\n%s", diff)

@@ -91,6 +91,11 @@ type Group struct {
 	// Hourly is the USD/hour of one instance of the group, attached
 	// accelerators included; nil when unpriced.
 	Hourly *float64
+	// ListHourly is the list price of one instance; Hourly differs from it
+	// when Options.Pricing gives your price, and PriceNote says how
+	// ("your price", "28% discount"; "" for the list price).
+	ListHourly *float64
+	PriceNote  string
 	// PriceBasis is BasisExact or BasisApproximate (another region's list
 	// price, see Catalog.Quote) when Hourly is set; PriceRegion is the
 	// region whose price it is.
@@ -185,6 +190,11 @@ type Cost struct {
 	OverlapHourly *float64
 	// Unpriced lists what could not be priced, with the reason.
 	Unpriced []Unpriced
+	// YourPrice is true when a figure is your price (Options.Pricing), not
+	// the list price; ListHourlyBefore/After are the list-price figures at
+	// the expected scale (equal to HourlyBefore/After otherwise).
+	YourPrice                         bool
+	ListHourlyBefore, ListHourlyAfter *float64
 	// Approximate is true when a figure uses another region's list price
 	// (a group's PriceBasis is BasisApproximate); PriceRegions lists, sorted,
 	// the regions whose prices the figures use.
@@ -197,13 +207,17 @@ type Cost struct {
 	BilledVia string
 }
 
+// SideBoth is Unpriced.Side for a gap on both sides of a change.
+const SideBoth = "both"
+
 // Unpriced is a SKU (or group) whose price is not known, and why.
 type Unpriced struct {
 	Address string
 	SKU     string
 	Region  string
 	Reason  string
-	// Side is "before" or "after".
+	// Side is "before", "after", or SideBoth when both sides have the
+	// same gap (an unchanged resource is one item, not two).
 	Side string
 	// Group is the variant name when the resource has several groups.
 	Group string

@@ -494,11 +494,11 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	e.References = w.References
 	if len(w.ConstantValue) > 0 {
 		e.HasConstant = true
-		v, _ := decodeValue(w.ConstantValue, nil, nil, secrets)
-		if str, ok := v.Str(); (IsSecretName(name) || ok && nameSaysSecret(name, str)) && !v.IsNull() {
-			v = Value{v: redact(v.tree())}
+		var v any
+		if decodeNumber(w.ConstantValue, &v) == nil {
+			v = sanitizer{secrets: secrets}.constant(name, v)
 		}
-		e.Constant = v
+		e.Constant = Value{v: v}
 	}
 	if len(w.ConstantValue) == 0 && len(w.References) == 0 {
 		// A nested block written as an object (single nested block).

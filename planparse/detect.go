@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
@@ -63,7 +64,9 @@ var ownRules = []formatRule{
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccesskey", "sharedsecret"}},
 	{id: "sas-signature", regex: `[?&]sig=([A-Za-z0-9%+/=]{16,})`, keywords: []string{"sig="}},
 	{id: "named-assignment", named: true,
-		regex:    `(?i)([a-z_][a-z0-9_.-]{0,60})["']?[ \t]*(?:=|:)[ \t]*["']?([^\s"',;]{4,})`,
+		// NAME=value, "NAME": "value", NAME: value (YAML needs the space,
+		// which keeps secretsmanager:GetSecretValue out).
+		regex:    `(?i)([a-z_][a-z0-9_.-]{0,60})(?:["']?[ \t]*=[ \t]*|["'][ \t]*:[ \t]*|:[ \t]+)["']?([^\s"',;]{4,})`,
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth"}},
 }
 
@@ -140,8 +143,9 @@ func getDetector() *detector {
 	return theDetector
 }
 
-// minScanLen: no format the detector knows is shorter.
-const minScanLen = 8
+// minScanLen: no credential format the detector knows is shorter (a
+// short password is found by its name, or inside a longer string).
+const minScanLen = 12
 
 // maxScanLen bounds the text the format rules read in one string; longer
 // strings (a bundled script) are scanned in overlapping windows.
@@ -175,57 +179,74 @@ func findSecrets(s, name string, found func(string)) {
 }
 
 // hasSecret reports whether findSecrets would find anything.
-func hasSecret(s, name string) bool {
-	any := false
-	findDepth(s, name, 0, func(string) { any = true })
-	return any
-}
+func hasSecret(s, name string) bool { return findDepth(s, name, 0, nil) }
 
 const maxDepth = 3
 
-func findDepth(s, name string, depth int, found func(string)) {
+// findDepth reports whether s holds a secret, calling found (when not nil)
+// with each; with a nil found it stops at the first.
+func findDepth(s, name string, depth int, found func(string)) bool {
 	if name != "" && nameSaysSecret(name, s) {
-		found(s)
-		return
-	}
-	if len(s) < minScanLen || depth > maxDepth {
-		return
-	}
-	findFormats(s, found)
-	if text, ok := decodeBlob(s); ok {
-		inner := false
-		findDepth(text, name, depth+1, func(string) { inner = true })
-		if inner {
+		if found != nil {
 			found(s)
 		}
-		return
+		return true
 	}
-	findInDocument(s, depth, found)
+	if len(s) < minScanLen || depth > maxDepth {
+		return false
+	}
+	hit := findFormats(s, found)
+	if hit && found == nil {
+		return true
+	}
+	if text, ok := decodeBlob(s); ok {
+		if findDepth(text, name, depth+1, nil) {
+			if found != nil {
+				found(s)
+			}
+			return true
+		}
+		return hit
+	}
+	return findInDocument(s, depth, found) || hit
 }
 
-func findFormats(s string, found func(string)) {
+func findFormats(s string, found func(string)) bool {
 	if len(s) > maxScanLen {
 		// Windows overlap by 1 KiB so a secret on a boundary is seen whole.
+		hit := false
 		for start := 0; start < len(s); start += maxScanLen - 1024 {
-			findFormats(s[start:min(len(s), start+maxScanLen)], found)
+			if findFormats(s[start:min(len(s), start+maxScanLen)], found) {
+				hit = true
+				if found == nil {
+					return true
+				}
+			}
 			if start+maxScanLen >= len(s) {
 				break
 			}
 		}
-		return
+		return hit
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.lower = appendLower(sc.lower[:0], s)
 	clear(sc.hits)
 	sc.d.trie.Walk(sc.lower, sc.walk)
+	hit := false
 	for w, b := range sc.hits {
 		for b != 0 {
 			i := w*64 + bits.TrailingZeros64(b)
 			b &= b - 1
-			sc.d.rules[i].find(s, sc.d, found)
+			if sc.d.rules[i].find(s, sc.d, found) {
+				hit = true
+				if found == nil {
+					return true
+				}
+			}
 		}
 	}
+	return hit
 }
 
 func appendLower(dst []byte, s string) []byte {
@@ -239,14 +260,25 @@ func appendLower(dst []byte, s string) []byte {
 	return dst
 }
 
-func (r *compiledRule) find(s string, d *detector, found func(string)) {
+// find reports whether the rule matches a secret in s, calling found
+// (when not nil) with each.
+func (r *compiledRule) find(s string, d *detector, found func(string)) bool {
 	r.compile()
+	hit := false
+	report := func(secret string) bool {
+		hit = true
+		if found == nil {
+			return false
+		}
+		found(secret)
+		return true
+	}
 	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
 		if r.named {
 			if len(m) >= 6 && m[2] >= 0 && m[4] >= 0 {
 				k, v := s[m[2]:m[3]], s[m[4]:m[5]]
-				if nameSaysSecret(k, v) && !d.global.allows(v, v, s) {
-					found(v)
+				if nameSaysSecret(k, v) && !d.global.allows(v, v, s) && !report(v) {
+					return true
 				}
 			}
 			continue
@@ -280,10 +312,11 @@ func (r *compiledRule) find(s string, d *detector, found func(string)) {
 				break
 			}
 		}
-		if !allowed {
-			found(secret)
+		if !allowed && !report(secret) {
+			return true
 		}
 	}
+	return hit
 }
 
 func (a *compiledAllow) allows(secret, match, line string) bool {
@@ -336,25 +369,97 @@ func shannon(s string) float64 {
 // unless the name is public by design, *_KEY, *AUTH* and *CRED* when the
 // value looks random (a key name or an ARN is not a key).
 func nameSaysSecret(name, value string) bool {
-	if value == "" || isPlaceholderValue(value) {
+	if value == "" || !nameVerdict(name, value) || isPlainURL(value) {
 		return false
 	}
-	if IsSecretName(name) {
+	// Last: the allowlist's regexes are the costly part.
+	return !isPlaceholderValue(value)
+}
+
+func nameVerdict(name, value string) bool {
+	switch c := classify(name); {
+	case c&nameSecret != 0 || c&namePass != 0:
 		return true
+	case c&nameKey != 0:
+		return looksRandom(value)
 	}
-	n := strings.ToLower(name)
+	return false
+}
+
+// nameClass is what a name says about its value.
+type nameClass uint8
+
+const (
+	nameSecret nameClass = 1 << iota // IsSecretName
+	namePass                         // *_PASS, *PWD, passphrase: always secret
+	nameKey                          // *_KEY, *AUTH*, *CRED*, *DSN: secret when the value looks random
+)
+
+// nameCache memoizes classify: attribute names repeat across a plan's
+// values. It stops growing at maxNameCache names (map keys can be data).
+var (
+	nameCache  sync.Map
+	nameCached atomic.Int32
+)
+
+const maxNameCache = 8192
+
+func classify(name string) nameClass {
+	if c, ok := nameCache.Load(name); ok {
+		return c.(nameClass)
+	}
+	c := classifyName(name)
+	if nameCached.Load() < maxNameCache {
+		nameCached.Add(1)
+		nameCache.Store(name, c)
+	}
+	return c
+}
+
+func classifyName(name string) nameClass {
+	if IsSecretName(name) {
+		return nameSecret
+	}
+	n := lowerASCII(name)
+	if !strings.Contains(n, "pass") && !strings.Contains(n, "pwd") && !strings.HasSuffix(n, "key") &&
+		!strings.Contains(n, "auth") && !strings.Contains(n, "cred") && !strings.HasSuffix(n, "dsn") {
+		return 0
+	}
 	for _, p := range publicKeyNames {
 		if strings.Contains(n, p) {
-			return false
+			return 0
 		}
 	}
 	switch {
 	case strings.HasSuffix(n, "pass") || strings.HasSuffix(n, "pwd") || strings.Contains(n, "pass_") || strings.Contains(n, "passphrase"):
-		return !strings.HasSuffix(n, "bypass") && !strings.Contains(n, "compass")
+		if !strings.HasSuffix(n, "bypass") && !strings.Contains(n, "compass") {
+			return namePass
+		}
 	case strings.HasSuffix(n, "key") || strings.Contains(n, "auth") || strings.Contains(n, "cred") || strings.HasSuffix(n, "dsn"):
-		return looksRandom(value)
+		return nameKey
 	}
-	return false
+	return 0
+}
+
+// lowerASCII lower-cases s, allocating only when s has an upper-case letter.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// isPlainURL is an http(s) URL with neither userinfo nor a query: an
+// endpoint, whatever its name (token_url). Secret URLs (webhooks, signed
+// URLs, URLs with a password) are found by their format.
+func isPlainURL(v string) bool {
+	rest, ok := strings.CutPrefix(v, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(v, "http://")
+	}
+	return ok && !strings.ContainsAny(rest, "@? \t\n")
 }
 
 // isPlaceholderValue is a value that only names a secret: a marker, a
@@ -420,7 +525,15 @@ func decodeBlob(s string) (string, bool) {
 			return "", false
 		}
 	}
-	clean := strings.NewReplacer("\n", "", "\r", "").Replace(s)
+	clean := s
+	if strings.ContainsAny(s, "\r\n") {
+		clean = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, s)
+	}
 	var raw []byte
 	var err error
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
@@ -460,56 +573,70 @@ func mostlyText(b []byte) bool {
 // findInDocument walks a JSON or YAML document held in a string (Helm
 // values, kubeconfig, cloud-config, container definitions) and reports the
 // secrets its names and values hold.
-func findInDocument(s string, depth int, found func(string)) {
+func findInDocument(s string, depth int, found func(string)) bool {
 	t := strings.TrimSpace(s)
 	if len(t) < minScanLen {
-		return
+		return false
 	}
-	var doc any
-	switch {
-	case t[0] == '{' || t[0] == '[':
-		if json.Unmarshal([]byte(t), &doc) != nil {
-			return
-		}
-	case strings.Contains(t, ":\n") || strings.Contains(t, ": "):
-		if !strings.Contains(t, "\n") || yaml.Unmarshal([]byte(t), &doc) != nil {
-			return
-		}
-	default:
-		return
+	isJSON := t[0] == '{' || t[0] == '['
+	if !isJSON && !(strings.Contains(t, "\n") && (strings.Contains(t, ":\n") || strings.Contains(t, ": "))) {
+		return false
 	}
-	walkDocument(doc, "", depth+1, found)
+	return decodeDocument(t, isJSON, depth, found)
 }
 
-func walkDocument(x any, name string, depth int, found func(string)) {
+func decodeDocument(t string, isJSON bool, depth int, found func(string)) bool {
+	var doc any
+	if isJSON {
+		if json.Unmarshal([]byte(t), &doc) != nil {
+			return false
+		}
+	} else if yaml.Unmarshal([]byte(t), &doc) != nil {
+		return false
+	}
+	return walkDocument(doc, "", depth+1, found)
+}
+
+func walkDocument(x any, name string, depth int, found func(string)) bool {
+	hit := false
 	switch t := x.(type) {
 	case map[string]any:
-		walkPairs(t["name"], t["value"], depth, found)
+		// {name: X, value: Y} lists of environment variables (ECS
+		// container definitions, Kubernetes env) name their values.
+		if n, ok := t["name"].(string); ok {
+			if v, ok := t["value"].(string); ok && nameSaysSecret(n, v) {
+				if found == nil {
+					return true
+				}
+				found(v)
+				hit = true
+			}
+		}
 		for k, e := range t {
-			walkDocument(e, k, depth, found)
+			hit = walkDocument(e, k, depth, found) || hit
+			if hit && found == nil {
+				return true
+			}
 		}
 	case map[any]any:
 		for k, e := range t {
 			ks, _ := k.(string)
-			walkDocument(e, ks, depth, found)
+			hit = walkDocument(e, ks, depth, found) || hit
+			if hit && found == nil {
+				return true
+			}
 		}
 	case []any:
 		for _, e := range t {
-			walkDocument(e, name, depth, found)
+			hit = walkDocument(e, name, depth, found) || hit
+			if hit && found == nil {
+				return true
+			}
 		}
 	case string:
-		findDepth(t, name, depth, found)
+		return findDepth(t, name, depth, found)
 	}
-}
-
-// walkPairs handles the {name: X, value: Y} lists of environment
-// variables (ECS container definitions, Kubernetes env).
-func walkPairs(name, value any, depth int, found func(string)) {
-	n, ok1 := name.(string)
-	v, ok2 := value.(string)
-	if ok1 && ok2 && nameSaysSecret(n, v) {
-		found(v)
-	}
+	return hit
 }
 
 // redactText replaces every secret findSecrets finds in s, and every known

@@ -10,10 +10,13 @@ import (
 // FuzzParse feeds the parser mutated plans: it must never panic, every
 // refusal must be a *planparse.Error, and everything an accepted plan
 // offers (values, diffs, state, configuration) must be safe to walk.
-// Seeds: the shared corpus when present, and this package's fixtures.
+// Seeds: the shared corpus when present, this package's fixtures (what-if
+// results among them) and the action invocations example.
 func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.json"))
 	fixtures, _ := filepath.Glob("testdata/*.json")
+	whatifs, _ := filepath.Glob("testdata/whatif/*.json")
+	fixtures = append(append(fixtures, whatifs...), actionsFixture)
 	for _, path := range append(seeds, fixtures...) {
 		if data, err := os.ReadFile(path); err == nil && len(data) < 256<<10 {
 			f.Add(data)
@@ -44,6 +47,9 @@ func FuzzParse(f *testing.F) {
 		}
 		for _, o := range p.Outputs {
 			_ = o.Before.Display() + o.After.Display()
+		}
+		for _, a := range p.Actions {
+			_ = a.Config.Display() + a.When(func(s string) string { return s })
 		}
 	})
 }

@@ -97,7 +97,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		if wi, ok := whatIfDoc(data); ok {
 			return parseWhatIf(name, wi) // whatif.go
 		}
-		return nil, notPlan(name, w)
+		return nil, orWhatIfHint(notPlan(name, w))
 	}
 	// terraform-json's own format_version check.
 	if err := (&tfjson.Plan{FormatVersion: *w.FormatVersion}).Validate(); err != nil {
@@ -276,7 +276,7 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 	c := &Change{
 		Address:         z.redactAddress(w.Address),
 		PreviousAddress: z.redactAddress(w.PreviousAddress),
-		ModuleAddress:   w.ModuleAddress,
+		ModuleAddress:   z.redactAddress(w.ModuleAddress),
 		Mode:            Mode(w.Mode),
 		Type:            w.Type,
 		Name:            w.Name,

@@ -58,8 +58,8 @@ func readPlan(data []byte) (*wirePlan, error) {
 			if isNull(data, v) {
 				return v + 4, nil
 			}
-			if data[v] != '{' {
-				return v, kindErr(data, v, "output_changes", "an object")
+			if byteAt(data, v) != '{' {
+				return v, notKind(data, v, "output_changes", "an object")
 			}
 			w.OutputChanges = map[string]wireChange{}
 			return eachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
@@ -153,8 +153,8 @@ func (in interner) read(data []byte, v int, field string, into *string) (int, er
 }
 
 func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, error) {
-	if data[v] != '{' {
-		return v, kindErr(data, v, "deferred_changes", "a list of objects")
+	if byteAt(data, v) != '{' {
+		return v, notKind(data, v, "deferred_changes", "a list of objects")
 	}
 	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
@@ -171,8 +171,8 @@ func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, err
 }
 
 func readResourceChange(data []byte, v, d int, field string, in interner, w *wireResourceChange) (int, error) {
-	if data[v] != '{' {
-		return v, kindErr(data, v, field, "a list of objects")
+	if byteAt(data, v) != '{' {
+		return v, notKind(data, v, field, "a list of objects")
 	}
 	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
@@ -209,8 +209,8 @@ func readResourceChange(data []byte, v, d int, field string, in interner, w *wir
 }
 
 func readChange(data []byte, v, d int, field string, in interner, w *wireChange) (int, error) {
-	if data[v] != '{' {
-		return v, kindErr(data, v, field, "an object")
+	if byteAt(data, v) != '{' {
+		return v, notKind(data, v, field, "an object")
 	}
 	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
@@ -237,8 +237,8 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange)
 			if isNull(data, v) {
 				return v + 4, nil
 			}
-			if data[v] != '{' {
-				return v, kindErr(data, v, "importing", "an object")
+			if byteAt(data, v) != '{' {
+				return v, notKind(data, v, "importing", "an object")
 			}
 			w.Importing = &tfjson.Importing{}
 			return eachMember(data, v, d+1, func(key []byte, _ bool, v int) (int, error) {
@@ -263,7 +263,7 @@ func readList(data []byte, v, d int, field string, f func(v int) (int, error)) (
 	if isNull(data, v) {
 		return v + 4, nil
 	}
-	if v >= len(data) || data[v] != '[' {
+	if byteAt(data, v) != '[' {
 		if _, err := skipValue(data, v, d); err != nil {
 			return v, err
 		}
@@ -340,4 +340,21 @@ func isNull(data []byte, v int) bool {
 
 func kindErr(data []byte, v int, field, wanted string) error {
 	return &kindError{off: v, field: field, got: kindAt(data, v), wanted: wanted}
+}
+
+// byteAt is data[v], or 0 past the end (a truncated document).
+func byteAt(data []byte, v int) byte {
+	if v < len(data) {
+		return data[v]
+	}
+	return 0
+}
+
+// notKind reports a value that is not of the kind its field needs: a
+// syntax error in it (a truncated file) first, else a kind error.
+func notKind(data []byte, v int, field, wanted string) error {
+	if _, err := skipValue(data, v, 0); err != nil {
+		return err
+	}
+	return kindErr(data, v, field, wanted)
 }

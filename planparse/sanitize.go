@@ -10,6 +10,8 @@ import (
 	"hash/maphash"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // seed keys the digests of hidden values; it is per process, so a digest
@@ -34,7 +36,11 @@ var secretWords = []string{
 }
 
 // publicKeyNames hold secret-looking words but are public by design.
-var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_name", "secret_arn", "secret_id", "kms_key_id", "key_vault_secret_id", "access_key_id_name", "password_enabled", "password_authentication"}
+var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_name", "secret_arn", "secret_id", "kms_key_id", "key_vault_secret_id", "access_key_id_name", "password_enabled", "password_authentication",
+	// References to a secret, not the secret: Kubernetes and Helm names,
+	// AWS service prefixes, OAuth endpoints.
+	"existingsecret", "existing_secret", "secretname", "secretref", "secret_ref", "keyref", "passwordkey", "password_key_name", "secretsmanager",
+	"token_url", "tokenurl", "token_uri", "token_endpoint"}
 
 // secretHints are cheap substrings at least one of which every secret
 // word contains; a name with none of them is not secret.
@@ -222,6 +228,9 @@ func (z sanitizer) placeholder(b []byte) string {
 
 // hide replaces a secret value.
 func (z sanitizer) hide(x any) any {
+	if _, ok := x.(sensitive); ok {
+		return x
+	}
 	if z.redactKey == nil {
 		return redact(x)
 	}
@@ -254,11 +263,35 @@ func (z sanitizer) secretString(s, name string) bool {
 
 // secretKey reports whether a map key or an instance key is secret.
 func (z sanitizer) secretKey(k string) bool {
-	if isRedactedText(k) {
+	if len(k) < minSecretLen || isRedactedText(k) {
 		return false
 	}
-	return z.secrets.contains(k) || hasSecret(k, "")
+	if z.secrets.contains(k) {
+		return true
+	}
+	if len(k) < minScanLen {
+		return false
+	}
+	if _, clean := cleanKeys.Load(k); clean {
+		return false
+	}
+	if hasSecret(k, "") {
+		return true
+	}
+	if cleanKeyCount.Load() < maxNameCache {
+		cleanKeyCount.Add(1)
+		cleanKeys.Store(k, struct{}{})
+	}
+	return false
 }
+
+// cleanKeys memoizes the map keys the detector found nothing in (they are
+// mostly attribute names, repeated in every value of a plan); bounded like
+// nameCache.
+var (
+	cleanKeys     sync.Map
+	cleanKeyCount atomic.Int32
+)
 
 // contains reports whether s is, or holds, a known secret.
 func (s secretSet) contains(str string) bool {
@@ -296,7 +329,7 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if z.secrets.has(x) {
 		return z.hide(x)
 	}
-	if key != "" && IsSecretName(key) && x != nil {
+	if key != "" && x != nil && classify(key)&nameSecret != 0 {
 		if s, ok := x.(string); !ok || s != "" {
 			return z.hide(x)
 		}
@@ -311,30 +344,25 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		um, _ := unk.(map[string]any)
 		// {name = "DB_PASS", value = "..."}: environment lists name their values.
 		pairName, _ := t["name"].(string)
-		var renamed []string
+		pairValue, _ := t["value"].(string)
 		for k, e := range t {
 			name := k
-			if k == "value" && pairName != "" && nameSaysSecret(pairName, "x") {
+			if k == "value" && pairName != "" && nameSaysSecret(pairName, pairValue) {
 				name = pairName
 			}
 			t[k] = z.sanitize(e, sm[k], um[k], name)
-			if z.secretKey(k) {
-				renamed = append(renamed, k)
-			}
 		}
 		// Unknown attributes are absent from "after"; show them.
-		for k, e := range um {
-			if _, ok := t[k]; !ok {
-				if b, ok := e.(bool); ok && b {
-					t[k] = unknown{}
+		if z.redactKey == nil {
+			for k, e := range um {
+				if _, ok := t[k]; !ok {
+					if b, ok := e.(bool); ok && b {
+						t[k] = unknown{}
+					}
 				}
 			}
 		}
-		for _, k := range renamed {
-			e := t[k]
-			delete(t, k)
-			t[z.keyText(k)] = e
-		}
+		z.renameKeys(t)
 		return t
 	case []any:
 		sl, _ := sens.([]any)
@@ -357,6 +385,21 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		}
 	}
 	return x
+}
+
+// renameKeys replaces the secret keys of m with their placeholders.
+func (z sanitizer) renameKeys(m map[string]any) {
+	var renamed []string
+	for k := range m {
+		if z.secretKey(k) {
+			renamed = append(renamed, k)
+		}
+	}
+	for _, k := range renamed {
+		e := m[k]
+		delete(m, k)
+		m[z.keyText(k)] = e
+	}
 }
 
 // redactAddress shows the secret instance keys of an address (for_each
@@ -419,4 +462,16 @@ func (z sanitizer) redactIndex(raw string) string {
 	}
 	q, _ := json.Marshal(z.keyText(k))
 	return string(q)
+}
+
+// constant sanitizes a configuration constant_value of the attribute name.
+func (z sanitizer) constant(name string, v any) any {
+	v = z.sanitize(v, nil, nil, "")
+	if v == nil {
+		return nil
+	}
+	if str, ok := v.(string); IsSecretName(name) || ok && nameSaysSecret(name, str) {
+		return z.hide(v)
+	}
+	return v
 }

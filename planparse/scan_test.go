@@ -90,15 +90,17 @@ func TestSyntaxErrors(t *testing.T) {
 		col  int
 		says string
 	}{
-		"missing value":       {"{\"format_version\":}", 1, 19, "looking for beginning of value"},
-		"bad escape":          {"{\"a\":\"\\x\"}", 1, 8, "string escape"},
-		"control character":   {"{\"a\":\"x\ny\"}", 1, 8, "in string literal"},
-		"leading zero":        {"{\"a\":01}", 1, 7, "after object key:value pair"},
-		"bad literal":         {"{\n \"a\": tru }", 2, 10, "in literal true"},
-		"trailing comma":      {"{\"a\":[1,]}", 1, 9, "looking for beginning of value"},
-		"truncated":           {"{\"format_version\":\"1.2\",\"resource_changes\":[{", 1, 46, "unexpected end"},
-		"unterminated string": {"{\"a\":\"abc", 1, 10, "unexpected end"},
-		"text after":          {"{}\n{}", 2, 1, "more than one JSON document"},
+		"missing value":        {"{\"format_version\":}", 1, 19, "looking for beginning of value"},
+		"bad escape":           {"{\"a\":\"\\x\"}", 1, 8, "string escape"},
+		"control character":    {"{\"a\":\"x\ny\"}", 1, 8, "in string literal"},
+		"leading zero":         {"{\"a\":01}", 1, 7, "after object key:value pair"},
+		"bad literal":          {"{\n \"a\": tru }", 2, 10, "in literal true"},
+		"trailing comma":       {"{\"a\":[1,]}", 1, 9, "looking for beginning of value"},
+		"truncated":            {"{\"format_version\":\"1.2\",\"resource_changes\":[{", 1, 46, "unexpected end"},
+		"truncated in a list":  {"{\"format_version\":\"1.2\",\"resource_changes\":[", 1, 45, "unexpected end"},
+		"truncated at a value": {"{\"format_version\":\"1.2\",\"output_changes\":", 1, 42, "unexpected end"},
+		"unterminated string":  {"{\"a\":\"abc", 1, 10, "unexpected end"},
+		"text after":           {"{}\n{}", 2, 1, "more than one JSON document"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

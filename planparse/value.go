@@ -63,7 +63,7 @@ func (z sanitizer) resolve(raw, sens, unk []byte, key string) Value {
 		return Value{}
 	}
 	if raw[0] == '{' || raw[0] == '[' {
-		if key != "" && IsSecretName(key) {
+		if key != "" && classify(key)&nameSecret != 0 {
 			return Value{v: z.hide(decodeOrNil(raw))}
 		}
 		return Value{n: &lazy{raw: raw, sens: sens, unk: unk, key: key, z: z}}
@@ -104,17 +104,19 @@ func (n *lazy) child(step any) Value {
 		if n.raw[0] != '{' {
 			return Value{}
 		}
+		if n.z.secretKey(s) {
+			return Value{} // sanitize renames a secret key: it is not there by name
+		}
 		key := s
 		raw, found := lookup(n.raw, s)
-		switch {
-		case found && n.z.secretKey(s):
-			return Value{} // sanitize renames the key: it is not there by name
-		case !found && isRedactedText(s):
+		if !found && isRedactedText(s) {
 			key, raw, found = n.renamed(s)
 		}
 		unk, _ := lookup(n.unk, key)
 		if !found {
-			if isLiteral(unk, "true") {
+			// Unknown attributes are absent from "after"; sanitize adds
+			// them when reviewing.
+			if isLiteral(unk, "true") && n.z.redactKey == nil {
 				return Value{v: unknown{}}
 			}
 			return Value{}
@@ -123,7 +125,11 @@ func (n *lazy) child(step any) Value {
 		name := key
 		if key == "value" {
 			if pair, ok := lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
-				if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, "x") {
+				pairValue := ""
+				if len(raw) > 0 && raw[0] == '"' {
+					pairValue = stringAt(raw)
+				}
+				if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
 					name = pn
 				}
 			}
@@ -145,17 +151,29 @@ func (n *lazy) child(step any) Value {
 	return Value{}
 }
 
-// renamed finds the secret key that sanitize shows as text.
+// renamed finds the secret key that sanitize shows as text: a key of the
+// object, or an unknown attribute it adds.
 func (n *lazy) renamed(text string) (string, []byte, bool) {
 	var key string
 	var out []byte
-	_, _ = eachMember(n.raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-		end, err := skipValue(n.raw, v, 1)
-		if ks := unquote(k, escaped); err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
-			key, out = ks, n.raw[v:end:end]
-		}
-		return end, err
-	})
+	visit := func(obj []byte, unknownOnly bool) {
+		_, _ = eachMember(obj, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+			end, err := skipValue(obj, v, 1)
+			ks := unquote(k, escaped)
+			if err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
+				if !unknownOnly {
+					key, out = ks, obj[v:end:end]
+				} else if _, inRaw := lookup(n.raw, ks); !inRaw && isLiteral(obj[v:end], "true") {
+					key = ks // found only in the unknown tree: child reads it as unknown
+				}
+			}
+			return end, err
+		})
+	}
+	visit(n.raw, false)
+	if out == nil && len(n.unk) > 0 && n.unk[0] == '{' && n.z.redactKey == nil {
+		visit(n.unk, true)
+	}
 	return key, out, out != nil
 }
 
@@ -451,21 +469,6 @@ func equal(a, b any) bool {
 		return ok && x == y
 	}
 	return a == b
-}
-
-// NewValue builds a sanitized Value from plain JSON-like Go data. It is
-// meant for tests and fixtures of the packages above planparse; secret-looking
-// keys are redacted as they would be from a plan.
-func NewValue(x any) Value {
-	b, err := json.Marshal(x)
-	if err != nil {
-		return Value{}
-	}
-	v, err := decodeValue(b, nil, nil, nil)
-	if err != nil {
-		return Value{}
-	}
-	return v
 }
 
 // formatFloat writes a number as Terraform shows it: integers without a

@@ -330,6 +330,10 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 	z := sanitizer{secrets: secrets}
 	c.before = z.resolve(before.raw, before.sens, nil, "")
 	c.after = z.resolve(after.raw, after.sens, after.unk, "")
+	if before.raw == nil && after.raw == nil && c.Action != ActionNoop && c.Reason == "" {
+		// --result-format ResourceIdOnly: no SKU, count, region or tags to read.
+		c.Reason = "the what-if has no payloads for it: run it with --result-format FullResourcePayloads"
+	}
 	return c, nil
 }
 
@@ -549,4 +553,13 @@ func orText(s, alt string) string {
 		return alt
 	}
 	return s
+}
+
+// orWhatIfHint adds to the error of a JSON object that is no plan how to
+// produce a what-if instead, when nothing says it is a state file.
+func orWhatIfHint(err error) error {
+	if e, ok := err.(*Error); ok && e.Detail == "it has no format_version" {
+		e.Hint += "; for Bicep or ARM templates, " + whatIfHint
+	}
+	return err
 }

@@ -1,10 +1,14 @@
 // Package prose holds the small text helpers every part that writes for a
 // reader shares (the comment, rule messages, the App's replies and check
 // runs, and the receiver's log lines): cutting text to a size on a rune
-// boundary, and short commit names. It imports only the standard library.
+// boundary, short commit names, and names quoted as inline code. It
+// imports only the standard library.
 package prose
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Truncated is what Clamp appends to text it cut.
 const Truncated = "\n…(truncated)"
@@ -33,3 +37,12 @@ func ShortSHA(sha string) string {
 	}
 	return sha
 }
+
+// codeSafe keeps a name from ending its code span or its line early.
+var codeSafe = strings.NewReplacer("`", "'", "\r", " ", "\n", " ")
+
+// Code quotes a name (from a plan or a user) as a markdown code span that
+// it cannot end early: backticks become ' and line breaks spaces, so
+// nothing in it is markdown or a mention. The comment package renders plan
+// values with its own span, which keeps backticks (longer delimiters).
+func Code(s string) string { return "`" + codeSafe.Replace(s) + "`" }

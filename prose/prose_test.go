@@ -40,3 +40,16 @@ func TestShortSHA(t *testing.T) {
 		t.Errorf("ShortSHA of a short ref = %q, want it unchanged", got)
 	}
 }
+
+func TestCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"azurerm_kubernetes_cluster_node_pool.gpu": "`azurerm_kubernetes_cluster_node_pool.gpu`",
+		"a`b":           "`a'b`",
+		"line\r\nbreak": "`line  break`",
+		"@team":         "`@team`",
+	} {
+		if got := Code(in); got != want {
+			t.Errorf("Code(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -61,3 +61,19 @@ func actions(plan *planparse.Plan) (run, deferred []*Action) {
 	}
 	return run, deferred
 }
+
+// linkActions records on each change the actions its lifecycle triggers.
+func linkActions(changes []*Change, acts []*Action) {
+	if len(acts) == 0 {
+		return
+	}
+	byAddr := make(map[string]*Change, len(changes))
+	for _, c := range changes {
+		byAddr[c.Address] = c
+	}
+	for _, a := range acts {
+		if c := byAddr[a.TriggeringResource]; c != nil && a.Trigger == TriggerLifecycle {
+			c.TriggersActions = append(c.TriggersActions, a.Address)
+		}
+	}
+}

@@ -24,6 +24,9 @@ func TestReportActions(t *testing.T) {
 	}
 	var doc struct {
 		Projects []struct {
+			Changes []struct {
+				TriggersActions []string `json:"triggers_actions"`
+			} `json:"changes"`
 			Actions         []map[string]any `json:"actions"`
 			DeferredActions []map[string]any `json:"deferred_actions"`
 		} `json:"projects"`
@@ -32,6 +35,9 @@ func TestReportActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := doc.Projects[0]
+	if d := cmp.Diff([]string{"action.aws_lambda_invoke.drain", "action.aws_sns_publish.notify"}, got.Changes[0].TriggersActions); d != "" {
+		t.Errorf("the node group's triggers_actions (-want +got):\n%s", d)
+	}
 	want := []map[string]any{
 		{"address": "action.aws_lambda_invoke.drain", "type": "aws_lambda_invoke", "name": "drain",
 			"provider": "registry.terraform.io/hashicorp/aws", "trigger": "lifecycle",

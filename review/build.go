@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/infra"
@@ -59,7 +60,7 @@ func Build(inputs []Input, opt Options) *Report {
 		if env == "" {
 			env = DefaultEnvironment
 		}
-		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion})
+		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()})
 		p := newProject(in.Name, env, in.Plan, resources)
 		r.Projects = append(r.Projects, p)
 		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
@@ -127,7 +128,12 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
 	}
 	p.Actions, p.DeferredActions = actions(plan)
-	p.Cost = projectCost(resources)
+	linkActions(p.Changes, p.Actions)
+	p.Tool, p.Skipped = ToolTerraform, skipped(plan)
+	if plan.Tool != "" {
+		p.Tool = plan.Tool
+	}
+	p.Cost = projectCost(resources, notEstimated(plan))
 	return p
 }
 
@@ -149,6 +155,8 @@ func newChange(c *planparse.Change, res *infra.Resource) *Change {
 			ch.SKUAfter = res.After.SKU
 		}
 		ch.HourlyBefore, ch.HourlyAfter = res.Cost.HourlyBefore, res.Cost.HourlyAfter
+		ch.ListHourlyBefore, ch.ListHourlyAfter = res.Cost.ListHourlyBefore, res.Cost.ListHourlyAfter
+		ch.PriceNote = priceNote(res)
 		if len(res.Cost.PriceRegions) > 0 {
 			ch.PriceBasis = infra.BasisExact
 			if res.Cost.Approximate {
@@ -183,4 +191,21 @@ func (s *Summary) count(c *planparse.Change) {
 	if c.Importing != nil {
 		s.Import++
 	}
+}
+
+// priceNote says how a change's figures differ from list prices: "your
+// price", "28% discount", or both joined; "" for list prices.
+func priceNote(r *infra.Resource) string {
+	var notes []string
+	for _, s := range []*infra.Side{r.Before, r.After} {
+		if s == nil {
+			continue
+		}
+		for _, g := range s.Groups {
+			if g.PriceNote != "" && !slices.Contains(notes, g.PriceNote) {
+				notes = append(notes, g.PriceNote)
+			}
+		}
+	}
+	return strings.Join(notes, ", ")
 }

@@ -71,7 +71,7 @@ func TestBuildJSONHasNoNulls(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"changes", "findings", "drift", "deferred", "outputs", "checks", "actions", "deferred_actions"} {
+	for _, k := range []string{"changes", "findings", "drift", "deferred", "outputs", "checks", "actions", "deferred_actions", "skipped"} {
 		if doc.Projects[0][k] == nil {
 			t.Errorf("%s is null, want []", k)
 		}

@@ -1,41 +1,82 @@
 package review
 
-import "github.com/planwarden/planwarden/infra"
+import (
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
 
 // projectCost is infra.Sum in the report's shape. Sum leaves a resource
 // with any unpriced part out of every figure (so a SKU with no price never
 // looks like a saving) and lists it under Unpriced. A project with nothing
-// planwarden prices costs 0; one whose every priced resource is unpriced
-// has null figures.
-func projectCost(resources []*infra.Resource) Cost {
+// that bills by the hour costs 0; one whose every priced resource is
+// unpriced, or whose only hourly resources are not estimated, has null
+// figures: nothing is known.
+func projectCost(resources []*infra.Resource, notEstimated []NotEstimated) Cost {
 	pc := infra.Sum(resources)
 	c := Cost{Currency: "USD", Unpriced: make([]Unpriced, 0, len(pc.Unpriced)),
 		HourlyBefore: pc.HourlyBefore, HourlyAfter: pc.HourlyAfter, HourlyDelta: pc.HourlyDelta,
-		MaxHourlyAfter: pc.MaxHourlyAfter, PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources,
-		ApproximateResources: pc.Approximate}
-	if pc.Priced == 0 && pc.UnpricedResources == 0 {
-		zero := 0.0
-		c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = &zero, &zero, &zero, &zero
+		MaxHourlyAfter: pc.MaxHourlyAfter, MaxHourlyBefore: pc.MaxHourlyBefore,
+		PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources,
+		ApproximateResources: pc.Approximate, NotEstimated: notEstimated,
+		ListHourlyBefore: pc.ListHourlyBefore, ListHourlyAfter: pc.ListHourlyAfter, YourPriceResources: pc.YourPrice}
+	if c.NotEstimated == nil {
+		c.NotEstimated = []NotEstimated{}
 	}
+	if pc.Priced == 0 && pc.UnpricedResources == 0 && len(notEstimated) == 0 {
+		zero := 0.0
+		c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter, c.MaxHourlyBefore = &zero, &zero, &zero, &zero, &zero
+		c.ListHourlyBefore, c.ListHourlyAfter = &zero, &zero
+	}
+	c.MaxHourlyDelta = sub(c.MaxHourlyAfter, c.MaxHourlyBefore)
+	c.ListHourlyDelta = sub(c.ListHourlyAfter, c.ListHourlyBefore)
 	for _, u := range pc.Unpriced {
 		c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side})
 	}
 	c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = round(c.HourlyBefore), round(c.HourlyAfter), round(c.HourlyDelta), round(c.MaxHourlyAfter)
+	c.MaxHourlyBefore, c.MaxHourlyDelta = round(c.MaxHourlyBefore), round(c.MaxHourlyDelta)
+	c.ListHourlyBefore, c.ListHourlyAfter, c.ListHourlyDelta = round(c.ListHourlyBefore), round(c.ListHourlyAfter), round(c.ListHourlyDelta)
 	return c
 }
 
+func sub(a, b *float64) *float64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	d := *a - *b
+	return &d
+}
+
+// notEstimated lists the plan's managed resources of types that bill by
+// the hour and that infra does not estimate, in plan order.
+func notEstimated(plan *planparse.Plan) []NotEstimated {
+	var out []NotEstimated
+	for _, c := range plan.Changes {
+		if c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead || c.Deposed != "" {
+			continue
+		}
+		if kind, ok := infra.NotEstimated(c.Type); ok {
+			out = append(out, NotEstimated{Address: c.Address, Type: c.Type, Kind: kind, Action: string(c.Action)})
+		}
+	}
+	return out
+}
+
 func totals(projects []*Project) Totals {
-	var before, after, maxAfter, diff sum
+	var before, after, maxAfter, diff, maxBefore, maxDiff sum
 	t := Totals{}
 	for _, p := range projects {
 		before.add(p.Cost.HourlyBefore)
 		after.add(p.Cost.HourlyAfter)
 		maxAfter.add(p.Cost.MaxHourlyAfter)
 		diff.add(p.Cost.HourlyDelta)
+		maxBefore.add(p.Cost.MaxHourlyBefore)
+		maxDiff.add(p.Cost.MaxHourlyDelta)
 		t.UnpricedCount += len(p.Cost.Unpriced)
+		t.NotEstimatedCount += len(p.Cost.NotEstimated)
 	}
 	t.HourlyBefore, t.HourlyAfter, t.MaxHourlyAfter = before.value(), after.value(), maxAfter.value()
 	t.HourlyDelta = diff.value()
+	t.MaxHourlyBefore, t.MaxHourlyDelta = maxBefore.value(), maxDiff.value()
 	return t
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // Report is the whole review of one PR (or one `planwarden review` run).
-// Its JSON form is the contract of ARCHITECTURE.md: fields may be added,
+// Its JSON form is the contract of docs/architecture.md: fields may be added,
 // never renamed.
 type Report struct {
 	// SchemaVersion is the version of this shape (SchemaVersion); the JSON
@@ -36,6 +36,13 @@ type Totals struct {
 	MaxHourlyAfter *float64 `json:"max_hourly_after"`
 	// UnpricedCount is how many items had no price.
 	UnpricedCount int `json:"unpriced_count"`
+	// MaxHourlyBefore and MaxHourlyDelta are the figures with every
+	// autoscaled fleet at its maximum, before and after.
+	MaxHourlyBefore *float64 `json:"max_hourly_before"`
+	MaxHourlyDelta  *float64 `json:"max_hourly_delta"`
+	// NotEstimatedCount is how many resources bill by the hour but are not
+	// estimated (see Cost.NotEstimated).
+	NotEstimatedCount int `json:"not_estimated_count"`
 }
 
 // Project is the review of one plan file.
@@ -61,6 +68,11 @@ type Project struct {
 	// 1.14+ action_invocations); DeferredActions wait for a later plan.
 	Actions         []*Action `json:"actions"`
 	DeferredActions []*Action `json:"deferred_actions"`
+	// Tool is "terraform" for a Terraform/OpenTofu plan and "arm-what-if"
+	// for an ARM what-if result (Bicep, ARM templates); Skipped lists the
+	// what-if entries ARM did not evaluate.
+	Tool    string     `json:"tool"`
+	Skipped []*Skipped `json:"skipped"`
 
 	// Plan and Resources are the inputs, for renderers that need the
 	// attribute diffs or the GPU facts; they are not part of the JSON.
@@ -94,6 +106,9 @@ type Change struct {
 	ReplacePaths    []string `json:"replace_paths"`
 	Reason          string   `json:"reason"`
 	DeferredReason  string   `json:"deferred_reason,omitempty"`
+	// TriggersActions are the addresses of the actions this change's
+	// lifecycle events run (Terraform 1.14+), in the plan's order.
+	TriggersActions []string `json:"triggers_actions,omitempty"`
 	SKUBefore       string   `json:"sku_before"`
 	SKUAfter        string   `json:"sku_after"`
 	HourlyBefore    *float64 `json:"hourly_before"`
@@ -105,6 +120,12 @@ type Change struct {
 	// was priced.
 	PriceBasis  string `json:"price_basis,omitempty"`
 	PriceRegion string `json:"price_region,omitempty"`
+	// ListHourlyBefore and ListHourlyAfter are the list-price figures; the
+	// hourly figures are your price when the config's pricing applies, and
+	// PriceNote then says how ("your price", "28% discount").
+	ListHourlyBefore *float64 `json:"list_hourly_before"`
+	ListHourlyAfter  *float64 `json:"list_hourly_after"`
+	PriceNote        string   `json:"price_note,omitempty"`
 
 	// Source is the parsed change (for attribute diffs); Resource is infra's
 	// view when the type is supported. Neither is part of the JSON.
@@ -144,6 +165,30 @@ type Cost struct {
 	// ApproximateResources counts the priced resources whose figures use
 	// another region's list price (their changes say price_basis approximate).
 	ApproximateResources int `json:"approximate_resources"`
+	// MaxHourlyBefore and MaxHourlyDelta: every autoscaled fleet at its
+	// maximum, before and after.
+	MaxHourlyBefore *float64 `json:"max_hourly_before"`
+	MaxHourlyDelta  *float64 `json:"max_hourly_delta"`
+	// ListHourlyBefore, ListHourlyAfter and ListHourlyDelta are the figures
+	// at list prices; they differ from the hourly ones when the config's
+	// pricing applies (YourPriceResources counts the resources it changes).
+	ListHourlyBefore   *float64 `json:"list_hourly_before"`
+	ListHourlyAfter    *float64 `json:"list_hourly_after"`
+	ListHourlyDelta    *float64 `json:"list_hourly_delta"`
+	YourPriceResources int      `json:"your_price_resources"`
+	// NotEstimated lists, once each, the resources of types that bill by
+	// the hour but that planwarden does not estimate (databases, disks, load
+	// balancers, ...): the figures leave them out.
+	NotEstimated []NotEstimated `json:"not_estimated"`
+}
+
+// NotEstimated is a resource that bills by the hour outside the figures.
+type NotEstimated struct {
+	Address string `json:"address"`
+	Type    string `json:"type"`
+	// Kind says what it is: "database", "disk", "load balancer", ...
+	Kind   string `json:"kind"`
+	Action string `json:"action"`
 }
 
 // Unpriced is an item whose cost cannot be known, and why.
@@ -152,5 +197,5 @@ type Unpriced struct {
 	SKU     string `json:"sku"`
 	Reason  string `json:"reason"`
 	Region  string `json:"region,omitempty"`
-	Side    string `json:"side,omitempty"` // before or after
+	Side    string `json:"side,omitempty"` // before, after, or both (the same gap on both sides is one item)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 )
 
-// Built-in rule ids. Every one runs by default; see ARCHITECTURE.md for
+// Built-in rule ids. Every one runs by default; see docs/architecture.md for
 // what each guards.
 const (
 	RuleGPUSKULoss          = "gpu-sku-loss"
@@ -25,6 +25,7 @@ const (
 	RuleStatefulDelete      = "stateful-delete"
 	RuleRetiredSKU          = "retired-sku"
 	RuleActionInvocation    = "action-invocation"
+	RuleGPUCapacityGap      = "gpu-capacity-gap"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -61,6 +62,7 @@ var builtins = map[string]rule{
 	RulePlanErrored:         planErrored{},
 	RuleRetiredSKU:          retiredSKU{},
 	RuleActionInvocation:    actionInvocation{},
+	RuleGPUCapacityGap:      gpuCapacityGap{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }
@@ -255,6 +257,13 @@ func (c *Config) Conclude(findings []Finding, overrides []Override) Result {
 		}
 		return a.Message < b.Message
 	})
+	return Result{Findings: findings, Verdict: VerdictOf(findings)}
+}
+
+// VerdictOf is the verdict of a set of findings: fail with a blocking
+// finding that is not overridden, warn with a warning or an overridden
+// blocking finding, else pass.
+func VerdictOf(findings []Finding) Verdict {
 	v := VerdictPass
 	for _, f := range findings {
 		switch {
@@ -264,7 +273,7 @@ func (c *Config) Conclude(findings []Finding, overrides []Override) Result {
 			v = VerdictWarn
 		}
 	}
-	return Result{Findings: findings, Verdict: v}
+	return v
 }
 
 func rank(f Finding) int {

@@ -13,7 +13,6 @@ func TestCustomRules(t *testing.T) {
 	h100 := infra.SKU{Cloud: "azure", Name: "Standard_ND96isr_H100_v5", GPUCount: 8, GPUModel: "NVIDIA H100 80GB", Accelerator: infra.AcceleratorNVIDIA, Known: true}
 	h100VM := withCost(vm("azurerm_linux_virtual_machine.big", nil, side(h100, named("big"), tags("cost-center", "ml"))),
 		infra.Cost{HourlyAfter: usd(98.32), MaxHourlyAfter: usd(98.32)})
-	const rule = "version: 1\nenvironments:\n  dev: {}\ncustom_rules:\n  - id: %s\n    when: %s\n    message: %q\n"
 	tests := map[string]struct {
 		cfg     string
 		env     string
@@ -138,7 +137,7 @@ func TestCustomRuleConfigErrors(t *testing.T) {
 		},
 		"override of a custom rule is fine, of an undeclared one is not": {
 			yml:  "version: 1\ncustom_rules:\n  - id: a\n    when: \"true\"\n    message: m\noverrides:\n  a: {users: [x]}\n  b: {users: [x]}\n",
-			want: []string{`planwarden.yml:8: overrides.b: unknown rule "b"; expected a rule id or *: *, a, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku`},
+			want: []string{`planwarden.yml:8: overrides.b: unknown rule "b"; expected a rule id or *: *, a, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku`},
 		},
 	}
 	for name, tc := range tests {

@@ -109,6 +109,13 @@ func (s *scope) configUnderLiveEndpoint(cfg *planparse.Change) []draft {
 		if cfgName != "" && str(ep.Before(), "endpoint_config_name") != cfgName {
 			continue
 		}
+		// Blue/green: the new configuration is created first and the
+		// endpoint is updated in place onto it (its configuration name
+		// changes, or is known only after apply with name_prefix); the old
+		// one goes only after. That is the safe rollout, not a replacement.
+		if cfg.ReplaceOrder == planparse.CreateThenDelete && movesOff(ep, cfgName) {
+			continue
+		}
 		msg := fmt.Sprintf("SageMaker endpoint configuration %s is destroyed and recreated (%s) while endpoint %s uses it",
 			code(objectName(cfg)), forcedBy(cfg), code(objectName(ep)))
 		if cfg.ReplaceOrder != planparse.CreateThenDelete {
@@ -120,6 +127,17 @@ func (s *scope) configUnderLiveEndpoint(cfg *planparse.Change) []draft {
 		}}
 	}
 	return nil
+}
+
+// movesOff reports whether an endpoint's update points it at another
+// configuration than cfgName (or at one whose name is known only after apply).
+func movesOff(ep *planparse.Change, cfgName string) bool {
+	after := ep.After().Get("endpoint_config_name")
+	if after.IsUnknown() {
+		return true
+	}
+	name, ok := after.Str()
+	return ok && name != "" && name != cfgName
 }
 
 // objectName is the cloud name of a changed object (its name attribute,

@@ -75,6 +75,32 @@ func TestEndpointReplacement(t *testing.T) {
 			},
 			want: []string{"block endpoint-replacement aws_sagemaker_endpoint_configuration.llm: SageMaker endpoint configuration `llm-config` is destroyed and recreated (`production_variants` forces the replacement) while endpoint `llm-prod` uses it; the endpoint cannot update or scale until it points at the new configuration"},
 		},
+		"blue/green: a new configuration created first, the endpoint updated in place onto it": {
+			changes: []change{
+				{addr: "aws_sagemaker_endpoint_configuration.llm", actions: cbd, replace: []string{"name"},
+					before: map[string]any{"name": "llm-config", "production_variants": []any{map[string]any{"instance_type": "ml.g5.2xlarge"}}},
+					after:  map[string]any{"name": "llm-config-2", "production_variants": []any{map[string]any{"instance_type": "ml.g5.4xlarge"}}}},
+				{addr: "aws_sagemaker_endpoint.llm", actions: update, before: llmBefore,
+					after: map[string]any{"name": "llm-prod", "endpoint_config_name": "llm-config-2"}},
+			},
+		},
+		"blue/green with name_prefix: the new configuration's name known after apply": {
+			changes: []change{
+				{addr: "aws_sagemaker_endpoint_configuration.llm", actions: cbd, replace: []string{"production_variants"},
+					before: map[string]any{"name": "llm-config"}, after: map[string]any{}, unknown: map[string]any{"name": true}},
+				{addr: "aws_sagemaker_endpoint.llm", actions: update, before: llmBefore,
+					after: map[string]any{"name": "llm-prod"}, unknown: map[string]any{"endpoint_config_name": true}},
+			},
+		},
+		"the old configuration deleted first while the endpoint moves off it": {
+			changes: []change{
+				{addr: "aws_sagemaker_endpoint_configuration.llm", actions: replace, replace: []string{"name"},
+					before: map[string]any{"name": "llm-config"}, after: map[string]any{"name": "llm-config-2"}},
+				{addr: "aws_sagemaker_endpoint.llm", actions: update, before: llmBefore,
+					after: map[string]any{"name": "llm-prod", "endpoint_config_name": "llm-config-2"}},
+			},
+			want: []string{"block endpoint-replacement aws_sagemaker_endpoint_configuration.llm: SageMaker endpoint configuration `llm-config` is destroyed and recreated (`name` \"llm-config\" -> \"llm-config-2\" forces the replacement) while endpoint `llm-prod` uses it; the endpoint cannot update or scale until it points at the new configuration"},
+		},
 		"Vertex AI endpoint replaced": {
 			changes: []change{{addr: "google_vertex_ai_endpoint.chat", actions: replace, replace: []string{"region"},
 				before: map[string]any{"name": "chat", "region": "us-central1"}, after: map[string]any{"name": "chat", "region": "europe-west4"}}},

@@ -26,6 +26,7 @@ func (ps *problems) check(c *Config) {
 	if c.Version != ConfigVersion {
 		ps.at("version", "expected version: %d, got %d", ConfigVersion, c.Version)
 	}
+	ps.checkPricing(c)
 	for name, e := range c.Environments {
 		p := joinPath("environments", name)
 		if !envName.MatchString(name) {
@@ -36,6 +37,9 @@ func (ps *problems) check(c *Config) {
 		}
 		if e.DestroyWorkflow != "" && !workflowFile.MatchString(e.DestroyWorkflow) {
 			ps.at(p+".destroy_workflow", "expected a workflow file name such as destroy-staging.yml, got %q", e.DestroyWorkflow)
+		}
+		if e.ConfirmBy != "" && e.DestroyWorkflow == "" {
+			ps.at(p+".confirm_by", "confirm_by applies to /destroy-staging, which this environment does not allow; add destroy_workflow or remove confirm_by")
 		}
 		ps.checkSKUs(p+".allowed_skus", e.AllowedSKUs)
 	}

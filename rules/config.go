@@ -46,7 +46,12 @@ type Config struct {
 	Rules         RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
 	Overrides     map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
 	CustomRules   []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
-	PlanWorkflows []string                     `yaml:"plan_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs make the plans planwarden reviews; every other workflow's artifacts are ignored. Default: [.github/workflows/planwarden-plan.yml]." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
+	PlanWorkflows []string                     `yaml:"plan_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs make the plans planwarden reviews; every other workflow's artifacts are ignored; /plan dispatches the first. Default: [.github/workflows/planwarden-plan.yml]." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
+	// CheckPerProject asks for one more check run per project.
+	CheckPerProject bool `yaml:"check_per_project,omitempty" doc:"Also publish one check run per project, named planwarden/<project>, so branch protection can require projects one by one."`
+	// MinimizeOutdated is nil for the default (true).
+	MinimizeOutdated *bool         `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
+	Pricing          PricingConfig `yaml:"pricing,omitempty" doc:"What you pay instead of list prices: your price per SKU, discounts by SKU pattern or cloud. Figures then read your price; the JSON report keeps list prices beside them."`
 
 	file   string
 	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
@@ -67,6 +72,23 @@ type EnvironmentConfig struct {
 	Protected       bool     `yaml:"protected,omitempty" doc:"Protected environments get the strictest severities (endpoint-replacement blocks) and cannot be destroyed by /destroy-staging."`
 	AllowedSKUs     []string `yaml:"allowed_skus,omitempty" doc:"SKUs that may be used in this environment; shell patterns such as Standard_NC* are allowed. Empty: rules.allowed-skus.skus, else no restriction."`
 	DestroyWorkflow string   `yaml:"destroy_workflow,omitempty" doc:"Workflow file (for example destroy-staging.yml) that /destroy-staging dispatches for this environment. Empty: /destroy-staging refuses the environment."`
+	ConfirmBy       string   `yaml:"confirm_by,omitempty" doc:"Who may confirm /destroy-staging here: anyone with write access, the requester included (any, the default), or only someone other than the requester (other)." enum:"any,other"`
+}
+
+// Who may confirm a /destroy-staging (EnvironmentConfig.ConfirmBy).
+const (
+	ConfirmByAny   = "any"
+	ConfirmByOther = "other"
+)
+
+// MinimizesOutdated reports whether older command replies are minimized
+// when a newer one supersedes them (minimize_outdated, default true).
+func (c *Config) MinimizesOutdated() bool { return c.MinimizeOutdated == nil || *c.MinimizeOutdated }
+
+// ConfirmByOther reports whether a /destroy-staging in env must be
+// confirmed by someone other than the requester.
+func (c *Config) ConfirmByOther(env string) bool {
+	return c.environments()[env].ConfirmBy == ConfirmByOther
 }
 
 // OverridePolicy says who may override the blocking findings of a rule.
@@ -95,6 +117,7 @@ type RuleSettings struct {
 	StatefulDelete      TypesSetting        `yaml:"stateful-delete,omitempty" doc:"A bucket, storage account, database or disk is deleted or replaced. Default: block."`
 	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
 	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
+	GPUCapacityGap      RuleSetting         `yaml:"gpu-capacity-gap,omitempty" doc:"GPU capacity is deleted before its replacement exists (a GPU pool replaced delete-first, or deleted while another is created). Default: block in protected environments, warn elsewhere."`
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -129,6 +152,21 @@ type CostSetting struct {
 	RuleSetting    `yaml:",inline"`
 	HourlyDelta    Thresholds `yaml:"hourly_delta,omitempty" doc:"USD per hour added at the expected scale. Default: warn 10, block 1000."`
 	MaxHourlyDelta Thresholds `yaml:"max_hourly_delta,omitempty" doc:"USD per hour added at the maximum autoscaling scale. Default: warn 50, block 5000."`
+	// Percent and MonthlyBudget judge the project as a whole.
+	Percent       PercentThresholds           `yaml:"percent,omitempty" doc:"Percent of the project's hourly cost before the change that the change adds, at the expected scale. Default: none."`
+	MonthlyBudget map[string]BudgetThresholds `yaml:"monthly_budget,omitempty" doc:"By environment: USD per month the project may cost after a change that raises it, at the expected scale (730 hours a month). Default: none." keys:"environment"`
+}
+
+// PercentThresholds are levels in percent; nil means none.
+type PercentThresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn when the change adds more than this percent." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block when the change adds more than this percent." min:"0"`
+}
+
+// BudgetThresholds are monthly USD levels; nil means none.
+type BudgetThresholds struct {
+	Warn  *float64 `yaml:"warn,omitempty" doc:"Warn when the project costs more than this many USD per month after the change." min:"0"`
+	Block *float64 `yaml:"block,omitempty" doc:"Block when the project costs more than this many USD per month after the change." min:"0"`
 }
 
 // Thresholds are USD-per-hour levels; nil means the default.
@@ -436,6 +474,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleStatefulDelete:      &r.StatefulDelete.RuleSetting,
 		RuleRetiredSKU:          &r.RetiredSKU,
 		RuleActionInvocation:    &r.ActionInvocation,
+		RuleGPUCapacityGap:      &r.GPUCapacityGap,
 	}
 }
 

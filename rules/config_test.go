@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"gopkg.in/yaml.v3"
+
+	"github.com/planwarden/planwarden/infra"
 )
 
 // everyKey uses every key the config format has (TestEveryKeyIsCovered
@@ -34,7 +36,10 @@ environments:
     allowed_skus: [Standard_NC24ads_A100_v4, "Standard_D*"]
   staging:
     destroy_workflow: destroy-staging.yml
+    confirm_by: other
   dev: {}
+check_per_project: true
+minimize_outdated: false
 rules:
   gpu-sku-loss:
     severity: block
@@ -54,6 +59,8 @@ rules:
     environments: {dev: warn}
     hourly_delta: {warn: 5, block: 500}
     max_hourly_delta: {warn: 25, block: 2500}
+    percent: {warn: 20, block: 100}
+    monthly_budget: {prod: {warn: 40000, block: 60000}}
   unpriced-sku: {severity: info, environments: {prod: warn}}
   allowed-skus:
     severity: block
@@ -66,6 +73,7 @@ rules:
     extra_types: [aws_sagemaker_feature_group]
   retired-sku: {severity: block, environments: {dev: off}}
   action-invocation: {severity: warn, environments: {prod: block}}
+  gpu-capacity-gap: {severity: block, environments: {dev: warn}}
 overrides:
   gpu-sku-loss:
     users: [alice, "@Bob"]
@@ -84,6 +92,12 @@ custom_rules:
     remedy: Use an A100 in dev.
     environments: {staging: warn}
 plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-sagemaker.yaml]
+pricing:
+  prices:
+    Standard_NC24ads_A100_v4: 2.90
+  discounts:
+    - {sku: "Standard_NC*", discount: 0.35}
+    - {cloud: azure, discount: 0.28}
 `
 
 func TestEveryKey(t *testing.T) {
@@ -97,9 +111,11 @@ func TestEveryKey(t *testing.T) {
 		},
 		Environments: map[string]EnvironmentConfig{
 			"prod":    {Protected: true, AllowedSKUs: []string{"Standard_NC24ads_A100_v4", "Standard_D*"}},
-			"staging": {DestroyWorkflow: "destroy-staging.yml"},
+			"staging": {DestroyWorkflow: "destroy-staging.yml", ConfirmBy: ConfirmByOther},
 			"dev":     {},
 		},
+		CheckPerProject:  true,
+		MinimizeOutdated: new(false),
 		Rules: RuleSettings{
 			GPUSKULoss:          RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 			GPUPoolSKU:          RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
@@ -107,13 +123,15 @@ func TestEveryKey(t *testing.T) {
 			RequiredTags:        RequiredTagsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, Tags: []string{"cost-center", "owner"}},
 			EndpointReplacement: TypesSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock, "staging": SeverityInfo}}, ExtraTypes: []string{"kubernetes_manifest"}},
 			CostIncrease: CostSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
-				HourlyDelta: Thresholds{Warn: f(5), Block: f(500)}, MaxHourlyDelta: Thresholds{Warn: f(25), Block: f(2500)}},
+				HourlyDelta: Thresholds{Warn: f(5), Block: f(500)}, MaxHourlyDelta: Thresholds{Warn: f(25), Block: f(2500)},
+				Percent: PercentThresholds{Warn: f(20), Block: f(100)}, MonthlyBudget: map[string]BudgetThresholds{"prod": {Warn: f(40000), Block: f(60000)}}},
 			UnpricedSKU:      RuleSetting{Severity: SeverityInfo, Environments: map[string]Severity{"prod": SeverityWarn}},
 			AllowedSKUs:      AllowedSKUsSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}}, SKUs: []string{"Standard_D4s_v5"}},
 			IAMAdmin:         RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityBlock}},
 			StatefulDelete:   TypesSetting{RuleSetting: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}}, ExtraTypes: []string{"aws_sagemaker_feature_group"}},
 			RetiredSKU:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}},
 			ActionInvocation: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock}},
+			GPUCapacityGap:   RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
@@ -124,6 +142,8 @@ func TestEveryKey(t *testing.T) {
 			Message: "{address} uses an H100 ({sku}) in {environment}", Remedy: "Use an A100 in dev.", Environments: map[string]Severity{"staging": SeverityWarn},
 		}},
 		PlanWorkflows: []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
+		Pricing: PricingConfig{Prices: map[string]float64{"Standard_NC24ads_A100_v4": 2.90},
+			Discounts: []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}}},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
 		t.Errorf("decoded config (-want +got):\n%s", diff)
@@ -161,6 +181,9 @@ func TestEveryKey(t *testing.T) {
 		"stranger may not":               {c.MayOverride(RuleGPUSKULoss, "prod", "mallory", []string{"acme/web"}, []string{"lgtm"}), false},
 		"who may override in prod":       {overriders(c, RuleGPUSKULoss, "prod"), [][]string{{"alice", "Bob"}, {"acme/ml-platform", "acme/sre"}, {"planwarden/override-gpu"}}},
 		"who may override in dev":        {overriders(c, RuleGPUSKULoss, "dev"), [][]string{nil, {"acme/sre"}, nil}},
+		"replies are not minimized":      {c.MinimizesOutdated(), false},
+		"staging confirmed by another":   {c.ConfirmByOther("staging"), true},
+		"dev has no confirm_by":          {c.ConfirmByOther("dev"), false},
 	}
 	for name, ch := range checks {
 		if diff := cmp.Diff(ch.want, ch.got); diff != "" {
@@ -226,7 +249,7 @@ func generalize(p string) string {
 		}
 		out = append(out, seg)
 		switch seg {
-		case "environments", "overrides":
+		case "environments", "overrides", "monthly_budget":
 			if i+1 < len(parts) && !strings.HasPrefix(parts[i+1], "[") {
 				out = append(out, "*")
 				i++
@@ -265,11 +288,11 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated, pricing (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated, pricing (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
@@ -314,7 +337,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
-			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap (did you mean "gpu-sku-loss"?)`},
 		},
 		"typo of a nested key": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
@@ -326,7 +349,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"plan-errored cannot be configured": {
 			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
-			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation`},
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap`},
 		},
 		"threshold is a string": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
@@ -422,7 +445,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"override of an unknown rule": {
 			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
-			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"override of plan-errored": {
 			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",
@@ -475,6 +498,14 @@ func TestConfigErrors(t *testing.T) {
 		"two documents": {
 			yml:  "version: 1\n---\nversion: 1\n",
 			want: []string{`planwarden.yml:2: invalid YAML: only one YAML document is allowed`},
+		},
+		"unknown confirm_by": {
+			yml:  "version: 1\nenvironments:\n  staging: {destroy_workflow: d.yml, confirm_by: someone}\n",
+			want: []string{`planwarden.yml:3: environments.staging.confirm_by: "someone" is not allowed; expected one of: any, other`},
+		},
+		"confirm_by where nothing can be destroyed": {
+			yml:  "version: 1\nenvironments:\n  staging: {confirm_by: other}\n",
+			want: []string{`planwarden.yml:3: environments.staging.confirm_by: confirm_by applies to /destroy-staging, which this environment does not allow; add destroy_workflow or remove confirm_by`},
 		},
 		"a list at the top": {
 			yml:  "- version: 1\n",
@@ -633,11 +664,38 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated, pricing (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.yml") {
 		t.Errorf("missing config error = %v, want one naming the file", err)
+	}
+}
+
+func TestPricingConfigErrors(t *testing.T) {
+	tests := map[string]struct{ yml, want string }{
+		"discount of nothing":      {"pricing:\n  discounts:\n    - {discount: 0.2}\n", "planwarden.yml:4: pricing.discounts[0]: a discount needs cloud or sku to say what it applies to"},
+		"both cloud and sku":       {"pricing:\n  discounts:\n    - {cloud: azure, sku: Standard_D*, discount: 0.2}\n", "pricing.discounts[0]: give cloud or sku, not both"},
+		"a discount of 28 percent": {"pricing:\n  discounts:\n    - {cloud: azure, discount: 28}\n", "pricing.discounts[0].discount: expected a share from 0 to below 1 (0.28 for 28%), got 28"},
+		"unknown cloud":            {"pricing:\n  discounts:\n    - {cloud: oracle, discount: 0.1}\n", `pricing.discounts[0].cloud: "oracle" is not allowed; expected one of: azure, aws, aws-sagemaker, gcp`},
+		"a price of zero":          {"pricing:\n  prices:\n    Standard_D4s_v5: 0\n", "pricing.prices.Standard_D4s_v5: expected your USD per hour, above 0, got 0"},
+		"a bad pattern":            {"pricing:\n  discounts:\n    - {sku: \"Standard_[\", discount: 0.1}\n", `pricing.discounts[0].sku: "Standard_[" is not a valid pattern`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := ParseConfig("planwarden.yml", []byte("version: 1\n"+tc.yml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one containing %q", err, tc.want)
+			}
+		})
+	}
+	c, err := ParseConfig("planwarden.yml", []byte("version: 1\npricing:\n  prices: {Standard_NC24ads_A100_v4: 2.9}\n  discounts: [{cloud: azure, discount: 0.28}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.InfraPricing()
+	if p.Prices["Standard_NC24ads_A100_v4"] != 2.9 || len(p.Discounts) != 1 || p.Discounts[0] != (infra.Discount{Cloud: "azure", Fraction: 0.28}) {
+		t.Errorf("InfraPricing() = %+v", p)
 	}
 }

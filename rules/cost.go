@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/planwarden/planwarden/infra"
@@ -104,7 +106,71 @@ func (costIncrease) check(s *scope) []draft {
 			remedy:   "Check the SKUs and node counts of the resources whose cost rises; the thresholds are under rules.cost-increase.",
 		})
 	}
+	return append(out, s.projectCostLimits(set)...)
+}
+
+// projectCostLimits judges the project's cost as a whole: the share of
+// its hourly cost the change adds (percent), and its monthly cost after a
+// change that raises it against the environment's budget. Figures cover
+// the resources planwarden prices (infra.Sum); nothing is judged when
+// they are unknown.
+func (s *scope) projectCostLimits(set CostSetting) []draft {
+	pc := infra.Sum(s.resources)
+	if pc.HourlyBefore == nil || pc.HourlyAfter == nil || *pc.HourlyAfter-*pc.HourlyBefore <= 0.005 {
+		return nil
+	}
+	before, after := *pc.HourlyBefore, *pc.HourlyAfter
+	delta := after - before
+	var out []draft
+	if before > 0 {
+		pct := 100 * delta / before
+		if sev := levelOf(pct, set.Percent.Warn, set.Percent.Block); sev != "" {
+			out = append(out, draft{severity: sev,
+				message: fmt.Sprintf("the changes of project %s raise its hourly cost by %s%% (%s -> %s, %s more)",
+					code(s.project.Name), strconv.FormatFloat(math.Round(pct*10)/10, 'f', -1, 64), money(before), money(after), money(delta)),
+				remedy: "Check the SKUs and node counts of the resources whose cost rises; the percent thresholds (" + limitText(set.Percent.Warn, set.Percent.Block, "%") +
+					") are under rules.cost-increase.percent."})
+		}
+	}
+	if b, ok := set.MonthlyBudget[s.env]; ok {
+		monthly := after * infra.HoursPerMonth
+		if sev := levelOf(monthly, b.Warn, b.Block); sev != "" {
+			out = append(out, draft{severity: sev,
+				message: fmt.Sprintf("project %s would cost %s per month in %s after this change (%s more per month), over its budget (%s)",
+					code(s.project.Name), infra.FormatUSD(monthly, "$"), code(s.env), infra.FormatUSD(delta*infra.HoursPerMonth, "$"), limitText(b.Warn, b.Block, "/month")),
+				remedy: "Reduce what the change adds, or raise the budget under rules.cost-increase.monthly_budget." + s.env + " (on the base branch)."})
+		}
+	}
 	return out
+}
+
+// levelOf is block above block, warn above warn; nil levels are not set.
+func levelOf(v float64, warn, block *float64) Severity {
+	switch {
+	case block != nil && v > *block:
+		return SeverityBlock
+	case warn != nil && v > *warn:
+		return SeverityWarn
+	}
+	return ""
+}
+
+// limitText says the levels that are set: "warn above 20%, block above 100%".
+func limitText(warn, block *float64, unit string) string {
+	f := func(v float64) string {
+		if unit == "%" {
+			return strconv.FormatFloat(v, 'f', -1, 64) + "%"
+		}
+		return infra.FormatUSD(v, "$") + unit
+	}
+	var parts []string
+	if warn != nil {
+		parts = append(parts, "warn above "+f(*warn))
+	}
+	if block != nil {
+		parts = append(parts, "block above "+f(*block))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func rankSev(s Severity) int {

@@ -143,3 +143,47 @@ func TestAllowedSKUs(t *testing.T) {
 		},
 	})
 }
+
+// resized is a VM whose hourly cost goes from before to after, fully priced.
+func resized(before, after float64) *infra.Resource {
+	return withCost(vm("azurerm_linux_virtual_machine.app", side(skuD4, named("app")), side(skuD16, named("app"))),
+		infra.Cost{HourlyBefore: usd(before), HourlyAfter: usd(after), MaxHourlyBefore: usd(before), MaxHourlyAfter: usd(after), MinHourlyAfter: usd(after)})
+}
+
+func TestCostIncreaseProjectLimits(t *testing.T) {
+	const quiet = "    hourly_delta: {warn: 1000}\n    max_hourly_delta: {warn: 1000}\n"
+	runRuleCases(t, RuleCostIncrease, map[string]ruleCase{
+		"the change adds 50% of the project's hourly cost": {
+			cfg:  "version: 1\nrules:\n  cost-increase:\n" + quiet + "    percent: {warn: 20, block: 100}\n",
+			res:  []*infra.Resource{resized(8, 12)},
+			want: []string{"warn cost-increase : the changes of project `ml` raise its hourly cost by 50% ($8.00/h -> $12.00/h, $4.00/h more)"},
+		},
+		"over the block percent": {
+			cfg:  "version: 1\nrules:\n  cost-increase:\n" + quiet + "    percent: {warn: 20, block: 40}\n",
+			res:  []*infra.Resource{resized(8, 12)},
+			want: []string{"block cost-increase : the changes of project `ml` raise its hourly cost by 50% ($8.00/h -> $12.00/h, $4.00/h more)"},
+		},
+		"under the percent": {
+			cfg: "version: 1\nrules:\n  cost-increase:\n" + quiet + "    percent: {warn: 60}\n",
+			res: []*infra.Resource{resized(8, 12)},
+		},
+		"over the environment's monthly budget": {
+			cfg:  "version: 1\nrules:\n  cost-increase:\n" + quiet + "    monthly_budget: {prod: {warn: 5000, block: 20000}}\n",
+			res:  []*infra.Resource{resized(8, 12)},
+			want: []string{"warn cost-increase : project `ml` would cost $8,760.00 per month in `prod` after this change ($2,920.00 more per month), over its budget (warn above $5,000.00/month, block above $20,000.00/month)"},
+		},
+		"another environment's budget does not apply": {
+			env: "staging",
+			cfg: "version: 1\nrules:\n  cost-increase:\n" + quiet + "    monthly_budget: {prod: {warn: 5000}}\n",
+			res: []*infra.Resource{resized(8, 12)},
+		},
+		"a change that lowers the cost is not judged against the budget": {
+			cfg: "version: 1\nrules:\n  cost-increase:\n" + quiet + "    monthly_budget: {prod: {warn: 5000}}\n    percent: {warn: 1}\n",
+			res: []*infra.Resource{resized(12, 8)},
+		},
+		"no percent from a project that cost nothing before": {
+			cfg: "version: 1\nrules:\n  cost-increase:\n" + quiet + "    percent: {warn: 1}\n",
+			res: []*infra.Resource{resized(0, 8)},
+		},
+	})
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/prose"
 )
 
 // This file holds the words rules use to describe resources to a reviewer.
@@ -13,9 +14,7 @@ import (
 // code quotes a name as a markdown code span. A backtick or line break in
 // the name (names come from plans) cannot end the span early: backticks
 // become ' and line breaks spaces.
-func code(s string) string {
-	return "`" + strings.NewReplacer("`", "'", "\r", " ", "\n", " ").Replace(s) + "`"
-}
+func code(s string) string { return prose.Code(s) }
 
 // kindNoun names a kind of resource as a reviewer says it.
 func kindNoun(k infra.Kind) string {

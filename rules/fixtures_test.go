@@ -77,6 +77,8 @@ type change struct {
 	replace       []string // replace paths, dotted
 	reason        string
 	mode          string
+	// unknown is after_unknown: attributes known only after apply.
+	unknown map[string]any
 }
 
 // plan builds a parsed plan from fixture changes.
@@ -100,7 +102,11 @@ func plan(t testing.TB, errored bool, changes ...change) *planparse.Plan {
 			}
 			paths = append(paths, steps)
 		}
-		ch := map[string]any{"actions": c.actions, "before": c.before, "after": c.after, "after_unknown": map[string]any{},
+		unknown := c.unknown
+		if unknown == nil {
+			unknown = map[string]any{}
+		}
+		ch := map[string]any{"actions": c.actions, "before": c.before, "after": c.after, "after_unknown": unknown,
 			"before_sensitive": map[string]any{}, "after_sensitive": map[string]any{}}
 		if paths != nil {
 			ch["replace_paths"] = paths

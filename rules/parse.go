@@ -491,6 +491,10 @@ func fieldNames(t reflect.Type) []string {
 
 // suggest returns the candidate closest to s when it is close enough to
 // be a typo of it.
+// Suggest returns the candidate closest to s when it is close enough to
+// be a typo of it (for a did-you-mean), else "".
+func Suggest(s string, candidates []string) string { return suggest(s, candidates) }
+
 func suggest(s string, candidates []string) string {
 	best, bestD := "", 1<<30
 	for _, c := range candidates {

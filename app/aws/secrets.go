@@ -6,10 +6,12 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/planwarden/planwarden/app/port"
 )
@@ -58,7 +60,14 @@ func LoadSecrets(ctx context.Context, client *secretsmanager.Client, appID int64
 
 func secretValue(ctx context.Context, client *secretsmanager.Client, id string) ([]byte, error) {
 	out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: sdkaws.String(id)})
-	if err != nil {
+	var notFound *types.ResourceNotFoundException
+	switch {
+	case errors.As(err, &notFound) && strings.Contains(notFound.ErrorMessage(), "AWSCURRENT"):
+		// The stack creates the private key's secret without a value.
+		return nil, fmt.Errorf("load secret %s: it has no value yet; put one with: aws secretsmanager put-secret-value --secret-id %s --secret-string file://KEY.pem (docs/deploy.md, one-time setup)", id, id)
+	case errors.As(err, &notFound):
+		return nil, fmt.Errorf("load secret %s: no such secret; check the secret ARN the stack passed in (its outputs name them)", id)
+	case err != nil:
 		return nil, fmt.Errorf("load secret %s: %w", id, err)
 	}
 	v := out.SecretBinary

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	pwaws "github.com/planwarden/planwarden/app/aws"
@@ -45,12 +46,22 @@ func TestLoadSecrets(t *testing.T) {
 	})
 
 	notPEM := awstest.Secret(t, client, "hunter2-not-a-pem")
+	// The stack creates the private key's secret with no value: the first
+	// deploy's state until step 1 of the one-time setup.
+	empty, err := client.CreateSecret(ctx, &secretsmanager.CreateSecretInput{Name: sdkaws.String(awstest.Name("planwarden/empty"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		client.DeleteSecret(context.Background(), &secretsmanager.DeleteSecretInput{SecretId: empty.ARN, ForceDeleteWithoutRecovery: sdkaws.Bool(true)})
+	})
 	errs := map[string]struct {
 		ids  pwaws.SecretIDs
 		want string
 	}{
 		"no webhook secret configured": {ids: pwaws.SecretIDs{PrivateKey: key}, want: "no webhook secret id"},
-		"a secret that does not exist": {ids: pwaws.SecretIDs{WebhookSecret: "planwarden/missing"}, want: "load secret planwarden/missing"},
+		"a secret that does not exist": {ids: pwaws.SecretIDs{WebhookSecret: "planwarden/missing"}, want: "load secret planwarden/missing: no such secret"},
+		"a secret with no value yet":   {ids: pwaws.SecretIDs{PrivateKey: *empty.ARN, WebhookSecret: hook}, want: "it has no value yet; put one with: aws secretsmanager put-secret-value --secret-id " + *empty.ARN},
 		"a private key that is no PEM": {ids: pwaws.SecretIDs{PrivateKey: notPEM, WebhookSecret: hook}, want: "not a PEM private key"},
 	}
 	for name, tc := range errs {

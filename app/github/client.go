@@ -65,7 +65,44 @@ func (in *installations) botLogin(ctx context.Context) (string, error) {
 	return a.GetSlug() + "[bot]", nil
 }
 
-func newInstallations(s port.Secrets, apiURL string, retried http.RoundTripper) (*installations, error) {
+// maxRedirects bounds the redirects one request follows.
+const maxRedirects = 5
+
+// apiRedirects follows a redirect of the API only to the API's own scheme
+// and host: the installation token goes with every request, so a redirect
+// elsewhere (a renamed repository's 301 is on the API's host) is refused.
+func apiRedirects(api *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		switch {
+		case len(via) >= maxRedirects:
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		case !strings.EqualFold(req.URL.Host, api.Host) || req.URL.Scheme != api.Scheme:
+			return fmt.Errorf("refusing to follow a redirect from the GitHub API to %s://%s: the installation token goes only to %s", req.URL.Scheme, req.URL.Host, api.Host)
+		}
+		return nil
+	}
+}
+
+// blobRedirects follows the blob store's redirects (they carry no token)
+// but never to http:// unless the API itself is http:// (tests).
+func blobRedirects(api *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		return plainHTTP(api, req.URL)
+	}
+}
+
+// plainHTTP refuses an http:// URL unless the API URL is http:// too.
+func plainHTTP(api, u *url.URL) error {
+	if u.Scheme != "https" && !(u.Scheme == "http" && api.Scheme == "http") {
+		return fmt.Errorf("refusing a %s:// artifact URL: only https is followed (the API is %s://)", u.Scheme, api.Scheme)
+	}
+	return nil
+}
+
+func newInstallations(s port.Secrets, apiURL string, retried, blobs http.RoundTripper) (*installations, error) {
 	u, err := url.Parse(apiURL)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("github api url %q: not an absolute URL", apiURL)
@@ -80,7 +117,7 @@ func newInstallations(s port.Secrets, apiURL string, retried http.RoundTripper) 
 	}
 	atr := ghinstallation.NewAppsTransportFromPrivateKey(retried, s.AppID, key)
 	atr.BaseURL = strings.TrimSuffix(u.String(), "/")
-	appClient := github.NewClient(&http.Client{Transport: atr})
+	appClient := github.NewClient(&http.Client{Transport: atr, CheckRedirect: apiRedirects(u)})
 	base := *u
 	appClient.BaseURL = &base
 	return &installations{
@@ -90,7 +127,7 @@ func newInstallations(s port.Secrets, apiURL string, retried http.RoundTripper) 
 		app:      appClient,
 		apps:     atr,
 		baseURL:  u,
-		download: &http.Client{Transport: retried},
+		download: &http.Client{Transport: blobs, CheckRedirect: blobRedirects(u)},
 		clients:  map[int64]port.GitHub{},
 	}, nil
 }
@@ -99,7 +136,8 @@ func newInstallations(s port.Secrets, apiURL string, retried http.RoundTripper) 
 // the key of s, against the REST API at apiURL (https://api.github.com/ or
 // https://HOST/api/v3/), every request through base under the retry policy.
 func Clients(s port.Secrets, apiURL string, base http.RoundTripper, retry RetryPolicy) (func(installationID int64) (port.GitHub, error), error) {
-	in, err := newInstallations(s, apiURL, retryTransport(base, retry))
+	p := retry.withDefaults()
+	in, err := newInstallations(s, apiURL, retryTransport(base, p, p.Timeout), retryTransport(base, p, p.BlobTimeout))
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +158,7 @@ func (in *installations) client(id int64) (port.GitHub, error) {
 	atr := ghinstallation.NewAppsTransportFromPrivateKey(in.retried, in.appID, in.key)
 	atr.BaseURL = in.apps.BaseURL
 	tr := ghinstallation.NewFromAppsTransport(atr, id)
-	gc := github.NewClient(&http.Client{Transport: tr})
+	gc := github.NewClient(&http.Client{Transport: tr, CheckRedirect: apiRedirects(in.baseURL)})
 	base := *in.baseURL
 	gc.BaseURL = &base
 	c := &ghAdapter{c: gc, download: in.download, in: in, appID: in.appID}
@@ -134,9 +172,17 @@ type ghAdapter struct {
 	download *http.Client
 	in       *installations
 	appID    int64 // only this App's check runs are ours
+	// login, when set, is the account the adapter writes as (a token's,
+	// not an App's).
+	login string
 }
 
-func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) { return g.in.botLogin(ctx) }
+func (g *ghAdapter) BotLogin(ctx context.Context) (string, error) {
+	if g.login != "" || g.in == nil {
+		return g.login, nil
+	}
+	return g.in.botLogin(ctx)
+}
 
 func notFound(resp *github.Response, err error) error {
 	if resp != nil && resp.StatusCode == http.StatusNotFound {
@@ -197,11 +243,38 @@ func (g *ghAdapter) CreateCheckRun(ctx context.Context, r port.Repo, c port.Chec
 	if c.Conclusion != "" {
 		opt.CompletedAt = &github.Timestamp{Time: c.CompletedAt}
 	}
-	cr, _, err := g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
+	cr, resp, err := g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
+	if err != nil && mayHaveTakenEffect(resp, err) {
+		// Not repeated blindly: the first attempt may have made it.
+		if runs, lerr := g.ListCheckRunsForRef(ctx, r, c.HeadSHA, c.Name); lerr == nil {
+			for _, got := range runs {
+				if got.Name == c.Name && got.Title == c.Title && got.Status == optionalValue(c.Status, got.Status) {
+					return got, nil
+				}
+			}
+			cr, _, err = g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
+		}
+	}
 	if err != nil {
 		return port.CheckRun{}, fmt.Errorf("create check run %s on %s: %w", c.Name, prose.ShortSHA(c.HeadSHA), err)
 	}
 	return fromCheckRun(cr), nil
+}
+
+// mayHaveTakenEffect reports whether a failed POST may still have done
+// what it asked: GitHub answered 5xx, or the answer was lost.
+func mayHaveTakenEffect(resp *github.Response, err error) bool {
+	if resp == nil || resp.Response == nil {
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	}
+	return resp.StatusCode >= 500
+}
+
+func optionalValue(want, got string) string {
+	if want == "" {
+		return got
+	}
+	return want
 }
 
 func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r port.Repo, c port.CheckRun) error {
@@ -241,7 +314,7 @@ func (g *ghAdapter) ListIssueComments(ctx context.Context, r port.Repo, number i
 			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			out = append(out, port.IssueComment{ID: c.GetID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
+			out = append(out, port.IssueComment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
 		}
 		if resp.NextPage == 0 {
 			break
@@ -252,7 +325,21 @@ func (g *ghAdapter) ListIssueComments(ctx context.Context, r port.Repo, number i
 }
 
 func (g *ghAdapter) CreateComment(ctx context.Context, r port.Repo, number int, body string) (int64, error) {
-	c, _, err := g.c.Issues.CreateComment(ctx, r.Owner, r.Name, number, &github.IssueComment{Body: github.String(body)})
+	c, resp, err := g.c.Issues.CreateComment(ctx, r.Owner, r.Name, number, &github.IssueComment{Body: github.String(body)})
+	if err != nil && mayHaveTakenEffect(resp, err) {
+		// Not repeated blindly: when the first attempt made the comment,
+		// it is there, by the bot, with this body.
+		bot, berr := g.BotLogin(ctx)
+		comments, lerr := g.ListIssueComments(ctx, r, number)
+		if berr == nil && lerr == nil {
+			for i := len(comments) - 1; i >= 0; i-- {
+				if comments[i].User == bot && comments[i].Body == body {
+					return comments[i].ID, nil
+				}
+			}
+			c, _, err = g.c.Issues.CreateComment(ctx, r.Owner, r.Name, number, &github.IssueComment{Body: github.String(body)})
+		}
+	}
 	if err != nil {
 		return 0, fmt.Errorf("create comment on #%d: %w", number, err)
 	}
@@ -277,8 +364,10 @@ func (g *ghAdapter) GetWorkflowRun(ctx context.Context, r port.Repo, id int64) (
 
 func fromWorkflowRun(run *github.WorkflowRun) port.WorkflowRun {
 	w := port.WorkflowRun{
-		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
+		ID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), DisplayTitle: run.GetDisplayTitle(),
+		HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
+		Event: run.GetEvent(), Attempt: run.GetRunAttempt(), HeadRepo: run.GetHeadRepository().GetFullName(),
 	}
 	for _, pr := range run.PullRequests {
 		w.PullRequests = append(w.PullRequests, pr.GetNumber())
@@ -309,6 +398,9 @@ func (g *ghAdapter) DownloadArtifact(ctx context.Context, r port.Repo, id int64,
 	u, resp, err := g.c.Actions.DownloadArtifact(ctx, r.Owner, r.Name, id, 1)
 	if err != nil {
 		return nil, fmt.Errorf("download artifact %d: %w", id, notFound(resp, err))
+	}
+	if err := plainHTTP(g.in.baseURL, u); err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, err)
 	}
 	// A fresh request: the blob store's signed URL must not see our token.
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -364,6 +456,7 @@ func fromPR(pr *github.PullRequest) port.PullRequest {
 	p := port.PullRequest{
 		Number: pr.GetNumber(), State: pr.GetState(), HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), BaseRef: pr.GetBase().GetRef(),
+		Author: pr.GetUser().GetLogin(), ChangedFiles: pr.GetChangedFiles(),
 	}
 	for _, l := range pr.Labels {
 		p.Labels = append(p.Labels, l.GetName())
@@ -391,6 +484,38 @@ func (g *ghAdapter) ListPRsForCommit(ctx context.Context, r port.Repo, sha strin
 	return out, nil
 }
 
+// maxPRFilePages is GitHub's own bound: it lists at most 3,000 files of
+// a pull request, 100 a page.
+const maxPRFilePages = 30
+
+func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([]string, bool, error) {
+	pr, resp, err := g.c.PullRequests.Get(ctx, r.Owner, r.Name, number)
+	if err != nil {
+		return nil, false, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
+	}
+	opt := &github.ListOptions{PerPage: 100}
+	var out []string
+	listed := 0
+	for page := 0; page < maxPRFilePages; page++ {
+		files, resp, err := g.c.PullRequests.ListFiles(ctx, r.Owner, r.Name, number, opt)
+		if err != nil {
+			return nil, false, fmt.Errorf("list files of pull request #%d: %w", number, err)
+		}
+		for _, f := range files {
+			listed++
+			out = append(out, f.GetFilename())
+			if f.GetPreviousFilename() != "" {
+				out = append(out, f.GetPreviousFilename())
+			}
+		}
+		if resp.NextPage == 0 {
+			return out, listed >= pr.GetChangedFiles(), nil
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, false, nil
+}
+
 func (g *ghAdapter) GetPermission(ctx context.Context, r port.Repo, user string) (string, error) {
 	p, resp, err := g.c.Repositories.GetPermissionLevel(ctx, r.Owner, r.Name, user)
 	if err != nil {
@@ -407,8 +532,12 @@ func (g *ghAdapter) DispatchWorkflow(ctx context.Context, r port.Repo, workflowF
 	for k, v := range inputs {
 		in[k] = v
 	}
-	_, err := g.c.Actions.CreateWorkflowDispatchEventByFileName(ctx, r.Owner, r.Name, workflowFile,
+	resp, err := g.c.Actions.CreateWorkflowDispatchEventByFileName(ctx, r.Owner, r.Name, workflowFile,
 		github.CreateWorkflowDispatchEventRequest{Ref: ref, Inputs: in})
+	if err != nil && mayHaveTakenEffect(resp, err) {
+		// A dispatch names no run to look for: it is not repeated.
+		return fmt.Errorf("dispatch %s on %s: GitHub did not confirm it, so it may or may not have started (look at the Actions tab before asking again): %w", workflowFile, ref, err)
+	}
 	if err != nil {
 		return fmt.Errorf("dispatch %s on %s: %w", workflowFile, ref, err)
 	}

@@ -94,7 +94,7 @@ func checkRepo(t *testing.T, raw map[string]any, job job.Job) {
 
 func TestDecodePullRequestExamples(t *testing.T) {
 	decodeCorpus(t, "pull_request", nil, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
-		if want := pullRequestActions[str(raw["action"])]; ok != want {
+		if want := pullRequestActions[str(raw["action"])] && (raw["action"] != "edited" || field(raw, "changes", "base") != nil); ok != want {
 			t.Fatalf("action %s: queued %v, want %v", raw["action"], ok, want)
 		}
 		if !ok {
@@ -105,6 +105,32 @@ func TestDecodePullRequestExamples(t *testing.T) {
 			t.Errorf("job %+v does not carry the PR's number, head and base", job)
 		}
 	})
+}
+
+// edited is a job only when the base changed: a retargeted PR is gated by
+// its new base's config; a title or body edit changes nothing.
+func TestDecodePullRequestEdited(t *testing.T) {
+	for name, tc := range map[string]struct {
+		changes map[string]any
+		want    bool
+	}{
+		"retargeted":    {map[string]any{"base": map[string]any{"ref": map[string]any{"from": "lax"}, "sha": map[string]any{"from": "3333333333333333333333333333333333333333"}}}, true},
+		"title edited":  {map[string]any{"title": map[string]any{"from": "wip"}}, false},
+		"nothing named": {nil, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			decodeCorpus(t, "pull_request", func(raw map[string]any) {
+				raw["action"] = "edited"
+				if tc.changes != nil {
+					raw["changes"] = tc.changes
+				}
+			}, func(t *testing.T, raw map[string]any, j job.Job, ok bool) {
+				if ok != tc.want || ok && !j.PullRequest.BaseChanged {
+					t.Errorf("queued %v (base changed %v), want %v", ok, ok && j.PullRequest.BaseChanged, tc.want)
+				}
+			})
+		})
+	}
 }
 
 func TestDecodeWorkflowRunExamples(t *testing.T) {
@@ -126,6 +152,28 @@ func TestDecodeWorkflowRunExamples(t *testing.T) {
 	})
 }
 
+// A run whose title names a command thread is queued at every step, so
+// the thread's reply can follow it; its PR comes from the title when the
+// run lists none (a workflow_dispatch run lists none).
+func TestDecodeWorkflowRunOfAThread(t *testing.T) {
+	asThread := func(raw map[string]any) {
+		run := raw["workflow_run"].(map[string]any)
+		run["display_title"], run["event"], run["pull_requests"] = "planwarden plan #7 pw-7-1001", "workflow_dispatch", []any{}
+	}
+	decodeCorpus(t, "workflow_run", asThread, func(t *testing.T, raw map[string]any, j job.Job, ok bool) {
+		if !ok {
+			t.Fatalf("action %s of a thread's run: not queued", raw["action"])
+		}
+		w := j.WorkflowRun
+		if j.Action() != str(raw["action"]) || w.DisplayTitle != "planwarden plan #7 pw-7-1001" || w.Event != "workflow_dispatch" || w.Status != str(field(raw, "workflow_run", "status")) {
+			t.Errorf("job %+v does not carry the action, title, event and status", w)
+		}
+		if want := map[bool]int{true: 0, false: 7}[raw["action"] == "completed"]; j.PR != want {
+			t.Errorf("PR %d, want %d (the title's PR groups only a run that is not completed)", j.PR, want)
+		}
+	})
+}
+
 func TestDecodeCheckRunExamples(t *testing.T) {
 	ours := func(raw map[string]any) { raw["check_run"].(map[string]any)["name"] = port.CheckName }
 	decodeCorpus(t, "check_run", ours, func(t *testing.T, raw map[string]any, job job.Job, ok bool) {
@@ -140,8 +188,14 @@ func TestDecodeCheckRunExamples(t *testing.T) {
 			t.Errorf("job %+v does not carry the check run's id and head", job)
 		}
 	})
+	perProject := func(raw map[string]any) { raw["check_run"].(map[string]any)["name"] = port.CheckName + "/aks-gpu" }
+	decodeCorpus(t, "check_run", perProject, func(t *testing.T, raw map[string]any, _ job.Job, ok bool) {
+		if want := raw["action"] == "rerequested"; ok != want {
+			t.Fatalf("a per-project check, action %s: queued %v, want %v", raw["action"], ok, want)
+		}
+	})
 	decodeCorpus(t, "check_run", nil, func(t *testing.T, raw map[string]any, _ job.Job, ok bool) {
-		if ok && str(field(raw, "check_run", "name")) != port.CheckName {
+		if ok && !strings.HasPrefix(str(field(raw, "check_run", "name")), port.CheckName) {
 			t.Errorf("queued a re-run of another app's check %q", field(raw, "check_run", "name"))
 		}
 	})

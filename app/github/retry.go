@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -14,7 +15,10 @@ import (
 // 429 with Retry-After, or X-RateLimit-Remaining 0 and X-RateLimit-Reset)
 // by waiting as long as GitHub asks, but never longer than MaxWait at once;
 // other 4xx never. The total wait of one request is therefore at most
-// MaxRetries × MaxWait.
+// MaxRetries × MaxWait. A POST with a side effect (a comment, a check run,
+// a workflow dispatch) is never retried on a 5xx answer or a broken
+// connection, since the first attempt may have taken effect: the adapter
+// checks first (see CreateComment). Each attempt has a response timeout.
 type RetryPolicy struct {
 	MaxRetries int           // default 4
 	MinWait    time.Duration // first 5xx backoff, doubling; default 500ms
@@ -24,6 +28,10 @@ type RetryPolicy struct {
 	// Pause, when set, is called with each wait instead of the transport
 	// sleeping: tests inject a fake clock here so nothing really waits.
 	Pause func(time.Duration)
+	// Timeout bounds one attempt of an API request, answer included
+	// (default 30s); BlobTimeout one attempt of an artifact download from
+	// blob storage (default 5 minutes).
+	Timeout, BlobTimeout time.Duration
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
@@ -38,6 +46,12 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if p.MaxWait <= 0 {
 		p.MaxWait = 60 * time.Second
+	}
+	if p.Timeout <= 0 {
+		p.Timeout = 30 * time.Second
+	}
+	if p.BlobTimeout <= 0 {
+		p.BlobTimeout = 5 * time.Minute
 	}
 	if p.Now == nil {
 		p.Now = time.Now
@@ -80,15 +94,39 @@ func (p RetryPolicy) checkRetry(ctx context.Context, resp *http.Response, err er
 		return false, ctx.Err()
 	}
 	if err != nil {
+		if sideEffect(ctx) {
+			return false, nil // it may have reached GitHub: the caller checks
+		}
 		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 	}
 	if wait, ok := p.rateLimitWait(resp); ok {
-		return wait <= p.MaxWait, nil
+		return wait <= p.MaxWait, nil // refused before it took effect
 	}
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
-		return true, nil
+		return !sideEffect(ctx), nil
 	}
 	return false, nil
+}
+
+type requestKey struct{}
+
+// sideEffect reports whether the request of ctx (marked by markRequests)
+// is a POST that changes something when it is repeated: everything but
+// reactions (GitHub answers an existing one) and installation tokens.
+func sideEffect(ctx context.Context) bool {
+	r, ok := ctx.Value(requestKey{}).(*http.Request)
+	if !ok || r.Method != http.MethodPost {
+		return false
+	}
+	p := r.URL.Path
+	return !strings.HasSuffix(p, "/reactions") && !strings.HasSuffix(p, "/access_tokens")
+}
+
+// markRequests puts each request in its own context, for checkRetry.
+type markRequests struct{ next http.RoundTripper }
+
+func (m markRequests) RoundTrip(r *http.Request) (*http.Response, error) {
+	return m.next.RoundTrip(r.WithContext(context.WithValue(r.Context(), requestKey{}, r)))
 }
 
 func (p RetryPolicy) backoff(_, _ time.Duration, attempt int, resp *http.Response) time.Duration {
@@ -104,14 +142,17 @@ func (p RetryPolicy) backoff(_, _ time.Duration, attempt int, resp *http.Respons
 	return wait
 }
 
-// retryTransport wraps base in the retry policy.
-func retryTransport(base http.RoundTripper, p RetryPolicy) http.RoundTripper {
+// retryTransport wraps base in the retry policy, each attempt bounded by
+// timeout.
+func retryTransport(base http.RoundTripper, p RetryPolicy, timeout time.Duration) http.RoundTripper {
 	p = p.withDefaults()
 	c := retryablehttp.NewClient()
 	// Redirects are not followed here: the artifact download must see
-	// GitHub's 302 and fetch the blob itself, without Authorization.
+	// GitHub's 302 and fetch the blob itself, without Authorization, and
+	// the clients above decide which redirects to follow.
 	c.HTTPClient = &http.Client{
 		Transport:     base,
+		Timeout:       timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	c.Logger = nil
@@ -123,5 +164,5 @@ func retryTransport(base http.RoundTripper, p RetryPolicy) http.RoundTripper {
 	// Hand the last answer back (a 404, a rate limit we will not wait
 	// out) so go-github turns it into its typed error.
 	c.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	return &retryablehttp.RoundTripper{Client: c}
+	return markRequests{&retryablehttp.RoundTripper{Client: c}}
 }

@@ -59,7 +59,7 @@ func TestRetryTransportBoundsTheTotalWait(t *testing.T) {
 	}))
 	defer srv.Close()
 	var waited time.Duration
-	tr := retryTransport(http.DefaultTransport, RetryPolicy{MaxRetries: 3, MinWait: time.Second, MaxWait: 3 * time.Second, Pause: func(d time.Duration) { waited += d }})
+	tr := retryTransport(http.DefaultTransport, RetryPolicy{MaxRetries: 3, MinWait: time.Second, MaxWait: 3 * time.Second, Pause: func(d time.Duration) { waited += d }}, time.Minute)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
 	resp, err := tr.RoundTrip(req)
 	if err != nil {
@@ -85,7 +85,7 @@ func TestRetryTransportDoesNotFollowRedirects(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	tr := retryTransport(http.DefaultTransport, RetryPolicy{})
+	tr := retryTransport(http.DefaultTransport, RetryPolicy{}, time.Minute)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/zip", nil)
 	req.Header.Set("Authorization", "token ghs_x")
 	resp, err := tr.RoundTrip(req)

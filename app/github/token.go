@@ -29,9 +29,10 @@ func TokenPublisher(token, apiURL, login string, base http.RoundTripper, retry R
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 	}
-	gc := github.NewClient(&http.Client{Transport: &tokenAuth{token: token, host: u.Host, next: retryTransport(base, retry)}})
+	p := retry.withDefaults()
+	gc := github.NewClient(&http.Client{Transport: &tokenAuth{token: token, host: u.Host, next: retryTransport(base, p, p.Timeout)}, CheckRedirect: apiRedirects(u)})
 	gc.BaseURL = u
-	return &tokenAdapter{ghAdapter: &ghAdapter{c: gc}, login: login}, nil
+	return &tokenAdapter{ghAdapter: &ghAdapter{c: gc, login: login}, login: login}, nil
 }
 
 // tokenAdapter is the adapter with a fixed login in place of the App's slug.

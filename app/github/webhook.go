@@ -126,7 +126,7 @@ func locator(inst *github.Installation, repo *github.Repository) job.Job {
 }
 
 var pullRequestActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
-	"labeled": true, "unlabeled": true}
+	"labeled": true, "unlabeled": true, "edited": true}
 
 func decodePullRequest(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.PullRequestEvent)
@@ -141,6 +141,14 @@ func decodePullRequest(_ *slog.Logger, ev any) (job.Job, bool) {
 		}
 		p.Label = prose.Clamp(e.GetLabel().GetName(), 100)
 	}
+	if e.GetAction() == "edited" {
+		// Retargeted at another base: its config gates now. A title or
+		// body edit changes nothing planwarden reviews.
+		if e.GetChanges().GetBase() == nil {
+			return job.Job{}, false
+		}
+		p.BaseChanged = true
+	}
 	j := locator(e.GetInstallation(), e.GetRepo())
 	j.PR, j.HeadSHA, j.PullRequest = pr.GetNumber(), pr.GetHead().GetSHA(), p
 	return j, true
@@ -148,15 +156,28 @@ func decodePullRequest(_ *slog.Logger, ev any) (job.Job, bool) {
 
 func decodeWorkflowRun(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.WorkflowRunEvent)
-	if !ok || e.GetAction() != "completed" || e.GetWorkflowRun().GetID() == 0 {
+	if !ok || e.GetWorkflowRun().GetID() == 0 {
 		return job.Job{}, false
 	}
 	run := e.GetWorkflowRun()
+	// A run that is not completed yet matters only to the command thread
+	// whose id its title carries.
+	_, threadPR, isThread := job.ThreadOfTitle(run.GetDisplayTitle())
+	switch e.GetAction() {
+	case "completed":
+	case "requested", "in_progress":
+		if !isThread {
+			return job.Job{}, false
+		}
+	default:
+		return job.Job{}, false
+	}
 	j := locator(e.GetInstallation(), e.GetRepo())
 	j.HeadSHA = run.GetHeadSHA()
 	j.WorkflowRun = &job.WorkflowRun{
-		RunID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HTMLURL: run.GetHTMLURL(),
+		Action: e.GetAction(), RunID: run.GetID(), Name: run.GetName(), Path: run.GetPath(), HTMLURL: run.GetHTMLURL(),
 		HeadBranch: run.GetHeadBranch(), Conclusion: run.GetConclusion(), StartedAt: run.GetRunStartedAt().Time,
+		DisplayTitle: prose.Clamp(run.GetDisplayTitle(), 256), Event: run.GetEvent(), Status: run.GetStatus(),
 	}
 	// A run may list several PRs (one branch, several bases): prefer the
 	// one whose head is the run's head.
@@ -168,12 +189,16 @@ func decodeWorkflowRun(_ *slog.Logger, ev any) (job.Job, bool) {
 			break
 		}
 	}
+	if j.PR == 0 && isThread && e.GetAction() != "completed" {
+		j.PR = threadPR // queued with the PR's other work
+	}
 	return j, true
 }
 
 func decodeCheckRun(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.CheckRunEvent)
-	if !ok || e.GetAction() != "rerequested" || e.GetCheckRun().GetName() != port.CheckName {
+	// planwarden's check, or one of its per-project checks (planwarden/<project>).
+	if name := e.GetCheckRun().GetName(); !ok || e.GetAction() != "rerequested" || name != port.CheckName && !strings.HasPrefix(name, port.CheckName+"/") {
 		return job.Job{}, false
 	}
 	cr := e.GetCheckRun()

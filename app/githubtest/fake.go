@@ -3,8 +3,9 @@
 // Enterprise Server does, keeps their state (PRs and their labels,
 // comments, check runs, workflow runs, artifacts, files, permissions, team
 // memberships), records every call, and
-// checks each request against GitHub's REST description when the file is
-// present (see SpecPath).
+// checks each request against GitHub's REST description (openapi.json:
+// the operations it serves, cut from GitHub's published description by
+// `go generate`).
 package githubtest
 
 import (
@@ -29,9 +30,10 @@ type Server struct {
 	// URL is the server root; APIURL the REST base to configure clients with.
 	URL, APIURL string
 
-	t    testing.TB
-	srv  *httptest.Server
-	spec *spec
+	t      testing.TB
+	srv    *httptest.Server
+	spec   *spec
+	served []string // what routes serves, as "METHOD /path"
 
 	mu         sync.Mutex
 	calls      []Call
@@ -50,6 +52,8 @@ type Server struct {
 	dispatches []Dispatch
 	reactions  []Reaction
 	gates      []*Gate
+	defaults   map[string]string // owner/repo -> default branch (main when unset)
+	graphql    []GraphQLCall
 }
 
 // Gate holds matching requests until Release; Arrived is closed when the
@@ -96,7 +100,7 @@ type PR struct {
 	HeadRepo    string // default owner/repo
 	BaseRef     string // default main
 	Labels      []string
-	// Author is the login of who opened it (default "alice").
+	// Author is the login of who opened it (default "octocat").
 	Author string
 	// Files are the files it changes, as GitHub's "list pull request
 	// files" returns them (at most 3,000).
@@ -127,6 +131,11 @@ type Comment struct {
 	Body        string
 	User        string
 	Edits       int
+	// NodeID is the comment's GraphQL id; Minimized and MinimizedReason
+	// what minimizeComment made of it (the classifier as sent, OUTDATED).
+	NodeID          string
+	Minimized       bool
+	MinimizedReason string
 }
 
 // CheckRun is a check run as the fake holds it.
@@ -155,10 +164,15 @@ type Run struct {
 	Conclusion  string
 	PRs         []int
 	StartedAt   time.Time
-	// Event triggered it (default pull_request); Attempt is its
-	// run_attempt (default 1); HeadRepo is the repository of its head
-	// commit (default owner/repo; a fork's run names the fork).
+	// DisplayTitle is the run's title: the workflow's run-name when it
+	// sets one (GitHub's display_title).
+	DisplayTitle string
+	// Event triggered it (default pull_request); Status is its status
+	// (default completed); Attempt is its run_attempt (default 1);
+	// HeadRepo is the repository of its head commit (default owner/repo;
+	// a fork's run names the fork).
 	Event    string
+	Status   string
 	Attempt  int
 	HeadRepo string
 }
@@ -190,7 +204,10 @@ type Fault struct {
 	Status int
 	Header http.Header
 	Body   string
-	hits   int
+	// Applied serves the request first (it takes effect), then answers
+	// with the fault: a 502 after the comment was made.
+	Applied bool
+	hits    int
 }
 
 // New starts a fake GitHub; it is closed when the test ends. Requests that
@@ -236,17 +253,21 @@ func (s *Server) AddPR(pr PR) {
 		pr.HeadRef = fmt.Sprintf("feature-%d", pr.Number)
 	}
 	if pr.Author == "" {
-		pr.Author = "alice"
+		pr.Author = "octocat"
 	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }
 
-// AddRun adds a workflow run.
+// AddRun adds a workflow run, or replaces the run of that id (a run that
+// moves on from queued to in_progress to completed).
 func (s *Server) AddRun(r Run) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.Event == "" {
 		r.Event = "pull_request"
+	}
+	if r.Status == "" {
+		r.Status = "completed"
 	}
 	if r.Attempt == 0 {
 		r.Attempt = 1
@@ -349,8 +370,7 @@ func (s *Server) Comments(owner, repo string, pr int) []Comment {
 func (s *Server) AddComment(owner, repo string, pr int, user, body string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &Comment{ID: s.id(), Owner: owner, Repo: repo, PR: pr, Body: body, User: user}
-	s.comments = append(s.comments, c)
+	c := s.newComment(owner, repo, pr, user, body)
 	return c.ID
 }
 
@@ -444,6 +464,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 		}
 		if f := s.fault(r); f != nil {
+			if f.Applied {
+				next.ServeHTTP(httptest.NewRecorder(), r)
+			}
 			for k, v := range f.Header {
 				rec.Header()[k] = v
 			}

@@ -1,7 +1,10 @@
 package githubtest
 
 import (
+	"bytes"
 	"net/http"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -139,5 +142,45 @@ func TestServerReportsViolations(t *testing.T) {
 	post(`{"name":"planwarden","head_sha":"abc","conclusion":"maybe"}`)
 	if len(tb.errs) != 1 || !strings.Contains(tb.errs[0], "does not match GitHub's REST description") {
 		t.Fatalf("reported %q, want one mismatch", tb.errs)
+	}
+}
+
+// openapi.json is what specgen makes of GitHub's description as it is in
+// the shared corpus: regenerate it (go generate ./app/githubtest) when
+// either changes.
+func TestEmbeddedSpecIsCurrent(t *testing.T) {
+	full, err := os.ReadFile(SourceSpec())
+	if os.IsNotExist(err) {
+		t.Skipf("GitHub's REST description is not at %s (the shared corpus is absent): openapi.json is not compared", SourceSpec())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := TrimSpec(full, ServedOperations())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(append(want, '\n'), embeddedSpec) {
+		t.Errorf("openapi.json is not what specgen makes of %s: run go generate ./app/githubtest", SourceSpec())
+	}
+}
+
+// Every operation the fake serves routes in openapi.json, so a route added
+// without regenerating it fails here, not as a puzzling validation error.
+func TestEmbeddedSpecRoutesEveryServedOperation(t *testing.T) {
+	sp := loadedSpec(t)
+	for _, op := range ServedOperations() {
+		method, path, _ := cut(op)
+		path = regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(path, "1")
+		req, err := http.NewRequest(method, "http://githubtest"+APIPrefix+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := sp.router.FindRoute(req); err != nil {
+			t.Errorf("%s: %v (run go generate ./app/githubtest)", op, err)
+		}
+	}
+	if n := sp.doc.Paths.Len(); n > len(ServedOperations()) {
+		t.Errorf("openapi.json has %d paths for %d served operations: it keeps more than the fake serves", n, len(ServedOperations()))
 	}
 }

@@ -11,6 +11,7 @@ import (
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h http.HandlerFunc) {
+		s.served = append(s.served, pattern)
 		method, path, _ := cut(pattern)
 		mux.HandleFunc(method+" "+APIPrefix+path, h)
 	}
@@ -33,8 +34,19 @@ func (s *Server) routes() http.Handler {
 	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
 	api("POST /repos/{owner}/{repo}/actions/workflows/{wf}/dispatches", s.dispatch)
 	api("GET /orgs/{org}/teams/{slug}/memberships/{user}", s.teamMembership)
+	api("GET /repos/{owner}/{repo}", s.getRepo)
+	api("GET /repos/{owner}/{repo}/actions/workflows/{wf}/runs", s.listWorkflowRuns)
+	mux.HandleFunc("POST "+GraphQLPath, s.serveGraphQL)
 	mux.HandleFunc("GET /_blob/{id}", s.blob)
 	return s.middleware(mux)
+}
+
+// ServedOperations are the REST operations the fake serves, as
+// "METHOD /path/{param}" below APIPrefix, in the order routes names them.
+func ServedOperations() []string {
+	s := &Server{}
+	s.routes()
+	return s.served
 }
 
 func cut(pattern string) (string, string, bool) {
@@ -156,7 +168,7 @@ func (s *Server) prsForCommit(w http.ResponseWriter, r *http.Request) {
 }
 
 func commentJSON(c *Comment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.User}}
+	return map[string]any{"id": c.ID, "node_id": c.NodeID, "body": c.Body, "user": map[string]any{"login": c.User}}
 }
 
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
@@ -203,8 +215,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	c := &Comment{ID: s.id(), Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), PR: n, Body: in.Body, User: BotLogin}
-	s.comments = append(s.comments, c)
+	c := s.newComment(r.PathValue("owner"), r.PathValue("repo"), n, BotLogin, in.Body)
 	writeJSON(w, http.StatusCreated, commentJSON(c))
 }
 
@@ -339,19 +350,7 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	prs := []any{}
-	for _, n := range run.PRs {
-		prs = append(prs, map[string]any{"number": n})
-	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"id": run.ID, "name": run.Name, "path": run.Path, "head_sha": run.HeadSHA, "head_branch": run.HeadBranch,
-		"status": "completed", "conclusion": run.Conclusion, "pull_requests": prs,
-		"event": run.Event, "run_attempt": run.Attempt,
-		"head_repository": map[string]any{"full_name": run.HeadRepo},
-		"repository":      map[string]any{"full_name": run.Owner + "/" + run.Repo},
-		"run_started_at":  run.StartedAt.UTC().Format(time.RFC3339),
-		"html_url":        fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
-	})
+	writeJSON(w, http.StatusOK, s.runJSON(run))
 }
 
 func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request) {
@@ -432,6 +431,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if status, msg := s.dispatchProblem(r.PathValue("owner"), r.PathValue("repo"), r.PathValue("wf"), in.Ref, in.Inputs); status != 0 {
+		writeJSON(w, status, map[string]string{"message": msg, "documentation_url": "https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event"})
+		return
+	}
 	s.dispatches = append(s.dispatches, Dispatch{Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), Workflow: r.PathValue("wf"), Ref: in.Ref, Inputs: in.Inputs})
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -36,7 +36,7 @@ type Job struct {
 }
 
 // PullRequest is pull_request opened, synchronize, reopened,
-// ready_for_review, labeled or unlabeled.
+// ready_for_review, labeled, unlabeled, or edited with a new base.
 type PullRequest struct {
 	Action  string `json:"action"`
 	HeadRef string `json:"head_ref,omitempty"`
@@ -44,10 +44,16 @@ type PullRequest struct {
 	Sender  string `json:"sender,omitempty"`
 	// Label is the label added or removed (labeled, unlabeled only).
 	Label string `json:"label,omitempty"`
+	// BaseChanged is set on edited when the PR was retargeted at another
+	// base branch (an edit of the title or body is no job).
+	BaseChanged bool `json:"base_changed,omitempty"`
 }
 
-// WorkflowRun is workflow_run completed.
+// WorkflowRun is workflow_run completed, or requested or in_progress for
+// a run whose title names a command thread (ThreadOfTitle).
 type WorkflowRun struct {
+	// Action is requested, in_progress or completed ("" reads as completed).
+	Action     string    `json:"action,omitempty"`
 	RunID      int64     `json:"run_id"`
 	Name       string    `json:"name,omitempty"`
 	Path       string    `json:"path,omitempty"` // .github/workflows/plan.yml
@@ -55,6 +61,11 @@ type WorkflowRun struct {
 	HeadBranch string    `json:"head_branch,omitempty"`
 	Conclusion string    `json:"conclusion,omitempty"`
 	StartedAt  time.Time `json:"started_at,omitzero"`
+	// DisplayTitle is the run's title (its run-name, at most 256 bytes);
+	// Event what started it; Status queued, in_progress or completed.
+	DisplayTitle string `json:"display_title,omitempty"`
+	Event        string `json:"event,omitempty"`
+	Status       string `json:"status,omitempty"`
 }
 
 // CheckRun is check_run rerequested on the planwarden check.
@@ -91,7 +102,7 @@ type IssueComment struct {
 
 // Commands are the slash commands a comment may start with; the receiver
 // queues only these.
-var Commands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true}
+var Commands = map[string]bool{"/plan": true, "/destroy-staging": true, "/override": true, "/planwarden": true}
 
 // GroupKey serializes work for one pull request: owner/repo#PR, or
 // owner/repo@SHA when the PR is not known yet.
@@ -108,6 +119,9 @@ func (j Job) Action() string {
 	case j.PullRequest != nil:
 		return j.PullRequest.Action
 	case j.WorkflowRun != nil:
+		if j.WorkflowRun.Action != "" {
+			return j.WorkflowRun.Action
+		}
 		return "completed"
 	case j.CheckRun != nil, j.CheckSuite != nil:
 		return "rerequested"

@@ -22,6 +22,10 @@ const MergeGroupExternalID = "merge-group-pr-"
 type PRReader interface {
 	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
 	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
+	// ListPRFiles returns the files a pull request changes (a rename under
+	// both names); complete is false when GitHub listed fewer than the pull
+	// request changes (it lists at most 3,000).
+	ListPRFiles(ctx context.Context, r Repo, number int) (files []string, complete bool, err error)
 	GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error)
 	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip, at most maxBytes long
@@ -35,6 +39,11 @@ type PRReader interface {
 	// TeamMember reports whether user is an active member of the team
 	// org/teamSlug (a pending invitation is not membership).
 	TeamMember(ctx context.Context, org, teamSlug, user string) (bool, error)
+	// DefaultBranch returns the repository's default branch.
+	DefaultBranch(ctx context.Context, r Repo) (string, error)
+	// ListWorkflowRuns returns the newest runs (up to 50) of a workflow
+	// file, newest first, filtered by event and branch when not empty.
+	ListWorkflowRuns(ctx context.Context, r Repo, workflowFile, event, branch string) ([]WorkflowRun, error)
 }
 
 // Publisher writes what planwarden says: the check run, the one PR
@@ -51,6 +60,9 @@ type Publisher interface {
 	BotLogin(ctx context.Context) (string, error)
 	// React adds a reaction (+1, -1, eyes, rocket, confused ...) to an issue comment.
 	React(ctx context.Context, r Repo, commentID int64, content string) error
+	// MinimizeComment hides a comment as outdated (GraphQL minimizeComment,
+	// classifier OUTDATED); nodeID is the comment's GraphQL id.
+	MinimizeComment(ctx context.Context, nodeID string) error
 }
 
 // Dispatcher starts CI workflows (/plan, /destroy-staging).
@@ -105,9 +117,10 @@ type Annotation struct {
 
 // IssueComment is a comment on a PR's conversation.
 type IssueComment struct {
-	ID   int64
-	Body string
-	User string
+	ID     int64
+	NodeID string // GraphQL id
+	Body   string
+	User   string
 }
 
 // PullRequest is what the bot needs to know of a PR.
@@ -119,6 +132,10 @@ type PullRequest struct {
 	HeadRepo string // owner/name of the head branch's repository
 	BaseRef  string
 	Labels   []string // label names
+	// Author is the login of who opened the pull request.
+	Author string
+	// ChangedFiles is how many files GitHub says it changes.
+	ChangedFiles int
 }
 
 // WorkflowRun is a GitHub Actions run.
@@ -126,6 +143,7 @@ type WorkflowRun struct {
 	ID           int64
 	Name         string
 	Path         string // .github/workflows/plan.yml
+	DisplayTitle string // the run-name, when the workflow sets one
 	HeadSHA      string
 	HeadBranch   string
 	Status       string
@@ -133,6 +151,12 @@ type WorkflowRun struct {
 	HTMLURL      string
 	RunStartedAt time.Time
 	PullRequests []int
+	// Event triggered the run (pull_request, workflow_dispatch, ...);
+	// Attempt is its run_attempt; HeadRepo the owner/name of the
+	// repository its head commit came from (a fork's, for a fork's PR).
+	Event    string
+	Attempt  int
+	HeadRepo string
 }
 
 // Artifact is one artifact of a workflow run.

@@ -34,12 +34,24 @@ type PRState struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
 	CheckRunID int64 `json:"check_run_id,omitempty"`
-	// Overrides are the /override commands given on the PR. They stay
-	// across pushes (each names the head it was given on).
-	Overrides []Override `json:"overrides,omitempty"`
+	// Runs are the newest trusted run of each plan workflow on HeadSHA:
+	// what the check concludes from.
+	Runs []PlanRun `json:"runs,omitempty"`
+	// Blocking are the overridable blocking findings of the last review
+	// of HeadSHA, with their environments: what /override may cover.
+	Blocking []BlockingFinding `json:"blocking,omitempty"`
+	// Grants are the /override commands given on the PR, one per finding
+	// they cover. Every review checks them again against the base
+	// branch's config (package trust).
+	Grants []Grant `json:"grants,omitempty"`
 	// Labels are the override labels put on the PR while the App watched:
 	// who added each and when, for the comment.
 	Labels []LabelMark `json:"labels,omitempty"`
+	// Threads are the slash-command threads of the PR (the newest
+	// twenty, newest last), each with its one reply.
+	Threads []Thread `json:"threads,omitempty"`
+	// Projects are the projects of the newest review of HeadSHA.
+	Projects []ProjectStatus `json:"projects,omitempty"`
 	// Version is the stored state's version when it was read (0: there
 	// was none). Store.PutPR writes only over that version, so two jobs
 	// that read the same state cannot both write it.
@@ -74,16 +86,39 @@ type DeliveryForgetter interface {
 	ForgetDelivery(ctx context.Context, deliveryID string) error
 }
 
-// Override is one /override recorded on a PR.
-type Override struct {
-	Rule    string    `json:"rule"`
-	Address string    `json:"address,omitempty"` // empty: every address of the rule
-	Project string    `json:"project,omitempty"` // empty: every project
-	By      string    `json:"by"`
-	At      time.Time `json:"at"`
-	Reason  string    `json:"reason,omitempty"`
-	// HeadSHA is the PR's head when the override was given.
-	HeadSHA string `json:"head_sha,omitempty"`
+// PlanRun is a trusted plan workflow run, as GitHub described it (the
+// stored form of trust.Run).
+type PlanRun struct {
+	ID         int64  `json:"id"`
+	Attempt    int    `json:"attempt,omitempty"`
+	Path       string `json:"path"`
+	Event      string `json:"event,omitempty"`
+	HeadSHA    string `json:"head_sha,omitempty"`
+	HeadRepo   string `json:"head_repo,omitempty"`
+	Conclusion string `json:"conclusion,omitempty"`
+}
+
+// Grant is one person's /override of one blocking finding (the stored form
+// of trust.Grant): the finding's digest and environment when it was given.
+type Grant struct {
+	Rule        string    `json:"rule"`
+	Project     string    `json:"project,omitempty"`
+	Address     string    `json:"address,omitempty"`
+	Environment string    `json:"environment"`
+	Digest      string    `json:"digest"`
+	By          string    `json:"by"`
+	At          time.Time `json:"at"`
+	Reason      string    `json:"reason"`
+	HeadSHA     string    `json:"head_sha,omitempty"`
+}
+
+// BlockingFinding is a blocking finding of a review, as /override needs it.
+type BlockingFinding struct {
+	Rule        string `json:"rule"`
+	Project     string `json:"project,omitempty"`
+	Address     string `json:"address"`
+	Message     string `json:"message"`
+	Environment string `json:"environment"`
 }
 
 // LabelMark remembers who put an override label on the PR, and when.

@@ -244,7 +244,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 			t.Fatalf("PR: %v", err)
 		}
 		revoked := read
-		revoked.Overrides = nil
+		revoked.Grants = nil
 		revoked.Conclusion = "failure"
 		if err := s.PutPR(ctx, k, revoked, hour); err != nil {
 			t.Fatalf("PutPR at the version read: %v", err)
@@ -367,11 +367,23 @@ func fullState() port.PRState {
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
 		CheckRunID: 4242424242,
-		Overrides: []port.Override{
-			{Rule: "gpu-sku-loss", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
-			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", By: "bob", At: fixed},
+		Grants: []port.Grant{
+			{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Environment: "prod", Digest: "0011223344556677", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
+			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", Environment: "staging", Digest: "8899aabbccddeeff", By: "bob", At: fixed, Reason: "blue/green"},
 		},
-		Labels: []port.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
+		Runs:     []port.PlanRun{{ID: 9876543210, Attempt: 2, Path: ".github/workflows/planwarden-plan.yml", Event: "pull_request", HeadSHA: "0123456789abcdef0123456789abcdef01234567", HeadRepo: "octo/infra", Conclusion: "success"}},
+		Blocking: []port.BlockingFinding{{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "A100 to D4s", Environment: "prod"}},
+		Labels:   []port.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
+		Threads: []port.Thread{
+			{ID: "pw-7-1001", Command: "plan", ReplyID: 1002, By: "alice", At: fixed, Projects: []string{"gpu"}, Workflow: "planwarden-plan.yml", Ref: "feature-7",
+				Run: port.ThreadRun{ID: 502, URL: "https://github.com/octo/infra/actions/runs/502", Status: "completed", Conclusion: "success"}, Verdict: "pass", Minimized: true},
+			{ID: "pw-7-1003", Command: "destroy-staging", ReplyID: 1004, By: "alice", At: fixed, Environment: "staging", Workflow: "destroy-staging.yml", Ref: "main",
+				Stage: "confirmed", ConfirmByOther: true, ConfirmedBy: "bob", ConfirmID: 1005, Resources: []string{`aws_sagemaker_endpoint.main["a b"]`}, More: 3,
+				PlanRun: port.ThreadRun{ID: 501}, Declared: []string{"serving"}},
+			{ID: "pw-7-1006", Command: "refused", ReplyID: 1007, By: "rita", At: fixed},
+		},
+		Projects: []port.ProjectStatus{{Name: "gpu", Environment: "prod", Verdict: "fail", RunID: 501, RunURL: "https://github.com/octo/infra/actions/runs/501",
+			PlanTime: fixed.Add(-time.Hour), Resources: []string{"azurerm_kubernetes_cluster_node_pool.gpu"}, More: 1}},
 	}
 }
 

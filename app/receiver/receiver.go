@@ -6,6 +6,8 @@
 package receiver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -149,11 +151,27 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusOK, "duplicate delivery")
 		return
 	}
+	// A signed body replayed under a new delivery id is the same
+	// delivery: the body's digest is remembered too.
+	digest := bodyDigest(body)
+	fresh, err = rc.cfg.Store.MarkDelivery(ctx, digest, rc.cfg.DeliveryTTL)
+	if err != nil {
+		log.Error("mark delivery body", "err", err)
+		reply(http.StatusServiceUnavailable, "store unavailable")
+		return
+	}
+	if !fresh {
+		log.Warn("replayed body under a new delivery id ignored")
+		reply(http.StatusOK, "duplicate delivery")
+		return
+	}
 	if err := rc.cfg.Queue.Enqueue(ctx, j); err != nil {
 		// Forget the id when the store can, so GitHub's "Redeliver" works.
 		if f, ok := rc.cfg.Store.(port.DeliveryForgetter); ok {
-			if ferr := f.ForgetDelivery(ctx, delivery); ferr != nil {
-				log.Warn("forget delivery", "err", ferr)
+			for _, k := range []string{delivery, digest} {
+				if ferr := f.ForgetDelivery(ctx, k); ferr != nil {
+					log.Warn("forget delivery", "err", ferr)
+				}
 			}
 		}
 		log.Error("enqueue", "err", err)
@@ -162,4 +180,10 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	log.Info("queued", "group", j.GroupKey())
 	reply(http.StatusAccepted, "queued")
+}
+
+// bodyDigest is the delivery key of a body: its SHA-256.
+func bodyDigest(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "body:" + hex.EncodeToString(sum[:])
 }

@@ -206,3 +206,37 @@ func TestHealthz(t *testing.T) {
 		t.Errorf("GET /healthz: %d %q, want 200 ok", rec.Code, rec.Body.String())
 	}
 }
+
+// A signed body replayed under a new delivery id does nothing; a
+// different body under a new id is a new delivery.
+func TestReplayedBodyUnderANewDeliveryIDIsIgnored(t *testing.T) {
+	q := &recordQueue{}
+	var log bytes.Buffer
+	a := testApp(t, q, &log)
+	post := func(delivery, body string) int {
+		req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", delivery)
+		req.Header.Set("X-Hub-Signature-256", signed(body))
+		rec := httptest.NewRecorder()
+		a.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	other := strings.Replace(openedPayload, "abc123", "def456", 1)
+	for i, step := range []struct {
+		delivery, body string
+		code, jobs     int
+	}{
+		{"d-1", openedPayload, 202, 1},
+		{"d-2", openedPayload, 200, 1}, // the same signed body, a new id
+		{"d-3", other, 202, 2},
+	} {
+		if code := post(step.delivery, step.body); code != step.code || len(q.jobs) != step.jobs {
+			t.Errorf("step %d (%s): status %d with %d jobs, want %d with %d", i, step.delivery, code, len(q.jobs), step.code, step.jobs)
+		}
+	}
+	if !strings.Contains(log.String(), "replayed body under a new delivery id ignored") {
+		t.Errorf("the log does not say the replay was ignored:\n%s", log.String())
+	}
+}

@@ -225,7 +225,7 @@ func workflowRunCompleted(t testing.TB) []byte {
 	b, _ := json.Marshal(map[string]any{
 		"action": "completed",
 		"workflow_run": map[string]any{
-			"id": e2eRunID, "name": "plan", "path": ".github/workflows/plan.yml", "head_sha": e2eSHA, "head_branch": "gpu-pool",
+			"id": e2eRunID, "name": "plan", "path": ".github/workflows/planwarden-plan.yml", "head_sha": e2eSHA, "head_branch": "gpu-pool",
 			"status": "completed", "conclusion": "success", "run_started_at": "2026-12-02T10:00:00Z",
 			"html_url":      "https://github.com/octo/infra/actions/runs/30433642",
 			"pull_requests": []any{map[string]any{"number": 7, "head": map[string]any{"sha": e2eSHA, "ref": "gpu-pool"}, "base": map[string]any{"ref": "main"}}},
@@ -238,7 +238,7 @@ func workflowRunCompleted(t testing.TB) []byte {
 func newFakeGitHub(t testing.TB) *githubtest.Server {
 	gh := githubtest.New(t)
 	gh.AddPR(githubtest.PR{Owner: "octo", Repo: "infra", Number: 7, HeadSHA: e2eSHA, HeadRef: "gpu-pool"})
-	gh.AddRun(githubtest.Run{Owner: "octo", Repo: "infra", ID: e2eRunID, Name: "plan", Path: ".github/workflows/plan.yml",
+	gh.AddRun(githubtest.Run{Owner: "octo", Repo: "infra", ID: e2eRunID, Name: "plan", Path: ".github/workflows/planwarden-plan.yml",
 		HeadSHA: e2eSHA, HeadBranch: "gpu-pool", Conclusion: "success", PRs: []int{7}, StartedAt: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
 	gh.AddArtifact("octo", "infra", e2eRunID, "planwarden-aks-gpu", planZip(t))
 	return gh

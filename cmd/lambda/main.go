@@ -1,13 +1,16 @@
-// Command lambda is planwarden on AWS Lambda (provided.al2023, arm64): one
-// binary, deployed by template.yaml as two functions. PLANWARDEN_ROLE
-// selects what a function does:
+// Command lambda is planwarden on AWS Lambda (provided.al2023, arm64).
+// template.yaml deploys it as two binaries, built with a build tag each
+// (`make lambda`):
 //
-//   - receiver: Function URL (or API Gateway HTTP API) requests go to the
-//     App's webhook http.Handler, which verifies, dedupes (DynamoDB) and
-//     enqueues (SQS FIFO), answering in milliseconds;
-//   - worker: SQS batches go to the App's worker, with partial batch
-//     responses;
-//   - all (the default): both, for a single-function deployment.
+//   - receiver (-tags receiver): Function URL (or API Gateway HTTP API)
+//     requests go to the webhook http.Handler (app/receiver), which
+//     verifies, dedupes (DynamoDB) and enqueues (SQS FIFO), answering in
+//     milliseconds; it links no review pipeline;
+//   - worker (-tags worker): SQS batches go to the worker (app), with
+//     partial batch responses.
+//
+// Built without either tag it is both, and PLANWARDEN_ROLE (receiver,
+// worker, all: the default) selects, for a single-function deployment.
 //
 // Environment:
 //
@@ -36,9 +39,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
-	"github.com/planwarden/planwarden/app/receiver"
 )
 
 func main() {
@@ -78,7 +79,7 @@ func readSettings(getenv func(string) string) (settings, error) {
 		retryBase:       15 * time.Second,
 	}
 	if s.role == "" {
-		s.role = roleAll
+		s.role = builtRole
 	}
 	var errs []error
 	need := func(name, v string) {
@@ -86,10 +87,11 @@ func readSettings(getenv func(string) string) (settings, error) {
 			errs = append(errs, fmt.Errorf("%s is not set", name))
 		}
 	}
-	switch s.role {
-	case roleReceiver, roleWorker, roleAll:
-	default:
+	switch {
+	case s.role != roleReceiver && s.role != roleWorker && s.role != roleAll:
 		errs = append(errs, fmt.Errorf("PLANWARDEN_ROLE=%q: want receiver, worker or all", s.role))
+	case builtRole != roleAll && s.role != builtRole:
+		errs = append(errs, fmt.Errorf("PLANWARDEN_ROLE=%q: this binary is the %s (built with -tags %s)", s.role, builtRole, builtRole))
 	}
 	need("PLANWARDEN_WEBHOOK_SECRET_ID", s.webhookSecretID)
 	need("PLANWARDEN_TABLE", s.table)
@@ -142,23 +144,15 @@ func setup(ctx context.Context, getenv func(string) string, log *slog.Logger) (*
 	if err != nil {
 		return nil, err
 	}
-	store := aws.Store(s.table)
 	h := &handler{role: s.role, log: log}
 	if s.role != roleWorker {
-		rc, err := receiver.New(receiver.Config{WebhookSecret: secrets.WebhookSecret, Queue: aws.Queue(s.queueURL), Store: store, Logger: log})
-		if err != nil {
-			return nil, fmt.Errorf("build the receiver: %w", err)
+		if h.http, err = newReceiver(aws, s, secrets, log); err != nil {
+			return nil, err
 		}
-		h.http = rc
 	}
 	if s.role != roleReceiver {
-		a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: store, Logger: log})
-		if err != nil {
-			return nil, fmt.Errorf("build the app: %w", err)
-		}
-		h.worker = &sqsWorker{process: a.Process, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
-		if s.queueURL != "" {
-			h.worker.retry = aws.Queue(s.queueURL).RetryAfter
+		if h.worker, err = newWorker(aws, s, secrets, log); err != nil {
+			return nil, err
 		}
 	}
 	return h, nil

@@ -1,5 +1,6 @@
 // Command planwarden reviews Terraform/OpenTofu plans: `review` prints the
-// review of plan files, `validate` checks a repo config, `serve` runs the
+// review of plan files, `validate` checks a repo config, `redact` writes a
+// plan without its secrets (the one to upload from CI), `serve` runs the
 // GitHub App.
 package main
 

@@ -28,8 +28,10 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV] [--project NAME] [--format markdown|json|text] [--out FILE] PLAN.json...
 
-Reviews each PLAN.json (the output of terraform show -json; - reads standard
-input) as one project. --project and --environment may be repeated: the Nth
+Reviews each PLAN.json (the output of terraform show -json, or an ARM what-if
+result of az deployment group|sub what-if --result-format FullResourcePayloads
+--no-pretty-print --output json for Bicep and ARM templates; - reads standard
+input) as one project: plans and what-if files may be mixed in one review. --project and --environment may be repeated: the Nth
 applies to the Nth plan; a single --environment applies to all. A project
 without --project is named after its file.
 

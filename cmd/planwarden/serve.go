@@ -48,7 +48,7 @@ type serveConfig struct {
 	addr    string
 }
 
-// serveEnv reads the env contract of ARCHITECTURE.md. Errors name the
+// serveEnv reads the env contract of docs/architecture.md. Errors name the
 // variable, never its value.
 func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error)) (serveConfig, error) {
 	var c serveConfig

@@ -177,7 +177,7 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	w.Write(plan)
 	zw.Close()
 	gh.AddPR(githubtest.PR{Owner: "o", Repo: "r", Number: 3, HeadSHA: sha})
-	gh.AddRun(githubtest.Run{Owner: "o", Repo: "r", ID: 77, Name: "planwarden plan", HeadSHA: sha, Conclusion: "success", PRs: []int{3}})
+	gh.AddRun(githubtest.Run{Owner: "o", Repo: "r", ID: 77, Name: "planwarden plan", Path: ".github/workflows/planwarden-plan.yml", HeadSHA: sha, Conclusion: "success", PRs: []int{3}})
 	gh.AddArtifact("o", "r", 77, "planwarden-bucket", zbuf.Bytes())
 	gate := gh.Hold("GET", "/artifacts")
 

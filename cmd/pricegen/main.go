@@ -8,7 +8,7 @@
 //	pricegen import -csv PRICES.csv [-catalog infra/catalog.json] [-fresh] [-out FILE]
 //	pricegen azure  -regions eastus,westeurope [-all] [-catalog ...] [-out FILE]
 //	pricegen aws    -regions us-east-1 [-services AmazonEC2,AmazonSageMaker] [-all] [-catalog ...] [-out FILE]
-//	pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.gz]
+//	pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.tsv]
 //
 // See docs/pricing.md.
 package main
@@ -37,7 +37,7 @@ const usage = `usage:
   pricegen import -csv PRICES.csv [-catalog infra/catalog.json] [-fresh] [-out FILE]
   pricegen azure  -regions eastus,westeurope [-all] [-catalog infra/catalog.json] [-out FILE]
   pricegen aws    -regions us-east-1 [-services AmazonEC2,AmazonSageMaker] [-all] [-catalog infra/catalog.json] [-out FILE]
-  pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.gz]
+  pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.tsv]
 import, azure and aws merge into -catalog (prices replaced per SKU and region, GPU facts kept)
 and writes -out (default: the -catalog file); bulk writes the compact bulk catalog
 (every Azure VM price, every EC2 type) from the bulk snapshots. See docs/pricing.md.
@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 			return 2
 		}
 		if *out == "" {
-			*out = "infra/catalog_bulk.gz"
+			*out = "infra/catalog_bulk.tsv"
 		}
 		return runBulk(*dir, *out, stdout, stderr)
 	}

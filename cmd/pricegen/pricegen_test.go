@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/planwarden/planwarden/infra"
 )
 
@@ -404,10 +405,10 @@ func TestAzureFetchStopsAtMaxPages(t *testing.T) {
 	}
 }
 
-// TestCommittedBulkIsPricegenOutput guards infra/catalog_bulk.gz: it must
+// TestCommittedBulkIsPricegenOutput guards infra/catalog_bulk.tsv: it must
 // be exactly what `pricegen bulk` writes from the shared snapshots.
 func TestCommittedBulkIsPricegenOutput(t *testing.T) {
-	const dir, committed = "../../../shared/data/catalog", "../../infra/catalog_bulk.gz"
+	const dir, committed = "../../../shared/data/catalog", "../../infra/catalog_bulk.tsv"
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent (it lives beside the repository); cannot regenerate the bulk catalog", dir)
 	}
@@ -415,7 +416,7 @@ func TestCommittedBulkIsPricegenOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "bulk.gz")
+	out := filepath.Join(t.TempDir(), "bulk.tsv")
 	var so, se bytes.Buffer
 	if code := run(context.Background(), []string{"bulk", "-dir", dir, "-out", out}, &so, &se, nil); code != 0 {
 		t.Fatalf("pricegen bulk: exit %d: %s", code, se.String())
@@ -446,11 +447,11 @@ func TestBulkErrorsNameFileLineAndColumn(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "azure-vm-prices.csv"), []byte(tc.azure), 0o644)
 			os.WriteFile(filepath.Join(dir, "aws-ec2.csv"), []byte(tc.ec2), 0o644)
 			var so, se bytes.Buffer
-			code := run(context.Background(), []string{"bulk", "-dir", dir, "-out", filepath.Join(dir, "out.gz")}, &so, &se, nil)
+			code := run(context.Background(), []string{"bulk", "-dir", dir, "-out", filepath.Join(dir, "out.tsv")}, &so, &se, nil)
 			if code != 1 || !strings.Contains(se.String(), tc.want) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, se.String(), tc.want)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "out.gz")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "out.tsv")); err == nil {
 				t.Errorf("a failed run wrote its output")
 			}
 		})

@@ -9,8 +9,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/planwarden/planwarden/review"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/planwarden/planwarden/review"
 )
 
 var (

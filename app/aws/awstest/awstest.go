@@ -202,17 +202,6 @@ func Delete(t testing.TB, client *sqs.Client, url string, m Message) {
 	}
 }
 
-// Release makes a received message visible again at once, as a failed
-// receive does once its visibility timeout is over (without the wait).
-func Release(t testing.TB, client *sqs.Client, url string, m Message) {
-	t.Helper()
-	if _, err := client.ChangeMessageVisibility(context.Background(), &sqs.ChangeMessageVisibilityInput{
-		QueueUrl: sdkaws.String(url), ReceiptHandle: sdkaws.String(m.ReceiptHandle), VisibilityTimeout: 0,
-	}); err != nil {
-		t.Fatalf("release: %v", err)
-	}
-}
-
 // Depth returns the queue's visible and in-flight message counts.
 func Depth(t testing.TB, client *sqs.Client, url string) (visible, inFlight string) {
 	t.Helper()

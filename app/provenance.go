@@ -1,0 +1,259 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
+)
+
+// What the check believes comes from GitHub's facts and the base branch's
+// config (package trust decides); this file gathers the facts.
+
+func trustPR(repo Repo, pr PullRequest) trust.PullRequest {
+	return trust.PullRequest{Number: pr.Number, Repo: repo.String(), HeadSHA: pr.HeadSHA, Author: pr.Author}
+}
+
+func trustRun(run WorkflowRun) trust.Run {
+	return trust.Run{ID: run.ID, Attempt: max(run.Attempt, 1), Path: run.Path, Event: run.Event, HeadSHA: run.HeadSHA,
+		HeadRepo: run.HeadRepo, Conclusion: run.Conclusion}
+}
+
+// The PR's state stores trust's values in port's types (the receiver's
+// side links no review pipeline); these convert.
+
+func runsOf(st PRState) []trust.Run {
+	out := make([]trust.Run, 0, len(st.Runs))
+	for _, r := range st.Runs {
+		out = append(out, trust.Run(r))
+	}
+	return out
+}
+
+func storedRuns(runs []trust.Run) []port.PlanRun {
+	out := make([]port.PlanRun, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, port.PlanRun(r))
+	}
+	return out
+}
+
+func grantsOf(st PRState) []trust.Grant {
+	out := make([]trust.Grant, 0, len(st.Grants))
+	for _, g := range st.Grants {
+		out = append(out, trust.Grant(g))
+	}
+	return out
+}
+
+func storedGrants(grants []trust.Grant) []port.Grant {
+	out := make([]port.Grant, 0, len(grants))
+	for _, g := range grants {
+		out = append(out, port.Grant(g))
+	}
+	return out
+}
+
+func subjectsOf(st PRState) []trust.Subject {
+	out := make([]trust.Subject, 0, len(st.Blocking))
+	for _, b := range st.Blocking {
+		out = append(out, trust.Subject{Environment: b.Environment, Finding: rules.Finding{
+			Rule: b.Rule, Severity: rules.SeverityBlock, Project: b.Project, Address: b.Address, Message: b.Message}})
+	}
+	return out
+}
+
+func storedSubjects(subjects []trust.Subject) []port.BlockingFinding {
+	out := make([]port.BlockingFinding, 0, len(subjects))
+	for _, s := range subjects {
+		f := s.Finding
+		out = append(out, port.BlockingFinding{Rule: f.Rule, Project: f.Project, Address: f.Address, Message: f.Message, Environment: s.Environment})
+	}
+	return out
+}
+
+// collected is what the review of a commit reads: the plans to review with
+// their projects and environments, the provenance findings and notes, and
+// the declared projects whose plans may still come.
+type collected struct {
+	inputs   []review.Input
+	findings []rules.Finding
+	notes    []string
+	waiting  []string
+	planTime time.Time        // newest plan timestamp: shown, decides nothing
+	runOf    map[string]int64 // the run each project's plan comes from
+}
+
+// collect reads the plans of the newest run of each plan workflow, gives
+// each its project and environment from cfg, and adds the provenance
+// findings: unknown-project, plan-workflow-changed and missing-plan.
+func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
+	var col collected
+	var plans []trust.Plan
+	inputs := map[string]*planparse.Plan{} // by artifact/path
+	budget := &budget{left: a.cfg.Limits.MaxTotal}
+	for _, run := range runs {
+		name := fmt.Sprintf("%s (run %d)", run.Path, run.ID)
+		if run.Conclusion != "success" {
+			return col, failed("Plan workflow "+orNone(run.Conclusion),
+				fmt.Sprintf("The plan workflow run %s concluded %s, so its plans cannot be reviewed. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
+					name, orNone(run.Conclusion))), false
+		}
+		arts, err := gh.ListRunArtifacts(ctx, repo, run.ID)
+		if err != nil {
+			logger(ctx).Error("list run artifacts", "run", run.ID, "err", err)
+			return col, failed("Plan artifacts not listed", fmt.Sprintf("planwarden could not list the artifacts of %s. Re-run the check to try again.", name)), false
+		}
+		arts = planArtifacts(arts)
+		if len(arts) == 0 {
+			return col, failed("No plan artifact",
+				fmt.Sprintf("The plan workflow run %s uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
+					name, ArtifactPrefix, ArtifactPrefix)), false
+		}
+		if len(arts) > a.cfg.Limits.MaxArtifacts {
+			return col, failed("Too many plan artifacts",
+				fmt.Sprintf("The run %s uploaded %d plan artifacts; planwarden reads at most %d.", name, len(arts), a.cfg.Limits.MaxArtifacts)), false
+		}
+		files, out, ok := a.downloadWithin(ctx, gh, repo, arts, budget)
+		if !ok {
+			return col, out, false
+		}
+		for _, f := range files {
+			p, err := planparse.Parse(f.Name, f.Data)
+			if err != nil {
+				return col, failed("Unreadable plan", "planwarden could not read a plan file of "+name+":\n\n"+codeBlock(err.Error())), false
+			}
+			if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && t.After(col.planTime) {
+				col.planTime = t
+			}
+			key := fmt.Sprintf("%d/%s", run.ID, f.Name)
+			inputs[key] = p
+			plans = append(plans, trust.Plan{Run: run, Artifact: f.Artifact, File: strings.TrimPrefix(f.Name, f.Artifact+"/"), Single: f.Single,
+				Project: f.Project, Environment: f.Environment})
+		}
+	}
+	as := trust.Assign(cfg, plans)
+	col.runOf = map[string]int64{}
+	for _, p := range as.Plans {
+		col.inputs = append(col.inputs, review.Input{Name: p.Project, Environment: p.Environment,
+			Plan: inputs[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)]})
+		col.runOf[p.Project] = p.Run.ID
+	}
+	col.findings, col.notes = as.Findings, as.Notes
+
+	files, complete, err := gh.ListPRFiles(ctx, repo, pr.Number)
+	if err != nil {
+		logger(ctx).Error("list pull request files", "err", err)
+		return col, failed("Changed files not listed", "planwarden could not list the files this pull request changes. Re-run the check to try again."), false
+	}
+	changes := trust.Changes{Files: files, Complete: complete}
+	used, err := a.planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
+	if err != nil {
+		logger(ctx).Error("read the plan workflows", "err", err)
+		return col, failed("Plan workflows not read", fmt.Sprintf("planwarden could not read the plan workflows from %s. Re-run the check to try again.", pr.BaseRef)), false
+	}
+	first := ""
+	if len(col.inputs) > 0 {
+		first = col.inputs[0].Name
+	}
+	col.findings = append(col.findings, trust.WorkflowChanges(cfg, changes, used, first)...)
+	if len(cfg.Projects) > 0 {
+		touched, _ := trust.Touched(cfg, changes)
+		missing := trust.Missing(cfg, as, touched, runs)
+		if trust.Reported(cfg, runs) {
+			col.findings = append(col.findings, missing...)
+		} else {
+			for _, f := range missing {
+				col.waiting = append(col.waiting, f.Project)
+			}
+		}
+		// A finding of a project without a plan needs a project to
+		// show under.
+		for _, f := range col.findings {
+			if f.Project != "" && !hasInput(col.inputs, f.Project) {
+				pc, _ := cfg.Project(f.Project)
+				env := pc.Environment
+				if env == "" {
+					env = rules.DefaultEnvironmentName
+				}
+				col.inputs = append(col.inputs, review.Input{Name: f.Project, Environment: env, Plan: &planparse.Plan{File: "(no plan)"}})
+			}
+		}
+	}
+	return col, outcome{}, true
+}
+
+func hasInput(inputs []review.Input, name string) bool {
+	for _, in := range inputs {
+		if in.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// maxUsedFiles bounds how many workflow and action files are read to find
+// what the plan workflows use.
+const maxUsedFiles = 20
+
+// planWorkflowUses returns the repository files the plan workflows use, as
+// the base branch has them: local actions (`uses: ./...`, and what their
+// action.yml uses in turn) and called reusable workflows.
+func (a *App) planWorkflowUses(ctx context.Context, gh GitHub, repo Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
+	var used []trust.Used
+	type file struct{ path, via string }
+	queue := []file{}
+	for _, wf := range cfg.PlanWorkflowPaths() {
+		queue = append(queue, file{wf, ""})
+	}
+	seen := map[string]bool{}
+	for reads := 0; len(queue) > 0 && reads < maxUsedFiles; {
+		f := queue[0]
+		queue = queue[1:]
+		if seen[f.path] {
+			continue
+		}
+		seen[f.path] = true
+		candidates := []string{f.path}
+		if !strings.HasSuffix(f.path, ".yml") && !strings.HasSuffix(f.path, ".yaml") {
+			candidates = []string{path.Join(f.path, "action.yml"), path.Join(f.path, "action.yaml")}
+		}
+		for _, c := range candidates {
+			reads++
+			data, err := gh.GetFile(ctx, repo, c, baseRef)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			uses, err := trust.LocalUses(data)
+			if err != nil {
+				logger(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
+				break
+			}
+			for _, u := range uses {
+				via := "used by " + f.path
+				if f.via != "" {
+					via += ", " + f.via
+				}
+				kind := "a local action"
+				if strings.HasSuffix(u, ".yml") || strings.HasSuffix(u, ".yaml") {
+					kind = "a reusable workflow"
+				}
+				used = append(used, trust.Used{Path: u, Via: kind + " " + via})
+				queue = append(queue, file{u, via})
+			}
+			break
+		}
+	}
+	return used, nil
+}

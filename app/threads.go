@@ -1,0 +1,344 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/rules"
+)
+
+// Command threads. A /plan, or a /destroy-staging and its confirmation,
+// is one thread with one bot reply, edited in place as the thread moves on
+// (queued, in progress, completed). The thread's id, pw-<PR>-<comment id>,
+// is dispatched as the workflow input correlation_id; the workflow puts it
+// in its run-name, so the run's workflow_run events (display_title) find
+// the thread again.
+
+// Limits of what one PR remembers.
+const (
+	maxThreads      = 20
+	maxResourceList = 30
+	// maxProjectStatuses bounds the projects a PR's state remembers.
+	maxProjectStatuses = 100
+	confirmWindow      = 10 * time.Minute
+)
+
+// threadDone reports whether nothing more will happen in the thread at now, so
+// a newer reply may hide its reply. A destroy request nobody confirmed in
+// time is done.
+func threadDone(t Thread, now time.Time) bool {
+	switch t.Command {
+	case "plan":
+		return t.Run.Status == "completed"
+	case "destroy-staging":
+		switch t.Stage {
+		case comment.DestroyAwaiting:
+			return lapsed(t, now)
+		case comment.DestroyConfirmed:
+			return t.Run.Status == "completed"
+		}
+	}
+	return true
+}
+
+// lapsed reports whether a destroy request waits for a confirmation that
+// can no longer come.
+func lapsed(t Thread, now time.Time) bool {
+	return t.Command == "destroy-staging" && t.Stage == comment.DestroyAwaiting && now.After(t.At.Add(confirmWindow))
+}
+
+func runView(r ThreadRun, workflow, ref string) comment.Run {
+	return comment.Run{Workflow: workflow, Ref: ref, ID: r.ID, URL: r.URL, Status: r.Status, Conclusion: r.Conclusion}
+}
+
+// replyBody is the thread's reply.
+func replyBody(t Thread) string {
+	switch t.Command {
+	case "plan":
+		return comment.PlanReply{Thread: t.ID, By: t.By, Projects: t.Projects, Run: runView(t.Run, t.Workflow, t.Ref), Verdict: t.Verdict}.Markdown()
+	case "destroy-staging":
+		return comment.DestroyReply{Thread: t.ID, By: t.By, Environment: t.Environment, Projects: t.Projects,
+			Resources: t.Resources, More: t.More, PlanRun: runView(t.PlanRun, "", ""), Declared: t.Declared, Deadline: t.At.Add(confirmWindow),
+			ConfirmByOther: t.ConfirmByOther, Stage: t.Stage, ConfirmedBy: t.ConfirmedBy, Run: runView(t.Run, t.Workflow, t.Ref)}.Markdown()
+	}
+	return ""
+}
+
+func findThread(st *PRState, id string) *Thread {
+	for i := range st.Threads {
+		if st.Threads[i].ID == id {
+			return &st.Threads[i]
+		}
+	}
+	return nil
+}
+
+// addThread records a thread, forgetting the oldest beyond maxThreads.
+func addThread(st *PRState, t Thread) {
+	st.Threads = append(st.Threads, t)
+	if len(st.Threads) > maxThreads {
+		st.Threads = st.Threads[len(st.Threads)-maxThreads:]
+	}
+}
+
+// withState applies f to the PR's state and stores it when f says so. f
+// only edits st: it runs again on a fresh read when another job wrote the
+// state in between.
+func (a *App) withState(ctx context.Context, key string, f func(st *PRState) bool) (PRState, error) {
+	return a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+		if !f(st) {
+			return false, nil
+		}
+		st.UpdatedAt = a.now()
+		return true, nil
+	})
+}
+
+// hideOutdated minimizes planwarden's replies of finished threads other
+// than keep, unless the config turns that off, and remembers which it
+// hid. Only the comments the bot created for the threads it remembers are
+// touched. It is best effort: a failure is logged.
+func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cfg *rules.Config, keep string) {
+	if !cfg.MinimizesOutdated() {
+		return
+	}
+	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: pr}.GroupKey()
+	st, _, err := a.store.PR(ctx, key)
+	if err != nil {
+		logger(ctx).Warn("could not minimize outdated replies", "err", err)
+		return
+	}
+	hidden, err := a.minimizeOutdated(ctx, gh, repo, pr, st, keep)
+	if err != nil {
+		logger(ctx).Warn("could not minimize outdated replies", "err", err)
+	}
+	if len(hidden) == 0 {
+		return
+	}
+	now := a.now()
+	if _, err := a.withState(ctx, key, func(st *PRState) bool {
+		for _, id := range hidden {
+			if t := findThread(st, id); t != nil {
+				t.Minimized = true
+				if lapsed(*t, now) {
+					t.Stage = comment.DestroyExpired
+				}
+			}
+		}
+		return true
+	}); err != nil {
+		logger(ctx).Warn("could not record the minimized replies", "err", err)
+	}
+}
+
+// hideAfterReview hides the replies of finished command threads once a
+// new review supersedes them. It asks GitHub for the config only when
+// there is such a reply.
+func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key string, pr int) {
+	st, _, err := a.store.PR(ctx, key)
+	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) }) {
+		return
+	}
+	if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
+		a.hideOutdated(ctx, gh, repo, pr, cfg, "")
+	}
+}
+
+// minimizeOutdated minimizes the replies hideOutdated picks and returns
+// the ids of their threads.
+func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, keep string) ([]string, error) {
+	todo := map[int64]Thread{}
+	for _, t := range st.Threads {
+		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) {
+			todo[t.ReplyID] = t
+		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	comments, err := gh.ListIssueComments(ctx, repo, pr) // for the replies' GraphQL ids
+	if err != nil {
+		return nil, err
+	}
+	var hidden []string
+	for _, c := range comments {
+		t, ok := todo[c.ID] // a reply the bot created: its id was recorded then
+		if !ok || c.NodeID == "" {
+			continue
+		}
+		if lapsed(t, a.now()) { // say so before hiding it
+			t.Stage = comment.DestroyExpired
+			if err := gh.EditComment(ctx, repo, t.ReplyID, replyBody(t)); err != nil {
+				return hidden, err
+			}
+		}
+		if err := gh.MinimizeComment(ctx, c.NodeID); err != nil {
+			return hidden, err
+		}
+		hidden = append(hidden, t.ID)
+		logger(ctx).Info("outdated reply minimized", "comment", c.ID, "thread", t.ID)
+	}
+	return hidden, nil
+}
+
+// trackRun follows a run that carries a thread's id in its title: the
+// thread's reply shows the run's link and status, and for /plan the
+// verdict of its review, or for /destroy-staging its result. The run must
+// be of the workflow the thread dispatched, on the ref it dispatched, so
+// another workflow cannot write into a thread by naming its id.
+func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) error {
+	id, prNum, ok := job.ThreadOfTitle(run.DisplayTitle)
+	if !ok {
+		return nil
+	}
+	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: prNum}.GroupKey()
+	defer a.locks.lock(key)()
+	var edit Thread
+	_, err := a.withState(ctx, key, func(st *PRState) bool {
+		edit = Thread{}
+		t := findThread(st, id)
+		if t == nil || t.Workflow != path.Base(run.Path) || run.HeadBranch != t.Ref || run.Event != "" && run.Event != "workflow_dispatch" {
+			return false
+		}
+		if t.Run.ID != 0 && t.Run.ID != run.ID || t.Run.Status == "completed" && run.Status != "completed" {
+			return false // another run of the thread, or an event that arrived late
+		}
+		t.Run = ThreadRun{ID: run.ID, URL: run.HTMLURL, Status: orDefault(run.Status, "queued"), Conclusion: run.Conclusion}
+		if t.Command == "plan" && run.Status == "completed" && st.RunID == run.ID && st.HeadSHA == run.HeadSHA {
+			t.Verdict = verdictOf(st.Conclusion)
+		}
+		edit = *t
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if edit.ID == "" {
+		logger(ctx).Info("run names no thread of this PR that dispatched it", "thread", id, "run", run.ID, "workflow", run.Path)
+		return nil
+	}
+	logger(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Run.Status)
+	if edit.ReplyID != 0 {
+		if err := gh.EditComment(ctx, repo, edit.ReplyID, replyBody(edit)); err != nil {
+			return err
+		}
+	}
+	if threadDone(edit, a.now()) {
+		if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
+			a.hideOutdated(ctx, gh, repo, prNum, cfg, edit.ID)
+		}
+	}
+	return nil
+}
+
+// findThreadRun looks for the run a dispatch started, by the thread id in
+// its title. Right after the dispatch GitHub has usually not created it
+// yet; the run's own workflow_run events fill it in then.
+func (a *App) findThreadRun(ctx context.Context, gh GitHub, repo Repo, t *Thread) {
+	runs, err := gh.ListWorkflowRuns(ctx, repo, t.Workflow, "workflow_dispatch", t.Ref)
+	if err != nil {
+		logger(ctx).Warn("could not list the dispatched workflow's runs", "workflow", t.Workflow, "err", err)
+		return
+	}
+	for _, r := range runs {
+		if id, _, ok := job.ThreadOfTitle(r.DisplayTitle); ok && id == t.ID {
+			t.Run = ThreadRun{ID: r.ID, URL: r.HTMLURL, Status: orDefault(r.Status, "queued"), Conclusion: r.Conclusion}
+			return
+		}
+	}
+}
+
+// verdictOf maps a check conclusion back onto the review's verdict.
+func verdictOf(conclusion string) string {
+	switch conclusion {
+	case "success":
+		return string(rules.VerdictPass)
+	case "neutral":
+		return string(rules.VerdictWarn)
+	case "":
+		return ""
+	}
+	return string(rules.VerdictFail)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// projectStatuses are the projects of a review, for /destroy-staging's
+// list. Only projects of an environment that may be destroyed keep their
+// resources (the state must stay small: a DynamoDB item holds 400 KB).
+func projectStatuses(r *review.Report, cfg *rules.Config, runs map[string]comment.Run) []ProjectStatus {
+	var out []ProjectStatus
+	for i, p := range r.Projects {
+		if i == maxProjectStatuses {
+			break
+		}
+		run := runs[p.Name]
+		ps := ProjectStatus{Name: p.Name, Environment: p.Environment, Verdict: string(rules.VerdictOf(p.Findings)), RunID: run.ID, RunURL: run.URL}
+		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil {
+			ps.PlanTime = t
+		}
+		_, destroyable := cfg.DestroyWorkflow(p.Environment)
+		for _, c := range p.Changes {
+			if !destroyable {
+				break
+			}
+			if c.Mode == "data" || c.Action == "delete" || c.Action == "read" || c.Action == "forget" {
+				continue
+			}
+			if len(ps.Resources) < maxResourceList {
+				ps.Resources = append(ps.Resources, clamp(c.Address, 200))
+			} else {
+				ps.More++
+			}
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// projectRuns names the run of each project's plan, with its link when
+// GitHub gave one for the run under review (the others' links are built
+// the same way: .../actions/runs/<id>).
+func projectRuns(base WorkflowRun, runOf map[string]int64) map[string]comment.Run {
+	out := make(map[string]comment.Run, len(runOf))
+	prefix, ok := strings.CutSuffix(base.HTMLURL, "/"+strconv.FormatInt(base.ID, 10))
+	for project, id := range runOf {
+		r := comment.Run{ID: id}
+		if ok {
+			r.URL = prefix + "/" + strconv.FormatInt(id, 10)
+		}
+		out[project] = r
+	}
+	return out
+}
+
+// commandConfig reads the config the slash commands obey: the one on the
+// repository's default branch, which a pull request cannot change. The
+// branch comes with it. A config that cannot be used is a *badConfig.
+func (a *App) commandConfig(ctx context.Context, gh GitHub, repo Repo) (*rules.Config, string, error) {
+	branch, err := gh.DefaultBranch(ctx, repo)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, err := a.loadConfig(ctx, gh, repo, branch)
+	return cfg, branch, err
+}
+
+// refusal says why a config cannot be used, for a command's reply.
+func (e *badConfig) refusal() string {
+	return fmt.Sprintf("the config %s on %s cannot be used, so no command runs until it is fixed (`planwarden validate` shows the same): %s",
+		code(e.file), code(e.ref), strings.Join(strings.Fields(e.err.Error()), " "))
+}

@@ -1,0 +1,27 @@
+//go:build !receiver
+
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/planwarden/planwarden/app"
+	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/port"
+)
+
+// newWorker is the worker role: SQS batches to the App, its state on
+// DynamoDB, failed jobs back on the queue after a backoff.
+func newWorker(aws *pwaws.Clients, s settings, secrets port.Secrets, log *slog.Logger) (*sqsWorker, error) {
+	a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: aws.Store(s.table), Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("build the app: %w", err)
+	}
+	w := &sqsWorker{process: a.Process, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
+	if s.queueURL != "" {
+		w.retry = aws.Queue(s.queueURL).RetryAfter
+	}
+	return w, nil
+}

@@ -1,0 +1,38 @@
+package comment
+
+import (
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/review"
+)
+
+// valueIn renders a diff value of project p: a value an ARM what-if could
+// not evaluate reads "(known after deploy)".
+func valueIn(p *review.Project, v planparse.Value) string {
+	if v.IsUnknown() && p.Tool == planparse.ToolWhatIf {
+		return planparse.UnknownDeployText
+	}
+	return value(v)
+}
+
+// deployNote completes the diff heading when some project is a what-if.
+func (v *view) deployNote() string {
+	for _, p := range v.r.Projects {
+		if p.Tool == planparse.ToolWhatIf {
+			return "; in an ARM what-if, values ARM evaluates only during the deployment read `" + planparse.UnknownDeployText + "`"
+		}
+	}
+	return ""
+}
+
+// skippedBlock lists the what-if entries ARM did not evaluate.
+func skippedBlock(p *review.Project) (block, bool) {
+	if len(p.Skipped) == 0 {
+		return block{}, false
+	}
+	b := newBlock("**Not evaluated by the what-if**: ARM says what it will not predict; check these by hand.", "skipped resources",
+		"Resource", "Type", "Change type", "Why")
+	for _, s := range p.Skipped {
+		b.add(codeCell(s.Address), codeCell(s.Type), text(s.ChangeType), text(s.Reason))
+	}
+	return b, true
+}

@@ -1,0 +1,90 @@
+package infra
+
+import (
+	"strings"
+
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// sagemakerDimension is the Application Auto Scaling dimension of a
+// SageMaker endpoint variant's instance count.
+const sagemakerDimension = "sagemaker:variant:DesiredInstanceCount"
+
+// endpointAutoscaling applies the Application Auto Scaling targets
+// (aws_appautoscaling_target) of a SageMaker endpoint's variants to their
+// scale: min_capacity and max_capacity bound the fleet, the variant's
+// initial count is the expected one (kept within the bounds). A target is
+// found by its resource_id ("endpoint/NAME/variant/VARIANT"), in the
+// changes or prior_state/planned_values, or, when the id is known only
+// after apply, by a configuration reference to the endpoint.
+func (a *analysis) endpointAutoscaling(c *planparse.Change, endpoint string, w when, s *Side) {
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		if g.Serverless || g.Scale.Unknown {
+			continue
+		}
+		t, ok := a.scalingTarget(c, endpoint, g.Name, w)
+		if !ok {
+			continue
+		}
+		lo, hi := intAt(t, "min_capacity"), intAt(t, "max_capacity")
+		g.Scale = rangeScale(lo, count{n: g.Scale.Expected, known: true}, hi)
+	}
+}
+
+func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, w when) (planparse.Value, bool) {
+	const typ = "aws_appautoscaling_target"
+	isTarget := func(v planparse.Value) bool {
+		return strAt(v, "scalable_dimension") == sagemakerDimension && strings.EqualFold(strAt(v, "service_namespace"), "sagemaker")
+	}
+	if endpoint != "" && variant != "" {
+		id := "endpoint/" + endpoint + "/variant/" + variant
+		for _, o := range a.changesWith(typ, "resource_id", id) {
+			if !existsOn(o, w) {
+				continue
+			}
+			if v := pick(o, w); isTarget(v) {
+				return v, true
+			}
+		}
+		if v, ok := a.stateWith(w, typ, "resource_id", id); ok && isTarget(v) {
+			return v, true
+		}
+	}
+	// The id is known only after apply (a new endpoint): a target whose
+	// resource_id refers to this endpoint, in the same module.
+	var found []planparse.Value
+	for _, o := range a.p.Changes {
+		if o.Type != typ || o.Mode != planparse.ModeManaged || o.ModuleAddress != c.ModuleAddress || !existsOn(o, w) {
+			continue
+		}
+		cr := a.p.ConfigResource(o.Address)
+		if cr == nil || cr.Expressions["resource_id"] == nil {
+			continue
+		}
+		for _, ref := range cr.Expressions["resource_id"].References {
+			if addr := resourcePart(ref); addr == planparse.StripInstanceKeys(strings.TrimPrefix(c.Address, c.ModuleAddress+".")) {
+				// A known id names its variant (and matched above if it is this one).
+				if v := pick(o, w); isTarget(v) && strAt(v, "resource_id") == "" {
+					found = append(found, v)
+				}
+				break
+			}
+		}
+	}
+	// Several targets on one endpoint are per variant: only one is unambiguous.
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return planparse.Value{}, false
+}
+
+// existsOn reports whether a change's object exists on side w: a target
+// being created does not scale the fleet as it was, one being deleted
+// does not scale it as it will be.
+func existsOn(o *planparse.Change, w when) bool {
+	if w == before {
+		return o.Action != planparse.ActionCreate
+	}
+	return o.Action != planparse.ActionDelete && o.Action != planparse.ActionForget
+}

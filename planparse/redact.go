@@ -1,0 +1,278 @@
+package planparse
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+)
+
+// Redact returns the plan in data with every value a sensitivity mark
+// covers, and every value, map key and instance key the secret detector
+// finds, replaced by a placeholder: "(sensitive) " and eight hex digits of
+// an HMAC under a key drawn for this call, so equal secrets keep equal
+// placeholders (a diff still shows that a secret changed) and no
+// placeholder can be checked against a guess. Structure, sensitivity marks
+// and unknown markers are kept, so planwarden's review of the redacted plan
+// is the review of the original, hidden values aside; check messages and
+// import ids lose their secret substrings. `terraform show -json` writes
+// sensitive values in clear text; this is the file to upload as a CI
+// artifact instead.
+//
+// Object keys come out sorted and numbers as written. A file Parse refuses
+// gets the same *Error.
+func Redact(name string, data []byte) ([]byte, error) {
+	p, err := Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	data, _ = normalize(name, data)
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, syntaxError(name, data, err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("redact %s: draw a key: %w", name, err)
+	}
+	r := redactor{z: sanitizer{secrets: p.lazy.secrets, redactKey: key}}
+	r.plan(doc)
+	r.extra(doc) // redact_extra.go: action invocations, ARM what-if
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("redact %s: encode: %w", name, err)
+	}
+	return out.Bytes(), nil
+}
+
+type redactor struct{ z sanitizer }
+
+func (r redactor) plan(doc map[string]any) {
+	for _, k := range []string{"resource_changes", "resource_drift"} {
+		for _, rc := range list(doc[k]) {
+			r.resourceChange(obj(rc))
+		}
+	}
+	for _, d := range list(doc["deferred_changes"]) {
+		r.resourceChange(obj(obj(d)["resource_change"]))
+	}
+	for name, oc := range obj(doc["output_changes"]) {
+		r.outputChange(name, obj(oc))
+	}
+	r.stateValues(obj(doc["planned_values"]))
+	r.stateValues(obj(obj(doc["prior_state"])["values"]))
+	r.variables(obj(doc["variables"]), obj(obj(obj(doc["configuration"])["root_module"])["variables"]))
+	r.configuration(doc["configuration"], "")
+	for _, c := range list(doc["checks"]) {
+		r.check(obj(c))
+	}
+	for _, ra := range list(doc["relevant_attributes"]) {
+		m := obj(ra)
+		r.address(m, "resource")
+		r.path(m["attribute"])
+	}
+}
+
+// address redacts the instance keys of the address at m[field].
+func (r redactor) address(m map[string]any, field string) {
+	if s, ok := m[field].(string); ok {
+		m[field] = r.z.redactAddress(s)
+	}
+}
+
+func (r redactor) index(m map[string]any) {
+	if s, ok := m["index"].(string); ok && r.z.secretKey(s) {
+		m["index"] = r.z.keyText(s)
+	}
+}
+
+// path redacts the secret map keys of a path given as a list of steps.
+func (r redactor) path(p any) {
+	steps := list(p)
+	for i, s := range steps {
+		if k, ok := s.(string); ok && r.z.secretKey(k) {
+			steps[i] = r.z.keyText(k)
+		}
+	}
+}
+
+// value hides what mark covers and what the detector finds in v; the mark
+// tree (and the unknown tree) get the same renamed keys as v.
+func (r redactor) value(v, mark any) any {
+	return r.z.sanitize(v, mark, nil, "")
+}
+
+// marks renames the secret keys of a sensitivity or unknown tree.
+func (r redactor) marks(t any) {
+	switch m := t.(type) {
+	case map[string]any:
+		for _, e := range m {
+			r.marks(e)
+		}
+		r.z.renameKeys(m)
+	case []any:
+		for _, e := range m {
+			r.marks(e)
+		}
+	}
+}
+
+func (r redactor) resourceChange(rc map[string]any) {
+	if rc == nil {
+		return
+	}
+	r.address(rc, "address")
+	r.address(rc, "previous_address")
+	r.address(rc, "module_address")
+	r.index(rc)
+	c := obj(rc["change"])
+	if c == nil {
+		return
+	}
+	c["before"] = r.value(c["before"], c["before_sensitive"])
+	c["after"] = r.value(c["after"], c["after_sensitive"])
+	for _, k := range []string{"before_sensitive", "after_sensitive", "after_unknown"} {
+		r.marks(c[k])
+	}
+	for _, p := range list(c["replace_paths"]) {
+		r.path(p)
+	}
+	if imp := obj(c["importing"]); imp != nil {
+		if id, ok := imp["id"].(string); ok {
+			imp["id"] = redactText(id, r.z.secrets)
+		}
+	}
+	if g, ok := c["generated_config"].(string); ok {
+		c["generated_config"] = redactText(g, r.z.secrets)
+	}
+}
+
+// outputChange mirrors newOutput: a secret-looking output name hides both sides.
+func (r redactor) outputChange(name string, oc map[string]any) {
+	if oc == nil {
+		return
+	}
+	oc["before"] = r.value(oc["before"], oc["before_sensitive"])
+	oc["after"] = r.value(oc["after"], oc["after_sensitive"])
+	if IsSecretName(name) {
+		if oc["before"] != nil {
+			oc["before"] = r.z.hide(oc["before"])
+		}
+		if u, _ := oc["after_unknown"].(bool); oc["after"] != nil && !u {
+			oc["after"] = r.z.hide(oc["after"])
+		}
+	}
+	for _, k := range []string{"before_sensitive", "after_sensitive", "after_unknown"} {
+		r.marks(oc[k])
+	}
+}
+
+// stateValues redacts planned_values or prior_state.values.
+func (r redactor) stateValues(v map[string]any) {
+	if v == nil {
+		return
+	}
+	for name, o := range obj(v["outputs"]) {
+		m := obj(o)
+		if m == nil {
+			continue
+		}
+		if b, _ := m["sensitive"].(bool); b || IsSecretName(name) {
+			if m["value"] != nil {
+				m["value"] = r.z.hide(m["value"])
+			}
+			continue
+		}
+		m["value"] = r.value(m["value"], nil)
+	}
+	r.module(obj(v["root_module"]))
+}
+
+func (r redactor) module(m map[string]any) {
+	if m == nil {
+		return
+	}
+	r.address(m, "address")
+	for _, res := range list(m["resources"]) {
+		rm := obj(res)
+		if rm == nil {
+			continue
+		}
+		r.address(rm, "address")
+		r.index(rm)
+		rm["values"] = r.value(rm["values"], rm["sensitive_values"])
+		r.marks(rm["sensitive_values"])
+	}
+	for _, c := range list(m["child_modules"]) {
+		r.module(obj(c))
+	}
+}
+
+// variables hides the values of variables the configuration declares
+// sensitive, and what the detector finds in the others.
+func (r redactor) variables(vars, decl map[string]any) {
+	for name, v := range vars {
+		m := obj(v)
+		if m == nil || m["value"] == nil {
+			continue
+		}
+		if b, _ := obj(decl[name])["sensitive"].(bool); b {
+			m["value"] = r.z.hide(m["value"])
+			continue
+		}
+		m["value"] = r.z.sanitize(m["value"], nil, nil, name)
+	}
+}
+
+// configuration mirrors decodeExpr: each constant_value is sanitized under
+// its attribute's name; a variable's default is hidden when the variable
+// is sensitive and sanitized under its name otherwise.
+// References, sources and names are configuration text and stay.
+func (r redactor) configuration(x any, name string) {
+	switch t := x.(type) {
+	case map[string]any:
+		if cv, ok := t["constant_value"]; ok && name != "" {
+			t["constant_value"] = r.z.constant(name, cv)
+		}
+		if d, ok := t["default"]; ok && d != nil {
+			if b, _ := t["sensitive"].(bool); b {
+				t["default"] = r.z.hide(d)
+			} else {
+				t["default"] = r.z.sanitize(d, nil, nil, name)
+			}
+		}
+		for k, e := range t {
+			if k != "constant_value" && k != "default" {
+				r.configuration(e, k)
+			}
+		}
+	case []any:
+		for _, e := range t {
+			r.configuration(e, name)
+		}
+	}
+}
+
+func (r redactor) check(c map[string]any) {
+	if c == nil {
+		return
+	}
+	r.address(obj(c["address"]), "to_display")
+	for _, in := range list(c["instances"]) {
+		im := obj(in)
+		r.address(obj(im["address"]), "to_display")
+		for _, pr := range list(im["problems"]) {
+			pm := obj(pr)
+			if msg, ok := pm["message"].(string); ok {
+				pm["message"] = redactText(msg, r.z.secrets)
+			}
+		}
+	}
+}
+
+func obj(x any) map[string]any { m, _ := x.(map[string]any); return m }
+func list(x any) []any         { l, _ := x.([]any); return l }

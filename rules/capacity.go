@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// gpuCapacityGap: GPU capacity is deleted before its replacement exists.
+// A GPU pool or node group replaced delete-first (Terraform's default
+// order) is gone from its delete until the new one's nodes are ready; a GPU
+// pool deleted while another is created in the same plan may go first too,
+// since Terraform orders unrelated deletes and creates in parallel. Blocks
+// in protected environments, warns elsewhere. A create-before-destroy
+// replace, a plain delete with nothing created to replace it, or a
+// replacement without GPUs (gpu-sku-loss's case) is no gap.
+type gpuCapacityGap struct{}
+
+// poolKinds are the fleets whose replacement leaves a gap in GPU capacity.
+var poolKinds = map[infra.Kind]bool{infra.KindNodePool: true, infra.KindScaleSet: true, infra.KindComputeCluster: true}
+
+func (gpuCapacityGap) severity(s *scope) Severity {
+	if s.protected {
+		return SeverityBlock
+	}
+	return SeverityWarn
+}
+
+func (gpuCapacityGap) check(s *scope) []draft {
+	var gone, created []*infra.Resource
+	for _, r := range s.resources {
+		if !poolKinds[r.Kind] {
+			continue
+		}
+		switch a := s.action(r); {
+		// A replacement without GPUs is a GPU loss (gpu-sku-loss), not a gap.
+		case a == planparse.ActionReplace && r.ReplaceOrder != planparse.CreateThenDelete && r.Before.GPUs(false) > 0 && r.After.GPUs(true) > 0:
+			gone = append(gone, r)
+		case a == planparse.ActionDelete && r.Before.GPUs(false) > 0:
+			gone = append(gone, r)
+		case a == planparse.ActionCreate && (r.After.GPUs(false) > 0 || r.After.GPUs(true) > 0):
+			created = append(created, r)
+		}
+	}
+	var out []draft
+	for _, r := range gone {
+		var msg, when string
+		if s.action(r) == planparse.ActionReplace {
+			msg = fmt.Sprintf("%s is replaced delete-first (%s)", subject(r), forcedByResource(s, r))
+			when = "from the delete until the new " + kindNoun(r.Kind) + "'s nodes are ready"
+		} else {
+			if len(created) == 0 {
+				continue // a plain removal: nothing is meant to replace it
+			}
+			var names []string
+			for _, c := range created {
+				names = append(names, subject(c))
+			}
+			msg = fmt.Sprintf("%s is deleted while %s is created in the same plan, and Terraform does not order the two", subject(r), strings.Join(names, " and "))
+			when = "from the delete until the new capacity's nodes are ready"
+		}
+		msg += fmt.Sprintf(": its %s go away %s", gpuFleet(r.Before), when)
+		if left := s.gpusLeft(gone); left == 0 {
+			msg += ", and the plan leaves no other GPUs running meanwhile"
+		} else {
+			msg += fmt.Sprintf(" (%s other GPUs keep running)", count(left))
+		}
+		out = append(out, draft{address: r.Address, message: msg,
+			remedy: "Create the new capacity first: give the " + kindNoun(r.Kind) + " `create_before_destroy` (with a new name or name_prefix, since names must be unique), " +
+				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."})
+	}
+	return out
+}
+
+// gpuFleet says what GPUs a side runs at its expected scale: "8 A10G GPUs
+// (2 x g5.12xlarge)".
+func gpuFleet(s *infra.Side) string {
+	n := s.GPUs(false)
+	nodes := 0
+	if len(s.Groups) > 0 {
+		nodes = s.Groups[0].Scale.Expected
+	}
+	noun := "GPUs"
+	if n == 1 {
+		noun = "GPU"
+	}
+	chip := strings.TrimSuffix(strings.TrimPrefix(gpuText(s), "1 x "), " attached")
+	if _, after, ok := strings.Cut(chip, " x "); ok {
+		chip = after
+	}
+	return fmt.Sprintf("%s %s %s (%d x %s)", count(n), chip, noun, nodes, skuName(s))
+}
+
+// gpusLeft counts the GPUs (expected scale, before the apply) of the
+// project's resources that keep running while the gone ones are away.
+func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
+	var n float64
+	for _, r := range s.resources {
+		if r.Before == nil || r.Cost.BilledVia != "" || !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint {
+			continue
+		}
+		isGone := false
+		for _, g := range gone {
+			isGone = isGone || g == r
+		}
+		if a := s.action(r); isGone || a == planparse.ActionDelete || a == planparse.ActionReplace && r.ReplaceOrder != planparse.CreateThenDelete {
+			continue
+		}
+		n += r.Before.GPUs(false)
+	}
+	return n
+}
+
+// forcedByResource names what forces a resource's replacement, from its change.
+func forcedByResource(s *scope, r *infra.Resource) string {
+	if ch := s.chByAddr[r.Address]; ch != nil {
+		return forcedBy(ch)
+	}
+	return "the plan does not say which attribute forces it"
+}

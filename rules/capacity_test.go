@@ -1,0 +1,74 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+func replaced(r *infra.Resource, order planparse.ReplaceOrder) *infra.Resource {
+	r.Action, r.ReplaceOrder = planparse.ActionReplace, order
+	return r
+}
+
+func acted(r *infra.Resource, a planparse.Action) *infra.Resource { r.Action = a; return r }
+
+func TestGPUCapacityGap(t *testing.T) {
+	gpuPool := func(addr, name string, k infra.SKU, n int) *infra.Side { return side(k, named(name), nodes(n, n, n)) }
+	runRuleCases(t, RuleGPUCapacityGap, map[string]ruleCase{
+		"GPU pool replaced delete-first in prod": {
+			res: []*infra.Resource{replaced(pool("azurerm_kubernetes_cluster_node_pool.a100", gpuPool("", "a100", skuA100, 4), gpuPool("", "a100", skuA100, 4)), planparse.DeleteThenCreate)},
+			want: []string{"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` is replaced delete-first (the plan does not say which attribute forces it): " +
+				"its 4 A100 GPUs (4 x Standard_NC24ads_A100_v4) go away from the delete until the new node pool's nodes are ready, and the plan leaves no other GPUs running meanwhile"},
+		},
+		"the same in staging warns": {
+			env: "staging",
+			res: []*infra.Resource{replaced(pool("azurerm_kubernetes_cluster_node_pool.a100", gpuPool("", "a100", skuA100, 4), gpuPool("", "a100", skuA100, 4)), planparse.DeleteThenCreate)},
+			want: []string{"warn gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` is replaced delete-first (the plan does not say which attribute forces it): " +
+				"its 4 A100 GPUs (4 x Standard_NC24ads_A100_v4) go away from the delete until the new node pool's nodes are ready, and the plan leaves no other GPUs running meanwhile"},
+		},
+		"create before destroy is no gap": {
+			res: []*infra.Resource{replaced(pool("azurerm_kubernetes_cluster_node_pool.a100", gpuPool("", "a100", skuA100, 4), gpuPool("", "a100", skuA100, 4)), planparse.CreateThenDelete)},
+		},
+		"GPU pool deleted while another is created": {
+			res: []*infra.Resource{
+				acted(pool("azurerm_kubernetes_cluster_node_pool.v100", gpuPool("", "v100", skuNC6, 2), nil), planparse.ActionDelete),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.a100", nil, gpuPool("", "a100", skuA100, 2)), planparse.ActionCreate),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.infer", gpuPool("", "infer", skuA100, 3), gpuPool("", "infer", skuA100, 3)), planparse.ActionNoop),
+			},
+			want: []string{"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.v100: node pool `v100` is deleted while node pool `a100` is created in the same plan, and Terraform does not order the two: " +
+				"its 2 V100 GPUs (2 x Standard_NC6s_v3) go away from the delete until the new capacity's nodes are ready (3 other GPUs keep running)"},
+		},
+		"a GPU pool deleted with nothing to replace it is a removal, not a gap": {
+			res: []*infra.Resource{acted(pool("azurerm_kubernetes_cluster_node_pool.v100", gpuPool("", "v100", skuNC6, 2), nil), planparse.ActionDelete)},
+		},
+		"a GPU pool replaced by a CPU one is a GPU loss, not a gap": {
+			res: []*infra.Resource{replaced(pool("azurerm_kubernetes_cluster_node_pool.gpu", gpuPool("", "gpu", skuNC6, 2), side(skuD16)), planparse.DeleteThenCreate)},
+		},
+		"a CPU pool replaced delete-first": {
+			res: []*infra.Resource{replaced(pool("azurerm_kubernetes_cluster_node_pool.cpu", side(skuD16), side(skuD16)), planparse.DeleteThenCreate)},
+		},
+		"a GPU VM replaced is not a pool": {
+			res: []*infra.Resource{replaced(vm("azurerm_linux_virtual_machine.t", side(skuA100), side(skuA100)), planparse.DeleteThenCreate)},
+		},
+	})
+}
+
+// The EKS story: a GPU node group moving from g5.xlarge to g5.12xlarge is
+// replaced, and every GPU node is drained before the new ones exist.
+func TestGPUCapacityGapEKSResize(t *testing.T) {
+	ng := func(typ string) map[string]any {
+		return map[string]any{"node_group_name": "gpu", "instance_types": []any{typ}, "region": "us-east-1",
+			"scaling_config": []any{map[string]any{"desired_size": 2, "min_size": 1, "max_size": 4}}, "tags_all": map[string]any{"cost-center": "ml"}}
+	}
+	p := plan(t, false, change{addr: "aws_eks_node_group.gpu", actions: replace, replace: []string{"instance_types"},
+		before: ng("g5.xlarge"), after: ng("g5.12xlarge")})
+	proj := Project{Name: "ml", Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}
+	got := lines(only(RuleGPUCapacityGap, DefaultConfig().Evaluate([]Project{proj}, nil).Findings))
+	want := "block gpu-capacity-gap aws_eks_node_group.gpu: node pool `gpu` is replaced delete-first (`instance_types` forces the replacement): " +
+		"its 2 A10G GPUs (2 x g5.xlarge) go away from the delete until the new node pool's nodes are ready, and the plan leaves no other GPUs running meanwhile"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q\nwant %q", got, want)
+	}
+}

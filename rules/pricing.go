@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/planwarden/planwarden/infra"
+)
+
+// PricingConfig is what the organisation pays instead of list prices.
+// Figures priced under it read "your price" in the comment; the JSON
+// report keeps the list price beside them.
+type PricingConfig struct {
+	Prices    map[string]float64 `yaml:"prices,omitempty" doc:"Your USD per hour for one instance of a SKU (a negotiated rate), by SKU name, in every region; wins over discounts." keys:"sku"`
+	Discounts []DiscountConfig   `yaml:"discounts,omitempty" doc:"Discounts off the list price (enterprise agreements, savings plans); the first that matches a SKU wins, so list SKU patterns before clouds."`
+}
+
+// DiscountConfig is one discount: by SKU pattern, or for a whole cloud.
+type DiscountConfig struct {
+	Cloud    string  `yaml:"cloud,omitempty" doc:"Every SKU of this cloud (aws is EC2; SageMaker is aws-sagemaker)." enum:"azure,aws,aws-sagemaker,gcp"`
+	SKU      string  `yaml:"sku,omitempty" doc:"SKU name or shell pattern (Standard_NC*), case-insensitive."`
+	Discount float64 `yaml:"discount" doc:"Share off the list price, from 0 to 1: 0.28 pays 72% of list." required:"true" min:"0"`
+}
+
+// InfraPricing is the pricing in infra's terms (zero when none is set).
+func (c *Config) InfraPricing() infra.Pricing {
+	var p infra.Pricing
+	if len(c.Pricing.Prices) > 0 {
+		p.Prices = make(map[string]float64, len(c.Pricing.Prices))
+		for k, v := range c.Pricing.Prices {
+			p.Prices[k] = v
+		}
+	}
+	for _, d := range c.Pricing.Discounts {
+		p.Discounts = append(p.Discounts, infra.Discount{Cloud: d.Cloud, SKU: d.SKU, Fraction: d.Discount})
+	}
+	return p
+}
+
+// checkPricing reports discounts that cannot apply and prices that are not
+// prices.
+func (ps *problems) checkPricing(c *Config) {
+	for i, d := range c.Pricing.Discounts {
+		p := "pricing.discounts[" + strconv.Itoa(i) + "]"
+		switch {
+		case d.Cloud == "" && d.SKU == "":
+			ps.at(p, "a discount needs cloud or sku to say what it applies to")
+		case d.Cloud != "" && d.SKU != "":
+			ps.at(p, "give cloud or sku, not both (a SKU pattern names its cloud's SKUs)")
+		}
+		if d.Discount < 0 || d.Discount >= 1 {
+			ps.at(p+".discount", "expected a share from 0 to below 1 (0.28 for 28%%), got %v", d.Discount)
+		}
+		if _, err := path.Match(d.SKU, ""); err != nil {
+			ps.at(p+".sku", "%q is not a valid pattern: %v", d.SKU, err)
+		}
+	}
+	names := make([]string, 0, len(c.Pricing.Prices))
+	for k := range c.Pricing.Prices {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	seen := map[string]string{}
+	for _, k := range names {
+		p := joinPath("pricing.prices", k)
+		if v := c.Pricing.Prices[k]; !(v > 0) {
+			ps.at(p, "expected your USD per hour, above 0, got %v", v)
+		}
+		if o, dup := seen[strings.ToLower(k)]; dup {
+			ps.at(p, "priced twice (SKU names match case-insensitively: %s)", o)
+		}
+		seen[strings.ToLower(k)] = k
+	}
+}
