@@ -208,13 +208,9 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 	}
 }
 
-// download fetches and opens every plan artifact of a run, within the
-// limits; what goes wrong is the check's to say.
-func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) ([]planFile, outcome, bool) {
-	return a.downloadWithin(ctx, gh, repo, arts, &budget{left: a.cfg.Limits.MaxTotal})
-}
-
-// downloadWithin is download within a budget shared by several runs.
+// downloadWithin fetches and opens every plan artifact of a run, within
+// the limits and a budget shared by several runs; what goes wrong is the
+// check's to say.
 func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []Artifact, b *budget) ([]planFile, outcome, bool) {
 	var files []planFile
 	for _, art := range arts {
