@@ -140,3 +140,27 @@ projects:
 	h.wantProjectRow(c.Summary, "gpu", "✅ pass", "503")
 	h.wantProjectRow(c.Summary, "ml", "✅ pass", "504")
 }
+
+// Only the newest run of a workflow speaks for it: an older run that
+// uploaded nothing, or a plan that cannot be read, is skipped.
+func TestAnOlderRunsMissingOrUnreadablePlanIsSkipped(t *testing.T) {
+	h := newHarness(t)
+	h.config("main", twoProjects)
+	h.open(7, sha1, "", "gpu/main.tf", "ml/main.tf")
+	garbage := artifact{"planwarden-gpu", zipOf(t, entry{"plan.json", []byte("{not a plan")})}
+	h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{garbage, plan(t, "ml", "bucket-lifecycle.json", "")}})
+	if c := h.wantCheck(sha1, "failure", "the newest run's plan cannot be read"); c.Title != "Unreadable plan" {
+		t.Errorf("check title %q, want \"Unreadable plan\"", c.Title)
+	}
+
+	h.run(runSpec{id: 502, sha: sha1, event: "workflow_dispatch", artifacts: []artifact{plan(t, "gpu", "bucket-lifecycle.json", "")}})
+	c := h.wantCheck(sha1, "success", "gpu planned again by a newer run; ml's plan of run 501 is readable")
+	h.wantInReview("cannot be read; a newer run of its workflow exists, so it is skipped", "the comment says run 501's unreadable plan was skipped")
+	h.wantProjectRow(c.Summary, "ml", "✅ pass", "501")
+
+	before := h.latestCheck(sha1)
+	h.run(runSpec{id: 500, sha: sha1})
+	if after := h.wantCheck(sha1, "success", "an older run without artifacts"); after.Updates != before.Updates {
+		t.Errorf("the check was updated by run 500, which has no plan")
+	}
+}
