@@ -91,6 +91,10 @@ type collected struct {
 	planTime time.Time        // newest plan timestamp: shown, decides nothing
 	runOf    map[string]int64 // the run each project's plan comes from
 	assigned trust.Assignment // which plan of which run each project has
+	// memory is the worker's memory the plans hold (memoryGate): the
+	// parsed plans point into the plan bytes, so it is released when the
+	// review is done with them.
+	memory *admission
 }
 
 // collect reads the plans of the runs (trust.Record's: the newest run of
@@ -100,8 +104,19 @@ type collected struct {
 // plan-workflow-changed and missing-plan. An older run of a workflow that
 // uploaded no plan, or an unreadable one, adds nothing (the newest run of
 // its workflow speaks for it); the newest run's fail the check.
+//
+// The plans hold worker memory (col.memory) until the caller releases it;
+// when collect fails, it has released it.
 func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
-	var col collected
+	col, out, ok := a.collectPlans(ctx, gh, repo, pr, cfg, runs)
+	if !ok {
+		col.memory.release()
+	}
+	return col, out, ok
+}
+
+func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
+	col := collected{memory: &admission{gate: a.memory}}
 	var plans []trust.Plan
 	inputs := map[string]*planparse.Plan{} // by artifact/path
 	budget := &budget{left: a.cfg.Limits.MaxTotal}
@@ -131,7 +146,7 @@ func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest,
 			return col, failed("Too many plan artifacts",
 				fmt.Sprintf("The run %s uploaded %d plan artifacts; planwarden reads at most %d.", name, len(arts), a.cfg.Limits.MaxArtifacts)), false
 		}
-		files, out, ok := a.downloadWithin(ctx, gh, repo, arts, budget)
+		files, out, ok := a.downloadWithin(ctx, gh, repo, arts, budget, col.memory)
 		if !ok {
 			return col, out, false
 		}

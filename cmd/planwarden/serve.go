@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/receiver"
+	"github.com/planwarden/planwarden/app/sqlite"
 )
 
 func init() {
@@ -37,8 +39,20 @@ comes from the environment:
   PLANWARDEN_GITHUB_API_URL    REST API base (default https://api.github.com/;
                                GitHub Enterprise Server: https://HOST/api/v3/)
   PLANWARDEN_ADDR              listen address (default :8080)
+  PLANWARDEN_DATA_DIR          where the job queue, PR state, overrides and
+                               delivery ids are kept (default ./planwarden-data;
+                               SQLite). Several serve processes may share one.
+  PLANWARDEN_MAX_ATTEMPTS      runs of a failing job before it is kept as dead (default 5)
+  PLANWARDEN_RETRY_BASE_SECONDS  backoff after a job's first failure, doubling
+                               up to 10 minutes (default 15)
+  PLANWARDEN_MEMORY_BUDGET_MB  memory the reviews running at once may take
+                               (default 1024); a plan that alone needs more
+                               fails its check, saying so
 
-SIGINT or SIGTERM stops accepting webhooks and drains the queue.
+SIGINT or SIGTERM stops accepting webhooks and lets running jobs finish;
+queued jobs stay in the data directory and run at the next start. A job
+that fails is retried with backoff; after 5 attempts it is kept as dead
+(planwarden jobs lists them, planwarden jobs retry ID queues one again).
 `
 
 // serveConfig is what the environment says.
@@ -46,6 +60,23 @@ type serveConfig struct {
 	secrets app.Secrets
 	apiURL  string
 	addr    string
+	dataDir string
+	// maxAttempts and retryBase shape the worker's retries (0: defaults).
+	maxAttempts int
+	retryBase   time.Duration
+	// memoryBudget bounds the memory of the reviews running at once.
+	memoryBudget int64
+}
+
+// defaultDataDir is PLANWARDEN_DATA_DIR's default.
+const defaultDataDir = "./planwarden-data"
+
+// dataDirEnv is PLANWARDEN_DATA_DIR, or its default.
+func dataDirEnv(getenv func(string) string) string {
+	if d := getenv("PLANWARDEN_DATA_DIR"); d != "" {
+		return d
+	}
+	return defaultDataDir
 }
 
 // serveEnv reads the env contract of docs/architecture.md. Errors name the
@@ -96,6 +127,30 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 	if c.addr == "" {
 		c.addr = ":8080"
 	}
+	c.dataDir = dataDirEnv(getenv)
+	if v := getenv("PLANWARDEN_MAX_ATTEMPTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("PLANWARDEN_MAX_ATTEMPTS=%q: want a positive number of runs", v)
+		}
+		c.maxAttempts = n
+	}
+	c.memoryBudget = app.DefaultMemoryBudget
+	if v := getenv("PLANWARDEN_MEMORY_BUDGET_MB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 64 {
+			return c, fmt.Errorf("PLANWARDEN_MEMORY_BUDGET_MB=%q: want a number of megabytes, at least 64", v)
+		}
+		c.memoryBudget = n << 20
+	}
+	c.retryBase = 15 * time.Second
+	if v := getenv("PLANWARDEN_RETRY_BASE_SECONDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("PLANWARDEN_RETRY_BASE_SECONDS=%q: want a number of seconds", v)
+		}
+		c.retryBase = time.Duration(n) * time.Second
+	}
 	return c, nil
 }
 
@@ -127,21 +182,39 @@ func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
 	return exitOK
 }
 
-// serve runs until ctx ends, then stops taking webhooks and drains the
-// queue. ready, when set, learns the listening address.
+// serve runs until ctx ends, then stops taking webhooks and lets running
+// jobs finish. Its state is in cfg.dataDir. ready, when set, learns the
+// listening address.
 func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr string)) error {
 	log := slog.New(slog.NewJSONHandler(logw, nil))
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Logger: log})
-	store := app.NewMemoryStore(nil)
-	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: store, Logger: log})
+	db, err := sqlite.Open(cfg.dataDir)
+	if err != nil {
+		return fmt.Errorf("PLANWARDEN_DATA_DIR: %w", err)
+	}
+	defer db.Close()
+	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log, MemoryBudget: cfg.memoryBudget})
 	if err != nil {
 		return err
 	}
-	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: q, Store: store, Logger: log})
+	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: db, Store: db, Logger: log})
 	if err != nil {
 		return err
 	}
-	q.Start(a.Process)
+	// Recovery: jobs a killed or crashed process was running go back in
+	// the queue (their check is completed when they run), and jobs left
+	// queued run now.
+	if n, err := db.Recover(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		log.Info("recovered the jobs of a process that stopped", "jobs", n)
+	}
+	if err := db.Sweep(ctx); err != nil {
+		log.Warn("sweep expired state", "err", err)
+	}
+	jobs, err := db.Jobs(ctx)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
@@ -153,27 +226,42 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 		WriteTimeout:      time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	worked := make(chan error, 1)
+	go func() {
+		worked <- db.Run(workCtx, sqlite.WorkerOptions{Logger: log, MaxAttempts: cfg.maxAttempts,
+			Backoff: sqlite.Exponential(cfg.retryBase, 10*time.Minute), Dead: func(ctx context.Context, j job.Job, cause error) {
+				if err := a.GiveUp(ctx, j, cause); err != nil {
+					log.Error("dead job: check not completed", "delivery", j.DeliveryID, "err", err)
+				}
+			}}, a.Process)
+	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "github_api", cfg.apiURL, "app_id", cfg.secrets.AppID)
+	log.Info("serving", "addr", ln.Addr().String(), "github_api", cfg.apiURL, "app_id", cfg.secrets.AppID,
+		"data_dir", cfg.dataDir, "jobs_waiting", len(jobs))
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
 	select {
 	case err := <-served:
-		q.Close(context.Background())
+		stopWork()
+		<-worked
 		return fmt.Errorf("serve: %w", err)
+	case err := <-worked:
+		srv.Close()
+		return fmt.Errorf("workers: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: no new webhooks, draining the queue")
+	log.Info("shutting down: no new webhooks; running jobs finish, queued jobs stay for the next start")
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
 		log.Warn("http shutdown", "err", err)
 	}
-	drain, cancelDrain := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancelDrain()
-	if err := q.Close(drain); err != nil {
+	stopWork()
+	if err := <-worked; err != nil {
 		return err
 	}
 	log.Info("stopped")

@@ -17,7 +17,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/planwarden/planwarden/app/githubtest"
 )
@@ -33,15 +35,19 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 		unset   []string
 		wantErr string
 	}{
-		"no app id":             {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
-		"app id not a number":   {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
-		"no private key":        {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
-		"both keys":             {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
-		"key file unreadable":   {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
-		"no webhook secret":     {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
-		"everything, defaults":  {},
-		"key not PEM":           {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
-		"key from a file works": {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+		"no app id":                  {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
+		"app id not a number":        {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
+		"no private key":             {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
+		"both keys":                  {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
+		"key file unreadable":        {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
+		"no webhook secret":          {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
+		"everything, defaults":       {},
+		"key not PEM":                {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
+		"key from a file works":      {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+		"memory budget not a number": {set: map[string]string{"PLANWARDEN_MEMORY_BUDGET_MB": "lots"}, wantErr: `PLANWARDEN_MEMORY_BUDGET_MB="lots": want a number of megabytes`},
+		"memory budget too small":    {set: map[string]string{"PLANWARDEN_MEMORY_BUDGET_MB": "8"}, wantErr: "at least 64"},
+		"max attempts zero":          {set: map[string]string{"PLANWARDEN_MAX_ATTEMPTS": "0"}, wantErr: `PLANWARDEN_MAX_ATTEMPTS="0"`},
+		"retry base negative":        {set: map[string]string{"PLANWARDEN_RETRY_BASE_SECONDS": "-1"}, wantErr: `PLANWARDEN_RETRY_BASE_SECONDS="-1"`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -66,8 +72,8 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 				if err != nil {
 					t.Fatalf("serveEnv: %v", err)
 				}
-				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 {
-					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123", cfg)
+				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 || cfg.dataDir != "./planwarden-data" || cfg.memoryBudget != 1<<30 {
+					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123, ./planwarden-data, 1 GiB budget", cfg)
 				}
 				return
 			}
@@ -101,7 +107,7 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/"}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/", dataDir: t.TempDir()}
 	cfg.secrets.AppID = 1
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
@@ -161,7 +167,7 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL, dataDir: t.TempDir()}
 	cfg.secrets.AppID = githubtest.AppID
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
@@ -185,8 +191,14 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	defer cancel()
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, io.Discard, func(a string) { addr <- a }) }()
+	var logs syncLog
+	go func() { done <- serve(ctx, cfg, &logs, func(a string) { addr <- a }) }()
 	base := "http://" + <-addr
+	defer func() {
+		if t.Failed() {
+			t.Logf("serve log:\n%s", logs.String())
+		}
+	}()
 
 	body := []byte(`{"action":"completed","repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":5},
 "workflow_run":{"id":77,"name":"planwarden plan","path":".github/workflows/planwarden-plan.yml","head_sha":"` + sha + `","conclusion":"success","status":"completed","pull_requests":[{"number":3,"head":{"sha":"` + sha + `"}}]}}`)
@@ -205,8 +217,12 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("workflow_run delivery: %d, want 202", resp.StatusCode)
 	}
-	<-gate.Arrived // the worker is mid-job
-	cancel()       // SIGTERM
+	select {
+	case <-gate.Arrived: // the worker is mid-job
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not reach the artifact download within a minute")
+	}
+	cancel() // SIGTERM
 	gate.Release()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
@@ -224,3 +240,12 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 		t.Errorf("%d comments after shutdown, want 1", n)
 	}
 }
+
+// syncLog collects serve's log across its goroutines.
+type syncLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
+func (l *syncLog) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
