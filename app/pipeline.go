@@ -131,7 +131,8 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in 
 	if !held {
 		recorded, ok := trust.Record(runs, tr)
 		if !ok {
-			logger(ctx).Info("older run ignored: a newer run of its workflow was already reviewed", "workflow", run.Path)
+			logger(ctx).Info("run ignored: a later attempt of it was reviewed, or it did not succeed and a newer run of its workflow was reviewed",
+				"workflow", run.Path, "attempt", tr.Attempt, "conclusion", orNone(run.Conclusion))
 			return true, nil
 		}
 		runs = recorded
