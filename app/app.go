@@ -50,6 +50,9 @@ type Config struct {
 	// estimate fits beside the others', and a run whose plans alone
 	// exceed it fails its check with a message saying so.
 	MemoryBudget int64
+	// ObserveReview, when set, learns how long each review took and the
+	// size of each plan in it (serve's /metrics).
+	ObserveReview func(took time.Duration, planBytes ...int64)
 }
 
 // App is planwarden's worker: it runs the jobs the receiver queued.

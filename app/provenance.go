@@ -91,6 +91,8 @@ type collected struct {
 	planTime time.Time        // newest plan timestamp: shown, decides nothing
 	runOf    map[string]int64 // the run each project's plan comes from
 	assigned trust.Assignment // which plan of which run each project has
+	// planBytes is the size of each plan read, for ObserveReview.
+	planBytes []int64
 	// memory is the worker's memory the plans hold (memoryGate): the
 	// parsed plans point into the plan bytes, so it is released when the
 	// review is done with them.
@@ -151,6 +153,7 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 			return col, out, false
 		}
 		for _, f := range files {
+			col.planBytes = append(col.planBytes, int64(len(f.Data)))
 			p, err := planparse.Parse(f.Name, f.Data)
 			if err != nil && older {
 				logger(ctx).Info("unreadable plan of an older run skipped", "run", run.ID, "file", f.Name)

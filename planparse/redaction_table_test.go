@@ -380,3 +380,31 @@ func TestKeyNamesHideRandomValues(t *testing.T) {
 		})
 	}
 }
+
+// TestAddressOddKeys: an instance key with an escaped quote is redacted
+// whole; an address whose key never closes (a hand-edited plan) is kept as
+// written, not cut.
+func TestAddressOddKeys(t *testing.T) {
+	cases := map[string]struct{ address, want string }{
+		"escaped quote in a secret key": {`terraform_data.u["Marked-\"Secret-11"]`, ""},
+		"unterminated key":              {`terraform_data.u["Marked-Secret-12`, `terraform_data.u["Marked-Secret-12`},
+	}
+	for what, c := range cases {
+		t.Run(what, func(t *testing.T) {
+			body := fmt.Sprintf(`{"format_version":"1.2","resource_changes":[{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
+"change":{"actions":["create"],"before":null,"after":{"a":"Marked-\"Secret-11"},"after_unknown":{},"after_sensitive":{"a":true}}},
+{"address":%q,"mode":"managed","type":"terraform_data","name":"u","change":{"actions":["create"],"before":null,"after":{},"after_unknown":{},"after_sensitive":{}}}]}`, c.address)
+			p, err := Parse("plan.json", []byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.Changes[1].Address
+			if c.want != "" && got != c.want {
+				t.Errorf("address = %s, want %s", got, c.want)
+			}
+			if c.want == "" && (strings.Contains(got, "Secret-11") || !strings.HasPrefix(got, `terraform_data.u["(sensitive) `)) {
+				t.Errorf("address = %s, want the key as a placeholder", got)
+			}
+		})
+	}
+}

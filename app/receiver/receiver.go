@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/planwarden/planwarden/app/github"
@@ -38,6 +39,28 @@ type Config struct {
 	// a request waits for its turn before a 503 (default 5s).
 	MaxBodies int
 	BodyWait  time.Duration
+	// Observe, when set, learns each delivery's event and outcome (queued,
+	// ignored, duplicate, ping, refused, busy, error): serve's /metrics.
+	Observe func(event, outcome string)
+}
+
+// outcome names what a reply to a delivery means, for Observe.
+func outcome(code int, msg string) string {
+	switch {
+	case code == http.StatusAccepted && msg == "queued":
+		return "queued"
+	case code == http.StatusAccepted:
+		return "ignored"
+	case code == http.StatusOK && msg == "pong":
+		return "ping"
+	case code == http.StatusOK:
+		return "duplicate"
+	case code == http.StatusServiceUnavailable && strings.HasPrefix(msg, "busy"):
+		return "busy"
+	case code >= 500:
+		return "error"
+	}
+	return "refused"
 }
 
 // Receiver is the webhook http.Handler.
@@ -96,6 +119,13 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(code)
 		fmt.Fprintln(w, msg)
+		if rc.cfg.Observe != nil {
+			o := outcome(code, msg)
+			if o == "refused" || o == "busy" {
+				event = "-" // an unverified name must not grow the metric's labels
+			}
+			rc.cfg.Observe(event, o)
+		}
 	}
 
 	// Unsigned requests are refused before a byte of the body is read.

@@ -285,3 +285,24 @@ func (d *DB) Retry(ctx context.Context, id int64) error {
 	d.poke()
 	return nil
 }
+
+// Waiting counts the jobs queued and not leased: the queue's depth.
+func (d *DB) Waiting(ctx context.Context) (int, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE state = 'queued'`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count jobs in %s: %w", d.path, err)
+	}
+	return n, nil
+}
+
+// Ping reports whether the database answers (serve's /readyz).
+func (d *DB) Ping(ctx context.Context) error {
+	if err := d.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("database %s: %w", d.path, err)
+	}
+	var one int
+	if err := d.db.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return fmt.Errorf("database %s: %w", d.path, err)
+	}
+	return nil
+}

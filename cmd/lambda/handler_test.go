@@ -151,7 +151,7 @@ func TestHTTPResponseDefaults(t *testing.T) {
 type jobLog struct {
 	Level      string `json:"level"`
 	Msg        string `json:"msg"`
-	DeliveryID string `json:"delivery_id"`
+	DeliveryID string `json:"delivery"`
 	MessageID  string `json:"message_id"`
 	Err        string `json:"err"`
 }

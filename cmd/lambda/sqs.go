@@ -158,8 +158,8 @@ func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, job.Job
 	if err != nil {
 		return mlog, j, err
 	}
-	mlog = mlog.With("delivery_id", j.DeliveryID, "event", j.Event, "action", j.Action(),
-		"installation_id", j.InstallationID, "repo", j.Owner+"/"+j.Repo, "pr", j.PR)
+	// The same keys as serve's receiver and worker (job.LogAttrs).
+	mlog = mlog.With(j.LogAttrs()...)
 	return mlog, j, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -17,8 +18,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-cleanhttp"
+
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/metrics"
 	"github.com/planwarden/planwarden/app/receiver"
 	"github.com/planwarden/planwarden/app/sqlite"
 )
@@ -48,6 +52,10 @@ comes from the environment:
   PLANWARDEN_MEMORY_BUDGET_MB  memory the reviews running at once may take
                                (default 1024); a plan that alone needs more
                                fails its check, saying so
+  PLANWARDEN_LOG_LEVEL         debug, info (default), warn or error
+
+Routes: POST /webhook, GET /healthz (the process is up), GET /readyz (the
+data directory and GitHub answer), GET /metrics (Prometheus).
 
 SIGINT or SIGTERM stops accepting webhooks and lets running jobs finish;
 queued jobs stay in the data directory and run at the next start. A job
@@ -66,6 +74,7 @@ type serveConfig struct {
 	retryBase   time.Duration
 	// memoryBudget bounds the memory of the reviews running at once.
 	memoryBudget int64
+	logLevel     slog.Level
 }
 
 // defaultDataDir is PLANWARDEN_DATA_DIR's default.
@@ -143,6 +152,11 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 		}
 		c.memoryBudget = n << 20
 	}
+	if v := getenv("PLANWARDEN_LOG_LEVEL"); v != "" {
+		if err := c.logLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("PLANWARDEN_LOG_LEVEL=%q: want debug, info, warn or error", v)
+		}
+	}
 	c.retryBase = 15 * time.Second
 	if v := getenv("PLANWARDEN_RETRY_BASE_SECONDS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -186,20 +200,34 @@ func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
 // jobs finish. Its state is in cfg.dataDir. ready, when set, learns the
 // listening address.
 func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr string)) error {
-	log := slog.New(slog.NewJSONHandler(logw, nil))
+	log := slog.New(slog.NewJSONHandler(logw, &slog.HandlerOptions{Level: cfg.logLevel}))
 	db, err := sqlite.Open(cfg.dataDir)
 	if err != nil {
 		return fmt.Errorf("PLANWARDEN_DATA_DIR: %w", err)
 	}
 	defer db.Close()
-	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log, MemoryBudget: cfg.memoryBudget})
+	m := metrics.New(func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		n, err := db.Waiting(ctx)
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log, MemoryBudget: cfg.memoryBudget,
+		Transport: m.Transport(cleanhttp.DefaultPooledTransport()), ObserveReview: m.Review})
 	if err != nil {
 		return err
 	}
-	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: db, Store: db, Logger: log})
+	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: db, Store: db, Logger: log, Observe: m.Delivery})
 	if err != nil {
 		return err
 	}
+	routes := http.NewServeMux()
+	routes.Handle("/", rc)
+	routes.Handle("GET /metrics", m.Handler())
+	routes.Handle("GET /readyz", readiness(db, cfg.apiURL))
 	// Recovery: jobs a killed or crashed process was running go back in
 	// the queue (their check is completed when they run), and jobs left
 	// queued run now.
@@ -220,7 +248,7 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	srv := &http.Server{
-		Handler:           rc,
+		Handler:           routes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      time.Minute,
@@ -232,10 +260,20 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 	go func() {
 		worked <- db.Run(workCtx, sqlite.WorkerOptions{Logger: log, MaxAttempts: cfg.maxAttempts,
 			Backoff: sqlite.Exponential(cfg.retryBase, 10*time.Minute), Dead: func(ctx context.Context, j job.Job, cause error) {
+				m.Job(j.Event, "dead", 0)
 				if err := a.GiveUp(ctx, j, cause); err != nil {
 					log.Error("dead job: check not completed", "delivery", j.DeliveryID, "err", err)
 				}
-			}}, a.Process)
+			}}, func(ctx context.Context, j job.Job) error {
+			start := time.Now()
+			err := a.Process(ctx, j)
+			outcome := "done"
+			if err != nil {
+				outcome = "failed"
+			}
+			m.Job(j.Event, outcome, time.Since(start))
+			return err
+		})
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -266,4 +304,39 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// readiness answers /readyz: 200 when the data directory's database answers
+// and GitHub's API answers at all (any HTTP status below 500), else 503
+// with what is not ready. It sends no credentials.
+func readiness(db *sqlite.DB, apiURL string) http.Handler {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: cleanhttp.DefaultTransport()}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		var problems []string
+		if err := db.Ping(ctx); err != nil {
+			problems = append(problems, "store: "+err.Error())
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, apiURL, nil)
+		if err == nil {
+			var resp *http.Response
+			if resp, err = client.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode >= 500 {
+					err = fmt.Errorf("answered %s", resp.Status)
+				}
+			}
+		}
+		if err != nil {
+			problems = append(problems, "github: "+apiURL+": "+err.Error())
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if len(problems) > 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, strings.Join(problems, "\n"))
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
 }

@@ -14,7 +14,9 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
@@ -249,3 +251,114 @@ type syncLog struct {
 
 func (l *syncLog) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
 func (l *syncLog) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// runServeFor runs serve with cfg until the test ends; it returns the base
+// URL and the log.
+func runServeFor(t *testing.T, cfg serveConfig) (string, *syncBuffer) {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.addr, cfg.dataDir = "127.0.0.1:0", t.TempDir()
+	cfg.secrets.AppID = 1
+	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	cfg.secrets.WebhookSecret = []byte("s3cret")
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	logs := &syncBuffer{}
+	go func() { done <- serve(ctx, cfg, logs, func(a string) { addr <- a }) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case a := <-addr:
+		return "http://" + a, logs
+	case err := <-done:
+		t.Fatalf("serve stopped: %v", err)
+	}
+	return "", nil
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestServeReadinessAndMetrics(t *testing.T) {
+	gh := httptest.NewServer(http.NotFoundHandler()) // GitHub answers (a 404 is an answer)
+	defer gh.Close()
+	base, logs := runServeFor(t, serveConfig{apiURL: gh.URL + "/api/v3/", logLevel: slog.LevelWarn})
+	if code, body := get(t, base+"/readyz"); code != http.StatusOK || strings.TrimSpace(body) != "ready" {
+		t.Errorf("GET /readyz with GitHub and the store up: %d %q", code, body)
+	}
+	body := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
+	for _, signed := range []bool{true, false, false} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "ping")
+		req.Header.Set("X-GitHub-Delivery", "d-1")
+		if signed {
+			m := hmac.New(sha256.New, []byte("s3cret"))
+			m.Write(body)
+			req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	code, metrics := get(t, base+"/metrics")
+	for _, want := range []string{
+		`planwarden_webhook_deliveries_total{event="ping",outcome="ping"} 1`,
+		`planwarden_webhook_deliveries_total{event="-",outcome="refused"} 2`,
+		`planwarden_queue_depth 0`,
+	} {
+		if code != http.StatusOK || !strings.Contains(metrics, want+"\n") {
+			t.Errorf("GET /metrics (%d) lacks %q", code, want)
+		}
+	}
+	// PLANWARDEN_LOG_LEVEL=warn: the refusals are logged, the start-up line is not.
+	if l := logs.String(); strings.Contains(l, `"msg":"serving"`) || !strings.Contains(l, "webhook refused") {
+		t.Errorf("log at level warn:\n%s", l)
+	}
+
+	down, _ := runServeFor(t, serveConfig{apiURL: "http://127.0.0.1:1/api/v3/"})
+	if code, body := get(t, down+"/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "github: http://127.0.0.1:1/api/v3/") || strings.Contains(body, "store:") {
+		t.Errorf("GET /readyz with GitHub unreachable: %d %q (want 503 naming GitHub, not the store)", code, body)
+	}
+}
+
+func TestServeLogLevel(t *testing.T) {
+	env := map[string]string{"PLANWARDEN_APP_ID": "1", "PLANWARDEN_PRIVATE_KEY": string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte("x")})), "PLANWARDEN_WEBHOOK_SECRET": "s"}
+	for level, want := range map[string]slog.Level{"debug": slog.LevelDebug, "WARN": slog.LevelWarn, "": slog.LevelInfo} {
+		env["PLANWARDEN_LOG_LEVEL"] = level
+		c, err := serveEnv(func(k string) string { return env[k] }, os.ReadFile)
+		if err != nil || c.logLevel != want {
+			t.Errorf("PLANWARDEN_LOG_LEVEL=%q: level %v, err %v; want %v", level, c.logLevel, err, want)
+		}
+	}
+	env["PLANWARDEN_LOG_LEVEL"] = "loud"
+	if _, err := serveEnv(func(k string) string { return env[k] }, os.ReadFile); err == nil || !strings.Contains(err.Error(), "PLANWARDEN_LOG_LEVEL") {
+		t.Errorf("a bad level: %v", err)
+	}
+}
