@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
 
-.PHONY: build run test bench fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
+.PHONY: build run test bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
@@ -14,7 +14,17 @@ run: build
 test:
 	./scripts/test.sh
 
+# The figures of the README: whole reviews of two generated plan mixes at
+# 20,000 and 100,000 changes, as child processes, side by side with
+# terraform-json's bare decode (ratios of paired runs, peak RSS), then one
+# workflow_run delivery to the completed check on the fake GitHub.
+BENCHTIME ?= 5x
 bench:
+	$(GO) test -run '^$$' -bench 'ReviewFigures' -benchtime $(BENCHTIME) -timeout 60m ./cmd/planwarden
+	$(GO) test -run '^$$' -bench 'WorkflowRunToCheck' -benchtime $(BENCHTIME) -benchmem ./app/
+
+# Every benchmark of every package.
+bench-all:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 FUZZTIME ?= 2m

@@ -2,13 +2,17 @@ package comment
 
 import (
 	"bytes"
+	"encoding/json"
 	"html"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+
+	"github.com/planwarden/planwarden/planparse"
 )
 
 var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM))
@@ -224,4 +228,31 @@ func FuzzText(f *testing.F) {
 			t.Errorf("codeCell(%q) breaks the cell: %s", s, h)
 		}
 	})
+}
+
+// TestValueQuotesOnlyWhatIsPrinted: a long string value renders exactly
+// as quoting it whole and cutting would, for ASCII, multi-byte runes and
+// characters the quote escapes at the cut.
+func TestValueQuotesOnlyWhatIsPrinted(t *testing.T) {
+	tests := map[string]string{
+		"ascii":            strings.Repeat("a", 1<<20),
+		"multi-byte":       strings.Repeat("é中", 200),
+		"escapes at cut":   strings.Repeat("x", maxValue-2) + strings.Repeat("\n\t\"", 50),
+		"invalid at cut":   strings.Repeat("x", maxValue-1) + "\xff\xfe" + strings.Repeat("y", 10),
+		"just over":        strings.Repeat("b", maxValue+1),
+		"exactly maxValue": strings.Repeat("c", maxValue),
+	}
+	for name, s := range tests {
+		t.Run(name, func(t *testing.T) {
+			want := truncate(clean(strconv.Quote(s), `\n`), maxValue)
+			q, _ := json.Marshal(s)
+			p, err := planparse.Parse("long.json", []byte(`{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["create"],"after":{"k":`+string(q)+`}}}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := value(p.Changes[0].After().Get("k")); got != want {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		})
+	}
 }

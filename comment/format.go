@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
@@ -147,6 +148,16 @@ func value(v planparse.Value) string {
 		s = planparse.UnknownText
 	default:
 		if str, ok := v.Str(); ok {
+			// Only what can be printed is quoted: the quote of a longer
+			// string starts with the quote of this prefix, and is cut
+			// within it.
+			if len(str) > maxValue {
+				cut := maxValue
+				for cut < len(str) && !utf8.RuneStart(str[cut]) {
+					cut++
+				}
+				str = str[:cut]
+			}
 			s = strconv.Quote(str)
 		} else {
 			s = v.Display()

@@ -62,9 +62,6 @@ func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 			continue
 		}
 		out = append(out, a.resource(c, ad))
-		// What infra needs is now in the Resource; keep memory flat on
-		// large plans (a later reader decodes again).
-		c.DropValueCache()
 	}
 	return out
 }

@@ -132,7 +132,8 @@ func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 
 // stateWith searches prior_state (before) or planned_values (after), then
 // the other, for a resource of a type whose field equals val. Each
-// section is indexed once per type and field, on first use.
+// section is indexed once per type and field, on first use, decoding the
+// resources of that type only.
 func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, bool) {
 	if a.byState == nil {
 		a.byState = map[string]planparse.Value{}
@@ -141,7 +142,7 @@ func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, b
 	done := typ + "." + field
 	if !a.stateDone[done] {
 		a.stateDone[done] = true
-		for i, l := range [][]*planparse.StateResource{a.p.PriorResources(), a.p.PlannedResources()} {
+		for i, l := range [][]*planparse.StateResource{a.p.PriorResourcesOfType(typ), a.p.PlannedResourcesOfType(typ)} {
 			for _, r := range l {
 				if r.Type != typ {
 					continue

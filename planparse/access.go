@@ -7,75 +7,30 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	gojson "github.com/goccy/go-json"
 )
 
-// Before returns the sanitized prior value of the change (null for a create).
-// Values are decoded on first use; a malformed value reads as null and is
-// reported by Diff.
-func (c *Change) Before() Value { return c.decode().before }
+// Before returns the sanitized prior value of the change (null for a
+// create), a view of the plan's bytes (see Value).
+func (c *Change) Before() Value { return c.before }
 
 // After returns the sanitized planned value (null for a delete). Attributes
 // known only after apply read as UnknownText.
-func (c *Change) After() Value { return c.decode().after }
+func (c *Change) After() Value { return c.after }
 
 // AfterUnknown reports whether the value at path is known only after apply.
 func (c *Change) AfterUnknown(path ...any) bool { return c.After().Get(path...).IsUnknown() }
 
-// decode returns the change's sanitized values, decoding them on first use.
-func (c *Change) decode() values {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.decoded || c.raw == nil {
-		return c.vals
-	}
-	b, err := decodeValue(c.raw.before, c.raw.beforeSensitive, nil, c.secrets)
-	if err != nil {
-		c.vals.err = err
-	}
-	a, err := decodeValue(c.raw.after, c.raw.afterSensitive, c.raw.afterUnknown, c.secrets)
-	if err != nil {
-		c.vals.err = err
-	}
-	c.vals.before, c.vals.after = b, a
-	c.decoded = true
-	return c.vals
-}
-
-// DropValueCache forgets the decoded values of every change, keeping the
-// raw JSON they come from: a later Before, After or Diff decodes again.
-// It bounds memory when a large plan has been read once by infra and the
-// rules and only a few diffs will be rendered.
-func (p *Plan) DropValueCache() {
-	for _, list := range [][]*Change{p.Changes, p.Drift} {
-		for _, c := range list {
-			c.DropValueCache()
-		}
-	}
-	for _, d := range p.Deferred {
-		d.Change.DropValueCache()
-	}
-}
-
-// DropValueCache forgets this change's decoded values (see Plan.DropValueCache).
-func (c *Change) DropValueCache() {
-	c.mu.Lock()
-	c.vals, c.decoded = values{}, false
-	c.mu.Unlock()
-}
-
 // Diff returns the attribute-level differences of the change, sorted by
 // path. Leaves are compared; a list or map that appears or disappears is
 // one entry. Sensitive values stay redacted: a changed secret shows as a
-// change from SensitiveText to SensitiveText.
+// change from SensitiveText to SensitiveText. Each call decodes the
+// change's values afresh; nothing is kept.
 func (c *Change) Diff() []AttrDiff {
 	if c.whatIf != nil {
 		return c.whatIf.attrDiffs() // whatif.go: ARM's delta
 	}
-	v := c.decode()
 	var out []AttrDiff
-	diffWalk(nil, v.before.v, v.after.v, &out)
+	diffWalk(nil, c.before.tree(), c.after.tree(), &out)
 	for i := range out {
 		out[i].ForcesReplacement = c.forces(out[i].Path)
 	}
@@ -92,6 +47,10 @@ func (c *Change) forces(path string) bool {
 	return false
 }
 
+// diffWalk appends the leaf differences under path. path is one stack
+// shared down the walk (children append to it, siblings overwrite the
+// slot): a leaf renders it at once, so nothing keeps it, and a deep value
+// costs no copy per level.
 func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 	am, aIsMap := a.(map[string]any)
 	bm, bIsMap := b.(map[string]any)
@@ -104,7 +63,7 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 			keys[k] = true
 		}
 		for k := range keys {
-			diffWalk(append(path[:len(path):len(path)], k), am[k], bm[k], out)
+			diffWalk(append(path, k), am[k], bm[k], out)
 		}
 		return
 	}
@@ -120,19 +79,19 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 			if i < len(bl) {
 				y = bl[i]
 			}
-			diffWalk(append(path[:len(path):len(path)], i), x, y, out)
+			diffWalk(append(path, i), x, y, out)
 		}
 		return
 	}
 	if aIsMap && b == nil {
 		for _, k := range sortedKeys(am) {
-			diffWalk(append(path[:len(path):len(path)], k), am[k], nil, out)
+			diffWalk(append(path, k), am[k], nil, out)
 		}
 		return
 	}
 	if bIsMap && a == nil {
 		for _, k := range sortedKeys(bm) {
-			diffWalk(append(path[:len(path):len(path)], k), nil, bm[k], out)
+			diffWalk(append(path, k), nil, bm[k], out)
 		}
 		return
 	}
@@ -146,7 +105,7 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 		return
 	}
 	*out = append(*out, AttrDiff{
-		Path: pathString(path), Before: Value{a}, After: Value{b},
+		Path: pathString(path), Before: Value{v: a}, After: Value{v: b},
 		Unknown: bu, Sensitive: as || bs,
 	})
 }
@@ -251,105 +210,189 @@ type ProviderConfig struct {
 }
 
 type lazyPlan struct {
-	priorState, plannedValues, configuration json.RawMessage
-	secrets                                  secretSet
+	configuration json.RawMessage
+	secrets       secretSet
 
-	priorOnce, plannedOnce, configOnce sync.Once
-	prior, planned                     []*StateResource
-	priorIdx, plannedIdx               map[string]*StateResource
-	providers                          map[string]*ProviderConfig
-	resources                          []*ConfigResource
-	resourceIdx                        map[string]*ConfigResource
+	prior, planned stateIndex
+
+	configOnce  sync.Once
+	providers   map[string]*ProviderConfig
+	resources   []*ConfigResource
+	resourceIdx map[string]*ConfigResource
 }
 
-// PriorResources lists prior_state's resources, root module first.
-func (p *Plan) PriorResources() []*StateResource {
-	l := p.lazy
-	l.priorOnce.Do(func() {
-		var s struct {
-			Values json.RawMessage `json:"values"`
-		}
-		if len(l.priorState) > 0 && gojson.Unmarshal(l.priorState, &s) == nil {
-			l.prior = stateResources(s.Values, l.secrets)
-		}
-		l.priorIdx = index(l.prior)
-		l.priorState = nil
-	})
-	return l.prior
+// stateIndex is prior_state's or planned_values' resources, indexed by
+// address and type on first use; each resource's values are decoded (and
+// sanitized) only when a caller asks for that resource.
+type stateIndex struct {
+	raw []byte // the section's root module
+	z   sanitizer
+
+	once    sync.Once
+	entries []*stateEntry
+	byAddr  map[string]*stateEntry
+	byType  map[string][]*stateEntry
+
+	mu sync.Mutex // guards the entries' decoded resources
 }
 
-// PlannedResources lists planned_values' resources, root module first.
-func (p *Plan) PlannedResources() []*StateResource {
-	l := p.lazy
-	l.plannedOnce.Do(func() {
-		l.planned = stateResources(l.plannedValues, l.secrets)
-		l.plannedIdx = index(l.planned)
-		l.plannedValues = nil
-	})
-	return l.planned
+type stateEntry struct {
+	address, mode, typ, name string
+	values, sensitive        []byte
+	decoded                  bool
+	res                      *StateResource
+}
+
+// PriorResources lists prior_state's resources, root module first, then
+// child modules breadth first. It decodes every resource's values; prefer
+// PriorResourcesOfType or PriorResource on large plans.
+func (p *Plan) PriorResources() []*StateResource { return p.lazy.prior.all() }
+
+// PlannedResources lists planned_values' resources in the same order.
+func (p *Plan) PlannedResources() []*StateResource { return p.lazy.planned.all() }
+
+// PriorResourcesOfType lists prior_state's resources of one type, in the
+// order of PriorResources, decoding the values of those only.
+func (p *Plan) PriorResourcesOfType(typ string) []*StateResource { return p.lazy.prior.ofType(typ) }
+
+// PlannedResourcesOfType lists planned_values' resources of one type (see
+// PriorResourcesOfType).
+func (p *Plan) PlannedResourcesOfType(typ string) []*StateResource {
+	return p.lazy.planned.ofType(typ)
 }
 
 // PriorResource returns the prior_state resource at address, or nil.
-func (p *Plan) PriorResource(address string) *StateResource {
-	p.PriorResources()
-	return p.lazy.priorIdx[address]
-}
+func (p *Plan) PriorResource(address string) *StateResource { return p.lazy.prior.at(address) }
 
 // PlannedResource returns the planned_values resource at address, or nil.
-func (p *Plan) PlannedResource(address string) *StateResource {
-	p.PlannedResources()
-	return p.lazy.plannedIdx[address]
-}
+func (p *Plan) PlannedResource(address string) *StateResource { return p.lazy.planned.at(address) }
 
-func index(rs []*StateResource) map[string]*StateResource {
-	m := make(map[string]*StateResource, len(rs))
-	for _, r := range rs {
-		m[r.Address] = r
-	}
-	return m
-}
-
-type wireModule struct {
-	Resources []struct {
-		Address         string          `json:"address"`
-		Mode            string          `json:"mode"`
-		Type            string          `json:"type"`
-		Name            string          `json:"name"`
-		Values          json.RawMessage `json:"values"`
-		SensitiveValues json.RawMessage `json:"sensitive_values"`
-	} `json:"resources"`
-	ChildModules []json.RawMessage `json:"child_modules"`
-}
-
-func stateResources(values json.RawMessage, secrets secretSet) []*StateResource {
-	var sv struct {
-		RootModule json.RawMessage `json:"root_module"`
-	}
-	if len(values) == 0 || gojson.Unmarshal(values, &sv) != nil || len(sv.RootModule) == 0 {
-		return nil
-	}
-	var out []*StateResource
-	queue := []json.RawMessage{sv.RootModule}
-	for len(queue) > 0 {
-		var m wireModule
-		if gojson.Unmarshal(queue[0], &m) != nil {
+func (x *stateIndex) index() {
+	x.once.Do(func() {
+		x.byAddr, x.byType = map[string]*stateEntry{}, map[string][]*stateEntry{}
+		queue := [][]byte{x.raw}
+		for len(queue) > 0 {
+			m := queue[0]
 			queue = queue[1:]
-			continue
+			eachListed(member(m, "resources"), func(r []byte) {
+				e := &stateEntry{}
+				_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
+					end, err := skipValue(r, v, 1)
+					switch string(key) {
+					case "address":
+						e.address = x.z.redactAddress(stringAt(r[v:end]))
+					case "mode":
+						e.mode = stringAt(r[v:end])
+					case "type":
+						e.typ = stringAt(r[v:end])
+					case "name":
+						e.name = stringAt(r[v:end])
+					case "values":
+						e.values = r[v:end:end]
+					case "sensitive_values":
+						e.sensitive = r[v:end:end]
+					}
+					return end, err
+				})
+				x.entries = append(x.entries, e)
+				if _, dup := x.byAddr[e.address]; !dup {
+					x.byAddr[e.address] = e
+				}
+				x.byType[e.typ] = append(x.byType[e.typ], e)
+			})
+			eachListed(member(m, "child_modules"), func(c []byte) { queue = append(queue, c) })
 		}
-		queue = append(queue[1:], m.ChildModules...)
-		for _, r := range m.Resources {
-			v, err := decodeValue(r.Values, r.SensitiveValues, nil, secrets)
-			if err != nil {
-				continue
-			}
-			mode := Mode(r.Mode)
-			if mode == "" {
-				mode = ModeManaged
-			}
-			out = append(out, &StateResource{Address: sanitizer{secrets: secrets}.redactAddress(r.Address), Mode: mode, Type: r.Type, Name: r.Name, Values: v})
+		x.raw = nil
+	})
+}
+
+// resource makes an entry's StateResource on first use; its Values are a
+// view of the plan's bytes, decoded as they are read.
+func (x *stateIndex) resource(e *stateEntry) *StateResource {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !e.decoded {
+		e.decoded = true
+		mode := Mode(e.mode)
+		if mode == "" {
+			mode = ModeManaged
+		}
+		e.res = &StateResource{Address: e.address, Mode: mode, Type: e.typ, Name: e.name,
+			Values: x.z.resolve(e.values, e.sensitive, nil, "")}
+	}
+	return e.res
+}
+
+func (x *stateIndex) pick(entries []*stateEntry) []*StateResource {
+	var out []*StateResource
+	for _, e := range entries {
+		if r := x.resource(e); r != nil {
+			out = append(out, r)
 		}
 	}
 	return out
+}
+
+func (x *stateIndex) all() []*StateResource { x.index(); return x.pick(x.entries) }
+
+func (x *stateIndex) ofType(typ string) []*StateResource { x.index(); return x.pick(x.byType[typ]) }
+
+func (x *stateIndex) at(address string) *StateResource {
+	x.index()
+	if e := x.byAddr[address]; e != nil {
+		return x.resource(e)
+	}
+	return nil
+}
+
+// member returns the value of an object's member as a slice of raw, or
+// nil when raw is not an object or has no such member (or it is null).
+// raw has been validated by Parse.
+func member(raw []byte, key string) []byte {
+	var out []byte
+	i := ws(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
+		end, err := skipValue(raw, v, 1)
+		if err == nil && string(k) == key {
+			if !isNull(raw, v) {
+				out = raw[v:end:end]
+			}
+			return end, errStop // the first of repeated keys counts (see lookup)
+		}
+		return end, err
+	})
+	return out
+}
+
+// eachListed calls f with every object element of the array raw (nothing
+// when raw is not an array).
+func eachListed(raw []byte, f func([]byte)) {
+	i := ws(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return
+	}
+	_, _ = eachElement(raw, i, 0, func(v int) (int, error) {
+		end, err := skipValue(raw, v, 1)
+		if err == nil && raw[v] == '{' {
+			f(raw[v:end:end])
+		}
+		return end, err
+	})
+}
+
+// stringAt decodes a string literal, or gives "" for anything else.
+func stringAt(lit []byte) string {
+	if len(lit) < 2 || lit[0] != '"' {
+		return ""
+	}
+	_, slow, err := scanString(lit, 0)
+	if err != nil {
+		return ""
+	}
+	return unquote(lit[1:len(lit)-1], slow)
 }
 
 func (p *Plan) config() *lazyPlan {
@@ -367,7 +410,7 @@ func (p *Plan) config() *lazyPlan {
 			} `json:"provider_config"`
 			RootModule json.RawMessage `json:"root_module"`
 		}
-		if len(l.configuration) == 0 || gojson.Unmarshal(l.configuration, &c) != nil {
+		if len(l.configuration) == 0 || json.Unmarshal(l.configuration, &c) != nil {
 			return
 		}
 		for k, pc := range c.ProviderConfig {
@@ -394,7 +437,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 			Module json.RawMessage `json:"module"`
 		} `json:"module_calls"`
 	}
-	if len(raw) == 0 || gojson.Unmarshal(raw, &m) != nil {
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return
 	}
 	for _, r := range m.Resources {
@@ -419,7 +462,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 
 func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
 	var m map[string]json.RawMessage
-	if len(raw) == 0 || gojson.Unmarshal(raw, &m) != nil {
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
 	out := make(Exprs, len(m))
@@ -434,7 +477,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 	e := &Expr{}
 	if len(raw) > 0 && raw[0] == '[' {
 		var blocks []json.RawMessage
-		if gojson.Unmarshal(raw, &blocks) == nil {
+		if json.Unmarshal(raw, &blocks) == nil {
 			for _, b := range blocks {
 				e.Blocks = append(e.Blocks, decodeExprs(b, secrets))
 			}
@@ -445,7 +488,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 		ConstantValue json.RawMessage `json:"constant_value"`
 		References    []string        `json:"references"`
 	}
-	if gojson.Unmarshal(raw, &w) != nil {
+	if json.Unmarshal(raw, &w) != nil {
 		return e
 	}
 	e.References = w.References
@@ -455,7 +498,7 @@ func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
 		if decodeNumber(w.ConstantValue, &v) == nil {
 			v = sanitizer{secrets: secrets}.constant(name, v)
 		}
-		e.Constant = Value{v}
+		e.Constant = Value{v: v}
 	}
 	if len(w.ConstantValue) == 0 && len(w.References) == 0 {
 		// A nested block written as an object (single nested block).

@@ -146,9 +146,19 @@ func TestCorpusFalsePositives(t *testing.T) {
 			}
 			return v
 		}
-		for _, c := range append(append([]*Change{}, p.Changes...), p.Drift...) {
-			walk(decode(c.raw.before), decode(c.raw.beforeSensitive), "")
-			walk(decode(c.raw.after), decode(c.raw.afterSensitive), "")
+		norm, _ := normalize(rel, data)
+		w, err := readPlan(norm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range append(append([]*Change{}, p.Changes...), p.Drift...) {
+			rc := &w.ResourceChanges
+			if i >= len(*rc) {
+				rc, i = &w.ResourceDrift, i-len(*rc)
+			}
+			wc := &(*rc)[i].Change
+			walk(decode(wc.Before), decode(wc.BeforeSensitive), "")
+			walk(decode(wc.After), decode(wc.AfterSensitive), "")
 			displayed++
 			if strings.Contains(c.Address+c.PreviousAddress, redactedPrefix) {
 				note("address", "", c.Address)
@@ -184,9 +194,8 @@ func BenchmarkDecodeAllValues(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range p.Changes {
-			c.DropValueCache()
-			_ = c.Before()
-			_ = c.After()
+			_ = c.Before().tree()
+			_ = c.After().tree()
 		}
 	}
 }

@@ -8,8 +8,6 @@
 // beyond what the caller hands it and logs nothing.
 package planparse
 
-import "sync"
-
 // Action is what Terraform will do to one resource instance.
 type Action string
 
@@ -114,12 +112,8 @@ type Change struct {
 	// Importing is set when the change imports an existing object.
 	Importing *Import
 
-	raw     *rawValues
-	secrets secretSet
-	whatIf  *whatIfDiff // set for a what-if change: its diff comes from ARM's delta
-	mu      sync.Mutex
-	decoded bool
-	vals    values
+	before, after Value
+	whatIf        *whatIfDiff // set for a what-if change: its diff comes from ARM's delta
 }
 
 // Import describes an import that is part of a change.

@@ -13,33 +13,34 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 )
 
-// wirePlan is the part of the plan format planparse reads eagerly.
-// Attribute values stay raw until a caller asks for them, which keeps a
-// 20,000-resource plan cheap to review.
+// wirePlan is the part of the plan format planparse reads eagerly (see
+// readPlan). Attribute values and sections stay slices of the input until
+// a caller asks for them, which keeps a 20,000-resource plan cheap to review.
 type wirePlan struct {
-	FormatVersion    *string                    `json:"format_version"`
-	TerraformVersion string                     `json:"terraform_version"`
-	Timestamp        string                     `json:"timestamp"`
-	Errored          bool                       `json:"errored"`
-	Complete         *bool                      `json:"complete"`
-	Applyable        *bool                      `json:"applyable"`
-	ResourceChanges  []wireResourceChange       `json:"resource_changes"`
-	ResourceDrift    []wireResourceChange       `json:"resource_drift"`
-	OutputChanges    map[string]wireChange      `json:"output_changes"`
-	DeferredChanges  []wireDeferred             `json:"deferred_changes"`
-	Checks           []tfjson.CheckResultStatic `json:"checks"`
-	PriorState       rawJSON                    `json:"prior_state"`
-	PlannedValues    rawJSON                    `json:"planned_values"`
-	Configuration    rawJSON                    `json:"configuration"`
-	Variables        rawJSON                    `json:"variables"`
-	Values           json.RawMessage            `json:"values"`  // a state file has this at top level
-	Serial           *json.RawMessage           `json:"serial"`  // a raw state file
-	Lineage          *json.RawMessage           `json:"lineage"` // a raw state file
-	Extra            map[string]json.RawMessage `json:"-"`
+	FormatVersion    *string
+	TerraformVersion string
+	Timestamp        string
+	Errored          bool
+	Complete         *bool
+	Applyable        *bool
+	ResourceChanges  []wireResourceChange
+	ResourceDrift    []wireResourceChange
+	OutputChanges    map[string]wireChange
+	DeferredChanges  []wireDeferred
+	Checks           []tfjson.CheckResultStatic
+	PriorState       rawJSON
+	PlannedValues    rawJSON
+	Configuration    rawJSON
+	Variables        rawJSON
+	Values           rawJSON // a state file has this at top level
+	Serial, Lineage  bool    // present in a raw state file
+	// Extra holds the top-level fields planparse does not model, as
+	// slices of the input, for readers of newer parts of the format.
+	Extra map[string]json.RawMessage
 
 	// Terraform 1.14+ actions, read by readActions (actions.go).
-	ActionInvocations         rawJSON `json:"action_invocations"`
-	DeferredActionInvocations rawJSON `json:"deferred_action_invocations"`
+	ActionInvocations         rawJSON
+	DeferredActionInvocations rawJSON
 }
 
 type wireResourceChange struct {
@@ -73,31 +74,10 @@ type wireDeferred struct {
 	ResourceChange wireResourceChange `json:"resource_change"`
 }
 
-// rawJSON is a JSON value left undecoded until a caller asks for it. Unlike
-// json.RawMessage it is not copied: encoding/json passes UnmarshalJSON a
-// slice of the input, so it points into the bytes given to Parse, which the
-// caller must not modify afterwards (Parse says so).
+// rawJSON is a JSON value left undecoded until a caller asks for it: a
+// slice of the bytes given to Parse (not a copy), which the caller must
+// not modify afterwards (Parse says so). JSON null is nil.
 type rawJSON []byte
-
-// UnmarshalJSON keeps b without copying it.
-func (r *rawJSON) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*r = nil
-		return nil
-	}
-	*r = b
-	return nil
-}
-
-// rawValues keeps a change's attribute JSON until first use.
-type rawValues struct {
-	before, after, afterUnknown, beforeSensitive, afterSensitive json.RawMessage
-}
-
-type values struct {
-	before, after Value
-	err           error
-}
 
 // Parse reads one plan. name is used in errors and kept as Plan.File.
 // The plan refers to data: do not modify data afterwards.
@@ -109,17 +89,15 @@ func Parse(name string, data []byte) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	var w wirePlan
-	// encoding/json, unlike faster decoders, hands UnmarshalJSON slices of
-	// data itself, so the raw values cost no copy (see rawJSON).
-	if err := json.Unmarshal(data, &w); err != nil {
+	w, err := readPlan(data)
+	if err != nil {
 		return nil, syntaxError(name, data, err)
 	}
 	if w.FormatVersion == nil {
 		if wi, ok := whatIfDoc(data); ok {
 			return parseWhatIf(name, wi) // whatif.go
 		}
-		return nil, orWhatIfHint(notPlan(name, &w))
+		return nil, orWhatIfHint(notPlan(name, w))
 	}
 	// terraform-json's own format_version check.
 	if err := (&tfjson.Plan{FormatVersion: *w.FormatVersion}).Validate(); err != nil {
@@ -131,7 +109,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 			Hint: "pass the plan file to `terraform show -json`: " + showHint}
 	}
 	plannedSensitive := sensitiveOutputs(w.PlannedValues)
-	secrets := collectSecrets(&w, plannedSensitive)
+	secrets := collectSecrets(w, plannedSensitive)
 	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
 	if err != nil {
 		return nil, err
@@ -146,8 +124,9 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Applyable:        w.Applyable,
 		Actions:          actions,
 		DeferredActions:  deferredActions,
-		lazy: &lazyPlan{priorState: json.RawMessage(w.PriorState), plannedValues: json.RawMessage(w.PlannedValues),
-			configuration: json.RawMessage(w.Configuration), secrets: secrets},
+		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), secrets: secrets,
+			prior:   stateIndex{raw: member(member(w.PriorState, "values"), "root_module"), z: sanitizer{secrets: secrets}},
+			planned: stateIndex{raw: member(w.PlannedValues, "root_module"), z: sanitizer{secrets: secrets}}},
 	}
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
@@ -244,19 +223,24 @@ func decodeUTF16(b []byte) []byte {
 
 func syntaxError(name string, data []byte, err error) error {
 	e := &Error{File: name, Kind: ErrNotJSON, Detail: err.Error(), Hint: "make sure the file holds only `terraform show -json` output; " + showHint}
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
+	var se *scanError
+	var ke *kindError
 	switch {
 	case errors.As(err, &se):
-		e.Line, e.Column = lineCol(data, se.Offset-1) // Offset is just past the bad byte
-		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.Offset > 1 && strings.Contains(se.Error(), "after top-level value") {
-			e.Detail = "more than one JSON document, or text after the JSON: " + se.Error()
+		e.Line, e.Column = lineCol(data, int64(se.off))
+		if strings.Contains(se.msg, "nested deeper") {
+			e.Kind = ErrNotPlan
+			e.Hint = "the file is not `terraform show -json` output (or was built to exhaust readers); " + showHint
 		}
-	case errors.As(err, &te):
+		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.off > 0 && strings.Contains(se.msg, "after top-level value") {
+			e.Detail = "more than one JSON document, or text after the JSON: " + se.msg
+		}
+	case errors.As(err, &ke):
 		e.Kind = ErrNotPlan
-		e.Line, e.Column = lineCol(data, te.Offset)
-		e.Detail = fmt.Sprintf("field %q holds a %s where a plan has %s", te.Field, te.Value, te.Type)
-		if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		e.Line, e.Column = lineCol(data, int64(ke.off))
+		e.Detail = ke.Error()
+		e.Hint = "the file looks hand-edited or truncated; " + showHint
+		if ke.field == "" {
 			e.Detail = "the JSON is not an object; a plan is an object with format_version and resource_changes"
 			e.Line, e.Column = 0, 0
 		}
@@ -279,7 +263,7 @@ func lineCol(data []byte, off int64) (int, int) {
 func notPlan(name string, w *wirePlan) error {
 	detail := "it has no format_version"
 	switch {
-	case w.Serial != nil || w.Lineage != nil:
+	case w.Serial || w.Lineage:
 		detail = "this is a raw Terraform state file (it has serial/lineage)"
 	case len(w.ResourceChanges) > 0:
 		detail = "it has resource_changes but no format_version"
@@ -298,10 +282,8 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 		Name:            w.Name,
 		Provider:        w.ProviderName,
 		Deposed:         w.Deposed,
-		raw: &rawValues{before: json.RawMessage(w.Change.Before), after: json.RawMessage(w.Change.After),
-			afterUnknown:    json.RawMessage(w.Change.AfterUnknown),
-			beforeSensitive: json.RawMessage(w.Change.BeforeSensitive), afterSensitive: json.RawMessage(w.Change.AfterSensitive)},
-		secrets: secrets,
+		before:          z.resolve(w.Change.Before, w.Change.BeforeSensitive, nil, ""),
+		after:           z.resolve(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, ""),
 	}
 	if c.Mode == "" {
 		c.Mode = ModeManaged
@@ -397,8 +379,9 @@ func deferredReason(r string) string {
 // default_node_pool[0].vm_size.
 // Secret map keys read as the sanitizer shows them in values.
 func formatPath(raw json.RawMessage, z sanitizer) string {
-	var steps []any
-	if err := json.Unmarshal(raw, &steps); err != nil {
+	x, err := decodeJSON(raw)
+	steps, ok := x.([]any)
+	if err != nil || !ok {
 		return string(raw)
 	}
 	path := make([]any, 0, len(steps))
@@ -435,10 +418,10 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 	if IsSecretName(name) {
 		o.Sensitive = true
 		if !o.Before.IsNull() {
-			o.Before = Value{redact(o.Before.v)}
+			o.Before = Value{v: redact(o.Before.tree())}
 		}
 		if !o.After.IsNull() && !o.After.IsUnknown() {
-			o.After = Value{redact(o.After.v)}
+			o.After = Value{v: redact(o.After.tree())}
 		}
 	}
 	return o, nil
@@ -492,19 +475,15 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 	for _, v := range plannedSensitive {
 		s.collect(v, json.RawMessage("true"))
 	}
-	if len(w.Variables) > 0 && marksSensitive(w.Configuration) {
-		var cfg struct {
-			RootModule struct {
-				Variables map[string]struct {
-					Sensitive bool `json:"sensitive"`
-				} `json:"variables"`
-			} `json:"root_module"`
+	if cfgVars := member(member(w.Configuration, "root_module"), "variables"); len(w.Variables) > 0 && marksSensitive(cfgVars) {
+		var decl map[string]struct {
+			Sensitive bool `json:"sensitive"`
 		}
 		var vars map[string]struct {
 			Value json.RawMessage `json:"value"`
 		}
-		if json.Unmarshal(w.Configuration, &cfg) == nil && json.Unmarshal(w.Variables, &vars) == nil {
-			for name, v := range cfg.RootModule.Variables {
+		if json.Unmarshal(cfgVars, &decl) == nil && json.Unmarshal(w.Variables, &vars) == nil {
+			for name, v := range decl {
 				if v.Sensitive {
 					s.collect(vars[name].Value, json.RawMessage("true"))
 				}
@@ -517,20 +496,19 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 // sensitiveOutputs returns the values of the outputs planned_values marks
 // sensitive (older plans mark them only there).
 func sensitiveOutputs(planned []byte) map[string]json.RawMessage {
-	if !marksSensitive(planned) {
+	outputs := member(planned, "outputs")
+	if !marksSensitive(outputs) {
 		return nil
 	}
-	var pv struct {
-		Outputs map[string]struct {
-			Sensitive bool            `json:"sensitive"`
-			Value     json.RawMessage `json:"value"`
-		} `json:"outputs"`
+	var pv map[string]struct {
+		Sensitive bool            `json:"sensitive"`
+		Value     json.RawMessage `json:"value"`
 	}
-	if json.Unmarshal(planned, &pv) != nil {
+	if json.Unmarshal(outputs, &pv) != nil {
 		return nil
 	}
 	out := map[string]json.RawMessage{}
-	for n, o := range pv.Outputs {
+	for n, o := range pv {
 		if o.Sensitive {
 			out[n] = o.Value
 		}

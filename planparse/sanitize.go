@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	gojson "github.com/goccy/go-json"
 )
 
 // seed keys the digests of hidden values; it is per process, so a digest
@@ -190,13 +188,15 @@ func decodeValue(raw, sens, unk []byte, secrets secretSet) (Value, error) {
 	if len(unk) > 0 {
 		_ = decodeNumber(unk, &u)
 	}
-	return Value{sanitizer{secrets: secrets}.sanitize(v, s, u, "")}, nil
+	return Value{v: sanitizer{secrets: secrets}.sanitize(v, s, u, "")}, nil
 }
 
 func decodeNumber(raw []byte, into *any) error {
-	// Numbers decode as float64 (exact for every integer up to 2^53);
-	// goccy/go-json's Unmarshal reuses its buffers, its Decoder does not.
-	return gojson.Unmarshal(raw, into)
+	// Numbers decode as float64 (exact for every integer up to 2^53), as
+	// encoding/json decodes them; the scanner (scan.go) limits nesting.
+	v, err := decodeJSON(raw)
+	*into = v
+	return err
 }
 
 // sanitizer replaces what is secret in a value tree. In review mode (the

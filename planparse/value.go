@@ -23,35 +23,238 @@ type unknown struct{}
 // nil, bool, float64 (or json.Number), string, []any and map[string]any, plus markers for
 // values that are sensitive (never readable) or unknown until apply.
 // The zero Value is null.
-type Value struct{ v any }
+//
+// A Value read from a plan is a view of the plan's bytes: Get walks the
+// JSON without building it, applying the plan's sensitivity and unknown
+// marks and the secret checks at every step exactly as a full decode
+// would, and only the methods that need a whole list or map (Keys,
+// StringMap, Display, Interface, Equal, Len of a map) decode that part.
+type Value struct {
+	v any
+	n *lazy // set for an object or array still in the plan's bytes
+}
+
+// lazy is an object or array of a plan not decoded yet, with the matching
+// parts of its sensitivity and unknown trees (nil when they have none),
+// the attribute name it sits under and the sanitizer that reads it. The
+// sanitizer's checks at its own level have been applied (resolve): none
+// hides it.
+type lazy struct {
+	raw, sens, unk []byte
+	key            string
+	z              sanitizer
+}
+
+// resolve is sanitizer.sanitize's decision for one node, taken without
+// decoding the node when it is an object or array that stays readable.
+// Scalars go through sanitize itself.
+func (z sanitizer) resolve(raw, sens, unk []byte, key string) Value {
+	if isLiteral(sens, "true") {
+		return Value{v: z.hide(decodeOrNil(raw))}
+	}
+	if isLiteral(unk, "true") {
+		return Value{v: unknown{}}
+	}
+	if len(raw) == 0 || isNull(raw, 0) {
+		if len(unk) > 0 && unk[0] == '{' {
+			// Unknown attributes of a null object: sanitize reads it as {}.
+			return z.resolve([]byte("{}"), sens, unk, key)
+		}
+		return Value{}
+	}
+	if raw[0] == '{' || raw[0] == '[' {
+		if key != "" && classify(key)&nameSecret != 0 {
+			return Value{v: z.hide(decodeOrNil(raw))}
+		}
+		return Value{n: &lazy{raw: raw, sens: sens, unk: unk, key: key, z: z}}
+	}
+	return Value{v: z.sanitize(decodeOrNil(raw), nil, nil, key)}
+}
+
+func isLiteral(raw []byte, word string) bool { return string(raw) == word }
+
+// decodeOrNil decodes validated JSON; a number beyond float64 reads as null.
+func decodeOrNil(raw []byte) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	x, err := decodeJSON(raw)
+	if err != nil {
+		return nil
+	}
+	return x
+}
+
+// tree returns the value as a sanitized tree, decoding a lazy value.
+func (v Value) tree() any {
+	if v.n == nil {
+		return v.v
+	}
+	n := v.n
+	return n.z.sanitize(decodeOrNil(n.raw), decodeOrNil(n.sens), decodeOrNil(n.unk), n.key)
+}
+
+// child is the sanitized value one step below a lazy node, as sanitize
+// builds it: a secret key is shown renamed (keyText), the "value" of a
+// {name, value} pair is judged by the pair's name, and unknown attributes
+// absent from the object read as unknown.
+func (n *lazy) child(step any) Value {
+	switch s := step.(type) {
+	case string:
+		if n.raw[0] != '{' {
+			return Value{}
+		}
+		if n.z.secretKey(s) {
+			return Value{} // sanitize renames a secret key: it is not there by name
+		}
+		key := s
+		raw, found := lookup(n.raw, s)
+		if !found && isRedactedText(s) {
+			key, raw, found = n.renamed(s)
+		}
+		unk, _ := lookup(n.unk, key)
+		if !found {
+			// Unknown attributes are absent from "after"; sanitize adds
+			// them when reviewing.
+			if isLiteral(unk, "true") && n.z.redactKey == nil {
+				return Value{v: unknown{}}
+			}
+			return Value{}
+		}
+		sens, _ := lookup(n.sens, key)
+		name := key
+		if key == "value" {
+			if pair, ok := lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
+				pairValue := ""
+				if len(raw) > 0 && raw[0] == '"' {
+					pairValue = stringAt(raw)
+				}
+				if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
+					name = pn
+				}
+			}
+		}
+		return n.z.resolve(raw, sens, unk, name)
+	case int:
+		if n.raw[0] != '[' || s < 0 {
+			return Value{}
+		}
+		raw, found := nth(n.raw, s)
+		if !found {
+			return Value{}
+		}
+		sens, _ := nth(n.sens, s)
+		unk, _ := nth(n.unk, s)
+		// Elements of a list inherit the list's name for the secret check.
+		return n.z.resolve(raw, sens, unk, n.key)
+	}
+	return Value{}
+}
+
+// renamed finds the secret key that sanitize shows as text: a key of the
+// object, or an unknown attribute it adds.
+func (n *lazy) renamed(text string) (string, []byte, bool) {
+	var key string
+	var out []byte
+	visit := func(obj []byte, unknownOnly bool) {
+		_, _ = eachMember(obj, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+			end, err := skipValue(obj, v, 1)
+			ks := unquote(k, escaped)
+			if err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
+				if !unknownOnly {
+					key, out = ks, obj[v:end:end]
+				} else if _, inRaw := lookup(n.raw, ks); !inRaw && isLiteral(obj[v:end], "true") {
+					key = ks // found only in the unknown tree: child reads it as unknown
+				}
+			}
+			return end, err
+		})
+	}
+	visit(n.raw, false)
+	if out == nil && len(n.unk) > 0 && n.unk[0] == '{' && n.z.redactKey == nil {
+		visit(n.unk, true)
+	}
+	return key, out, out != nil
+}
+
+// lookup returns the value of key in the object raw (null included). When
+// an object repeats a key the first one counts, here and in every decode
+// of planparse (decodeJSON), so what a rule reads is what a reviewer sees.
+func lookup(raw []byte, key string) ([]byte, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var out []byte
+	found := false
+	_, _ = eachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+		end, err := skipValue(raw, v, 1)
+		if err == nil && (!escaped && string(k) == key || escaped && unquote(k, true) == key) {
+			out, found = raw[v:end:end], true
+			return end, errStop
+		}
+		return end, err
+	})
+	return out, found
+}
+
+// nth returns element i of the array raw.
+func nth(raw []byte, i int) ([]byte, bool) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, false
+	}
+	var out []byte
+	k := 0
+	_, _ = eachElement(raw, 0, 0, func(v int) (int, error) {
+		end, err := skipValue(raw, v, 1)
+		if err == nil && k == i {
+			out = raw[v:end:end]
+			return end, errStop
+		}
+		k++
+		return end, err
+	})
+	return out, out != nil
+}
+
+// errStop ends a walk early.
+var errStop = &scanError{msg: "stop"}
 
 // Get walks a path of map keys (string) and list indexes (int) and returns
 // the value there; a missing step gives the null Value.
 func (v Value) Get(path ...any) Value {
-	cur := v.v
+	for i, step := range path {
+		if v.n == nil {
+			return Value{v: eagerGet(v.v, path[i:])}
+		}
+		v = v.n.child(step)
+	}
+	return v
+}
+
+func eagerGet(cur any, path []any) any {
 	for _, step := range path {
 		switch s := step.(type) {
 		case string:
 			m, ok := cur.(map[string]any)
 			if !ok {
-				return Value{}
+				return nil
 			}
 			cur = m[s]
 		case int:
 			l, ok := cur.([]any)
 			if !ok || s < 0 || s >= len(l) {
-				return Value{}
+				return nil
 			}
 			cur = l[s]
 		default:
-			return Value{}
+			return nil
 		}
 	}
-	return Value{cur}
+	return cur
 }
 
 // IsNull reports whether the value is absent or JSON null.
-func (v Value) IsNull() bool { return v.v == nil }
+func (v Value) IsNull() bool { return v.n == nil && v.v == nil }
 
 // IsSensitive reports whether the value was redacted.
 func (v Value) IsSensitive() bool { _, ok := v.v.(sensitive); return ok }
@@ -92,7 +295,10 @@ func (v Value) Bool() (bool, bool) { b, ok := v.v.(bool); return b, ok }
 
 // Len is the number of elements of a list or keys of a map, else 0.
 func (v Value) Len() int {
-	switch x := v.v.(type) {
+	if v.n != nil && v.n.raw[0] == '[' {
+		return len(elements(v.n.raw))
+	}
+	switch x := v.tree().(type) {
 	case []any:
 		return len(x)
 	case map[string]any:
@@ -102,14 +308,26 @@ func (v Value) Len() int {
 }
 
 // IsList and IsMap report the value's shape.
-func (v Value) IsList() bool { _, ok := v.v.([]any); return ok }
+func (v Value) IsList() bool {
+	if v.n != nil {
+		return v.n.raw[0] == '['
+	}
+	_, ok := v.v.([]any)
+	return ok
+}
 
 // IsMap reports whether the value is an object or map.
-func (v Value) IsMap() bool { _, ok := v.v.(map[string]any); return ok }
+func (v Value) IsMap() bool {
+	if v.n != nil {
+		return v.n.raw[0] == '{'
+	}
+	_, ok := v.v.(map[string]any)
+	return ok
+}
 
 // Keys returns a map's keys in sorted order.
 func (v Value) Keys() []string {
-	m, ok := v.v.(map[string]any)
+	m, ok := v.tree().(map[string]any)
 	if !ok {
 		return nil
 	}
@@ -123,13 +341,24 @@ func (v Value) Keys() []string {
 
 // List returns a list's elements.
 func (v Value) List() []Value {
+	if n := v.n; n != nil {
+		if n.raw[0] != '[' {
+			return nil
+		}
+		sens, unk := elements(n.sens), elements(n.unk)
+		out := []Value{}
+		for k, e := range elements(n.raw) {
+			out = append(out, n.z.resolve(e, at(sens, k), at(unk, k), n.key))
+		}
+		return out
+	}
 	l, ok := v.v.([]any)
 	if !ok {
 		return nil
 	}
 	out := make([]Value, len(l))
 	for i, e := range l {
-		out[i] = Value{e}
+		out[i] = Value{v: e}
 	}
 	return out
 }
@@ -137,13 +366,13 @@ func (v Value) List() []Value {
 // StringMap returns a map of string values (tags, labels); non-string
 // entries read as their display text, sensitive ones as SensitiveText.
 func (v Value) StringMap() map[string]string {
-	m, ok := v.v.(map[string]any)
+	m, ok := v.tree().(map[string]any)
 	if !ok {
 		return nil
 	}
 	out := make(map[string]string, len(m))
 	for k, e := range m {
-		out[k] = Value{e}.Display()
+		out[k] = Value{v: e}.Display()
 	}
 	return out
 }
@@ -151,7 +380,7 @@ func (v Value) StringMap() map[string]string {
 // Interface returns the sanitized value as plain Go data (for CEL and
 // JSON): sensitive leaves become SensitiveText, unknown leaves UnknownText,
 // numbers float64.
-func (v Value) Interface() any { return plain(v.v) }
+func (v Value) Interface() any { return plain(v.tree()) }
 
 func plain(x any) any {
 	switch t := x.(type) {
@@ -182,7 +411,8 @@ func plain(x any) any {
 // "null", markers as SensitiveText / UnknownText, lists and maps as
 // compact JSON with markers in place.
 func (v Value) Display() string {
-	switch t := v.v.(type) {
+	x := v.tree()
+	switch t := x.(type) {
 	case nil:
 		return "null"
 	case string:
@@ -198,7 +428,7 @@ func (v Value) Display() string {
 	case unknown:
 		return UnknownText
 	}
-	b, err := json.Marshal(plain(v.v))
+	b, err := json.Marshal(plain(x))
 	if err != nil {
 		return "(unprintable)"
 	}
@@ -207,7 +437,7 @@ func (v Value) Display() string {
 
 // Equal reports whether two sanitized values are the same. Two sensitive
 // values are equal when the hidden values were.
-func (v Value) Equal(o Value) bool { return equal(v.v, o.v) }
+func (v Value) Equal(o Value) bool { return equal(v.tree(), o.tree()) }
 
 func equal(a, b any) bool {
 	switch x := a.(type) {
@@ -244,3 +474,24 @@ func equal(a, b any) bool {
 // formatFloat writes a number as Terraform shows it: integers without a
 // decimal point or exponent.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// elements lists the element slices of the array raw (nil otherwise).
+func elements(raw []byte) [][]byte {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var out [][]byte
+	_, _ = eachElement(raw, 0, 0, func(i int) (int, error) {
+		end, err := skipValue(raw, i, 1)
+		out = append(out, raw[i:end:end])
+		return end, err
+	})
+	return out
+}
+
+func at(l [][]byte, i int) []byte {
+	if i < len(l) {
+		return l[i]
+	}
+	return nil
+}

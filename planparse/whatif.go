@@ -281,7 +281,7 @@ func (r armID) address(multiGroup bool) string {
 }
 
 func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSet) (*Change, error) {
-	c := &Change{Address: addr, Mode: ModeManaged, Type: typ, Name: id.name, Provider: strings.SplitN(typ, "/", 2)[0], secrets: secrets}
+	c := &Change{Address: addr, Mode: ModeManaged, Type: typ, Name: id.name, Provider: strings.SplitN(typ, "/", 2)[0]}
 	var effective int
 	c.whatIf = &whatIfDiff{}
 	for _, d := range w.Delta {
@@ -327,7 +327,9 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 		c.whatIf.fromPayload(before, true, secrets)
 	}
 	sort.SliceStable(c.whatIf.diffs, func(i, j int) bool { return c.whatIf.diffs[i].Path < c.whatIf.diffs[j].Path })
-	c.raw = &rawValues{before: before.raw, after: after.raw, beforeSensitive: before.sens, afterSensitive: after.sens, afterUnknown: after.unk}
+	z := sanitizer{secrets: secrets}
+	c.before = z.resolve(before.raw, before.sens, nil, "")
+	c.after = z.resolve(after.raw, after.sens, after.unk, "")
 	if before.raw == nil && after.raw == nil && c.Action != ActionNoop && c.Reason == "" {
 		// --result-format ResourceIdOnly: no SKU, count, region or tags to read.
 		c.Reason = "the what-if has no payloads for it: run it with --result-format FullResourcePayloads"
@@ -533,7 +535,7 @@ func (d *whatIfDiff) fromPayload(p armPayload, deleted bool, secrets secretSet) 
 			}
 		case nil:
 		default:
-			ad := AttrDiff{Path: path, After: Value{t}, Unknown: Value{t}.IsUnknown(), Sensitive: Value{t}.IsSensitive()}
+			ad := AttrDiff{Path: path, After: Value{v: t}, Unknown: Value{v: t}.IsUnknown(), Sensitive: Value{v: t}.IsSensitive()}
 			if deleted {
 				ad.Before, ad.After, ad.Unknown = ad.After, Value{}, false
 			}

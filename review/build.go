@@ -86,11 +86,6 @@ func Build(inputs []Input, opt Options) *Report {
 		}
 	}
 	r.Totals = totals(r.Projects)
-	for _, in := range inputs {
-		// infra and the rules have read what they need; renderers decode
-		// again only the few diffs they show.
-		in.Plan.DropValueCache()
-	}
 	return r
 }
 

@@ -25,6 +25,9 @@ func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
 		"real terraform plan": {{Name: "real", Plan: parseFile(t, "../planparse/testdata/terraform-real.json")}},
 		"story and large":     {{Name: "typo", Environment: "prod", Plan: parseFile(t, "../examples/plans/aks-gpu-typo.json")}, {Name: "large", Plan: large}},
 		"no projects":         nil,
+		"characters encoding/json escapes": {{Name: "odd <&> \u2028 é \"q\"", Environment: "prod", Plan: mustParse(t, `{"format_version":"1.2","resource_changes":[
+		  {"address":"aws_s3_bucket.b[\"<&>\u2028\\u0001é\"]","type":"aws_s3_bucket","name":"b","change":{"actions":["delete"],"before":{"bucket":"x"}}},
+		  {"address":"aws_instance.tiny","type":"aws_instance","name":"tiny","change":{"actions":["create"],"after":{"instance_type":"t4g.nano","tags":{"cost-center":"a"}}}}]}`)}},
 	}
 	for name, inputs := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -43,4 +46,13 @@ func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
 			reviewtest.ValidateReport(t, name, got.Bytes())
 		})
 	}
+}
+
+func mustParse(t *testing.T, plan string) *planparse.Plan {
+	t.Helper()
+	p, err := planparse.Parse("odd.json", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -1,0 +1,360 @@
+package planparse
+
+import (
+	"encoding/json"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// readPlan fills a wirePlan from the plan's bytes in one pass: the fields
+// planparse models are read, attribute values and the prior_state,
+// planned_values and configuration sections are validated and kept as
+// slices of data, everything else is validated and skipped (unknown
+// top-level fields land in Extra, still as slices of data).
+func readPlan(data []byte) (*wirePlan, error) {
+	w := &wirePlan{}
+	in := interner{}
+	i := ws(data, 0)
+	if i < len(data) && data[i] != '{' {
+		if _, err := skipValue(data, i, 0); err != nil {
+			return nil, err
+		}
+		return nil, &kindError{off: i, got: kindAt(data, i), wanted: "an object"}
+	}
+	end, err := eachMember(data, i, 0, func(key []byte, escaped bool, v int) (int, error) {
+		const d = 1
+		switch string(key) {
+		case "format_version":
+			s, end, null, err := readString(data, v, "format_version")
+			if err == nil && !null {
+				w.FormatVersion = &s
+			}
+			return end, err
+		case "terraform_version":
+			return readStringInto(data, v, "terraform_version", &w.TerraformVersion)
+		case "timestamp":
+			return readStringInto(data, v, "timestamp", &w.Timestamp)
+		case "errored":
+			b, end, _, err := readBool(data, v, "errored")
+			w.Errored = b
+			return end, err
+		case "complete":
+			b, end, null, err := readBool(data, v, "complete")
+			if !null {
+				w.Complete = &b
+			}
+			return end, err
+		case "applyable":
+			b, end, null, err := readBool(data, v, "applyable")
+			if !null {
+				w.Applyable = &b
+			}
+			return end, err
+		case "resource_changes":
+			return readChanges(data, v, d, "resource_changes", in, &w.ResourceChanges)
+		case "resource_drift":
+			return readChanges(data, v, d, "resource_drift", in, &w.ResourceDrift)
+		case "output_changes":
+			if isNull(data, v) {
+				return v + 4, nil
+			}
+			if byteAt(data, v) != '{' {
+				return v, notKind(data, v, "output_changes", "an object")
+			}
+			w.OutputChanges = map[string]wireChange{}
+			return eachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
+				var c wireChange
+				end, err := readChange(data, v, d+1, "output_changes", in, &c)
+				w.OutputChanges[unquote(name, escaped)] = c
+				return end, err
+			})
+		case "deferred_changes":
+			return readList(data, v, d, "deferred_changes", func(v int) (int, error) {
+				var dc wireDeferred
+				end, err := readDeferred(data, v, d+1, in, &dc)
+				w.DeferredChanges = append(w.DeferredChanges, dc)
+				return end, err
+			})
+		case "checks":
+			raw, end, err := readRaw(data, v, d)
+			if err == nil && raw != nil {
+				// Small, and terraform-json's types are the reference.
+				if jerr := json.Unmarshal(raw, &w.Checks); jerr != nil {
+					return v, kindErr(data, v, "checks", "a list of check results")
+				}
+			}
+			return end, err
+		case "prior_state":
+			return readRawInto(data, v, d, &w.PriorState)
+		case "planned_values":
+			return readRawInto(data, v, d, &w.PlannedValues)
+		case "configuration":
+			return readRawInto(data, v, d, &w.Configuration)
+		case "variables":
+			return readRawInto(data, v, d, &w.Variables)
+		case "values":
+			return readRawInto(data, v, d, &w.Values)
+		case "action_invocations":
+			return readRawInto(data, v, d, &w.ActionInvocations)
+		case "deferred_action_invocations":
+			return readRawInto(data, v, d, &w.DeferredActionInvocations)
+		case "serial":
+			w.Serial = true
+			return skipValue(data, v, d)
+		case "lineage":
+			w.Lineage = true
+			return skipValue(data, v, d)
+		}
+		raw, end, err := readRaw(data, v, d)
+		if err == nil {
+			if w.Extra == nil {
+				w.Extra = map[string]json.RawMessage{}
+			}
+			w.Extra[unquote(key, escaped)] = json.RawMessage(raw)
+		}
+		return end, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if end = ws(data, end); end < len(data) {
+		return nil, errAt(data, end, "after top-level value")
+	}
+	return w, nil
+}
+
+func readChanges(data []byte, v, d int, field string, in interner, into *[]wireResourceChange) (int, error) {
+	return readList(data, v, d, field, func(v int) (int, error) {
+		*into = append(*into, wireResourceChange{})
+		return readResourceChange(data, v, d+1, field, in, &(*into)[len(*into)-1])
+	})
+}
+
+// interner shares the strings a plan repeats on every change (types,
+// modes, providers, module addresses, actions): one copy each instead of
+// one per change.
+type interner map[string]string
+
+func (in interner) read(data []byte, v int, field string, into *string) (int, error) {
+	if v < len(data) && data[v] == '"' {
+		end, slow, err := scanString(data, v)
+		if err == nil && !slow && end-v <= 130 {
+			b := data[v+1 : end-1]
+			s, ok := in[string(b)]
+			if !ok {
+				s = string(b)
+				in[s] = s
+			}
+			*into = s
+			return end, nil
+		}
+	}
+	return readStringInto(data, v, field, into)
+}
+
+func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, error) {
+	if byteAt(data, v) != '{' {
+		return v, notKind(data, v, "deferred_changes", "a list of objects")
+	}
+	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+		switch string(key) {
+		case "reason":
+			return readStringInto(data, v, "reason", &w.Reason)
+		case "resource_change":
+			if isNull(data, v) {
+				return v + 4, nil
+			}
+			return readResourceChange(data, v, d+1, "resource_change", in, &w.ResourceChange)
+		}
+		return skipValue(data, v, d+1)
+	})
+}
+
+func readResourceChange(data []byte, v, d int, field string, in interner, w *wireResourceChange) (int, error) {
+	if byteAt(data, v) != '{' {
+		return v, notKind(data, v, field, "a list of objects")
+	}
+	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+		switch string(key) {
+		case "address":
+			return readStringInto(data, v, "address", &w.Address)
+		case "previous_address":
+			return readStringInto(data, v, "previous_address", &w.PreviousAddress)
+		case "module_address":
+			return in.read(data, v, "module_address", &w.ModuleAddress)
+		case "mode":
+			return in.read(data, v, "mode", &w.Mode)
+		case "type":
+			return in.read(data, v, "type", &w.Type)
+		case "name":
+			return readStringInto(data, v, "name", &w.Name)
+		case "provider_name":
+			return in.read(data, v, "provider_name", &w.ProviderName)
+		case "deposed":
+			return readStringInto(data, v, "deposed", &w.Deposed)
+		case "action_reason":
+			return in.read(data, v, "action_reason", &w.ActionReason)
+		case "index":
+			raw, end, err := readRaw(data, v, d+1)
+			w.Index = raw
+			return end, err
+		case "change":
+			if isNull(data, v) {
+				return v + 4, nil
+			}
+			return readChange(data, v, d+1, "change", in, &w.Change)
+		}
+		return skipValue(data, v, d+1)
+	})
+}
+
+func readChange(data []byte, v, d int, field string, in interner, w *wireChange) (int, error) {
+	if byteAt(data, v) != '{' {
+		return v, notKind(data, v, field, "an object")
+	}
+	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+		switch string(key) {
+		case "actions":
+			return readList(data, v, d+1, "actions", func(v int) (int, error) {
+				var s string
+				end, err := in.read(data, v, "actions", &s)
+				w.Actions = append(w.Actions, tfjson.Action(s))
+				return end, err
+			})
+		case "before":
+			return readRawInto(data, v, d+1, &w.Before)
+		case "after":
+			return readRawInto(data, v, d+1, &w.After)
+		case "after_unknown":
+			return readRawInto(data, v, d+1, &w.AfterUnknown)
+		case "before_sensitive":
+			return readRawInto(data, v, d+1, &w.BeforeSensitive)
+		case "after_sensitive":
+			return readRawInto(data, v, d+1, &w.AfterSensitive)
+		case "generated_config":
+			return readStringInto(data, v, "generated_config", &w.GeneratedConfig)
+		case "importing":
+			if isNull(data, v) {
+				return v + 4, nil
+			}
+			if byteAt(data, v) != '{' {
+				return v, notKind(data, v, "importing", "an object")
+			}
+			w.Importing = &tfjson.Importing{}
+			return eachMember(data, v, d+1, func(key []byte, _ bool, v int) (int, error) {
+				if string(key) == "id" {
+					return readStringInto(data, v, "id", &w.Importing.ID)
+				}
+				return skipValue(data, v, d+2)
+			})
+		case "replace_paths":
+			return readList(data, v, d+1, "replace_paths", func(v int) (int, error) {
+				raw, end, err := readRaw(data, v, d+2)
+				w.ReplacePaths = append(w.ReplacePaths, json.RawMessage(raw))
+				return end, err
+			})
+		}
+		return skipValue(data, v, d+1)
+	})
+}
+
+// readList reads an array (or null) of elements with f.
+func readList(data []byte, v, d int, field string, f func(v int) (int, error)) (int, error) {
+	if isNull(data, v) {
+		return v + 4, nil
+	}
+	if byteAt(data, v) != '[' {
+		if _, err := skipValue(data, v, d); err != nil {
+			return v, err
+		}
+		return v, kindErr(data, v, field, "a list")
+	}
+	return eachElement(data, v, d, f)
+}
+
+// readRaw validates the value at v and returns it as a slice of data, or
+// nil for null.
+func readRaw(data []byte, v, d int) ([]byte, int, error) {
+	end, err := skipValue(data, v, d)
+	if err != nil {
+		return nil, end, err
+	}
+	if isNull(data, v) {
+		return nil, end, nil
+	}
+	return data[v:end:end], end, nil
+}
+
+func readRawInto(data []byte, v, d int, into *rawJSON) (int, error) {
+	raw, end, err := readRaw(data, v, d)
+	*into = raw
+	return end, err
+}
+
+// readString reads a string (or null, which reads as "").
+func readString(data []byte, v int, field string) (string, int, bool, error) {
+	if isNull(data, v) {
+		return "", v + 4, true, nil
+	}
+	if v >= len(data) || data[v] != '"' {
+		if _, err := skipValue(data, v, 0); err != nil {
+			return "", v, false, err
+		}
+		return "", v, false, kindErr(data, v, field, "a string")
+	}
+	end, slow, err := scanString(data, v)
+	if err != nil {
+		return "", end, false, err
+	}
+	return unquote(data[v+1:end-1], slow), end, false, nil
+}
+
+func readStringInto(data []byte, v int, field string, into *string) (int, error) {
+	s, end, _, err := readString(data, v, field)
+	*into = s
+	return end, err
+}
+
+// readBool reads true, false or null.
+func readBool(data []byte, v int, field string) (bool, int, bool, error) {
+	if isNull(data, v) {
+		return false, v + 4, true, nil
+	}
+	if v < len(data) && data[v] == 't' {
+		end, err := literal(data, v, "true")
+		return true, end, false, err
+	}
+	if v < len(data) && data[v] == 'f' {
+		end, err := literal(data, v, "false")
+		return false, end, false, err
+	}
+	if _, err := skipValue(data, v, 0); err != nil {
+		return false, v, false, err
+	}
+	return false, v, false, kindErr(data, v, field, "true or false")
+}
+
+func isNull(data []byte, v int) bool {
+	return v+4 <= len(data) && string(data[v:v+4]) == "null"
+}
+
+func kindErr(data []byte, v int, field, wanted string) error {
+	return &kindError{off: v, field: field, got: kindAt(data, v), wanted: wanted}
+}
+
+// byteAt is data[v], or 0 past the end (a truncated document).
+func byteAt(data []byte, v int) byte {
+	if v < len(data) {
+		return data[v]
+	}
+	return 0
+}
+
+// notKind reports a value that is not of the kind its field needs: a
+// syntax error in it (a truncated file) first, else a kind error.
+func notKind(data []byte, v int, field, wanted string) error {
+	if _, err := skipValue(data, v, 0); err != nil {
+		return err
+	}
+	return kindErr(data, v, field, wanted)
+}
