@@ -367,16 +367,18 @@ func TestKeyNamesHideRandomValues(t *testing.T) {
 		value  string
 		hidden bool
 	}{
-		"random key":       {"Zx8fK2pQ9mW4tR7vB1nC5", true},
-		"a key name":       {"deployer-key-name", false},
-		"a UUID":           {"550e8400-e29b-41d4-a716-446655440000", false},
-		"a path":           {"/keys/Zx8fK2pQ9mW4tR7vB1nC5", false},
-		"fifteen chars":    {"Zx8fK2pQ9mW4tR7", false},
-		"letters only":     {"ZxfKpQmWtRvBnCyqLo", false},
-		"digits only":      {"83920174650192837465", false},
-		"a file name":      {"Zx8fK2pQ9mW4tR7vB1nC5.pem", false},
-		"low entropy":      {"ab12ab12ab12ab12ab12", false},
-		"an interpolation": {"${var.signing_key}", false},
+		"random key": {"Zx8fK2pQ9mW4tR7vB1nC5", true},
+		// a z A Z 0 9 + / = _ -: each edge of the key alphabet.
+		"random key, edge characters": {"aZ0+9zA/x8fK2pQ9_mW4-tR7vB1nC5==", true},
+		"a key name":                  {"deployer-key-name", false},
+		"a UUID":                      {"550e8400-e29b-41d4-a716-446655440000", false},
+		"a path":                      {"/keys/Zx8fK2pQ9mW4tR7vB1nC5", false},
+		"fifteen chars":               {"Zx8fK2pQ9mW4tR7", false},
+		"letters only":                {"ZxfKpQmWtRvBnCyqLo", false},
+		"digits only":                 {"83920174650192837465", false},
+		"a file name":                 {"Zx8fK2pQ9mW4tR7vB1nC5.pem", false},
+		"low entropy":                 {"ab12ab12ab12ab12ab12", false},
+		"an interpolation":            {"${var.signing_key}", false},
 	}
 	for what, c := range cases {
 		t.Run(what, func(t *testing.T) {
