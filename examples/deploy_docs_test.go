@@ -1,9 +1,11 @@
 package examples
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,6 +152,28 @@ func TestDeployDocsNameTheTemplate(t *testing.T) {
 	for _, m := range used {
 		if _, ok := outputs[m[1]]; !ok {
 			t.Errorf("docs/deploy.md uses $%s, which the describe-stacks export does not set (no such output)", m[1])
+		}
+	}
+
+	// The dead-letter timing the docs give comes from the queues' settings.
+	flat := strings.Join(strings.Fields(doc), " ")
+	queue := child(resources["JobsQueue"], "Properties")
+	dlq := child(resources["JobsDeadLetterQueue"], "Properties")
+	vis, _ := strconv.Atoi(field(queue, "VisibilityTimeout"))
+	keep, _ := strconv.Atoi(field(queue, "MessageRetentionPeriod"))
+	dlqKeep, _ := strconv.Atoi(field(dlq, "MessageRetentionPeriod"))
+	if vis == 0 || keep == 0 || dlqKeep == 0 {
+		t.Fatalf("template.yaml: JobsQueue VisibilityTimeout %d, MessageRetentionPeriod %d, JobsDeadLetterQueue MessageRetentionPeriod %d: want all set", vis, keep, dlqKeep)
+	}
+	maxReceive, _ := strconv.Atoi(field(params["MaxReceiveCount"], "Default"))
+	for _, want := range []string{
+		fmt.Sprintf("%d-minute visibility timeout", vis/60),
+		fmt.Sprintf("%d such receives take about %s hours", maxReceive, strconv.FormatFloat(float64(maxReceive*vis)/3600, 'f', -1, 64)),
+		fmt.Sprintf("kept %d days", dlqKeep/86400),
+		fmt.Sprintf("keeps a message %d days", keep/86400),
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("docs/deploy.md: want %q (from template.yaml's queues)", want)
 		}
 	}
 
