@@ -49,6 +49,25 @@ func TestManifestMatchesTheHandler(t *testing.T) {
 	if len(m.DefaultPermissions) != 8 {
 		t.Errorf("permissions %v: want exactly the eight the App uses", m.DefaultPermissions)
 	}
+	// docs/github-app.md's table says the same levels.
+	doc, err := os.ReadFile("../docs/github-app.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{"checks": "Checks", "pull_requests": "Pull requests", "issues": "Issues", "contents": "Contents",
+		"actions": "Actions", "metadata": "Metadata", "merge_queues": "Merge queues", "members": "Members (organization)"}
+	for perm, level := range m.DefaultPermissions {
+		row := "| " + rows[perm] + " | "
+		i := strings.Index(string(doc), row)
+		if rows[perm] == "" || i < 0 {
+			t.Errorf("docs/github-app.md has no permission row for %s", perm)
+			continue
+		}
+		cell, _, _ := strings.Cut(string(doc)[i+len(row):], " |")
+		if !strings.HasSuffix(cell, level) {
+			t.Errorf("docs/github-app.md: %s is %q, the manifest asks for %q", rows[perm], cell, level)
+		}
+	}
 	if m.HookAttributes.URL == "" {
 		t.Errorf("manifest has no webhook URL")
 	}
