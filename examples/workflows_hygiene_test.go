@@ -12,6 +12,13 @@ import (
 
 var pinned = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$`)
 
+// pinnedLine is a uses: line pinned by SHA, with what follows it;
+// versionComment is the release comment that must follow.
+var (
+	pinnedLine     = regexp.MustCompile(`uses:\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}(.*)$`)
+	versionComment = regexp.MustCompile(`^\s+# v\d+\.\d+\.\d+\b`)
+)
+
 // TestWorkflowsArePinnedAndScoped holds the example workflows to what a
 // security reviewer asks of CI that handles cloud credentials: actions
 // pinned by commit, no default permissions (each job asks for its own), no
@@ -53,6 +60,13 @@ func TestWorkflowsArePinnedAndScoped(t *testing.T) {
 				if strings.Contains(s.Run, "${{") {
 					t.Errorf("%s: job %s pastes an expression into run: %q; pass it through env", f, name, s.Run)
 				}
+			}
+		}
+		// A SHA alone says nothing to the reviewer who bumps it: each pin
+		// carries the release it is, as "# vX.Y.Z".
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := pinnedLine.FindStringSubmatch(line); m != nil && !versionComment.MatchString(m[1]) {
+				t.Errorf("%s:%d: %q: add the release the SHA is as a comment (# vX.Y.Z)", f, i+1, strings.TrimSpace(line))
 			}
 		}
 		if !strings.Contains(string(data), "\nconcurrency:") {

@@ -645,11 +645,7 @@ func walkDocument(x any, name string, depth int, found func(string)) bool {
 func redactText(s string, secrets secretSet) string {
 	var hits []string
 	findSecrets(s, "", func(x string) { hits = append(hits, x) })
-	for x := range secrets {
-		if len(x) >= minContainedLen && strings.Contains(s, x) {
-			hits = append(hits, x)
-		}
-	}
+	secrets.containedIn(s, false, func(x string) bool { hits = append(hits, x); return true })
 	if len(hits) == 0 {
 		return s
 	}

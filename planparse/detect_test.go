@@ -131,7 +131,7 @@ func TestCorpusFalsePositives(t *testing.T) {
 				}
 			case string:
 				displayed++
-				if _, known := z.secrets[v]; known || key != "" && IsSecretName(key) {
+				if _, known := z.secrets.m[v]; known || key != "" && IsSecretName(key) {
 					return // hidden before value detection too
 				}
 				if z.secretString(v, key) {

@@ -455,7 +455,7 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 // and output changes, and the values of root variables the configuration
 // declares sensitive. Only changes that carry a mark are decoded here.
 func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
-	s := secretSet{}
+	s := newSecretSet()
 	for _, list := range [][]wireResourceChange{w.ResourceChanges, w.ResourceDrift} {
 		for i := range list {
 			c := &list[i].Change

@@ -31,7 +31,7 @@ func TestRedactCorpusHidesMarkedValues(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", rel, err)
 		}
-		for s := range p.lazy.secrets {
+		for s := range p.lazy.secrets.m {
 			checked++
 			q, _ := json.Marshal(s)
 			if bytes.Contains(red, q) {

@@ -85,14 +85,95 @@ func IsSecretName(name string) bool {
 // does not always mark a value everywhere it appears (terraform_data's
 // output echoes a sensitive input unmarked, plan variables hold sensitive
 // values in clear), so a leaf equal to a known secret is redacted too.
-type secretSet map[string]struct{}
+//
+// A secretSet is filled while a plan is read and only read afterwards; its
+// contained-secret index is built on first use and again after an add.
+type secretSet = *secretIndex
+
+// secretIndex is a secretSet: the secrets, and an index of the long ones by
+// their first minContainedLen bytes, so that asking whether a string holds
+// one costs a lookup per position of the string, not a scan per secret (a
+// plan marking thousands of values sensitive read in 25 s without it).
+type secretIndex struct {
+	m        map[string]struct{}
+	mu       sync.Mutex
+	builtFor int                 // len(m) when byPrefix was built; -1: never
+	long     []string            // secrets of minContainedLen bytes or more
+	byPrefix map[string][]string // long secrets by their first minContainedLen bytes
+}
+
+// newSecretSet returns an empty set.
+func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}, builtFor: -1} }
+
+// add records a secret.
+func (s *secretIndex) add(x string) { s.m[x] = struct{}{} }
+
+// size is how many secrets the set holds (0 for a nil set).
+func (s *secretIndex) size() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.m)
+}
+
+// linearLimit: up to this many long secrets a plain scan is as fast as the
+// index.
+const linearLimit = 16
+
+// longSecrets returns the long secrets and, when there are many, the index.
+func (s *secretIndex) longSecrets() ([]string, map[string][]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.builtFor != len(s.m) {
+		s.long, s.byPrefix = s.long[:0], nil
+		for x := range s.m {
+			if len(x) >= minContainedLen {
+				s.long = append(s.long, x)
+			}
+		}
+		if len(s.long) > linearLimit {
+			s.byPrefix = make(map[string][]string, len(s.long))
+			for _, x := range s.long {
+				k := x[:minContainedLen]
+				s.byPrefix[k] = append(s.byPrefix[k], x)
+			}
+		}
+		s.builtFor = len(s.m)
+	}
+	return s.long, s.byPrefix
+}
+
+// containedIn calls hit for each long secret that str holds (each once per
+// position it starts at), until hit returns false. proper limits it to
+// secrets shorter than str.
+func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool) {
+	if s.size() == 0 || len(str) < minContainedLen {
+		return
+	}
+	long, byPrefix := s.longSecrets()
+	if byPrefix == nil {
+		for _, x := range long {
+			if (!proper || len(x) < len(str)) && strings.Contains(str, x) && !hit(x) {
+				return
+			}
+		}
+		return
+	}
+	for i := 0; i+minContainedLen <= len(str); i++ {
+		for _, x := range byPrefix[str[i:i+minContainedLen]] {
+			if (!proper || len(x) < len(str)) && strings.HasPrefix(str[i:], x) && !hit(x) {
+				return
+			}
+		}
+	}
+}
 
 // minSecretLen keeps short, common values ("true", "1") from being
 // redacted everywhere because one of them was marked somewhere.
 const minSecretLen = 4
 
-func (s secretSet) has(x any) bool {
-	if len(s) == 0 {
+func (s *secretIndex) has(x any) bool {
+	if s.size() == 0 {
 		return false
 	}
 	var str string
@@ -109,12 +190,12 @@ func (s secretSet) has(x any) bool {
 	if len(str) < minSecretLen {
 		return false
 	}
-	_, ok := s[str]
+	_, ok := s.m[str]
 	return ok
 }
 
 // collect adds the leaves of raw that sens marks sensitive.
-func (s secretSet) collect(raw, sens []byte) {
+func (s *secretIndex) collect(raw, sens []byte) {
 	if len(raw) == 0 || !bytes.Contains(sens, []byte("true")) {
 		return
 	}
@@ -125,7 +206,7 @@ func (s secretSet) collect(raw, sens []byte) {
 	s.walk(v, m)
 }
 
-func (s secretSet) walk(v, mark any) {
+func (s *secretIndex) walk(v, mark any) {
 	if b, ok := mark.(bool); ok && b {
 		s.addAll(v)
 		return
@@ -146,19 +227,19 @@ func (s secretSet) walk(v, mark any) {
 	}
 }
 
-func (s secretSet) addAll(v any) {
+func (s *secretIndex) addAll(v any) {
 	switch t := v.(type) {
 	case string:
 		if len(t) >= minSecretLen {
-			s[t] = struct{}{}
+			s.add(t)
 		}
 	case json.Number:
 		if len(t) >= minSecretLen {
-			s[t.String()] = struct{}{}
+			s.add(t.String())
 		}
 	case float64:
 		if str := formatFloat(t); len(str) >= minSecretLen {
-			s[str] = struct{}{}
+			s.add(str)
 		}
 	case map[string]any:
 		for _, e := range t {
@@ -294,22 +375,16 @@ var (
 )
 
 // contains reports whether s is, or holds, a known secret.
-func (s secretSet) contains(str string) bool {
-	if len(s) == 0 || len(str) < minSecretLen {
+func (s *secretIndex) contains(str string) bool {
+	if s.size() == 0 || len(str) < minSecretLen {
 		return false
 	}
-	if _, ok := s[str]; ok {
+	if _, ok := s.m[str]; ok {
 		return true
 	}
-	if len(str) < minContainedLen {
-		return false
-	}
-	for x := range s {
-		if len(x) >= minContainedLen && len(x) < len(str) && strings.Contains(str, x) {
-			return true
-		}
-	}
-	return false
+	found := false
+	s.containedIn(str, true, func(string) bool { found = true; return false })
+	return found
 }
 
 // sanitize returns x with sensitive leaves replaced by markers. sens is the

@@ -152,7 +152,7 @@ func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
 			groups[strings.ToLower(id.group)] = true
 		}
 	}
-	secrets := secretSet{}
+	secrets := newSecretSet()
 	for i, c := range changes {
 		addr, typ := ids[i].address(len(groups) > 1), ids[i].typ
 		if t := payloadType(c.After, c.Before); t != "" && strings.EqualFold(t, typ) {

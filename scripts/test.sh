@@ -12,6 +12,11 @@ if [ -n "$unformatted" ]; then
 fi
 echo "== go vet"
 go vet ./...
+# The Dockerfile cannot be built here (no Docker engine); lint it with
+# BuildKit's own rules (tools/dockerfilelint; make image-binary and the
+# action tests build the same static binary it builds).
+echo "== Dockerfile lint"
+go -C tools run ./dockerfilelint ../Dockerfile
 
 moto_pid=""
 cleanup() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null || true; wait "$moto_pid" 2>/dev/null || true; fi; }

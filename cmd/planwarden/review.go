@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/comment/plaintext"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
@@ -133,7 +134,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "json":
 			return report.WriteJSON(w)
 		case "text":
-			_, err := io.WriteString(w, comment.PlainText(comment.Render(report, comment.Options{})))
+			_, err := io.WriteString(w, plaintext.Render(comment.Render(report, comment.Options{})))
 			return err
 		}
 		_, err := io.WriteString(w, comment.Render(report, comment.Options{}))

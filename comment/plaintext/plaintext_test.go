@@ -1,4 +1,4 @@
-package comment
+package plaintext
 
 import (
 	"os"
@@ -13,7 +13,7 @@ func TestPlainTextDropsMarkupAndKeepsWords(t *testing.T) {
 		"| Resource | Hourly |\n|---|---:|\n| `pool.gpu` | \\$7.65 |\n| `x` | \\$1,000.00 |\n\n" +
 		"<details><summary><code>pool.gpu</code> will be replaced</summary>\n\n```diff\n~ vm_size = \"a\" -> \"b\"\n```\n</details>\n\n" +
 		"See [the docs](https://example.com/docs).\n"
-	got := PlainText(md)
+	got := Render(md)
 	for _, want := range []string{
 		"🛑 Not ready\n===========\n",
 		"Cost: -$5.81 per hour for a|b\n",
@@ -38,7 +38,7 @@ func TestPlainTextDropsMarkupAndKeepsWords(t *testing.T) {
 }
 
 func TestPlainTextOfEveryGoldenComment(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.md")
+	files, err := filepath.Glob("../testdata/*.md")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden comments: %v", err)
 	}
@@ -47,7 +47,7 @@ func TestPlainTextOfEveryGoldenComment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := PlainText(string(md))
+		got := Render(string(md))
 		// The hostile case's plan values spell markup on purpose; its text
 		// must keep them, so only the code-span check applies there.
 		hostile := strings.Contains(f, "hostile")

@@ -1,4 +1,7 @@
-package comment
+// Package plaintext lays planwarden's PR comment out for a terminal
+// (planwarden review --format text). It is apart from package comment so
+// that the App's binaries do not carry a markdown parser.
+package plaintext
 
 import (
 	"bytes"
@@ -15,12 +18,12 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// PlainText turns a comment (the markdown Render returns) into plain text for
+// Render turns a comment (the markdown comment.Render returns) into plain text for
 // a terminal: headings underlined, tables as aligned columns, lists with
 // dashes, code blocks indented, HTML tags (<details>, <summary>, <code>)
 // dropped and markdown escapes undone. It keeps every word of the comment; it
 // only changes how the words are laid out.
-func PlainText(md string) string {
+func Render(md string) string {
 	src := []byte(md)
 	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(gtext.NewReader(src))
 	p := &plain{src: src}
