@@ -213,8 +213,12 @@ func diffFiles(t *testing.T) map[string][]byte {
 // read it (the plan wrapper and encoding cases Parse handles first).
 func TestReaderMatchesTerraformJSON(t *testing.T) {
 	files := diffFiles(t)
+	// With the corpus nearly all of its 454 plans are compared; without it
+	// (a user's clone) the repo's own fixtures, examples and generated mixes.
+	least := 400
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Logf("plan corpus not found at %s (it lives beside the repo in ../shared); comparing the fixtures only", corpusDir)
+		least = 5
 	}
 	compared := 0
 	for name, data := range files {
@@ -254,7 +258,7 @@ func TestReaderMatchesTerraformJSON(t *testing.T) {
 			compared++
 		})
 	}
-	if compared < 10 {
-		t.Errorf("only %d plans compared", compared)
+	if compared < least {
+		t.Errorf("only %d plans compared, expected at least %d", compared, least)
 	}
 }
