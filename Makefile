@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
 
-.PHONY: build run test bench bench-all fuzz lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
+.PHONY: build run test bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
@@ -30,6 +30,13 @@ bench-all:
 FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./planparse -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+
+# Mutation testing of the pure core (gremlins, pinned in tools/gremlins):
+# efficacy, mutator coverage and the surviving mutants per package, against
+# the targets in README.md. Takes minutes per package; not in `make test`.
+# MUTATE_PKGS="planparse" make mutate runs a subset.
+mutate:
+	./scripts/mutate.sh
 
 # Tools are pinned in their own modules under tools/ (each its own go.mod,
 # so their dependencies never meet ours or each other's) and run with

@@ -45,6 +45,14 @@ type Config struct {
 	StateTTL time.Duration
 	// JobTimeout bounds one Process call (default 10 minutes).
 	JobTimeout time.Duration
+	// MemoryBudget is the memory the worker's reviews may take together
+	// (default DefaultMemoryBudget): a job is admitted while its plans'
+	// estimate fits beside the others', and a run whose plans alone
+	// exceed it fails its check with a message saying so.
+	MemoryBudget int64
+	// ObserveReview, when set, learns how long each review took and the
+	// size of each plan in it (serve's /metrics).
+	ObserveReview func(took time.Duration, planBytes ...int64)
 }
 
 // App is planwarden's worker: it runs the jobs the receiver queued.
@@ -55,6 +63,7 @@ type App struct {
 	github func(int64) (GitHub, error)
 	now    func() time.Time
 	locks  keyedMutex
+	memory *memoryGate
 }
 
 // New checks cfg and returns the App.
@@ -82,7 +91,10 @@ func New(cfg Config) (*App, error) {
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
 	cfg.Logger = slog.New(RedactingHandler(cfg.Logger.Handler()))
-	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now}
+	if cfg.MemoryBudget <= 0 {
+		cfg.MemoryBudget = DefaultMemoryBudget
+	}
+	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now, memory: newMemoryGate(cfg.MemoryBudget)}
 	a.github = cfg.GitHubFor
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {

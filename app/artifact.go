@@ -115,21 +115,34 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		if f.UncompressedSize64 > uint64(b.left) {
 			return nil, tooBig(artifact, name, lim)
 		}
+		if isMeta && f.UncompressedSize64 > 64<<10 {
+			return nil, refuse("artifact %s: %s: metadata file larger than 64 KiB", artifact, name)
+		}
 		rc, err := f.Open()
 		if err != nil {
 			return nil, refuse("artifact %s: cannot open %s: %v", artifact, name, err)
 		}
-		// Never trust the header's size: count what comes out.
-		content, err := io.ReadAll(io.LimitReader(rc, b.left+1))
+		// One buffer per entry, of the size its header declares (within
+		// the budget above, and admitted by the worker's memory budget);
+		// an entry whose data is longer or shorter than that, or fails its
+		// checksum, is refused.
+		content := make([]byte, f.UncompressedSize64)
+		_, err = io.ReadFull(rc, content)
+		if err == nil {
+			var extra [1]byte
+			if n, rerr := rc.Read(extra[:]); n > 0 || !errors.Is(rerr, io.EOF) {
+				err = zip.ErrFormat
+				if rerr != nil && n == 0 {
+					err = rerr
+				}
+			}
+		}
 		rc.Close()
-		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, refuse("artifact %s refused: %s is damaged or lies about its size", artifact, name)
 		}
 		if err != nil {
 			return nil, refuse("artifact %s: cannot read %s: %v", artifact, name, err)
-		}
-		if int64(len(content)) > b.left {
-			return nil, tooBig(artifact, name, lim)
 		}
 		b.left -= int64(len(content))
 		if isMeta {
@@ -208,15 +221,13 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 	}
 }
 
-// download fetches and opens every plan artifact of a run, within the
-// limits; what goes wrong is the check's to say.
-func (a *App) download(ctx context.Context, gh GitHub, repo Repo, arts []Artifact) ([]planFile, outcome, bool) {
-	return a.downloadWithin(ctx, gh, repo, arts, &budget{left: a.cfg.Limits.MaxTotal})
-}
-
-// downloadWithin is download within a budget shared by several runs.
-func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []Artifact, b *budget) ([]planFile, outcome, bool) {
-	var files []planFile
+// downloadWithin fetches and opens every plan artifact of a run, within
+// the limits (b is shared by the runs of one review) and the worker's
+// memory budget; what goes wrong is the check's to say. The zips are
+// fetched first; the run's plans are opened once adm holds the memory they
+// need (see planCost), and adm keeps it until the caller releases it.
+func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []Artifact, b *budget, adm *admission) ([]planFile, outcome, bool) {
+	var zips [][]byte
 	for _, art := range arts {
 		if art.Expired {
 			return nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
@@ -233,7 +244,16 @@ func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []A
 			logger(ctx).Error("download artifact", "artifact", art.Name, "err", err)
 			return nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
 		}
-		got, err := extractPlans(art.Name, data, a.cfg.Limits, b)
+		zips = append(zips, data)
+	}
+	if out, ok := adm.grow(ctx, planCost(zips)); !ok {
+		logger(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", adm.gate.budget>>20)
+		return nil, out, false
+	}
+	var files []planFile
+	for i, art := range arts {
+		got, err := extractPlans(art.Name, zips[i], a.cfg.Limits, b)
+		zips[i] = nil // done with the zip: its plans are read
 		if err != nil {
 			return nil, failed("Plan artifact refused", err.Error()), false
 		}

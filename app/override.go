@@ -39,7 +39,11 @@ const maxOverrides = 50
 // findings, for /override.
 func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
 	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
+	start := a.cfg.Now()
 	report := review.Build(col.inputs, opt)
+	if a.cfg.ObserveReview != nil {
+		a.cfg.ObserveReview(a.cfg.Now().Sub(start), col.planBytes...)
+	}
 	subjects := trust.Subjects(cfg, reportFindings(report), projectEnvs(report))
 	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, grantsOf(st)))
 	if err != nil {

@@ -192,6 +192,7 @@ func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullReques
 	if !ok {
 		return result{out: out}
 	}
+	defer col.memory.release()
 	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, cfg, pr, st)
 	if err != nil {
 		logger(ctx).Error("check who may override", "err", err)

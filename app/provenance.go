@@ -90,13 +90,30 @@ type collected struct {
 	waiting  []string
 	planTime time.Time        // newest plan timestamp: shown, decides nothing
 	runOf    map[string]int64 // the run each project's plan comes from
+	// planBytes is the size of each plan read, for ObserveReview.
+	planBytes []int64
+	// memory is the worker's memory the plans hold (memoryGate): the
+	// parsed plans point into the plan bytes, so it is released when the
+	// review is done with them.
+	memory *admission
 }
 
 // collect reads the plans of the newest run of each plan workflow, gives
 // each its project and environment from cfg, and adds the provenance
 // findings: unknown-project, plan-workflow-changed and missing-plan.
+//
+// The plans hold worker memory (col.memory) until the caller releases it;
+// when collect fails, it has released it.
 func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
-	var col collected
+	col, out, ok := a.collectPlans(ctx, gh, repo, pr, cfg, runs)
+	if !ok {
+		col.memory.release()
+	}
+	return col, out, ok
+}
+
+func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
+	col := collected{memory: &admission{gate: a.memory}}
 	var plans []trust.Plan
 	inputs := map[string]*planparse.Plan{} // by artifact/path
 	budget := &budget{left: a.cfg.Limits.MaxTotal}
@@ -122,11 +139,12 @@ func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest,
 			return col, failed("Too many plan artifacts",
 				fmt.Sprintf("The run %s uploaded %d plan artifacts; planwarden reads at most %d.", name, len(arts), a.cfg.Limits.MaxArtifacts)), false
 		}
-		files, out, ok := a.downloadWithin(ctx, gh, repo, arts, budget)
+		files, out, ok := a.downloadWithin(ctx, gh, repo, arts, budget, col.memory)
 		if !ok {
 			return col, out, false
 		}
 		for _, f := range files {
+			col.planBytes = append(col.planBytes, int64(len(f.Data)))
 			p, err := planparse.Parse(f.Name, f.Data)
 			if err != nil {
 				return col, failed("Unreadable plan", "planwarden could not read a plan file of "+name+":\n\n"+codeBlock(err.Error())), false

@@ -45,6 +45,7 @@ func (gpuCapacityGap) check(s *scope) []draft {
 		}
 	}
 	var out []draft
+	left := -1.0 // the GPUs left while the gone ones are away: the same for each, counted once
 	for _, r := range gone {
 		var msg, when string
 		if s.action(r) == planparse.ActionReplace {
@@ -62,7 +63,10 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			when = "from the delete until the new capacity's nodes are ready"
 		}
 		msg += fmt.Sprintf(": its %s go away %s", gpuFleet(r.Before), when)
-		if left := s.gpusLeft(gone); left == 0 {
+		if left < 0 {
+			left = s.gpusLeft(gone)
+		}
+		if left == 0 {
 			msg += ", and the plan leaves no other GPUs running meanwhile"
 		} else {
 			msg += fmt.Sprintf(" (%s other GPUs keep running)", count(left))
@@ -97,15 +101,15 @@ func gpuFleet(s *infra.Side) string {
 // project's resources that keep running while the gone ones are away.
 func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
 	var n float64
+	isGone := make(map[*infra.Resource]bool, len(gone))
+	for _, g := range gone {
+		isGone[g] = true
+	}
 	for _, r := range s.resources {
 		if r.Before == nil || r.Cost.BilledVia != "" || !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint {
 			continue
 		}
-		isGone := false
-		for _, g := range gone {
-			isGone = isGone || g == r
-		}
-		if a := s.action(r); isGone || a == planparse.ActionDelete || a == planparse.ActionReplace && r.ReplaceOrder != planparse.CreateThenDelete {
+		if a := s.action(r); isGone[r] || a == planparse.ActionDelete || a == planparse.ActionReplace && r.ReplaceOrder != planparse.CreateThenDelete {
 			continue
 		}
 		n += r.Before.GPUs(false)

@@ -25,6 +25,10 @@ type Job struct {
 	PR             int       `json:"pr,omitempty"`       // 0: not known yet
 	HeadSHA        string    `json:"head_sha,omitempty"` // the commit the event is about
 	ReceivedAt     time.Time `json:"received_at"`
+	// BodyDigest is the receiver's dedupe key of the delivery's body; a
+	// job that is given up forgets it with the delivery id, so GitHub's
+	// Redeliver is queued again.
+	BodyDigest string `json:"body_digest,omitempty"`
 
 	// Exactly one of these is set, the one of Event.
 	PullRequest  *PullRequest  `json:"pull_request,omitempty"`

@@ -10,9 +10,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/planwarden/planwarden/app/github"
@@ -33,13 +33,43 @@ type Config struct {
 	Now func() time.Time
 	// DeliveryTTL is how long a delivery id is remembered (default 72h).
 	DeliveryTTL time.Duration
+	// MaxBodies bounds the webhook bodies read and verified at once
+	// (default 4): the receiver holds at most MaxBodies × 25 MB of
+	// unverified bytes however many requests arrive. BodyWait is how long
+	// a request waits for its turn before a 503 (default 5s).
+	MaxBodies int
+	BodyWait  time.Duration
+	// Observe, when set, learns each delivery's event and outcome (queued,
+	// ignored, duplicate, ping, refused, busy, error): serve's /metrics.
+	Observe func(event, outcome string)
+}
+
+// outcome names what a reply to a delivery means, for Observe.
+func outcome(code int, msg string) string {
+	switch {
+	case code == http.StatusAccepted && msg == "queued":
+		return "queued"
+	case code == http.StatusAccepted:
+		return "ignored"
+	case code == http.StatusOK && msg == "pong":
+		return "ping"
+	case code == http.StatusOK:
+		return "duplicate"
+	case code == http.StatusServiceUnavailable && strings.HasPrefix(msg, "busy"):
+		return "busy"
+	case code >= 500:
+		return "error"
+	}
+	return "refused"
 }
 
 // Receiver is the webhook http.Handler.
 type Receiver struct {
-	cfg Config
-	log *slog.Logger
-	mux *http.ServeMux
+	cfg   Config
+	log   *slog.Logger
+	mux   *http.ServeMux
+	slots chan struct{}
+	held  bodyBytes // body bytes buffered
 }
 
 // New checks cfg and returns the Receiver. It refuses to build one that
@@ -63,7 +93,13 @@ func New(cfg Config) (*Receiver, error) {
 	if cfg.DeliveryTTL <= 0 {
 		cfg.DeliveryTTL = 72 * time.Hour
 	}
-	r := &Receiver{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux()}
+	if cfg.MaxBodies <= 0 {
+		cfg.MaxBodies = 4
+	}
+	if cfg.BodyWait <= 0 {
+		cfg.BodyWait = 5 * time.Second
+	}
+	r := &Receiver{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), slots: make(chan struct{}, cfg.MaxBodies)}
 	r.mux.HandleFunc("POST /webhook", r.serveWebhook)
 	r.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -83,33 +119,48 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(code)
 		fmt.Fprintln(w, msg)
+		if rc.cfg.Observe != nil {
+			o := outcome(code, msg)
+			if o == "refused" || o == "busy" {
+				event = "-" // an unverified name must not grow the metric's labels
+			}
+			rc.cfg.Observe(event, o)
+		}
 	}
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			log.Warn("webhook refused: body too large")
-			reply(http.StatusRequestEntityTooLarge, "payload larger than 25 MB")
-			return
-		}
-		reply(http.StatusBadRequest, "cannot read body")
-		return
-	}
+	// Unsigned requests are refused before a byte of the body is read.
 	sig := r.Header.Get(github.SignatureHeader)
-	if sig == "" {
-		log.Warn("webhook refused: no X-Hub-Signature-256")
-		reply(http.StatusUnauthorized, "missing X-Hub-Signature-256")
-		return
-	}
-	if !github.ValidSignature(sig, body, rc.cfg.WebhookSecret) {
-		log.Warn("webhook refused: signature does not match")
-		reply(http.StatusUnauthorized, "bad signature")
-		return
-	}
-	payload, err := github.Payload(r.Header.Get("Content-Type"), sig, body, rc.cfg.WebhookSecret)
+	want, err := parseSignature(sig)
 	if err != nil {
-		reply(http.StatusBadRequest, err.Error())
+		log.Warn("webhook refused: " + err.Error())
+		reply(http.StatusUnauthorized, err.Error())
+		return
+	}
+	if r.ContentLength > MaxWebhookBytes {
+		log.Warn("webhook refused: body too large")
+		reply(http.StatusRequestEntityTooLarge, errTooLarge.Error())
+		return
+	}
+	// At most MaxBodies bodies are read at once; the rest wait their turn
+	// (up to BodyWait), so the bytes held stay under MaxBodies × 25 MB.
+	wait := time.NewTimer(rc.cfg.BodyWait)
+	select {
+	case rc.slots <- struct{}{}:
+		wait.Stop()
+	case <-wait.C:
+		log.Warn("webhook refused: too many bodies in flight", "max_bodies", rc.cfg.MaxBodies)
+		w.Header().Set("Retry-After", "1")
+		reply(http.StatusServiceUnavailable, "busy: too many webhook deliveries at once")
+		return
+	case <-r.Context().Done():
+		wait.Stop()
+		return
+	}
+	body, payload, code, err := rc.verify(r, sig, want)
+	<-rc.slots
+	if err != nil {
+		log.Warn("webhook refused: " + err.Error())
+		reply(code, err.Error())
 		return
 	}
 	if event == "" || delivery == "" {
@@ -165,6 +216,7 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusOK, "duplicate delivery")
 		return
 	}
+	j.BodyDigest = digest
 	if err := rc.cfg.Queue.Enqueue(ctx, j); err != nil {
 		// Forget the id when the store can, so GitHub's "Redeliver" works.
 		if f, ok := rc.cfg.Store.(port.DeliveryForgetter); ok {
@@ -180,6 +232,26 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	log.Info("queued", "group", j.GroupKey())
 	reply(http.StatusAccepted, "queued")
+}
+
+// verify reads the body as a stream, checks its signature, and returns it
+// with its JSON payload (of a JSON or form-encoded delivery), or the
+// status to answer.
+func (rc *Receiver) verify(r *http.Request, sig string, want []byte) (body, payload []byte, code int, err error) {
+	body, err = readSigned(r.Body, want, rc.cfg.WebhookSecret, MaxWebhookBytes, &rc.held)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, nil, http.StatusRequestEntityTooLarge, err
+	case errors.Is(err, errBadSignature):
+		return nil, nil, http.StatusUnauthorized, err
+	case err != nil:
+		return nil, nil, http.StatusBadRequest, errors.New("cannot read body")
+	}
+	payload, err = github.Payload(r.Header.Get("Content-Type"), sig, body, rc.cfg.WebhookSecret)
+	if err != nil {
+		return nil, nil, http.StatusBadRequest, err
+	}
+	return body, payload, 0, nil
 }
 
 // bodyDigest is the delivery key of a body: its SHA-256.

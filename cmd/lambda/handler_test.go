@@ -151,7 +151,7 @@ func TestHTTPResponseDefaults(t *testing.T) {
 type jobLog struct {
 	Level      string `json:"level"`
 	Msg        string `json:"msg"`
-	DeliveryID string `json:"delivery_id"`
+	DeliveryID string `json:"delivery"`
 	MessageID  string `json:"message_id"`
 	Err        string `json:"err"`
 }
@@ -182,6 +182,7 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 		wantFailed  []string
 		wantRun     []string
 		wantDLQLogs []string // delivery ids logged as moving to the DLQ
+		wantGivenUp []string // delivery ids whose check GiveUp completes
 	}{
 		"all good but the unreadable message": {
 			wantFailed: []string{msg91}, wantRun: []string{"d-7-1", "d-7-2", "d-8-1"},
@@ -193,7 +194,7 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 		"a failure on the last receive is logged on its way to the DLQ": {
 			fail:       map[string]error{"d-8-1": errors.New("artifact zip refused")},
 			wantFailed: []string{msg81, msg91}, wantRun: []string{"d-7-1", "d-7-2", "d-8-1"},
-			wantDLQLogs: []string{"d-8-1"},
+			wantDLQLogs: []string{"d-8-1"}, wantGivenUp: []string{"d-8-1: artifact zip refused"},
 		},
 		"a panic fails only its message": {
 			panicOn:    "d-7-2",
@@ -215,8 +216,18 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 				}
 				return tc.fail[j.DeliveryID]
 			}
-			var logs bytes.Buffer
-			out, err := newTestHandler(roleWorker, nil, process, &logs).Invoke(context.Background(), readEvent(t, "sqs-fifo-batch.json"))
+			var (
+				logs    bytes.Buffer
+				givenUp []string
+			)
+			hd := newTestHandler(roleWorker, nil, process, &logs)
+			hd.worker.giveUp = func(_ context.Context, j app.Job, cause error) error {
+				mu.Lock()
+				defer mu.Unlock()
+				givenUp = append(givenUp, j.DeliveryID+": "+cause.Error())
+				return nil
+			}
+			out, err := hd.Invoke(context.Background(), readEvent(t, "sqs-fifo-batch.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,6 +259,9 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 			}
 			if !slices.Equal(dlq, tc.wantDLQLogs) {
 				t.Errorf("logged as moving to the DLQ: %v, want %v\n%s", dlq, tc.wantDLQLogs, logs.String())
+			}
+			if !slices.Equal(givenUp, tc.wantGivenUp) {
+				t.Errorf("checks given up: %v, want %v (a job on its way to the DLQ completes its check)", givenUp, tc.wantGivenUp)
 			}
 		})
 	}

@@ -66,6 +66,11 @@ type settings struct {
 	githubAPIURL    string
 	maxReceives     int
 	retryBase       time.Duration
+	// memoryBudget is 60% of the function's memory
+	// (AWS_LAMBDA_FUNCTION_MEMORY_SIZE): the reviews of a batch together
+	// stay under it, the rest is left to the runtime and the SDK. 0 (not
+	// on Lambda): the App's default.
+	memoryBudget int64
 }
 
 func readSettings(getenv func(string) string) (settings, error) {
@@ -119,6 +124,9 @@ func readSettings(getenv func(string) string) (settings, error) {
 			errs = append(errs, fmt.Errorf("PLANWARDEN_RETRY_BASE_SECONDS=%q: want a number of seconds", v))
 		}
 		s.retryBase = time.Duration(n) * time.Second
+	}
+	if mb, err := strconv.ParseInt(getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE"), 10, 64); err == nil && mb > 0 {
+		s.memoryBudget = mb << 20 * 6 / 10
 	}
 	return s, errors.Join(errs...)
 }

@@ -13,13 +13,16 @@ import (
 )
 
 // newWorker is the worker role: SQS batches to the App, its state on
-// DynamoDB, failed jobs back on the queue after a backoff.
+// DynamoDB, failed jobs back on the queue after a backoff, the check of a
+// job on its way to the dead-letter queue completed (GiveUp), and the
+// reviews of a batch admitted by memory (60% of the function's).
 func newWorker(aws *pwaws.Clients, s settings, secrets port.Secrets, log *slog.Logger) (*sqsWorker, error) {
-	a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: aws.Store(s.table), Logger: log})
+	a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: s.githubAPIURL, Store: aws.Store(s.table), Logger: log,
+		MemoryBudget: s.memoryBudget})
 	if err != nil {
 		return nil, fmt.Errorf("build the app: %w", err)
 	}
-	w := &sqsWorker{process: a.Process, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
+	w := &sqsWorker{process: a.Process, giveUp: a.GiveUp, maxReceives: s.maxReceives, backoff: exponential(s.retryBase, 15*time.Minute)}
 	if s.queueURL != "" {
 		w.retry = aws.Queue(s.queueURL).RetryAfter
 	}

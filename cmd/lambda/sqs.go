@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -30,6 +31,10 @@ type sqsWorker struct {
 	// maxReceives is the queue's maxReceiveCount: a job failing on that
 	// receive goes to the dead-letter queue, and the log says so.
 	maxReceives int
+	// giveUp (app.(*App).GiveUp) completes the check of a job failing on
+	// its last receive, saying to press Re-run, so no check stays in
+	// progress once the job is in the dead-letter queue.
+	giveUp func(ctx context.Context, j job.Job, cause error) error
 }
 
 // exponential is base, 2 base, 4 base ... up to limit.
@@ -95,7 +100,7 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		delay     time.Duration
 	)
 	for _, m := range msgs {
-		mlog, job, err := decodeMessage(log, m)
+		mlog, j, err := decodeMessage(log, m)
 		receives, _ := strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
 		last := w.maxReceives > 0 && receives >= w.maxReceives
 		switch {
@@ -104,7 +109,7 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		case err != nil:
 			mlog.Error("job unreadable", "err", err, "last_attempt", last)
 		default:
-			err = runJob(ctx, w.process, job)
+			err = runJob(ctx, w.process, j)
 			if err == nil {
 				mlog.Info("job done")
 				continue
@@ -121,6 +126,15 @@ func (w *sqsWorker) group(ctx context.Context, log *slog.Logger, msgs []events.S
 		}
 		if last {
 			mlog.Error("job moves to the dead-letter queue", "receive_count", receives, "max_receive_count", w.maxReceives)
+			if w.giveUp != nil && j.Event != "" {
+				cause := err
+				if cause == nil {
+					cause = errors.New("an earlier job of this pull request failed in this batch")
+				}
+				if gerr := w.giveUp(context.WithoutCancel(ctx), j, cause); gerr != nil {
+					mlog.Error("the job's check is not completed", "err", gerr)
+				}
+			}
 		}
 		failed = append(failed, m)
 	}
@@ -144,8 +158,8 @@ func decodeMessage(log *slog.Logger, m events.SQSMessage) (*slog.Logger, job.Job
 	if err != nil {
 		return mlog, j, err
 	}
-	mlog = mlog.With("delivery_id", j.DeliveryID, "event", j.Event, "action", j.Action(),
-		"installation_id", j.InstallationID, "repo", j.Owner+"/"+j.Repo, "pr", j.PR)
+	// The same keys as serve's receiver and worker (job.LogAttrs).
+	mlog = mlog.With(j.LogAttrs()...)
 	return mlog, j, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -17,8 +18,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-cleanhttp"
+
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/metrics"
 	"github.com/planwarden/planwarden/app/receiver"
+	"github.com/planwarden/planwarden/app/sqlite"
 )
 
 func init() {
@@ -37,8 +43,24 @@ comes from the environment:
   PLANWARDEN_GITHUB_API_URL    REST API base (default https://api.github.com/;
                                GitHub Enterprise Server: https://HOST/api/v3/)
   PLANWARDEN_ADDR              listen address (default :8080)
+  PLANWARDEN_DATA_DIR          where the job queue, PR state, overrides and
+                               delivery ids are kept (default ./planwarden-data;
+                               SQLite). Several serve processes may share one.
+  PLANWARDEN_MAX_ATTEMPTS      runs of a failing job before it is kept as dead (default 5)
+  PLANWARDEN_RETRY_BASE_SECONDS  backoff after a job's first failure, doubling
+                               up to 10 minutes (default 15)
+  PLANWARDEN_MEMORY_BUDGET_MB  memory the reviews running at once may take
+                               (default 1024); a plan that alone needs more
+                               fails its check, saying so
+  PLANWARDEN_LOG_LEVEL         debug, info (default), warn or error
 
-SIGINT or SIGTERM stops accepting webhooks and drains the queue.
+Routes: POST /webhook, GET /healthz (the process is up), GET /readyz (the
+data directory and GitHub answer), GET /metrics (Prometheus).
+
+SIGINT or SIGTERM stops accepting webhooks and lets running jobs finish;
+queued jobs stay in the data directory and run at the next start. A job
+that fails is retried with backoff; after 5 attempts it is kept as dead
+(planwarden jobs lists them, planwarden jobs retry ID queues one again).
 `
 
 // serveConfig is what the environment says.
@@ -46,6 +68,24 @@ type serveConfig struct {
 	secrets app.Secrets
 	apiURL  string
 	addr    string
+	dataDir string
+	// maxAttempts and retryBase shape the worker's retries (0: defaults).
+	maxAttempts int
+	retryBase   time.Duration
+	// memoryBudget bounds the memory of the reviews running at once.
+	memoryBudget int64
+	logLevel     slog.Level
+}
+
+// defaultDataDir is PLANWARDEN_DATA_DIR's default.
+const defaultDataDir = "./planwarden-data"
+
+// dataDirEnv is PLANWARDEN_DATA_DIR, or its default.
+func dataDirEnv(getenv func(string) string) string {
+	if d := getenv("PLANWARDEN_DATA_DIR"); d != "" {
+		return d
+	}
+	return defaultDataDir
 }
 
 // serveEnv reads the env contract of docs/architecture.md. Errors name the
@@ -96,6 +136,35 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 	if c.addr == "" {
 		c.addr = ":8080"
 	}
+	c.dataDir = dataDirEnv(getenv)
+	if v := getenv("PLANWARDEN_MAX_ATTEMPTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("PLANWARDEN_MAX_ATTEMPTS=%q: want a positive number of runs", v)
+		}
+		c.maxAttempts = n
+	}
+	c.memoryBudget = app.DefaultMemoryBudget
+	if v := getenv("PLANWARDEN_MEMORY_BUDGET_MB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 64 {
+			return c, fmt.Errorf("PLANWARDEN_MEMORY_BUDGET_MB=%q: want a number of megabytes, at least 64", v)
+		}
+		c.memoryBudget = n << 20
+	}
+	if v := getenv("PLANWARDEN_LOG_LEVEL"); v != "" {
+		if err := c.logLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("PLANWARDEN_LOG_LEVEL=%q: want debug, info, warn or error", v)
+		}
+	}
+	c.retryBase = 15 * time.Second
+	if v := getenv("PLANWARDEN_RETRY_BASE_SECONDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("PLANWARDEN_RETRY_BASE_SECONDS=%q: want a number of seconds", v)
+		}
+		c.retryBase = time.Duration(n) * time.Second
+	}
 	return c, nil
 }
 
@@ -127,55 +196,147 @@ func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
 	return exitOK
 }
 
-// serve runs until ctx ends, then stops taking webhooks and drains the
-// queue. ready, when set, learns the listening address.
+// serve runs until ctx ends, then stops taking webhooks and lets running
+// jobs finish. Its state is in cfg.dataDir. ready, when set, learns the
+// listening address.
 func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr string)) error {
-	log := slog.New(slog.NewJSONHandler(logw, nil))
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Logger: log})
-	store := app.NewMemoryStore(nil)
-	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: store, Logger: log})
+	log := slog.New(slog.NewJSONHandler(logw, &slog.HandlerOptions{Level: cfg.logLevel}))
+	db, err := sqlite.Open(cfg.dataDir)
+	if err != nil {
+		return fmt.Errorf("PLANWARDEN_DATA_DIR: %w", err)
+	}
+	defer db.Close()
+	m := metrics.New(func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		n, err := db.Waiting(ctx)
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+	a, err := app.New(app.Config{Secrets: cfg.secrets, GitHubAPIURL: cfg.apiURL, Store: db, Logger: log, MemoryBudget: cfg.memoryBudget,
+		Transport: m.Transport(cleanhttp.DefaultPooledTransport()), ObserveReview: m.Review})
 	if err != nil {
 		return err
 	}
-	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: q, Store: store, Logger: log})
+	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.secrets.WebhookSecret, Queue: db, Store: db, Logger: log, Observe: m.Delivery})
 	if err != nil {
 		return err
 	}
-	q.Start(a.Process)
+	routes := http.NewServeMux()
+	routes.Handle("/", rc)
+	routes.Handle("GET /metrics", m.Handler())
+	routes.Handle("GET /readyz", readiness(db, cfg.apiURL))
+	// Recovery: jobs a killed or crashed process was running go back in
+	// the queue (their check is completed when they run), and jobs left
+	// queued run now.
+	if n, err := db.Recover(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		log.Info("recovered the jobs of a process that stopped", "jobs", n)
+	}
+	if err := db.Sweep(ctx); err != nil {
+		log.Warn("sweep expired state", "err", err)
+	}
+	jobs, err := db.Jobs(ctx)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	srv := &http.Server{
-		Handler:           rc,
+		Handler:           routes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	worked := make(chan error, 1)
+	go func() {
+		worked <- db.Run(workCtx, sqlite.WorkerOptions{Logger: log, MaxAttempts: cfg.maxAttempts,
+			Backoff: sqlite.Exponential(cfg.retryBase, 10*time.Minute), Dead: func(ctx context.Context, j job.Job, cause error) {
+				m.Job(j.Event, "dead", 0)
+				if err := a.GiveUp(ctx, j, cause); err != nil {
+					log.Error("dead job: check not completed", "delivery", j.DeliveryID, "err", err)
+				}
+			}}, func(ctx context.Context, j job.Job) error {
+			start := time.Now()
+			err := a.Process(ctx, j)
+			outcome := "done"
+			if err != nil {
+				outcome = "failed"
+			}
+			m.Job(j.Event, outcome, time.Since(start))
+			return err
+		})
+	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "github_api", cfg.apiURL, "app_id", cfg.secrets.AppID)
+	log.Info("serving", "addr", ln.Addr().String(), "github_api", cfg.apiURL, "app_id", cfg.secrets.AppID,
+		"data_dir", cfg.dataDir, "jobs_waiting", len(jobs))
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
 	select {
 	case err := <-served:
-		q.Close(context.Background())
+		stopWork()
+		<-worked
 		return fmt.Errorf("serve: %w", err)
+	case err := <-worked:
+		srv.Close()
+		return fmt.Errorf("workers: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: no new webhooks, draining the queue")
+	log.Info("shutting down: no new webhooks; running jobs finish, queued jobs stay for the next start")
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
 		log.Warn("http shutdown", "err", err)
 	}
-	drain, cancelDrain := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancelDrain()
-	if err := q.Close(drain); err != nil {
+	stopWork()
+	if err := <-worked; err != nil {
 		return err
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// readiness answers /readyz: 200 when the data directory's database answers
+// and GitHub's API answers at all (any HTTP status below 500), else 503
+// with what is not ready. It sends no credentials.
+func readiness(db *sqlite.DB, apiURL string) http.Handler {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: cleanhttp.DefaultTransport()}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		var problems []string
+		if err := db.Ping(ctx); err != nil {
+			problems = append(problems, "store: "+err.Error())
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, apiURL, nil)
+		if err == nil {
+			var resp *http.Response
+			if resp, err = client.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode >= 500 {
+					err = fmt.Errorf("answered %s", resp.Status)
+				}
+			}
+		}
+		if err != nil {
+			problems = append(problems, "github: "+apiURL+": "+err.Error())
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if len(problems) > 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, strings.Join(problems, "\n"))
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
 }

@@ -14,10 +14,14 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/planwarden/planwarden/app/githubtest"
 )
@@ -33,15 +37,19 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 		unset   []string
 		wantErr string
 	}{
-		"no app id":             {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
-		"app id not a number":   {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
-		"no private key":        {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
-		"both keys":             {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
-		"key file unreadable":   {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
-		"no webhook secret":     {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
-		"everything, defaults":  {},
-		"key not PEM":           {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
-		"key from a file works": {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+		"no app id":                  {unset: []string{"PLANWARDEN_APP_ID"}, wantErr: "PLANWARDEN_APP_ID is not set"},
+		"app id not a number":        {set: map[string]string{"PLANWARDEN_APP_ID": "my-app"}, wantErr: "PLANWARDEN_APP_ID is not a positive number"},
+		"no private key":             {unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY (PEM) or PLANWARDEN_PRIVATE_KEY_FILE is not set"},
+		"both keys":                  {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, wantErr: "both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE"},
+		"key file unreadable":        {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/nope.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}, wantErr: "PLANWARDEN_PRIVATE_KEY_FILE: cannot read /nope.pem"},
+		"no webhook secret":          {unset: []string{"PLANWARDEN_WEBHOOK_SECRET"}, wantErr: "PLANWARDEN_WEBHOOK_SECRET is not set"},
+		"everything, defaults":       {},
+		"key not PEM":                {set: map[string]string{"PLANWARDEN_PRIVATE_KEY": "ghp_notakey"}, wantErr: "PLANWARDEN_PRIVATE_KEY does not hold a PEM private key"},
+		"key from a file works":      {set: map[string]string{"PLANWARDEN_PRIVATE_KEY_FILE": "/k.pem"}, unset: []string{"PLANWARDEN_PRIVATE_KEY"}},
+		"memory budget not a number": {set: map[string]string{"PLANWARDEN_MEMORY_BUDGET_MB": "lots"}, wantErr: `PLANWARDEN_MEMORY_BUDGET_MB="lots": want a number of megabytes`},
+		"memory budget too small":    {set: map[string]string{"PLANWARDEN_MEMORY_BUDGET_MB": "8"}, wantErr: "at least 64"},
+		"max attempts zero":          {set: map[string]string{"PLANWARDEN_MAX_ATTEMPTS": "0"}, wantErr: `PLANWARDEN_MAX_ATTEMPTS="0"`},
+		"retry base negative":        {set: map[string]string{"PLANWARDEN_RETRY_BASE_SECONDS": "-1"}, wantErr: `PLANWARDEN_RETRY_BASE_SECONDS="-1"`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -66,8 +74,8 @@ func TestServeEnvNamesWhatIsMissing(t *testing.T) {
 				if err != nil {
 					t.Fatalf("serveEnv: %v", err)
 				}
-				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 {
-					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123", cfg)
+				if cfg.addr != ":8080" || cfg.apiURL != "https://api.github.com/" || cfg.secrets.AppID != 123 || cfg.dataDir != "./planwarden-data" || cfg.memoryBudget != 1<<30 {
+					t.Errorf("config %+v: want :8080, https://api.github.com/, app 123, ./planwarden-data, 1 GiB budget", cfg)
 				}
 				return
 			}
@@ -101,7 +109,7 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/"}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: "http://127.0.0.1:1/api/v3/", dataDir: t.TempDir()}
 	cfg.secrets.AppID = 1
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
@@ -161,7 +169,7 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL}
+	cfg := serveConfig{addr: "127.0.0.1:0", apiURL: gh.APIURL, dataDir: t.TempDir()}
 	cfg.secrets.AppID = githubtest.AppID
 	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	cfg.secrets.WebhookSecret = []byte("s3cret")
@@ -185,8 +193,14 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	defer cancel()
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, io.Discard, func(a string) { addr <- a }) }()
+	var logs syncLog
+	go func() { done <- serve(ctx, cfg, &logs, func(a string) { addr <- a }) }()
 	base := "http://" + <-addr
+	defer func() {
+		if t.Failed() {
+			t.Logf("serve log:\n%s", logs.String())
+		}
+	}()
 
 	body := []byte(`{"action":"completed","repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":5},
 "workflow_run":{"id":77,"name":"planwarden plan","path":".github/workflows/planwarden-plan.yml","head_sha":"` + sha + `","conclusion":"success","status":"completed","pull_requests":[{"number":3,"head":{"sha":"` + sha + `"}}]}}`)
@@ -205,8 +219,12 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("workflow_run delivery: %d, want 202", resp.StatusCode)
 	}
-	<-gate.Arrived // the worker is mid-job
-	cancel()       // SIGTERM
+	select {
+	case <-gate.Arrived: // the worker is mid-job
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not reach the artifact download within a minute")
+	}
+	cancel() // SIGTERM
 	gate.Release()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
@@ -222,5 +240,125 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 	}
 	if n := len(gh.Comments("o", "r", 3)); n != 1 {
 		t.Errorf("%d comments after shutdown, want 1", n)
+	}
+}
+
+// syncLog collects serve's log across its goroutines.
+type syncLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
+func (l *syncLog) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// runServeFor runs serve with cfg until the test ends; it returns the base
+// URL and the log.
+func runServeFor(t *testing.T, cfg serveConfig) (string, *syncBuffer) {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.addr, cfg.dataDir = "127.0.0.1:0", t.TempDir()
+	cfg.secrets.AppID = 1
+	cfg.secrets.PrivateKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	cfg.secrets.WebhookSecret = []byte("s3cret")
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	logs := &syncBuffer{}
+	go func() { done <- serve(ctx, cfg, logs, func(a string) { addr <- a }) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case a := <-addr:
+		return "http://" + a, logs
+	case err := <-done:
+		t.Fatalf("serve stopped: %v", err)
+	}
+	return "", nil
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestServeReadinessAndMetrics(t *testing.T) {
+	gh := httptest.NewServer(http.NotFoundHandler()) // GitHub answers (a 404 is an answer)
+	defer gh.Close()
+	base, logs := runServeFor(t, serveConfig{apiURL: gh.URL + "/api/v3/", logLevel: slog.LevelWarn})
+	if code, body := get(t, base+"/readyz"); code != http.StatusOK || strings.TrimSpace(body) != "ready" {
+		t.Errorf("GET /readyz with GitHub and the store up: %d %q", code, body)
+	}
+	body := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
+	for _, signed := range []bool{true, false, false} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", "ping")
+		req.Header.Set("X-GitHub-Delivery", "d-1")
+		if signed {
+			m := hmac.New(sha256.New, []byte("s3cret"))
+			m.Write(body)
+			req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	code, metrics := get(t, base+"/metrics")
+	for _, want := range []string{
+		`planwarden_webhook_deliveries_total{event="ping",outcome="ping"} 1`,
+		`planwarden_webhook_deliveries_total{event="-",outcome="refused"} 2`,
+		`planwarden_queue_depth 0`,
+	} {
+		if code != http.StatusOK || !strings.Contains(metrics, want+"\n") {
+			t.Errorf("GET /metrics (%d) lacks %q", code, want)
+		}
+	}
+	// PLANWARDEN_LOG_LEVEL=warn: the refusals are logged, the start-up line is not.
+	if l := logs.String(); strings.Contains(l, `"msg":"serving"`) || !strings.Contains(l, "webhook refused") {
+		t.Errorf("log at level warn:\n%s", l)
+	}
+
+	down, _ := runServeFor(t, serveConfig{apiURL: "http://127.0.0.1:1/api/v3/"})
+	if code, body := get(t, down+"/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "github: http://127.0.0.1:1/api/v3/") || strings.Contains(body, "store:") {
+		t.Errorf("GET /readyz with GitHub unreachable: %d %q (want 503 naming GitHub, not the store)", code, body)
+	}
+}
+
+func TestServeLogLevel(t *testing.T) {
+	env := map[string]string{"PLANWARDEN_APP_ID": "1", "PLANWARDEN_PRIVATE_KEY": string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte("x")})), "PLANWARDEN_WEBHOOK_SECRET": "s"}
+	for level, want := range map[string]slog.Level{"debug": slog.LevelDebug, "WARN": slog.LevelWarn, "": slog.LevelInfo} {
+		env["PLANWARDEN_LOG_LEVEL"] = level
+		c, err := serveEnv(func(k string) string { return env[k] }, os.ReadFile)
+		if err != nil || c.logLevel != want {
+			t.Errorf("PLANWARDEN_LOG_LEVEL=%q: level %v, err %v; want %v", level, c.logLevel, err, want)
+		}
+	}
+	env["PLANWARDEN_LOG_LEVEL"] = "loud"
+	if _, err := serveEnv(func(k string) string { return env[k] }, os.ReadFile); err == nil || !strings.Contains(err.Error(), "PLANWARDEN_LOG_LEVEL") {
+		t.Errorf("a bad level: %v", err)
 	}
 }

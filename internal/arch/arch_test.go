@@ -167,6 +167,7 @@ var sdkHome = []struct {
 	{[]string{"github.com/bradleyfalzon/ghinstallation/", "github.com/golang-jwt/"}, []string{"app/github"}, "App auth belongs in the GitHub adapter, app/github"},
 	{[]string{"github.com/aws/aws-sdk-go-v2", "github.com/aws/aws-sdk-go-v2/", "github.com/aws/smithy-go", "github.com/aws/smithy-go/"}, []string{"app/aws", "app/aws/"}, "the AWS SDK belongs in app/aws (and its test helpers)"},
 	{[]string{"github.com/aws/aws-lambda-go/"}, []string{"cmd/lambda", "cmd/lambda/"}, "Lambda types stay in cmd/lambda"},
+	{[]string{"modernc.org/", "database/sql"}, []string{"app/sqlite"}, "the SQLite driver and database/sql belong in app/sqlite"},
 }
 
 // The receiver's side links no review pipeline and no CEL.

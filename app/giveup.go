@@ -1,0 +1,74 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/planwarden/planwarden/app/port"
+)
+
+// giveUpSummary is what a check says when planwarden stopped trying.
+const giveUpSummary = "planwarden could not finish its work on this commit: the job failed on every attempt (a GitHub request or the worker kept failing). Press Re-run on this check to try again."
+
+// GiveUp is told that job failed for the last time (a dead job of the
+// serve queue, or the last SQS receive before the dead-letter queue). When
+// the PR's head has a planwarden check that is not completed, it completes
+// it as a failure that says to press Re-run, so no check stays in
+// progress and a required check never passes by being forgotten. The
+// job's error is logged, never put on the check. The job's delivery id
+// and body digest are forgotten, so GitHub's Redeliver queues it again.
+func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
+	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
+	logger(ctx).Error("job given up", "err", cause)
+	// GitHub's Redeliver of it must be queued again, not deduped.
+	if f, ok := a.store.(port.DeliveryForgetter); ok {
+		for _, k := range []string{job.DeliveryID, job.BodyDigest} {
+			if k == "" {
+				continue
+			}
+			if err := f.ForgetDelivery(ctx, k); err != nil {
+				logger(ctx).Warn("forget delivery", "err", err)
+			}
+		}
+	}
+	gh, err := a.github(job.InstallationID)
+	if err != nil {
+		return fmt.Errorf("give up %s %s: github client: %w", job.Event, job.DeliveryID, err)
+	}
+	repo := repoOf(job)
+	sha := job.HeadSHA
+	if sha == "" && job.PR > 0 {
+		st, ok, err := a.store.PR(ctx, job.GroupKey())
+		if err == nil && ok {
+			sha = st.HeadSHA
+		}
+		if sha == "" {
+			pr, err := gh.GetPullRequest(ctx, repo, job.PR)
+			if err != nil {
+				return fmt.Errorf("give up %s %s: find the pull request's head: %w", job.Event, job.DeliveryID, err)
+			}
+			sha = pr.HeadSHA
+		}
+	}
+	if sha == "" {
+		return nil // no commit, so no check of ours
+	}
+	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, CheckName)
+	if err != nil {
+		return fmt.Errorf("give up %s %s: list check runs: %w", job.Event, job.DeliveryID, err)
+	}
+	for _, r := range runs {
+		if r.Name != CheckName || r.Status == "completed" {
+			continue
+		}
+		var runID int64
+		if job.WorkflowRun != nil {
+			runID = job.WorkflowRun.RunID
+		}
+		if err := a.completeCheck(ctx, gh, repo, r, failed("planwarden gave up", giveUpSummary), runID); err != nil {
+			return fmt.Errorf("give up %s %s: complete check run %d: %w", job.Event, job.DeliveryID, r.ID, err)
+		}
+		logger(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", short(sha))
+	}
+	return nil
+}
