@@ -113,12 +113,13 @@ func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key strin
 	}
 }
 
-// publish reviews the newest plan runs of the head and writes the comment,
-// the check and the state. completed says the check already shows the
-// outcome. Which run is newest is GitHub's run id and attempt: a run older
-// than the one recorded for its workflow is ignored, whatever its plan's
-// timestamp says; the recorded run itself is reviewed again (a re-run, an
-// override, a second attempt after a conflict).
+// publish reviews the newest plan of every project on the head and writes
+// the comment, the check and the state. completed says the check already
+// shows the outcome. Which plan is newest is GitHub's run id and attempt,
+// project by project, across runs and plan workflows (trust.Record,
+// trust.Keep): a run that brings no project a newer plan is ignored,
+// whatever its plan's timestamp says; a recorded run is reviewed again (a
+// re-run, an override, a second attempt after a conflict).
 func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
 	run := in.run
 	var runs []trust.Run
@@ -126,13 +127,25 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in 
 		runs = runsOf(st)
 	}
 	tr := trustRun(run)
-	if recorded, newer := trust.Record(runs, tr); newer {
+	held := slices.Contains(runs, tr)
+	if !held {
+		recorded, ok := trust.Record(runs, tr)
+		if !ok {
+			logger(ctx).Info("run ignored: a later attempt of it was reviewed, or it did not succeed and a newer run of its workflow was reviewed",
+				"workflow", run.Path, "attempt", tr.Attempt, "conclusion", orNone(run.Conclusion))
+			return true, nil
+		}
 		runs = recorded
-	} else if !slices.Contains(runs, tr) {
-		logger(ctx).Info("older run ignored: a newer run of its workflow was already reviewed", "workflow", run.Path)
-		return true, nil
 	}
 	res := a.evaluate(ctx, gh, repo, in, runs, st)
+	if res.assigned != nil {
+		kept := trust.Keep(runs, *res.assigned)
+		if !held && !slices.Contains(kept, tr) {
+			logger(ctx).Info("older run ignored: every project it plans has a newer plan", "workflow", run.Path)
+			return true, nil
+		}
+		runs = kept
+	}
 	if res.body != "" {
 		id, err := a.upsertComment(ctx, gh, repo, in.pr.Number, st, res.body)
 		if err != nil {
@@ -169,6 +182,8 @@ type result struct {
 	blocking []trust.Subject
 	// runs are the runs the report's projects come from, by project.
 	runs map[string]comment.Run
+	// assigned is where the reviewed plans came from, when they were read.
+	assigned *trust.Assignment
 }
 
 // evaluate reads the plans of the runs and reviews them with the PR's
@@ -198,9 +213,9 @@ func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullReques
 		logger(ctx).Error("check who may override", "err", err)
 		return result{out: failed("Overrides not checked", "planwarden could not check who may override (a GitHub request failed). Press Re-run on this check to try again.")}
 	}
-	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: check.HTMLURL}
+	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: check.HTMLURL,
+		Now: a.now(), ProjectRuns: projectRuns(run, col.runOf)}
 	checkOpt := opt
-	checkOpt.Now, checkOpt.ProjectRuns = a.now(), projectRuns(run, col.runOf)
 	co := comment.CheckOutput(report, checkOpt)
 	out = outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
@@ -215,7 +230,7 @@ func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullReques
 		out = outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("planwarden waits for the plan of %s: this pull request changes its files, and not every plan workflow (%s) has finished on this commit.",
 			codeList(col.waiting), codeList(cfg.PlanWorkflowPaths()))}
 	}
-	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns}
+	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns, assigned: &col.assigned}
 }
 
 // strictness orders check outcomes: a failure beats waiting, waiting beats

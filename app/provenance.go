@@ -90,6 +90,7 @@ type collected struct {
 	waiting  []string
 	planTime time.Time        // newest plan timestamp: shown, decides nothing
 	runOf    map[string]int64 // the run each project's plan comes from
+	assigned trust.Assignment // which plan of which run each project has
 	// planBytes is the size of each plan read, for ObserveReview.
 	planBytes []int64
 	// memory is the worker's memory the plans hold (memoryGate): the
@@ -98,9 +99,13 @@ type collected struct {
 	memory *admission
 }
 
-// collect reads the plans of the newest run of each plan workflow, gives
-// each its project and environment from cfg, and adds the provenance
-// findings: unknown-project, plan-workflow-changed and missing-plan.
+// collect reads the plans of the runs (trust.Record's: the newest run of
+// each plan workflow and the older runs that may hold a project's newest
+// plan), keeps the newest plan of each project, gives each its project and
+// environment from cfg, and adds the provenance findings: unknown-project,
+// plan-workflow-changed and missing-plan. An older run of a workflow that
+// uploaded no plan, or an unreadable one, adds nothing (the newest run of
+// its workflow speaks for it); the newest run's fail the check.
 //
 // The plans hold worker memory (col.memory) until the caller releases it;
 // when collect fails, it has released it.
@@ -130,6 +135,10 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 			return col, failed("Plan artifacts not listed", fmt.Sprintf("planwarden could not list the artifacts of %s. Re-run the check to try again.", name)), false
 		}
 		arts = planArtifacts(arts)
+		older := trust.Superseded(runs, run)
+		if len(arts) == 0 && older {
+			continue
+		}
 		if len(arts) == 0 {
 			return col, failed("No plan artifact",
 				fmt.Sprintf("The plan workflow run %s uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
@@ -146,6 +155,11 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 		for _, f := range files {
 			col.planBytes = append(col.planBytes, int64(len(f.Data)))
 			p, err := planparse.Parse(f.Name, f.Data)
+			if err != nil && older {
+				logger(ctx).Info("unreadable plan of an older run skipped", "run", run.ID, "file", f.Name)
+				col.notes = append(col.notes, fmt.Sprintf("The plan %s of %s cannot be read; a newer run of its workflow exists, so it is skipped.", f.Name, name))
+				continue
+			}
 			if err != nil {
 				return col, failed("Unreadable plan", "planwarden could not read a plan file of "+name+":\n\n"+codeBlock(err.Error())), false
 			}
@@ -165,7 +179,7 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 			Plan: inputs[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)]})
 		col.runOf[p.Project] = p.Run.ID
 	}
-	col.findings, col.notes = as.Findings, as.Notes
+	col.findings, col.notes, col.assigned = as.Findings, append(col.notes, as.Notes...), as
 
 	files, complete, err := gh.ListPRFiles(ctx, repo, pr.Number)
 	if err != nil {

@@ -31,8 +31,3 @@ func configAnnotations(err error) []comment.Annotation {
 	}
 	return out
 }
-
-// destroyWorkflow says which workflow /destroy-staging dispatches for env,
-// and false when env may not be destroyed (unknown, protected, or no
-// destroy workflow).
-func destroyWorkflow(cfg *rules.Config, env string) (string, bool) { return cfg.DestroyWorkflow(env) }

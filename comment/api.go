@@ -37,8 +37,8 @@ type Options struct {
 	DetailsURL string
 	// ProjectRuns are the workflow runs whose plans the report's projects
 	// come from, by project name; with them, and with more than one
-	// project, the check's summary ends with a table per project
-	// (environment, verdict, plan run, age of the plan at Now).
+	// project, the check's summary and the comment end with a table per
+	// project (environment, verdict, plan run, age of the plan at Now).
 	ProjectRuns map[string]Run
 	Now         time.Time
 	// Locate, when set, says where in the repository the resource of a
@@ -64,7 +64,7 @@ func Render(r *review.Report, opt Options) string {
 	if opt.Marker {
 		marker = Marker{Version: MarkerVersion, HeadSHA: opt.HeadSHA, PlanTime: v.planTime()}.line() + "\n"
 	}
-	return marker + v.layout(MaxCommentBytes-len(marker), true, true, v.footer(),
+	return marker + v.layout(MaxCommentBytes-len(marker), true, true, v.projectTable()+v.footer(),
 		"see "+v.where+" for more, or run `planwarden review --format json` on the plan for everything")
 }
 

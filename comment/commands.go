@@ -341,8 +341,9 @@ func (h Help) Markdown() string {
 // maxProjectRows bounds the per-project table of the check's summary.
 const maxProjectRows = 100
 
-// projectTable is the check summary's table per project, when the report
-// has more than one and the caller said where their plans come from.
+// projectTable is the table per project of the check summary and the
+// comment, when the report has more than one and the caller said where
+// their plans come from.
 func (v *view) projectTable() string {
 	if len(v.r.Projects) < 2 || v.opt.ProjectRuns == nil {
 		return ""

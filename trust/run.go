@@ -10,6 +10,7 @@
 package trust
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -73,24 +74,81 @@ func (r Run) After(o Run) bool {
 	return r.ID > o.ID || r.ID == o.ID && r.Attempt > o.Attempt
 }
 
-// Record adds run to runs, the newest run of each plan workflow on one
-// commit: it replaces an older run of the same workflow, and is refused
-// (false) when runs already holds that run or a newer one of its workflow.
-// The result is ordered by workflow path.
+// Record adds run to runs, the trusted runs of one commit whose plans the
+// check concludes from (see Keep): the check reviews the newest plan of
+// every project, whichever run and plan workflow it comes from. A later
+// attempt of a held run replaces the earlier one. Record refuses run
+// (false) when runs holds it or a later attempt of it, and when it did not
+// succeed while runs holds a newer run of its workflow: only the newest run
+// of a workflow speaks for it when it fails. A successful run older than
+// the newest of its workflow is added, since it may hold the newest plan of
+// a project the newer runs do not plan; Keep drops it when it holds none.
+// A failed run that is no longer the newest of its workflow is dropped. The
+// result is ordered by workflow path, then run.
 func Record(runs []Run, run Run) ([]Run, bool) {
+	newest, ok := NewestOf(runs, run.Path)
+	if ok && !run.After(newest) && run.Conclusion != "success" {
+		return runs, false
+	}
 	out := make([]Run, 0, len(runs)+1)
 	for _, r := range runs {
-		if r.Path != run.Path {
-			out = append(out, r)
+		if r.ID == run.ID {
+			if !run.After(r) {
+				return runs, false
+			}
 			continue
 		}
-		if !run.After(r) {
-			return runs, false
-		}
+		out = append(out, r)
 	}
 	out = append(out, run)
-	slices.SortFunc(out, func(a, b Run) int { return strings.Compare(a.Path, b.Path) })
+	newest, _ = NewestOf(out, run.Path)
+	out = slices.DeleteFunc(out, func(r Run) bool { return r.Path == run.Path && r != newest && r.Conclusion != "success" })
+	sortRuns(out)
 	return out, true
+}
+
+// NewestOf returns the newest run of the workflow path in runs.
+func NewestOf(runs []Run, path string) (Run, bool) {
+	var newest Run
+	found := false
+	for _, r := range runs {
+		if r.Path == path && (!found || r.After(newest)) {
+			newest, found = r, true
+		}
+	}
+	return newest, found
+}
+
+// Superseded reports whether runs holds a newer run of r's workflow.
+func Superseded(runs []Run, r Run) bool {
+	newest, ok := NewestOf(runs, r.Path)
+	return ok && newest.After(r)
+}
+
+// Keep returns the runs that the check still concludes from after a: the
+// newest run of each plan workflow (Reported looks at them; a failed one
+// fails the check) and every run that holds the plan a reviews for some
+// project. A run all of whose projects have newer plans is dropped. The
+// result is ordered like Record's.
+func Keep(runs []Run, a Assignment) []Run {
+	var out []Run
+	for _, r := range runs {
+		holds := slices.ContainsFunc(a.Plans, func(p Assigned) bool { return p.Run == r })
+		if holds || !Superseded(runs, r) {
+			out = append(out, r)
+		}
+	}
+	sortRuns(out)
+	return out
+}
+
+func sortRuns(runs []Run) {
+	slices.SortFunc(runs, func(a, b Run) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
 }
 
 // Reported reports whether every plan workflow of cfg has a run in runs.

@@ -62,11 +62,14 @@ func TestRecordOrdersByRunNotByPlan(t *testing.T) {
 		run  Run
 		want bool
 	}{
-		{Run{ID: 10, Path: plan}, true},
-		{Run{ID: 9, Path: plan}, false},              // an older run arrives late
-		{Run{ID: 10, Attempt: 2, Path: plan}, true},  // re-run of the same run
-		{Run{ID: 10, Attempt: 2, Path: plan}, false}, // redelivered
-		{Run{ID: 3, Path: other}, true},              // another workflow keeps its own newest run
+		{Run{ID: 10, Path: plan, Conclusion: "success"}, true},
+		{Run{ID: 9, Path: plan, Conclusion: "failure"}, false},              // an older failed run arrives late
+		{Run{ID: 8, Path: plan, Conclusion: "success"}, true},               // an older run may hold a project's newest plan
+		{Run{ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}, true},  // re-run of the same run
+		{Run{ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}, false}, // redelivered
+		{Run{ID: 10, Path: plan, Conclusion: "success"}, false},             // the earlier attempt, late
+		{Run{ID: 3, Path: other, Conclusion: "failure"}, true},              // another workflow keeps its own newest run
+		{Run{ID: 4, Path: other, Conclusion: "success"}, true},              // and drops its failed run, no longer its newest
 	}
 	for i, s := range steps {
 		var ok bool
@@ -75,13 +78,28 @@ func TestRecordOrdersByRunNotByPlan(t *testing.T) {
 			t.Errorf("step %d: Record(%+v) = %v, want %v", i, s.run, ok, s.want)
 		}
 	}
-	want := []Run{{ID: 3, Path: other}, {ID: 10, Attempt: 2, Path: plan}}
+	want := []Run{{ID: 4, Path: other, Conclusion: "success"}, {ID: 8, Path: plan, Conclusion: "success"}, {ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}}
 	if diff := cmp.Diff(want, runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
 	cfg := config(t, "version: 1\nplan_workflows: [.github/workflows/plan.yml, .github/workflows/plan-ml.yml]\n")
 	if !Reported(cfg, runs) || Reported(cfg, runs[1:]) {
 		t.Errorf("Reported: want true with both workflows' runs, false with one")
+	}
+	if !Superseded(runs, runs[1]) || Superseded(runs, runs[2]) || Superseded(runs, runs[0]) {
+		t.Errorf("Superseded: want only run 8 superseded (by run 10) in %+v", runs)
+	}
+}
+
+func TestKeepDropsRunsWithoutANewestPlan(t *testing.T) {
+	plan, other := ".github/workflows/plan.yml", ".github/workflows/plan-ml.yml"
+	r7, r8, r9, r5 := Run{ID: 7, Path: plan}, Run{ID: 8, Path: plan}, Run{ID: 9, Path: plan}, Run{ID: 5, Path: other}
+	a := Assignment{Plans: []Assigned{{Plan: Plan{Run: r8}, Project: "ml"}, {Plan: Plan{Run: r9}, Project: "gpu"}}}
+	// r7 holds no reviewed plan and is not its workflow's newest: dropped.
+	// r8 holds ml's, r9 is the newest of its workflow and r5 of the other.
+	got := Keep([]Run{r9, r7, r5, r8}, a)
+	if diff := cmp.Diff([]Run{r5, r8, r9}, got); diff != "" {
+		t.Errorf("Keep (-want +got):\n%s", diff)
 	}
 }
 

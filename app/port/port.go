@@ -34,8 +34,9 @@ type PRState struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
 	CheckRunID int64 `json:"check_run_id,omitempty"`
-	// Runs are the newest trusted run of each plan workflow on HeadSHA:
-	// what the check concludes from.
+	// Runs are the trusted runs on HeadSHA the check concludes from: the
+	// newest run of each plan workflow, and every run that holds the
+	// newest plan of a project (by run id, then attempt).
 	Runs []PlanRun `json:"runs,omitempty"`
 	// Blocking are the overridable blocking findings of the last review
 	// of HeadSHA, with their environments: what /override may cover.
