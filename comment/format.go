@@ -168,18 +168,6 @@ func value(v planparse.Value) string {
 
 const maxValue = 300
 
-// hasGPU reports whether a side carries accelerators.
-func hasGPU(s *infra.Side) bool {
-	if s == nil {
-		return false
-	}
-	for _, g := range s.Groups {
-		if g.SKU.HasGPU() || len(g.Attached) > 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // perNode says what accelerators one node (instance) of a side carries.
 func perNode(s *infra.Side) string {

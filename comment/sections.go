@@ -48,7 +48,7 @@ func (v *view) gpuRows() *table {
 				continue
 			}
 			k := findingKey("", p.Name, c.Address)
-			if !hasGPU(r.Before) && !hasGPU(r.After) && !v.gpuIssues[k] {
+			if !r.Before.HasGPU() && !r.After.HasGPU() && !v.gpuIssues[k] {
 				continue
 			}
 			// An endpoint configuration is how its endpoints are priced, not

@@ -140,6 +140,27 @@ type Side struct {
 	Config string
 }
 
+// HasGPU reports whether any group of the side carries accelerators,
+// built into its SKU or attached (an attached accelerator is only recorded
+// with a known count above zero). A nil side has none. It is the one GPU
+// predicate the rules and the comment share.
+func (s *Side) HasGPU() bool {
+	if s == nil {
+		return false
+	}
+	for _, g := range s.Groups {
+		if g.SKU.HasGPU() {
+			return true
+		}
+		for _, a := range g.Attached {
+			if a.Count > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // GPUs returns the accelerators of the side at the given scale point
 // (expected unless atMax), summed over groups.
 func (s *Side) GPUs(atMax bool) float64 {

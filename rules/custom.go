@@ -221,7 +221,7 @@ func skuVars(s *infra.Side) map[string]any {
 		"gpu_model":      k.GPUModel,
 		"gpu_memory_gib": k.GPUMemoryGiB,
 		"accelerator":    string(k.Accelerator),
-		"has_gpu":        hasGPU(s),
+		"has_gpu":        s.HasGPU(),
 		"known":          k.Known,
 		"retired":        k.Retired,
 	}

@@ -84,29 +84,11 @@ func primary(s *infra.Side) infra.SKU {
 	return infra.SKU{Name: s.SKU}
 }
 
-// hasGPU reports whether any group of the side carries accelerators,
-// built into its SKU or attached.
-func hasGPU(s *infra.Side) bool {
-	if s == nil {
-		return false
-	}
-	for _, g := range s.Groups {
-		if g.SKU.HasGPU() {
-			return true
-		}
-		for _, a := range g.Attached {
-			if a.Count > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // knownNoGPU reports whether the side certainly has no GPU: it has SKUs,
 // every one known, none with an accelerator.
 func knownNoGPU(s *infra.Side) bool {
-	if s == nil || hasGPU(s) {
+	if s == nil || s.HasGPU() {
 		return false
 	}
 	if len(s.Groups) == 0 {

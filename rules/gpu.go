@@ -22,7 +22,7 @@ func (gpuSKULoss) check(s *scope) []draft {
 		if !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint || r.Before == nil || r.After == nil || !changing(s.action(r)) {
 			continue
 		}
-		if !hasGPU(r.Before) || !knownNoGPU(r.After) {
+		if !r.Before.HasGPU() || !knownNoGPU(r.After) {
 			continue
 		}
 		out = append(out, draft{
@@ -51,7 +51,7 @@ func (gpuPoolSKU) check(s *scope) []draft {
 			continue
 		}
 		remedy := "Give it a GPU SKU"
-		if r.Before != nil && hasGPU(r.Before) {
+		if r.Before != nil && r.Before.HasGPU() {
 			remedy += fmt.Sprintf(" (it was %s)", skuName(r.Before))
 		}
 		remedy += "; if it is meant to be a CPU " + kindNoun(r.Kind) + ", drop the GPU name, labels, taints and tags so GPU workloads are not scheduled onto it."
@@ -157,7 +157,7 @@ func (gpuPoolTaint) severity(*scope) Severity { return SeverityWarn }
 func (gpuPoolTaint) check(s *scope) []draft {
 	var out []draft
 	for _, r := range s.resources {
-		if r.Kind != infra.KindNodePool || r.After == nil || !changing(s.action(r)) || !hasGPU(r.After) {
+		if r.Kind != infra.KindNodePool || r.After == nil || !changing(s.action(r)) || !r.After.HasGPU() {
 			continue
 		}
 		if r.Type == "google_container_node_pool" || r.Type == "google_container_cluster" {
@@ -202,7 +202,7 @@ func (requiredTags) check(s *scope) []draft {
 		a := s.action(r)
 		// What bills through another resource (an endpoint configuration,
 		// through its endpoint) is attributed there.
-		if r.After == nil || !changing(a) || !hasGPU(r.After) || r.Cost.BilledVia != "" {
+		if r.After == nil || !changing(a) || !r.After.HasGPU() || r.Cost.BilledVia != "" {
 			continue
 		}
 		var missing []string
