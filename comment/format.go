@@ -168,7 +168,6 @@ func value(v planparse.Value) string {
 
 const maxValue = 300
 
-
 // perNode says what accelerators one node (instance) of a side carries.
 func perNode(s *infra.Side) string {
 	if s == nil {

@@ -84,7 +84,6 @@ func primary(s *infra.Side) infra.SKU {
 	return infra.SKU{Name: s.SKU}
 }
 
-
 // knownNoGPU reports whether the side certainly has no GPU: it has SKUs,
 // every one known, none with an accelerator.
 func knownNoGPU(s *infra.Side) bool {
