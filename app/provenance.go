@@ -31,53 +31,42 @@ func trustRun(run WorkflowRun) trust.Run {
 // side links no review pipeline); these convert.
 
 func runsOf(st PRState) []trust.Run {
-	out := make([]trust.Run, 0, len(st.Runs))
-	for _, r := range st.Runs {
-		out = append(out, trust.Run(r))
-	}
-	return out
+	return mapped(st.Runs, func(r port.PlanRun) trust.Run { return trust.Run(r) })
 }
 
 func storedRuns(runs []trust.Run) []port.PlanRun {
-	out := make([]port.PlanRun, 0, len(runs))
-	for _, r := range runs {
-		out = append(out, port.PlanRun(r))
-	}
-	return out
+	return mapped(runs, func(r trust.Run) port.PlanRun { return port.PlanRun(r) })
 }
 
 func grantsOf(st PRState) []trust.Grant {
-	out := make([]trust.Grant, 0, len(st.Grants))
-	for _, g := range st.Grants {
-		out = append(out, trust.Grant(g))
-	}
-	return out
+	return mapped(st.Grants, func(g port.Grant) trust.Grant { return trust.Grant(g) })
 }
 
 func storedGrants(grants []trust.Grant) []port.Grant {
-	out := make([]port.Grant, 0, len(grants))
-	for _, g := range grants {
-		out = append(out, port.Grant(g))
+	return mapped(grants, func(g trust.Grant) port.Grant { return port.Grant(g) })
+}
+
+// mapped returns f of each element of in, in order (never nil).
+func mapped[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, 0, len(in))
+	for _, x := range in {
+		out = append(out, f(x))
 	}
 	return out
 }
 
 func subjectsOf(st PRState) []trust.Subject {
-	out := make([]trust.Subject, 0, len(st.Blocking))
-	for _, b := range st.Blocking {
-		out = append(out, trust.Subject{Environment: b.Environment, Finding: rules.Finding{
-			Rule: b.Rule, Severity: rules.SeverityBlock, Project: b.Project, Address: b.Address, Message: b.Message}})
-	}
-	return out
+	return mapped(st.Blocking, func(b port.BlockingFinding) trust.Subject {
+		return trust.Subject{Environment: b.Environment, Finding: rules.Finding{
+			Rule: b.Rule, Severity: rules.SeverityBlock, Project: b.Project, Address: b.Address, Message: b.Message}}
+	})
 }
 
 func storedSubjects(subjects []trust.Subject) []port.BlockingFinding {
-	out := make([]port.BlockingFinding, 0, len(subjects))
-	for _, s := range subjects {
+	return mapped(subjects, func(s trust.Subject) port.BlockingFinding {
 		f := s.Finding
-		out = append(out, port.BlockingFinding{Rule: f.Rule, Project: f.Project, Address: f.Address, Message: f.Message, Environment: s.Environment})
-	}
-	return out
+		return port.BlockingFinding{Rule: f.Rule, Project: f.Project, Address: f.Address, Message: f.Message, Environment: s.Environment}
+	})
 }
 
 // collected is what the review of a commit reads: the plans to review with
