@@ -94,19 +94,29 @@ func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, s
 		}
 		logger(ctx).Info("remembered comment is gone; looking for the marker", "comment", st.CommentID)
 	}
+	id, _, err := UpsertMarkedComment(ctx, gh, repo, pr, body)
+	return id, err
+}
+
+// UpsertMarkedComment edits the comment on pull request pr that starts with
+// planwarden's hidden marker and was written by the publisher's own account
+// (BotLogin), or creates one; edited says which. Anyone can write a marker:
+// only the bot's own comment counts. The App uses it when it does not
+// remember its comment's id; `planwarden comment` (the GitHub Action) always.
+func UpsertMarkedComment(ctx context.Context, gh port.Publisher, repo Repo, pr int, body string) (id int64, edited bool, err error) {
 	bot, err := gh.BotLogin(ctx)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	comments, err := gh.ListIssueComments(ctx, repo, pr)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	for _, c := range comments {
-		if _, ok := comment.ParseMarker(c.Body); !ok || c.User != bot {
-			continue // anyone can write a marker; only the bot's counts
+		if _, ok := comment.ParseMarker(c.Body); ok && c.User == bot {
+			return c.ID, true, gh.EditComment(ctx, repo, c.ID, body)
 		}
-		return c.ID, gh.EditComment(ctx, repo, c.ID, body)
 	}
-	return gh.CreateComment(ctx, repo, pr, body)
+	id, err = gh.CreateComment(ctx, repo, pr, body)
+	return id, false, err
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planwarden/planwarden/app"
 	ghadapter "github.com/planwarden/planwarden/app/github"
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/comment"
@@ -72,7 +73,7 @@ func runComment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	id, edited, err := upsertComment(ctx, pub, port.Repo{Owner: owner, Name: name}, *prFlag, *author, string(body))
+	id, edited, err := upsertComment(ctx, pub, port.Repo{Owner: owner, Name: name}, *prFlag, string(body))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -84,24 +85,13 @@ func runComment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// upsertComment edits author's marked comment on the PR, or creates one.
-// The body gets the hidden marker as its first line when it lacks one.
-func upsertComment(ctx context.Context, pub port.Publisher, repo port.Repo, pr int, author, body string) (int64, bool, error) {
+// upsertComment adds the hidden marker when the body lacks one, keeps it
+// within GitHub's size, and edits author's marked comment or creates one.
+func upsertComment(ctx context.Context, pub port.Publisher, repo port.Repo, pr int, body string) (int64, bool, error) {
 	if _, ok := comment.ParseMarker(body); !ok {
 		body = comment.Marker{Version: comment.MarkerVersion}.String() + "\n" + body
 	}
-	body = prose.Clamp(body, comment.MaxCommentBytes)
-	comments, err := pub.ListIssueComments(ctx, repo, pr)
-	if err != nil {
-		return 0, false, err
-	}
-	for _, c := range comments {
-		if _, ok := comment.ParseMarker(c.Body); ok && c.User == author {
-			return c.ID, true, pub.EditComment(ctx, repo, c.ID, body)
-		}
-	}
-	id, err := pub.CreateComment(ctx, repo, pr, body)
-	return id, false, err
+	return app.UpsertMarkedComment(ctx, pub, repo, pr, prose.Clamp(body, comment.MaxCommentBytes))
 }
 
 func envOr(name, def string) string {
