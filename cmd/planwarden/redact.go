@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -44,13 +43,7 @@ func runRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	f := fs.Arg(0)
-	var data []byte
-	var err error
-	if f == "-" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(f)
-	}
+	data, err := readPlanFile(f, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "planwarden redact: read %s: %v\n", f, errors.Unwrap(err))
 		return exitUsage

@@ -89,17 +89,14 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdinUsed := false
 	var planBytes int64
 	for i, f := range files {
-		var data []byte
 		if f == "-" {
 			if stdinUsed {
 				fmt.Fprintln(stderr, "planwarden review: - (standard input) given more than once")
 				return exitUsage
 			}
 			stdinUsed = true
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(f)
 		}
+		data, err := readPlanFile(f, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "planwarden review: read %s: %v\n", f, errors.Unwrap(err))
 			return exitUsage
@@ -194,6 +191,14 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		files = append(files, args[0])
 		args = args[1:]
 	}
+}
+
+// readPlanFile reads the file f names, or standard input for "-".
+func readPlanFile(f string, stdin io.Reader) ([]byte, error) {
+	if f == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(f)
 }
 
 func displayName(f string) string {
