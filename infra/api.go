@@ -72,6 +72,7 @@ type analysis struct {
 	cat       *Catalog
 	opt       Options
 	byAddr    map[string]*planparse.Change
+	byType    map[string][]*planparse.Change // managed changes by resource type, in plan order
 	byField   map[string][]*planparse.Change // type + "." + field + "=" + value, either side
 	byBase    map[string][]string            // address without instance keys -> addresses
 	byState   map[string]planparse.Value     // section + type + "." + field + "=" + value

@@ -54,8 +54,8 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, 
 	// The id is known only after apply (a new endpoint): a target whose
 	// resource_id refers to this endpoint, in the same module.
 	var found []planparse.Value
-	for _, o := range a.p.Changes {
-		if o.Type != typ || o.Mode != planparse.ModeManaged || o.ModuleAddress != c.ModuleAddress || !existsOn(o, w) {
+	for _, o := range a.changesOfType(typ) {
+		if o.ModuleAddress != c.ModuleAddress || !existsOn(o, w) {
 			continue
 		}
 		cr := a.p.ConfigResource(o.Address)

@@ -103,6 +103,20 @@ func (a *analysis) instances(addr string) []string {
 	return a.byBase[addr]
 }
 
+// changesOfType lists the managed changes of a resource type in plan
+// order, indexing every change by type once on first use.
+func (a *analysis) changesOfType(typ string) []*planparse.Change {
+	if a.byType == nil {
+		a.byType = map[string][]*planparse.Change{}
+		for _, c := range a.p.Changes {
+			if c.Mode == planparse.ModeManaged {
+				a.byType[c.Type] = append(a.byType[c.Type], c)
+			}
+		}
+	}
+	return a.byType[typ]
+}
+
 // changesWith indexes, on first use per type and field, the changes of a
 // type by a string field of either side. Only changes of that type are
 // decoded.
@@ -113,10 +127,7 @@ func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 	done := typ + "." + field
 	if _, ok := a.byField[done]; !ok {
 		a.byField[done] = nil
-		for _, c := range a.p.Changes {
-			if c.Type != typ || c.Mode != planparse.ModeManaged {
-				continue
-			}
+		for _, c := range a.changesOfType(typ) {
 			for _, v := range []planparse.Value{c.Before(), c.After()} {
 				if s, ok := v.Get(field).Str(); ok && s != "" {
 					k := done + "=" + strings.ToLower(s)

@@ -15,16 +15,28 @@ import (
 // encode. Compare with planparse's BenchmarkTFJSONUnmarshal (the bare
 // terraform-json decode of the same plan).
 func BenchmarkReviewJSON(b *testing.B) {
-	benchmarkReview(b, "json")
+	benchmarkReview(b, plantest.Large, "json")
 }
 
 // BenchmarkReviewMarkdown is the same plan rendered as the PR comment.
 func BenchmarkReviewMarkdown(b *testing.B) {
-	benchmarkReview(b, "markdown")
+	benchmarkReview(b, plantest.Large, "markdown")
 }
 
-func benchmarkReview(b *testing.B, format string) {
-	data := plantest.Large(20000)
+// BenchmarkReviewJSONClusters is the JSON review of the brownfield mix
+// (plantest.Clusters: parents only in prior_state, sensitive values, IAM,
+// unchanged resources, replacements) at 20,000 changes.
+func BenchmarkReviewJSONClusters(b *testing.B) {
+	benchmarkReview(b, plantest.Clusters, "json")
+}
+
+// BenchmarkReviewMarkdownClusters is the same plan rendered as the PR comment.
+func BenchmarkReviewMarkdownClusters(b *testing.B) {
+	benchmarkReview(b, plantest.Clusters, "markdown")
+}
+
+func benchmarkReview(b *testing.B, gen func(int) []byte, format string) {
+	data := gen(20000)
 	path := filepath.Join(b.TempDir(), "large.json")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		b.Fatal(err)
