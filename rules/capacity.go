@@ -45,7 +45,8 @@ func (gpuCapacityGap) check(s *scope) []draft {
 		}
 	}
 	var out []draft
-	left := -1.0 // the GPUs left while the gone ones are away: the same for each, counted once
+	left := -1.0   // the GPUs left while the gone ones are away: the same for each, counted once
+	creating := "" // what the plan creates meanwhile: the same for each deletion, said once
 	for _, r := range gone {
 		var msg, when string
 		if s.action(r) == planparse.ActionReplace {
@@ -55,11 +56,10 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			if len(created) == 0 {
 				continue // a plain removal: nothing is meant to replace it
 			}
-			var names []string
-			for _, c := range created {
-				names = append(names, subject(c))
+			if creating == "" {
+				creating = createdPools(created)
 			}
-			msg = fmt.Sprintf("%s is deleted while %s is created in the same plan, and Terraform does not order the two", subject(r), strings.Join(names, " and "))
+			msg = fmt.Sprintf("%s is deleted while %s in the same plan, and Terraform does not order the two", subject(r), creating)
 			when = "from the delete until the new capacity's nodes are ready"
 		}
 		msg += fmt.Sprintf(": its %s go away %s", gpuFleet(r.Before), when)
@@ -76,6 +76,27 @@ func (gpuCapacityGap) check(s *scope) []draft {
 				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."})
 	}
 	return out
+}
+
+// maxNamedPools is how many created pools a gpu-capacity-gap finding
+// names; more are counted. Every deletion's finding says the same, so a
+// plan that swaps hundreds of pools would otherwise repeat every name in
+// every finding (its size the square of the plan's).
+const maxNamedPools = 3
+
+// createdPools says which GPU pools a plan creates: "node pool `a100` is
+// created", "node pool `a` and node pool `b` is created", or past
+// maxNamedPools "5 GPU pools are created (node pool `a`, node pool `b`,
+// node pool `c` and 2 more)".
+func createdPools(created []*infra.Resource) string {
+	var names []string
+	for _, c := range created[:min(len(created), maxNamedPools)] {
+		names = append(names, subject(c))
+	}
+	if len(created) <= maxNamedPools {
+		return strings.Join(names, " and ") + " is created"
+	}
+	return fmt.Sprintf("%d GPU pools are created (%s and %d more)", len(created), strings.Join(names, ", "), len(created)-maxNamedPools)
 }
 
 // gpuFleet says what GPUs a side runs at its expected scale: "8 A10G GPUs

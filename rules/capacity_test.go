@@ -40,6 +40,32 @@ func TestGPUCapacityGap(t *testing.T) {
 			want: []string{"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.v100: node pool `v100` is deleted while node pool `a100` is created in the same plan, and Terraform does not order the two: " +
 				"its 2 V100 GPUs (2 x Standard_NC6s_v3) go away from the delete until the new capacity's nodes are ready (3 other GPUs keep running)"},
 		},
+		"GPU pool deleted while two others are created names both": {
+			res: []*infra.Resource{
+				acted(pool("azurerm_kubernetes_cluster_node_pool.v100", gpuPool("", "v100", skuNC6, 2), nil), planparse.ActionDelete),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.a", nil, gpuPool("", "a", skuA100, 2)), planparse.ActionCreate),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.b", nil, gpuPool("", "b", skuA100, 2)), planparse.ActionCreate),
+			},
+			want: []string{"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.v100: node pool `v100` is deleted while node pool `a` and node pool `b` is created in the same plan, and Terraform does not order the two: " +
+				"its 2 V100 GPUs (2 x Standard_NC6s_v3) go away from the delete until the new capacity's nodes are ready, and the plan leaves no other GPUs running meanwhile"},
+		},
+		"GPU pools deleted while many are created name three and count the rest, in each finding": {
+			res: []*infra.Resource{
+				acted(pool("azurerm_kubernetes_cluster_node_pool.v100", gpuPool("", "v100", skuNC6, 2), nil), planparse.ActionDelete),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.k80", gpuPool("", "k80", skuNC6, 1), nil), planparse.ActionDelete),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.a", nil, gpuPool("", "a", skuA100, 2)), planparse.ActionCreate),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.b", nil, gpuPool("", "b", skuA100, 2)), planparse.ActionCreate),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.c", nil, gpuPool("", "c", skuA100, 2)), planparse.ActionCreate),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.d", nil, gpuPool("", "d", skuA100, 2)), planparse.ActionCreate),
+				acted(pool("azurerm_kubernetes_cluster_node_pool.e", nil, gpuPool("", "e", skuA100, 2)), planparse.ActionCreate),
+			},
+			want: []string{
+				"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.k80: node pool `k80` is deleted while 5 GPU pools are created (node pool `a`, node pool `b`, node pool `c` and 2 more) in the same plan, and Terraform does not order the two: " +
+					"its 1 V100 GPU (1 x Standard_NC6s_v3) go away from the delete until the new capacity's nodes are ready, and the plan leaves no other GPUs running meanwhile",
+				"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.v100: node pool `v100` is deleted while 5 GPU pools are created (node pool `a`, node pool `b`, node pool `c` and 2 more) in the same plan, and Terraform does not order the two: " +
+					"its 2 V100 GPUs (2 x Standard_NC6s_v3) go away from the delete until the new capacity's nodes are ready, and the plan leaves no other GPUs running meanwhile",
+			},
+		},
 		"a GPU pool deleted with nothing to replace it is a removal, not a gap": {
 			res: []*infra.Resource{acted(pool("azurerm_kubernetes_cluster_node_pool.v100", gpuPool("", "v100", skuNC6, 2), nil), planparse.ActionDelete)},
 		},
