@@ -42,6 +42,23 @@ func TestActionOfAResourceWithoutItsChange(t *testing.T) {
 	})
 }
 
+// A pool created scaled to zero, but able to grow, is the capacity a
+// deleted GPU pool's workloads wait for; a CPU pool is not.
+func TestCapacityGapCountsPoolsCreatedAtZero(t *testing.T) {
+	old := pool("azurerm_kubernetes_cluster_node_pool.old", side(skuNC6, named("old")), nil)
+	runRuleCases(t, RuleGPUCapacityGap, map[string]ruleCase{
+		"a GPU pool created at 0 of up to 4 nodes": {
+			res: []*infra.Resource{old, pool("azurerm_kubernetes_cluster_node_pool.new", nil, side(skuA100, named("new"), nodes(0, 0, 4)))},
+			want: []string{"block gpu-capacity-gap azurerm_kubernetes_cluster_node_pool.old: node pool `old` is deleted while node pool `new` is created in the same plan, " +
+				"and Terraform does not order the two: its 1 V100 GPU (1 x Standard_NC6s_v3) go away from the delete until the new capacity's nodes are ready, " +
+				"and the plan leaves no other GPUs running meanwhile"},
+		},
+		"a CPU pool created: a plain removal": {
+			res: []*infra.Resource{old, pool("azurerm_kubernetes_cluster_node_pool.cpu", nil, side(skuD16, named("cpu")))},
+		},
+	})
+}
+
 // Findings of one rule on one address come in the order of their
 // messages, whatever order the rule found them in.
 func TestFindingsOfOneRuleOnOneAddressSortByMessage(t *testing.T) {
