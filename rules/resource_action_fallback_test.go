@@ -73,3 +73,29 @@ func TestFindingsOfOneRuleOnOneAddressSortByMessage(t *testing.T) {
 		}},
 	})
 }
+
+// A CPU pool deleted while a GPU pool is created loses no GPUs: no gap.
+func TestCapacityGapIgnoresCPUPoolDeletions(t *testing.T) {
+	runRuleCases(t, RuleGPUCapacityGap, map[string]ruleCase{
+		"a CPU pool deleted, a GPU pool created": {
+			res: []*infra.Resource{
+				pool("azurerm_kubernetes_cluster_node_pool.old", side(skuD16, named("old")), nil),
+				pool("azurerm_kubernetes_cluster_node_pool.new", nil, side(skuA100, named("new"))),
+			},
+		},
+	})
+}
+
+// Warnings come before notes on the same address: the comment lists what
+// needs a decision first.
+func TestWarningsBeforeNotes(t *testing.T) {
+	cfg := mustConfig(t, "version: 1\ncustom_rules:\n"+
+		"  - id: a-note\n    when: 'true'\n    severity: info\n    message: \"{name} noted\"\n"+
+		"  - id: b-warning\n    when: 'true'\n    severity: warn\n    message: \"{name} warned\"\n")
+	res := []*infra.Resource{vm("azurerm_linux_virtual_machine.x", nil, side(skuD4, named("x")))}
+	got := lines(cfg.Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: res}}, nil).Findings)
+	want := []string{"warn b-warning azurerm_linux_virtual_machine.x: x warned", "info a-note azurerm_linux_virtual_machine.x: x noted"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
