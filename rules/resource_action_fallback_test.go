@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
 )
 
 // Resources evaluated without their plan changes (a caller that has only
@@ -74,9 +75,13 @@ func TestFindingsOfOneRuleOnOneAddressSortByMessage(t *testing.T) {
 	})
 }
 
-// A CPU pool deleted while a GPU pool is created loses no GPUs: no gap.
+// A CPU pool deleted while a GPU pool is created loses no GPUs: no gap;
+// nor does a CPU pool replaced delete-first by a GPU one.
 func TestCapacityGapIgnoresCPUPoolDeletions(t *testing.T) {
 	runRuleCases(t, RuleGPUCapacityGap, map[string]ruleCase{
+		"a CPU pool replaced delete-first by a GPU pool": {
+			res: []*infra.Resource{replaced(pool("azurerm_kubernetes_cluster_node_pool.p", side(skuD16, named("p")), side(skuA100, named("p"))), planparse.DeleteThenCreate)},
+		},
 		"a CPU pool deleted, a GPU pool created": {
 			res: []*infra.Resource{
 				pool("azurerm_kubernetes_cluster_node_pool.old", side(skuD16, named("old")), nil),
