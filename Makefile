@@ -34,7 +34,8 @@ fuzz:
 # Mutation testing of the pure core (gremlins, pinned in tools/gremlins):
 # efficacy, mutator coverage and the surviving mutants per package, against
 # the targets in README.md. Takes minutes per package; not in `make test`.
-# MUTATE_PKGS="planparse" make mutate runs a subset.
+# MUTATE_PKGS="planparse" make mutate runs a subset; scripts/mutate-cases.sh
+# then tries the mutants gremlins reports NOT COVERED (case conditions).
 mutate:
 	./scripts/mutate.sh
 

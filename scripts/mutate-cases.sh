@@ -21,6 +21,7 @@ cd "$(dirname "$0")/.."
 pkg=${1:?usage: mutate-cases.sh PACKAGE GREMLINS_JSON}
 report=${2:?usage: mutate-cases.sh PACKAGE GREMLINS_JSON}
 timeout=${MUTATE_CASE_TIMEOUT:-300}
+command -v jq >/dev/null || { echo "mutate-cases.sh reads gremlins' JSON with jq: install jq" >&2; exit 2; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
