@@ -1,0 +1,60 @@
+package comment
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planwarden/planwarden/review"
+)
+
+// Age at its edges: a minute is "1 min", an hour "1 h", two days "2 days".
+func TestAgeAtItsEdges(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Minute - time.Second: "just now", time.Minute: "1 min",
+		time.Hour - time.Second: "59 min", time.Hour: "1 h",
+		48*time.Hour - time.Second: "47 h", 48 * time.Hour: "2 days",
+	} {
+		if got := Age(d); got != want {
+			t.Errorf("Age(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// Text from a plan loses C1 controls and every bidirectional override or
+// isolate (Trojan Source), and keeps the characters just outside them.
+func TestCleanAtTheEdgesOfEachRange(t *testing.T) {
+	tests := map[string]string{
+		"a\u0080b": "a\ufffdb", "a\u009fb": "a\ufffdb", "a\u00a0b": "a\u00a0b", "a b": "a b", "a\u007fb": "a\ufffdb",
+		"a\u202ab": "a\ufffdb", "a\u202eb": "a\ufffdb", "a\u2029b": "a\nb", "a\u202fb": "a\u202fb",
+		"a\u2066b": "a\ufffdb", "a\u2069b": "a\ufffdb", "a\u2065b": "a\u2065b", "a\u206ab": "a\u206ab",
+	}
+	for in, want := range tests {
+		if got := clean(in, "\n"); got != want {
+			t.Errorf("clean(%+q) = %+q, want %+q", in, got, want)
+		}
+	}
+}
+
+// A project without a name is called by its plan file, else by its place.
+func TestProjectNameFallbacks(t *testing.T) {
+	v := &view{}
+	if got := v.projectName(&review.Project{PlanFile: "plans/gpu.json"}, 0); got != "plans/gpu.json" {
+		t.Errorf("projectName with a plan file = %q, want plans/gpu.json", got)
+	}
+	if got := v.projectName(&review.Project{}, 1); got != "project 2" {
+		t.Errorf("projectName of the second unnamed project = %q, want project 2", got)
+	}
+}
+
+// Lists cut at n say how many items they leave out.
+func TestListSomeCounts(t *testing.T) {
+	var items []string
+	for i := 1; i <= 11; i++ {
+		items = append(items, fmt.Sprint("r", i))
+	}
+	if got, want := listSome(items, 8), strings.Join(items[:8], ", ")+" and 3 more"; got != want {
+		t.Errorf("listSome = %q, want %q", got, want)
+	}
+}
