@@ -58,3 +58,16 @@ func TestListSomeCounts(t *testing.T) {
 		t.Errorf("listSome = %q, want %q", got, want)
 	}
 }
+
+// The project table lists 100 projects and counts the rest.
+func TestProjectTableCountsTheProjectsLeftOut(t *testing.T) {
+	r := &review.Report{}
+	for i := 0; i < 103; i++ {
+		r.Projects = append(r.Projects, &review.Project{Name: fmt.Sprint("p", i), Environment: "prod", Complete: true})
+	}
+	sum := CheckOutput(r, Options{ProjectRuns: map[string]Run{}}).Summary
+	if !strings.Contains(sum, "_3 more projects are not listed._") {
+		_, table, _ := strings.Cut(sum, "### Projects")
+		t.Errorf("no count of the 3 projects left out:\n%s", table[max(0, len(table)-300):])
+	}
+}
