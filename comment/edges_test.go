@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 )
 
@@ -69,5 +70,18 @@ func TestProjectTableCountsTheProjectsLeftOut(t *testing.T) {
 	if !strings.Contains(sum, "_3 more projects are not listed._") {
 		_, table, _ := strings.Cut(sum, "### Projects")
 		t.Errorf("no count of the 3 projects left out:\n%s", table[max(0, len(table)-300):])
+	}
+}
+
+// An action's configuration shows an empty list as one, not as nothing.
+func TestActionConfigShowsAnEmptyList(t *testing.T) {
+	p, err := planparse.Parse("a.json", []byte(`{"format_version":"1.2","action_invocations":[{"address":"action.aws_lambda_invoke.a","type":"aws_lambda_invoke","name":"a",`+
+		`"config_values":{"function_name":"drain","targets":[]},"lifecycle_action_trigger":{"triggering_resource_address":"aws_instance.x","action_trigger_event":"BeforeCreate"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := Render(review.Build([]review.Input{{Name: "a", Plan: p}}, review.Options{}), Options{})
+	if want := "(2 attributes)</summary>\n\n```hcl\nfunction_name = \"drain\"\ntargets = []\n```"; !strings.Contains(body, want) {
+		t.Errorf("the action's configuration lacks %q:\n%s", want, body)
 	}
 }
