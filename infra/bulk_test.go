@@ -54,6 +54,7 @@ func sample50(rows [][]string) map[int][]string {
 }
 
 func TestEmbeddedBulkReproducesAzureSample(t *testing.T) {
+	t.Parallel()
 	rows := readBulkFile(t, "azure-vm-prices.csv")
 	cat := DefaultCatalog()
 	for line, r := range sample50(rows) {
@@ -80,6 +81,7 @@ func TestEmbeddedBulkReproducesAzureSample(t *testing.T) {
 }
 
 func TestEmbeddedBulkReproducesEC2Sample(t *testing.T) {
+	t.Parallel()
 	rows, col := readEC2File(t)
 	cat := DefaultCatalog()
 	for line, r := range sample50(rows) {
@@ -91,6 +93,7 @@ func TestEmbeddedBulkReproducesEC2Sample(t *testing.T) {
 // GPU and accelerator type of the EC2 file, not a sample: a type the
 // catalog thinks has no GPU would turn a GPU loss into a pass.
 func TestEmbeddedBulkHasEveryAcceleratedEC2Type(t *testing.T) {
+	t.Parallel()
 	rows, col := readEC2File(t)
 	cat := DefaultCatalog()
 	n := 0
@@ -143,6 +146,7 @@ func checkEC2Row(t *testing.T, cat *Catalog, line int, r []string, col map[strin
 // TestEmbeddedBulkParses checks every row of the embedded bulk table (at
 // run time rows are parsed only when looked up).
 func TestEmbeddedBulkParses(t *testing.T) {
+	t.Parallel()
 	b, err := ParseBulk([]byte(embeddedBulk))
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +171,7 @@ func BenchmarkFirstBulkLookup(b *testing.B) {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		cloud, sku, region string
@@ -197,6 +202,7 @@ func TestQuote(t *testing.T) {
 }
 
 func TestParseBulkErrors(t *testing.T) {
+	t.Parallel()
 	const head = "planwarden-bulk\t1\nregions\teastus\twestus\n"
 	tests := map[string]struct {
 		data string

@@ -11,6 +11,7 @@ import (
 )
 
 func TestEmbeddedCatalogGPUSKUsHaveGPUFacts(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	if len(cat.SKUs()) == 0 {
 		t.Fatal("embedded catalog has no SKUs")
@@ -73,6 +74,7 @@ func familyChip(cloud, name string) string {
 const sharedCSV = "../../shared/data/prices.csv"
 
 func TestEmbeddedCatalogCoversPricesCSV(t *testing.T) {
+	t.Parallel()
 	fh, err := os.Open(sharedCSV)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent (it lives beside the repository, not in it); nothing to compare the catalog with", sharedCSV)
@@ -124,6 +126,7 @@ func TestEmbeddedCatalogCoversPricesCSV(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		cloud, name string
@@ -182,6 +185,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestCatalogPrice(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		cloud, sku, region string
@@ -212,6 +216,7 @@ func TestCatalogPrice(t *testing.T) {
 }
 
 func TestCatalogAge(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	if cat.Generated().IsZero() {
 		t.Error("Generated() is zero")
@@ -228,6 +233,7 @@ func TestCatalogAge(t *testing.T) {
 }
 
 func TestParseCatalogErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		json, want string
 	}{
@@ -251,6 +257,7 @@ func TestParseCatalogErrors(t *testing.T) {
 }
 
 func TestCloudOf(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"azurerm_kubernetes_cluster_node_pool": CloudAzure,
 		"aws_sagemaker_endpoint":               CloudSageMaker,

@@ -19,6 +19,7 @@ import (
 //
 //	go test ./infra -run TestCorpusPricedShare -v
 func TestCorpusPricedShare(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../shared/corpus/plans/*/*.json")
 	if len(files) < 10 {
 		t.Skip("plan corpus not found at ../shared/corpus/plans (it lives beside the repository)")

@@ -14,6 +14,7 @@ import (
 // A reviewer must still see SKUs, ARNs, resource ids, image tags and
 // hashes: none of these is a secret, whatever name it sits under.
 func TestDetectorLeavesPublicValues(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ name, value string }{
 		"GPU SKU":                {"vm_size", "Standard_NC24ads_A100_v4"},
 		"instance type":          {"instance_type", "p4d.24xlarge"},
@@ -53,6 +54,7 @@ func TestDetectorLeavesPublicValues(t *testing.T) {
 }
 
 func TestNameSaysSecret(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		name, value string
 		want        bool
@@ -85,6 +87,7 @@ func TestNameSaysSecret(t *testing.T) {
 // of them hold a value the plan marks sensitive elsewhere (a marked name
 // inside a log group name), which is the plan-wide rule working, not noise.
 func TestCorpusFalsePositives(t *testing.T) {
+	t.Parallel()
 	files := corpusFiles(t)
 	var hits []string
 	displayed := 0
@@ -201,6 +204,7 @@ func BenchmarkDecodeAllValues(b *testing.B) {
 }
 
 func TestSanitizeNamesPairsAndModuleKeys(t *testing.T) {
+	t.Parallel()
 	tok := "ghp_Zk29vLmQ0pW8rT5yN3xC6bA7sD1fG4hJ2kL9"
 	plan := `{"format_version":"1.2","resource_changes":[{"address":"module.m[\"` + tok + `\"].aws_ecs_task_definition.t","module_address":"module.m[\"` + tok + `\"]",
 "mode":"managed","type":"aws_ecs_task_definition","name":"t","change":{"actions":["create"],"before":null,

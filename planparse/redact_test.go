@@ -15,6 +15,7 @@ import (
 // TestRedactCorpusHidesMarkedValues: no value a corpus plan marks
 // sensitive is left in its redacted form, as a value or as a key.
 func TestRedactCorpusHidesMarkedValues(t *testing.T) {
+	t.Parallel()
 	files := corpusFiles(t)
 	checked := 0
 	for _, f := range files {
@@ -45,6 +46,7 @@ func TestRedactCorpusHidesMarkedValues(t *testing.T) {
 }
 
 func TestRedactKeepsStructure(t *testing.T) {
+	t.Parallel()
 	plan := `{"format_version":"1.2","variables":{"db_password":{"value":"hunter2hunter2"},"region":{"value":"eastus"}},
 "configuration":{"root_module":{"variables":{"db_password":{"sensitive":true}}}},
 "resource_changes":[{"address":"aws_db_instance.db","mode":"managed","type":"aws_db_instance","name":"db","change":{"actions":["update"],

@@ -39,6 +39,7 @@ func planOf(t *testing.T, changes ...[2]string) *Plan {
 // only one some row's name contains); the same value under a plain name in
 // the same change stays visible.
 func TestSecretNamesHideUnmarkedValues(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"password":               "admin_password",
 		"passwd":                 "db_passwd",
@@ -102,6 +103,7 @@ func TestSecretNamesHideUnmarkedValues(t *testing.T) {
 // TestPublicNamesStayVisible: names that hold a secret word but are public
 // by design, or switch a feature, show their values.
 func TestPublicNamesStayVisible(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"a secret's name":          "db_secret_name",
 		"a secret's ARN":           "rds_secret_arn",
@@ -128,6 +130,7 @@ func TestPublicNamesStayVisible(t *testing.T) {
 
 // TestSecretNameShapes: what a secret name hides besides a plain string.
 func TestSecretNameShapes(t *testing.T) {
+	t.Parallel()
 	p := planOf(t, [2]string{`{"admin_password":12345678,"ssh_key":["Plain-Value-42","Other-Value-43"],
 "db_password":"","env":[{"name":"DB_PASS","value":"Plain-Value-42"},{"name":"REGION","value":"Plain-Value-43"}]}`, `{}`})
 	after := p.Changes[0].After()
@@ -156,6 +159,7 @@ func TestSecretNameShapes(t *testing.T) {
 // under a plain name. Short values are not: "true" marked somewhere must
 // not vanish from the whole plan.
 func TestMarkedValuesHiddenWhereEchoed(t *testing.T) {
+	t.Parallel()
 	type echo struct {
 		after, sens string // the marking resource
 		echoed      string // the JSON value the other resource shows unmarked
@@ -195,6 +199,7 @@ func TestMarkedValuesHiddenWhereEchoed(t *testing.T) {
 // sensitive: before_sensitive, drift, deferred changes, output changes,
 // planned_values outputs (older plans) and root variables declared sensitive.
 func TestMarkedElsewhereSources(t *testing.T) {
+	t.Parallel()
 	echo := `{"address":"terraform_data.echo","mode":"managed","type":"terraform_data","name":"echo",
 "change":{"actions":["create"],"before":null,"after":{"output":"Marked-Secret-9"},"after_unknown":{},"after_sensitive":{}}}`
 	marked := `{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
@@ -231,6 +236,7 @@ func TestMarkedElsewhereSources(t *testing.T) {
 // TestKnownSecretInsideLongerText: a string holding a known secret of 8+
 // characters is hidden whole; a shorter one is too common to match inside text.
 func TestKnownSecretInsideLongerText(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		secret, text string
 		hidden       bool
@@ -252,6 +258,7 @@ func TestKnownSecretInsideLongerText(t *testing.T) {
 // TestKnownSecretAsKey: a map key or an instance key equal to a marked
 // value reads as a placeholder; other keys stay.
 func TestKnownSecretAsKey(t *testing.T) {
+	t.Parallel()
 	body := `{"format_version":"1.2","resource_changes":[
 {"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m","change":{"actions":["create"],"before":null,
  "after":{"pw":"wxyz","pw2":"Marked-Secret-10"},"after_unknown":{},"after_sensitive":{"pw":true,"pw2":true}}},
@@ -290,6 +297,7 @@ func TestKnownSecretAsKey(t *testing.T) {
 // messages, import ids, log lines) through RedactText, by where the
 // secret hides. The secret never shows; plain text around it stays.
 func TestRedactTextFindsSecrets(t *testing.T) {
+	t.Parallel()
 	const pw = "Hunter2-Pass-99"
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -342,6 +350,7 @@ func TestRedactTextFindsSecrets(t *testing.T) {
 // TestCheckMessagesHideKnownSecrets: a check message quoting marked values
 // shows none of them, even when one contains another (the longest goes first).
 func TestCheckMessagesHideKnownSecrets(t *testing.T) {
+	t.Parallel()
 	body := `{"format_version":"1.2","resource_changes":[{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
 "change":{"actions":["create"],"before":null,"after":{"a":"Marked-Secret","b":"Marked-Secret-AB","c":"Marked-Secret-ABC","d":"Marked-Secret-ABCD"},
 "after_unknown":{},"after_sensitive":{"a":true,"b":true,"c":true,"d":true}}}],
@@ -363,6 +372,7 @@ func TestCheckMessagesHideKnownSecrets(t *testing.T) {
 // TestKeyNamesHideRandomValues: a *_key name hides its value when the value
 // has the shape of a generated key, and shows names, ids and paths.
 func TestKeyNamesHideRandomValues(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		value  string
 		hidden bool
@@ -399,6 +409,7 @@ func TestKeyNamesHideRandomValues(t *testing.T) {
 // whole; an address whose key never closes (a hand-edited plan) is kept as
 // written, not cut.
 func TestAddressOddKeys(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct{ address, want string }{
 		"escaped quote in a secret key": {`terraform_data.u["Marked-\"Secret-11"]`, ""},
 		"unterminated key":              {`terraform_data.u["Marked-Secret-12`, `terraform_data.u["Marked-Secret-12`},

@@ -212,6 +212,7 @@ func diffFiles(t *testing.T) map[string][]byte {
 // must be refused here too, unless the reader has a documented reason to
 // read it (the plan wrapper and encoding cases Parse handles first).
 func TestReaderMatchesTerraformJSON(t *testing.T) {
+	t.Parallel()
 	files := diffFiles(t)
 	// With the corpus nearly all of its 454 plans are compared; without it
 	// (a user's clone) the repo's own fixtures, examples and generated mixes.

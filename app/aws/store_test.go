@@ -26,6 +26,7 @@ import (
 )
 
 func TestStorePortSuite(t *testing.T) {
+	t.Parallel()
 	client := dynamodb.NewFromConfig(awstest.Config(t))
 	porttest.RunStore(t, func(t *testing.T) port.Store {
 		return pwaws.NewStore(client, awstest.Table(t, client))
@@ -67,6 +68,7 @@ func expiresAt(t *testing.T, client *dynamodb.Client, table, pk string) int64 {
 }
 
 func TestStoreSetsTTLAttribute(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	s, _, client, table := newStoreAt(t, at)
 	ctx := context.Background()
@@ -93,6 +95,7 @@ func TestStoreSetsTTLAttribute(t *testing.T) {
 }
 
 func TestStoreExpiredItemsAreGone(t *testing.T) {
+	t.Parallel()
 	// DynamoDB deletes expired items lazily; the Store must not wait for it.
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	s, c, _, _ := newStoreAt(t, at)
@@ -122,6 +125,7 @@ func TestStoreExpiredItemsAreGone(t *testing.T) {
 }
 
 func TestStoreForgetDeliveryDeletesOnlyThatItem(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	s, _, client, table := newStoreAt(t, at)
 	ctx := context.Background()
@@ -162,6 +166,7 @@ func (downQueue) Enqueue(context.Context, job.Job) error {
 }
 
 func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
+	t.Parallel()
 	client := dynamodb.NewFromConfig(awstest.Config(t))
 	store := pwaws.NewStore(client, awstest.Table(t, client))
 	const secret = "webhook-secret"

@@ -230,6 +230,7 @@ func reviewAll(t *testing.T, name string, data []byte) string {
 }
 
 func TestPlantedSecretsNeverReachOutput(t *testing.T) {
+	t.Parallel()
 	cases := plantedCases(t)
 	if len(cases) != 25 {
 		t.Fatalf("%d cases; the issue lists 25 places", len(cases))

@@ -228,6 +228,7 @@ func checkOf(gh *githubtest.Server, sha string) githubtest.CheckRun {
 }
 
 func TestServeKilledMidQueueLosesNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
