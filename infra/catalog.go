@@ -240,6 +240,8 @@ func (c *Catalog) PriceInfo(cloud, sku, region string) (Price, bool) {
 		if reg == BulkAWSRegion {
 			return b.ec2Price(sku)
 		}
+	case CloudGCP:
+		return b.gcpPrice(sku, reg)
 	}
 	return Price{}, false
 }

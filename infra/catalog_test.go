@@ -164,7 +164,8 @@ func TestLookup(t *testing.T) {
 		"SageMaker needs the ml. prefix":   {CloudSageMaker, "g5.xlarge", false, false, false, 0, "", ""},
 		"GCP a2 ultra":                     {CloudGCP, "a2-ultragpu-2g", true, true, true, 2, "NVIDIA A100 80GB", ""},
 		"GCP a3":                           {CloudGCP, "a3-highgpu-8g", true, true, true, 8, "NVIDIA H100 80GB", ""},
-		"GCP g2 with 2 L4":                 {CloudGCP, "g2-standard-24", true, true, true, 2, "NVIDIA L4 24GB", ""},
+		"GCP g2 bulk row with 2 L4":        {CloudGCP, "g2-standard-24", true, true, false, 2, "NVIDIA L4 24GB", ""},
+		"GCP e2 bulk row is CPU only":      {CloudGCP, "e2-micro", true, false, false, 0, "", ""},
 		"GCP n2 is CPU only":               {CloudGCP, "n2-standard-8", true, false, true, 0, "", ""},
 		"GCP unknown family":               {CloudGCP, "zz-standard-8", false, false, false, 0, "", ""},
 	}
