@@ -71,16 +71,25 @@ var (
 // when looked up.
 func defaultBulk() *Bulk {
 	bulkOnce.Do(func() {
-		b, err := indexBulk(embeddedBulk)
+		b, err := indexEmbeddedBulk()
 		if err != nil {
-			panic(fmt.Sprintf("infra: embedded catalog_bulk.tsv: %v", err))
-		}
-		if err := b.index(embeddedGCPBulk); err != nil {
-			panic(fmt.Sprintf("infra: embedded catalog_bulk_gcp.tsv: %v", err))
+			panic(fmt.Sprintf("infra: %v", err))
 		}
 		bulkValue = b
 	})
 	return bulkValue
+}
+
+// indexEmbeddedBulk indexes the two embedded bulk tables as one layer.
+func indexEmbeddedBulk() (*Bulk, error) {
+	b, err := indexBulk(embeddedBulk)
+	if err != nil {
+		return nil, fmt.Errorf("embedded catalog_bulk.tsv: %w", err)
+	}
+	if err := b.index(embeddedGCPBulk); err != nil {
+		return nil, fmt.Errorf("embedded catalog_bulk_gcp.tsv: %w", err)
+	}
+	return b, nil
 }
 
 // ParseBulk reads the bulk form pricegen writes and checks every row: a

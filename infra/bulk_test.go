@@ -156,12 +156,15 @@ func TestEmbeddedBulkParses(t *testing.T) {
 // curated rows do not have: indexing the embedded table and one lookup.
 func BenchmarkFirstBulkLookup(b *testing.B) {
 	for b.Loop() {
-		bk, err := indexBulk(embeddedBulk)
+		bk, err := indexEmbeddedBulk()
 		if err != nil {
 			b.Fatal(err)
 		}
 		if _, ok := bk.ec2Price("m5.xlarge"); !ok {
 			b.Fatal("m5.xlarge has no price")
+		}
+		if _, ok := bk.gcpPrice("n1-standard-1", "us-central1"); !ok {
+			b.Fatal("n1-standard-1 has no price")
 		}
 	}
 }
