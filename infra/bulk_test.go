@@ -290,6 +290,8 @@ func TestEmbeddedGCPBulkFacts(t *testing.T) {
 		{"e2-micro", 0, 1, 0, "", 0}, // 0.25 vCPU (shared core) is not a whole vCPU
 		{"g2-standard-24", 24, 96, 2, "NVIDIA L4 24GB", 48},
 		{"g2-standard-12", 12, 48, 1, "NVIDIA L4 24GB", 24},
+		{"a2-ultragpu-8g", 96, 1360, 8, "NVIDIA A100 80GB", 640},
+		{"a3-highgpu-1g", 26, 234, 1, "NVIDIA H100 80GB", 80},
 	}
 	for _, tc := range tests {
 		s := cat.Lookup(CloudGCP, tc.name)

@@ -30,12 +30,18 @@ const (
 var gcpGPUKeys = map[string]string{
 	"a100":      "nvidia-tesla-a100",
 	"a100-80gb": "nvidia-a100-80gb",
+	"h100-80gb": "nvidia-h100-80gb",
 	"h100":      "nvidia-h100-80gb",
 	"h100-mega": "nvidia-h100-mega-80gb",
 	"h200":      "nvidia-h200-141gb",
 	"b200":      "nvidia-b200",
 	"l4":        "nvidia-l4",
 }
+
+// gcpOtherKeys are the machine types' keys that are neither cost, cpu,
+// ram nor a GPU count: bundled local SSD GB (a2-ultragpu, a3), priced in
+// the machine type's hour.
+var gcpOtherKeys = map[string]bool{"local-ssd": true}
 
 // gcpMachine is one machine type of pricing.yml as pricegen keeps it.
 type gcpMachine struct {
@@ -177,6 +183,9 @@ func readCyclenerd(path string, data []byte) (observed string, machines []gcpMac
 					m.memGiB = x
 				}
 			default:
+				if gcpOtherKeys[k] {
+					continue
+				}
 				n, err := strconv.Atoi(v.Value)
 				if err != nil || n <= 0 {
 					return "", nil, st, bad(v, field+"."+k, "%q is not a GPU count", v.Value)

@@ -47,13 +47,17 @@ func TestCommittedGCPBulkIsPricegenOutput(t *testing.T) {
 
 // excerptMachine is a machine type of the excerpt as the YAML gives it.
 type excerptMachine struct {
-	Cost map[string]map[string]float64 `yaml:"cost"`
-	CPU  float64                       `yaml:"cpu"`
-	RAM  float64                       `yaml:"ram"`
-	A100 int                           `yaml:"a100"`
-	L4   int                           `yaml:"l4"`
-	H100 int                           `yaml:"h100"`
+	Cost     map[string]map[string]float64 `yaml:"cost"`
+	CPU      float64                       `yaml:"cpu"`
+	RAM      float64                       `yaml:"ram"`
+	A100     int                           `yaml:"a100"`
+	A100_80  int                           `yaml:"a100-80gb"`
+	L4       int                           `yaml:"l4"`
+	H100_80  int                           `yaml:"h100-80gb"`
+	LocalSSD int                           `yaml:"local-ssd"`
 }
+
+func (m excerptMachine) gpus() int { return m.A100 + m.A100_80 + m.L4 + m.H100_80 }
 
 func readExcerpt(t *testing.T) map[string]excerptMachine {
 	t.Helper()
@@ -165,8 +169,8 @@ func TestGCPExcerptAgreesWithPricesCSV(t *testing.T) {
 		vcpu, _ := strconv.ParseFloat(r[col["vcpu"]], 64)
 		mem, _ := strconv.ParseFloat(r[col["memory_gib"]], 64)
 		gpus, _ := strconv.Atoi(r[col["gpu_count"]])
-		if vcpu != m.CPU || mem != m.RAM || gpus != m.A100+m.L4+m.H100 {
-			t.Errorf("%s: prices.csv says %v vCPU, %v GiB, %d GPUs; the excerpt %v, %v, %d", sku, vcpu, mem, gpus, m.CPU, m.RAM, m.A100+m.L4+m.H100)
+		if vcpu != m.CPU || mem != m.RAM || gpus != m.gpus() {
+			t.Errorf("%s: prices.csv says %v vCPU, %v GiB, %d GPUs; the excerpt %v, %v, %d", sku, vcpu, mem, gpus, m.CPU, m.RAM, m.gpus())
 		}
 	}
 	if n == 0 {
@@ -208,7 +212,7 @@ func TestGCPErrorsNameFileLineAndField(t *testing.T) {
 func TestGCPLeavesOutWhatItCannotPrice(t *testing.T) {
 	const yml = "about:\n  generated: Thu Mar  6 03:53:56 2025\ncompute:\n  instance:\n" +
 		"    n1-standard-1:\n      cost:\n        us-central1:\n          hour: 0.04749975\n          month: 24.27237225\n" +
-		"        northamerica-south1:\n          hour_spot: 0.0129096875\n      cpu: 1\n      ram: 3.75\n" +
+		"        northamerica-south1:\n          hour_spot: 0.0129096875\n      cpu: 1\n      local-ssd: 375\n      ram: 3.75\n" +
 		"    x9-tpugpu-1g:\n      cost:\n        us-central1:\n          hour: 9.5\n      cpu: 8\n      tpu9: 1\n      ram: 64\n"
 	dir := t.TempDir()
 	p, out := filepath.Join(dir, "p.yml"), filepath.Join(dir, "out.tsv")
