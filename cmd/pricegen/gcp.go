@@ -28,14 +28,14 @@ const (
 // gcpGPUKeys maps the GPU count keys of pricing.yml's machine types to the
 // Compute Engine accelerator types infra knows (infra.GCPAccelerator).
 var gcpGPUKeys = map[string]string{
-	"a100":      "nvidia-tesla-a100",
-	"a100-80gb": "nvidia-a100-80gb",
-	"h100-80gb": "nvidia-h100-80gb",
-	"h100":      "nvidia-h100-80gb",
-	"h100-mega": "nvidia-h100-mega-80gb",
-	"h200":      "nvidia-h200-141gb",
-	"b200":      "nvidia-b200",
-	"l4":        "nvidia-l4",
+	"a100":           "nvidia-tesla-a100",
+	"a100-80gb":      "nvidia-a100-80gb",
+	"h100-80gb":      "nvidia-h100-80gb",
+	"h100":           "nvidia-h100-80gb",
+	"h100-80gb-mega": "nvidia-h100-mega-80gb",
+	"h200":           "nvidia-h200-141gb",
+	"b200":           "nvidia-b200",
+	"l4":             "nvidia-l4",
 }
 
 // gcpOtherKeys are the machine types' keys that are neither cost, cpu,
