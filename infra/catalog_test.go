@@ -169,7 +169,8 @@ func TestLookup(t *testing.T) {
 		"GCP a3 type the excerpt lacks":    {CloudGCP, "a3-highgpu-4g", true, true, true, 4, "NVIDIA H100 80GB", ""},
 		"GCP g2 bulk row with 2 L4":        {CloudGCP, "g2-standard-24", true, true, false, 2, "NVIDIA L4 24GB", ""},
 		"GCP e2 bulk row is CPU only":      {CloudGCP, "e2-micro", true, false, false, 0, "", ""},
-		"GCP n2 is CPU only":               {CloudGCP, "n2-standard-8", true, false, true, 0, "", ""},
+		"GCP n2 is CPU only (bulk row)":    {CloudGCP, "n2-standard-8", true, false, false, 0, "", ""},
+		"GCP n2 the excerpt lacks: family": {CloudGCP, "n2-highmem-8", true, false, true, 0, "", ""},
 		"GCP unknown family":               {CloudGCP, "zz-standard-8", false, false, false, 0, "", ""},
 	}
 	for name, tc := range tests {
