@@ -243,6 +243,7 @@ func TestParseBulkErrors(t *testing.T) {
 const gcpObserved = "2025-03-06T03:53:56Z"
 
 func TestEmbeddedGCPBulkPrices(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		sku, region string
@@ -284,6 +285,7 @@ func TestEmbeddedGCPBulkPrices(t *testing.T) {
 }
 
 func TestEmbeddedGCPBulkFacts(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := []struct {
 		name        string
@@ -309,6 +311,7 @@ func TestEmbeddedGCPBulkFacts(t *testing.T) {
 }
 
 func TestEmbeddedGCPBulkParses(t *testing.T) {
+	t.Parallel()
 	b, err := ParseBulk([]byte(embeddedBulk), []byte(embeddedGCPBulk))
 	if err != nil {
 		t.Fatal(err)
