@@ -1,11 +1,9 @@
 package comment
 
 import (
-	"embed"
 	"net/url"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
 
 	"github.com/planwarden/planwarden/infra"
@@ -26,22 +24,6 @@ const (
 	// MaxAnnotations is how many annotations GitHub takes per request.
 	MaxAnnotations = 50
 )
-
-//go:embed templates/*.tmpl
-var templateFS embed.FS
-
-// tmpl holds the layouts; a parse error stops the program at start-up.
-var tmpl = template.Must(template.New("comment").ParseFS(templateFS, "templates/*.tmpl"))
-
-func execute(name string, data any) string {
-	var b strings.Builder
-	if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
-		// The templates and their data types are fixed at compile time:
-		// an error here is a bug in this package, caught by its tests.
-		panic("comment: template " + name + ": " + err.Error())
-	}
-	return b.String()
-}
 
 type table struct {
 	Header []string
