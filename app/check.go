@@ -20,7 +20,7 @@ const (
 // ensureCheck returns the planwarden check run of sha: the latest by name
 // (GitHub's answer, with its URL for the comment), else a new one in
 // progress.
-func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha, title string) (CheckRun, error) {
+func (a *App) ensureCheck(ctx context.Context, gh Publisher, repo Repo, sha, title string) (CheckRun, error) {
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, CheckName)
 	if err != nil {
 		return CheckRun{}, err
@@ -36,9 +36,14 @@ func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha, title 
 	})
 }
 
+// failed is a check's outcome that says what failed.
+func failed(title, summary string) outcome {
+	return outcome{Conclusion: "failure", Title: title, Summary: summary}
+}
+
 // completeCheck sets the check run's conclusion and output. Annotations
 // go 50 per request, as GitHub requires.
-func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check CheckRun, out outcome, runID int64) error {
+func (a *App) completeCheck(ctx context.Context, gh Publisher, repo Repo, check CheckRun, out outcome, runID int64) error {
 	ann := out.Annotations
 	if len(ann) > maxAnnotations {
 		ann = ann[:maxAnnotations]
@@ -82,7 +87,7 @@ func portAnnotations(in []comment.Annotation) []port.Annotation {
 // else by its hidden marker) or creates it. Which review is newest is the
 // caller's to decide (by run, from the PR's state); a marker's plan time
 // decides nothing, since the plan wrote it.
-func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, body string) (int64, error) {
+func (a *App) upsertComment(ctx context.Context, gh Publisher, repo Repo, pr int, st PRState, body string) (int64, error) {
 	body = clamp(body, 65536)
 	if st.CommentID != 0 {
 		err := gh.EditComment(ctx, repo, st.CommentID, body)

@@ -12,13 +12,13 @@ import (
 // merge commit. The plan was reviewed on the PR; carry that result over
 // so the queue does not stall.
 
-func (a *App) processMergeGroup(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processMergeGroup(ctx context.Context, gh Publisher, job Job) error {
 	return a.carryOver(ctx, gh, job, job.MergeGroup.HeadRef)
 }
 
 // carryOver completes the check of a merge group's commit with the last
 // result of job.PR; ref is the merge group's ref, when known.
-func (a *App) carryOver(ctx context.Context, gh GitHub, job Job, ref string) error {
+func (a *App) carryOver(ctx context.Context, gh Publisher, job Job, ref string) error {
 	repo := repoOf(job)
 	out := failed("No planwarden result", "This merge group check names no pull request, so there is no review to carry over.")
 	if ref != "" {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -37,7 +38,7 @@ const maxOverrides = 50
 // grants as they stand now, then its override labels on the blocking
 // findings still left. blocking are the review's overridable blocking
 // findings, for /override.
-func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
+func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
 	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
 	start := a.cfg.Now()
 	report := review.Build(col.inputs, opt)
@@ -110,7 +111,7 @@ func projectEnvs(r *review.Report) map[string]string {
 
 // people asks GitHub what trust needs to know of the people involved: the
 // teams, among those asked, each login is an active member of.
-func (a *App) people(ctx context.Context, gh GitHub, cfg *rules.Config, author string, ask map[string][]string) (trust.People, error) {
+func (a *App) people(ctx context.Context, gh PRReader, cfg *rules.Config, author string, ask map[string][]string) (trust.People, error) {
 	p := trust.People{Author: author, Teams: map[string][]string{}}
 	for _, login := range slices.Sorted(maps.Keys(ask)) {
 		for _, t := range ask[login] {
@@ -216,7 +217,7 @@ func knownRule(cfg *rules.Config, rule string) bool {
 // against the base branch's config before anything else (nothing is
 // downloaded for a refusal), records one grant per blocking finding of the
 // last review it covers, and reviews the latest plans again.
-func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []string, refuse func(string) error) error {
+func (a *App) processOverride(ctx context.Context, gh reviewer, job Job, args []string, refuse func(string) error) error {
 	repo := repoOf(job)
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
 	if err != nil {
@@ -225,9 +226,13 @@ func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []st
 	if pr.State != "open" {
 		return refuse(fmt.Sprintf("`/override` works on open pull requests only; #%d is %s.", pr.Number, pr.State))
 	}
-	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if !ok {
-		return refuse("`/override` refused: " + out.Summary)
+	cfg, err := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	var bad *Final
+	if errors.As(err, &bad) {
+		return refuse("`/override` refused: " + bad.Summary)
+	}
+	if err != nil {
+		return err
 	}
 	if len(args) > 0 && args[0] == "--revoke" {
 		return a.revokeOverride(ctx, gh, job, pr, args[1:], refuse)
@@ -374,7 +379,7 @@ func projectsOf(subjects []trust.Subject) []string {
 // recorded overrides of the rule (those covering the address, or all) and
 // reviews the latest plan again. Revoking only makes the review stricter,
 // so anyone with write access may.
-func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullRequest, args []string, refuse func(string) error) error {
+func (a *App) revokeOverride(ctx context.Context, gh reviewer, job Job, pr PullRequest, args []string, refuse func(string) error) error {
 	repo := repoOf(job)
 	rule, address, _ := overrideArgs(args)
 	if rule == "" {
@@ -432,7 +437,7 @@ func recordGrants(have, add []trust.Grant) []trust.Grant {
 	return have
 }
 
-func (a *App) reply(ctx context.Context, gh GitHub, job Job, reaction, msg string) error {
+func (a *App) reply(ctx context.Context, gh Publisher, job Job, reaction, msg string) error {
 	repo := repoOf(job)
 	if err := gh.React(ctx, repo, job.IssueComment.CommentID, reaction); err != nil {
 		return err
