@@ -26,6 +26,9 @@ const ArtifactPrefix = "planwarden"
 // keyed by the plan's path in the zip, override them.
 const MetadataFile = "planwarden-metadata.json"
 
+// maxMetadataBytes bounds a MetadataFile.
+const maxMetadataBytes = 64 << 10
+
 // Limits bound what the bot reads from untrusted artifacts.
 type Limits struct {
 	MaxArtifacts int   // plan artifacts per run; default 20
@@ -115,8 +118,8 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		if f.UncompressedSize64 > uint64(b.left) {
 			return nil, tooBig(artifact, name, lim)
 		}
-		if isMeta && f.UncompressedSize64 > 64<<10 {
-			return nil, refuse("artifact %s: %s: metadata file larger than 64 KiB", artifact, name)
+		if isMeta && f.UncompressedSize64 > maxMetadataBytes {
+			return nil, refuse("artifact %s: %s: metadata file larger than %d KiB", artifact, name, maxMetadataBytes>>10)
 		}
 		rc, err := f.Open()
 		if err != nil {
@@ -178,8 +181,8 @@ func safeEntry(name string) bool {
 }
 
 func decodeMetadata(data []byte) (*Metadata, error) {
-	if len(data) > 64<<10 {
-		return nil, errors.New("metadata file larger than 64 KiB")
+	if len(data) > maxMetadataBytes {
+		return nil, fmt.Errorf("metadata file larger than %d KiB", maxMetadataBytes>>10)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -10,9 +10,10 @@ import (
 	"github.com/planwarden/planwarden/comment"
 )
 
-// GitHub's limits on check-run output.
+// GitHub's limits on a check run, besides its output's text
+// (comment.MaxCheckBytes) and a comment's body (comment.MaxCommentBytes).
 const (
-	maxCheckText        = 65535
+	maxCheckTitle       = 255 // a check run's name, and its output's title
 	maxAnnotationsBatch = 50
 	maxAnnotations      = 1000
 )
@@ -51,7 +52,7 @@ func (a *App) completeCheck(ctx context.Context, gh Publisher, repo Repo, check 
 	first := portAnnotations(ann[:min(len(ann), maxAnnotationsBatch)])
 	cr := CheckRun{
 		ID: check.ID, Name: orDefault(check.Name, CheckName), HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
-		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), Text: clamp(out.Text, maxCheckText),
+		Title: clamp(out.Title, maxCheckTitle), Summary: clamp(out.Summary, comment.MaxCheckBytes), Text: clamp(out.Text, comment.MaxCheckBytes),
 		Annotations: first, CompletedAt: a.now(),
 	}
 	if out.Conclusion == "" {
@@ -88,7 +89,7 @@ func portAnnotations(in []comment.Annotation) []port.Annotation {
 // caller's to decide (by run, from the PR's state); a marker's plan time
 // decides nothing, since the plan wrote it.
 func (a *App) upsertComment(ctx context.Context, gh Publisher, repo Repo, pr int, st PRState, body string) (int64, error) {
-	body = clamp(body, 65536)
+	body = clamp(body, comment.MaxCommentBytes)
 	if st.CommentID != 0 {
 		err := gh.EditComment(ctx, repo, st.CommentID, body)
 		if err == nil {

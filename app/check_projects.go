@@ -15,7 +15,7 @@ import (
 // a project on its own. Each concludes from its project's findings alone.
 
 // ProjectCheckName is the check run of one project.
-func ProjectCheckName(project string) string { return clamp(CheckName+"/"+project, 255) }
+func ProjectCheckName(project string) string { return clamp(CheckName+"/"+project, maxCheckTitle) }
 
 // projectCheck returns the project's latest check run on sha, else a new
 // one in progress.

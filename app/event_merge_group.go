@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/comment"
 )
 
 // merge_group checks_requested: a merge queue wants `planwarden` on its
@@ -44,7 +45,7 @@ func (a *App) carryOver(ctx context.Context, gh Publisher, job Job, ref string) 
 	_, err := gh.CreateCheckRun(ctx, repo, CheckRun{
 		Name: CheckName, HeadSHA: job.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
 		ExternalID: port.MergeGroupExternalID + strconv.Itoa(job.PR),
-		Title:      clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), CompletedAt: a.now(),
+		Title:      clamp(out.Title, maxCheckTitle), Summary: clamp(out.Summary, comment.MaxCheckBytes), CompletedAt: a.now(),
 	})
 	return err
 }
