@@ -15,9 +15,13 @@ import (
 
 // unitApp is a worker for a test that hands its function the port it
 // takes; no job reaches GitHub through it.
-func unitApp(t *testing.T) *App {
+func unitApp(t *testing.T, opts ...func(*Config)) *App {
 	t.Helper()
-	a, err := New(Config{GitHubFor: func(int64) (GitHub, error) { return nil, errors.New("this test gives its functions their ports") }})
+	cfg := Config{GitHubFor: func(int64) (GitHub, error) { return nil, errors.New("this test gives its functions their ports") }}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
