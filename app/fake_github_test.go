@@ -223,6 +223,11 @@ func (f *fakeReader) ListWorkflowRuns(_ context.Context, r Repo, wf, event, bran
 	return f.listWorkflowRuns(r, wf, event, branch)
 }
 
+func (f *fakeReader) LabelAdders(_ context.Context, r Repo, number int) (map[string]LabelMark, error) {
+	f.count("LabelAdders")
+	return nil, nil
+}
+
 func (f *fakePublisher) MinimizeComment(_ context.Context, nodeID string) error {
 	f.count("MinimizeComment")
 	if f.minimizeComment == nil {

@@ -211,7 +211,7 @@ func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequ
 		return result{}, err
 	}
 	defer col.memory.release()
-	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, cfg, pr, st)
+	report, blocking, err := a.reviewWithOverrides(ctx, gh, repo, col, cfg, pr, st)
 	if err != nil {
 		return result{}, fmt.Errorf("check who may override: %w", err)
 	}
