@@ -40,6 +40,8 @@ func (a *App) reviewRun(ctx context.Context, gh reviewer, repo Repo, run Workflo
 	if len(run.PullRequests) == 0 {
 		ctx = withLogger(ctx, log.With("pr", pr.Number))
 	}
+	// A config that cannot be used (or that GitHub refuses for good) is
+	// the review's outcome, on the check; one not read yet is retried.
 	cfg, cfgErr := a.repoConfig(ctx, gh, repo, pr.BaseRef)
 	if cfgErr != nil && finalOf(cfgErr) == nil {
 		return cfgErr
