@@ -425,10 +425,8 @@ func classifyName(name string) nameClass {
 		!strings.Contains(n, "auth") && !strings.Contains(n, "cred") && !strings.HasSuffix(n, "dsn") {
 		return 0
 	}
-	for _, p := range publicKeyNames {
-		if strings.Contains(n, p) {
-			return 0
-		}
+	if publicName(n, snakeName(name)) {
+		return 0
 	}
 	switch {
 	case strings.HasSuffix(n, "pass") || strings.HasSuffix(n, "pwd") || strings.Contains(n, "pass_") || strings.Contains(n, "passphrase"):

@@ -416,12 +416,14 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 		return nil, err
 	}
 	if IsSecretName(name) {
-		o.Sensitive = true
-		if !o.Before.IsNull() {
-			o.Before = Value{v: redact(o.Before.tree())}
+		// A boolean or a number is no secret by its name alone.
+		b, a := o.Before.tree(), o.After.tree()
+		o.Sensitive = o.Sensitive || hiddenByName(b) || hiddenByName(a) || b == nil && a == nil
+		if hiddenByName(b) {
+			o.Before = Value{v: redact(b)}
 		}
-		if !o.After.IsNull() && !o.After.IsUnknown() {
-			o.After = Value{v: redact(o.After.tree())}
+		if hiddenByName(a) && !o.After.IsUnknown() {
+			o.After = Value{v: redact(a)}
 		}
 	}
 	return o, nil

@@ -312,11 +312,11 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 	default:
 		return nil, fmt.Errorf("unknown changeType %q (ARM's are Create, Delete, Modify, Deploy, NoChange, Ignore, Unsupported)", w.ChangeType)
 	}
-	before, err := armValue(w.Before, false)
+	before, err := armValue(w.Before, "", false)
 	if err != nil {
 		return nil, fmt.Errorf("before: %w", err)
 	}
-	after, err := armValue(w.After, true)
+	after, err := armValue(w.After, "", true)
 	if err != nil {
 		return nil, fmt.Errorf("after: %w", err)
 	}
@@ -342,7 +342,8 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 // expressions marked unknown.
 type armPayload struct{ raw, sens, unk json.RawMessage }
 
-func armValue(raw json.RawMessage, markUnknown bool) (armPayload, error) {
+// armValue reads a payload, or a delta leaf under the property key.
+func armValue(raw json.RawMessage, key string, markUnknown bool) (armPayload, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return armPayload{}, nil
 	}
@@ -350,7 +351,7 @@ func armValue(raw json.RawMessage, markUnknown bool) (armPayload, error) {
 	if err := decodeNumber(raw, &v); err != nil {
 		return armPayload{}, err
 	}
-	sens, unk := armMasks(v, "", markUnknown)
+	sens, unk := armMasks(v, key, markUnknown)
 	out := armPayload{raw: raw}
 	if sens != nil {
 		out.sens, _ = json.Marshal(sens)
@@ -364,7 +365,7 @@ func armValue(raw json.RawMessage, markUnknown bool) (armPayload, error) {
 // armMasks returns the sensitivity and unknown masks of v (nil where
 // nothing below is marked). key is the property v sits under.
 func armMasks(v any, key string, markUnknown bool) (sens, unk any) {
-	if key != "" && isARMSecret(key) && v != nil {
+	if key != "" && isARMSecret(key) && hiddenByName(v) {
 		return true, nil
 	}
 	switch t := v.(type) {
@@ -493,12 +494,9 @@ func childPath(parent, child string) string {
 }
 
 func deltaValue(raw json.RawMessage, key string, markUnknown bool, secrets secretSet) (Value, error) {
-	p, err := armValue(raw, markUnknown)
+	p, err := armValue(raw, key, markUnknown)
 	if err != nil || len(p.raw) == 0 {
 		return Value{}, err
-	}
-	if isARMSecret(key) {
-		p.sens = json.RawMessage("true")
 	}
 	return decodeValue(p.raw, p.sens, p.unk, secrets)
 }
