@@ -41,6 +41,10 @@ type wirePlan struct {
 	// Terraform 1.14+ actions, read by readActions (actions.go).
 	ActionInvocations         rawJSON
 	DeferredActionInvocations rawJSON
+
+	// notes are what the reader saw in values for the secret set
+	// (secretnotes.go).
+	notes *secretNotes
 }
 
 type wireResourceChange struct {
@@ -95,7 +99,9 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	if w.FormatVersion == nil {
 		if wi, ok := whatIfDoc(data); ok {
-			return parseWhatIf(name, wi) // whatif.go
+			secrets := newSecretSet()
+			w.notes.learn(secrets)
+			return parseWhatIf(name, wi, secrets) // whatif.go
 		}
 		return nil, orWhatIfHint(notPlan(name, w))
 	}
@@ -110,6 +116,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	plannedSensitive := sensitiveOutputs(w.PlannedValues)
 	secrets := collectSecrets(w, plannedSensitive)
+	collectFound(w, secrets) // secretnotes.go
 	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
 	if err != nil {
 		return nil, err
@@ -167,6 +174,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	for _, c := range w.Checks {
 		p.Checks = append(p.Checks, newChecks(c, secrets)...)
 	}
+	remember(secrets)
 	return p, nil
 }
 

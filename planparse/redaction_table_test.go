@@ -18,6 +18,9 @@ import (
 // secret-looking name or a sensitivity mark can hide it.
 const plainValue = "Plain-Value-42"
 
+// otherValue is another such value.
+const otherValue = "Other-Value-43"
+
 // oneChange is a plan with the resource changes given as after/after_sensitive pairs.
 func planOf(t *testing.T, changes ...[2]string) *Plan {
 	t.Helper()
@@ -36,8 +39,8 @@ func planOf(t *testing.T, changes ...[2]string) *Plan {
 // TestSecretNamesHideUnmarkedValues: an attribute whose name holds a
 // secret word is hidden even when the provider did not mark it. One row per
 // entry of secretWords (and so per entry of secretHints: each hint is the
-// only one some row's name contains); the same value under a plain name in
-// the same change stays visible.
+// only one some row's name contains); another value under a plain name in
+// the same change stays visible, and the value alone is no secret.
 func TestSecretNamesHideUnmarkedValues(t *testing.T) {
 	cases := map[string]string{
 		"password":               "admin_password",
@@ -82,15 +85,18 @@ func TestSecretNamesHideUnmarkedValues(t *testing.T) {
 			t.Errorf("secret word %q has no row here: add one", w)
 		}
 	}
+	if got := planOf(t, [2]string{fmt.Sprintf(`{"label":%q}`, plainValue), `{}`}).Changes[0].After().Get("label").Display(); got != plainValue {
+		t.Fatalf("label = %q, want %q (the value itself is no secret)", got, plainValue)
+	}
 	for word, name := range cases {
 		t.Run(word, func(t *testing.T) {
-			p := planOf(t, [2]string{fmt.Sprintf(`{%q:%q,"label":%q}`, name, plainValue, plainValue), `{}`})
+			p := planOf(t, [2]string{fmt.Sprintf(`{%q:%q,"label":%q}`, name, plainValue, otherValue), `{}`})
 			after := p.Changes[0].After()
 			if got := after.Get(name).Display(); got != SensitiveText {
 				t.Errorf("%s = %q, want %s", name, got, SensitiveText)
 			}
-			if got := after.Get("label").Display(); got != plainValue {
-				t.Errorf("label = %q, want %q (the value itself is no secret)", got, plainValue)
+			if got := after.Get("label").Display(); got != otherValue {
+				t.Errorf("label = %q, want %q", got, otherValue)
 			}
 			if !IsSecretName(name) {
 				t.Errorf("IsSecretName(%q) = false", name)
@@ -442,14 +448,19 @@ func TestKeyNamesHideRandomValues(t *testing.T) {
 	}
 	for what, c := range cases {
 		t.Run(what, func(t *testing.T) {
-			p := planOf(t, [2]string{fmt.Sprintf(`{"signing_key":%q,"label":%q}`, c.value, c.value), `{}`})
-			after := p.Changes[0].After()
-			if got := after.Get("label").Display(); got != c.value {
+			alone := planOf(t, [2]string{fmt.Sprintf(`{"label":%q}`, c.value), `{}`}).Changes[0].After()
+			if got := alone.Get("label").Display(); got != c.value {
 				t.Fatalf("label = %q: the value alone is hidden, the case tests nothing", got)
 			}
+			p := planOf(t, [2]string{fmt.Sprintf(`{"signing_key":%q,"label":%q}`, c.value, c.value), `{}`})
+			after := p.Changes[0].After()
 			got := after.Get("signing_key").Display()
 			if c.hidden != (got == SensitiveText) {
 				t.Errorf("signing_key = %q, hidden want %v", got, c.hidden)
+			}
+			// A key found secret is hidden where it shows again.
+			if got := after.Get("label").Display(); c.hidden != (got == SensitiveText) {
+				t.Errorf("label (the same value) = %q, hidden want %v", got, c.hidden)
 			}
 		})
 	}

@@ -550,6 +550,18 @@ func (z sanitizer) renameKeys(m map[string]any) {
 // keys, module keys) as a placeholder with a digest, so the change stays
 // traceable: aws_iam_user.u["(sensitive) 3fa2c1d0"].
 func (z sanitizer) redactAddress(addr string) string {
+	return mapAddressKeys(addr, func(k string) (string, bool) {
+		if z.secretKey(k) {
+			return z.keyText(k), true
+		}
+		return "", false
+	})
+}
+
+// mapAddressKeys calls f with each quoted instance key of addr and returns
+// addr with the keys f replaces (it returns the new key and true) written
+// in their place, quoted.
+func mapAddressKeys(addr string, f func(key string) (string, bool)) string {
 	if !strings.Contains(addr, `["`) {
 		return addr
 	}
@@ -567,8 +579,8 @@ func (z sanitizer) redactAddress(addr string) string {
 		}
 		key, err := strconv.Unquote(addr[j+1 : end+1])
 		b.WriteString(addr[i : j+1])
-		if err == nil && z.secretKey(key) {
-			b.WriteString(strconv.Quote(z.keyText(key)))
+		if nk, ok := f(key); err == nil && ok {
+			b.WriteString(strconv.Quote(nk))
 		} else {
 			b.WriteString(addr[j+1 : end+1])
 		}

@@ -128,7 +128,7 @@ func whatIfDoc(data []byte) (*wireWhatIf, bool) {
 
 // parseWhatIf maps a what-if result onto the change model: one Change per
 // entry that ARM evaluated, entries it skipped in Plan.Skipped.
-func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
+func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 	complete := true
 	p := &Plan{File: name, Tool: ToolWhatIf, Complete: &complete, lazy: &lazyPlan{}}
 	changes := w.Changes
@@ -152,7 +152,6 @@ func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
 			groups[strings.ToLower(id.group)] = true
 		}
 	}
-	secrets := newSecretSet()
 	for i, c := range changes {
 		addr, typ := ids[i].address(len(groups) > 1), ids[i].typ
 		if t := payloadType(c.After, c.Before); t != "" && strings.EqualFold(t, typ) {
@@ -174,6 +173,8 @@ func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
 		}
 		p.Changes = append(p.Changes, ch)
 	}
+	p.lazy.secrets = secrets
+	remember(secrets)
 	return p, nil
 }
 
