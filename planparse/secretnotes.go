@@ -16,84 +16,85 @@ import (
 // Finding them all up front must not cost the decode of every value that
 // the lazy reader avoids, so the one-pass reader takes notes as it
 // validates the value sections (skipNoting): the byte offsets of members
-// whose key hints at a secret (the same hints the name check starts from),
-// of objects with a {name, value} pair whose name hints at one, and of
-// strings that may hold a secret in context (an assignment, a URL with
-// userinfo, a document or script, a base64 blob). After the read, only
-// those are decoded and judged (learn), by the same rules that hide values
-// on display.
+// whose key names a secret (a cheap hint filter, then classify, cached per
+// key), of objects with a "value" string (a {name, value} pair whose name
+// may say secret), and of strings that may hold a secret in context (an
+// assignment, a URL with userinfo, a document or script, a base64 blob).
+// After the read, only those are decoded and judged (learn), by the same
+// rules that hide values on display.
 
-// secretNotes are the reader's notes on one plan's bytes. Offsets are
-// int32: Parse refuses no plan for its size, but one over 2 GiB would not
-// be read in memory anyway.
+// secretNotes are the reader's notes on one plan's bytes.
 type secretNotes struct {
 	data  []byte
 	named []namedNote
-	pairs []int32 // offsets of objects whose "name" member hints at a secret
-	texts []int32 // start and end offsets of string literals worth a search
+	pairs []int // offsets of objects with a "value" string (a {name, value} pair?)
+	texts []int // start and end offsets of string literals worth a search
 	// keys remembers, per slot of a small direct-mapped cache, a key seen
 	// last (as offsets into data) and whether it names a secret: the keys
 	// of a plan's values are mostly the same few hundred attribute names.
-	keys [512]keySeen
+	keys [2048]keySeen
 }
 
 type keySeen struct {
-	k0, k1 int32 // the key's bytes, data[k0:k1]; k1 == 0 for an empty slot
+	head   uint64 // the key's first eight bytes (keyHead)
+	k0, k1 int    // the key's bytes, data[k0:k1]; k1 == 0 for an empty slot
 	secret bool
 }
 
 // namedNote is an object member whose key names a secret: the key
 // literal's offsets (quotes included) and the value's.
-type namedNote struct{ k0, k1, v0, v1 int32 }
+type namedNote struct{ k0, k1, v0, v1 int }
 
 // member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
 func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
 	key := data[k0+1 : k1-1]
-	slot := &n.keys[keySlot(data, k0+1, len(key))]
+	head := keyHead(data, k0+1, len(key))
+	slot := &n.keys[((head^uint64(len(key))<<56)*0x9E3779B97F4A7C15)>>53]
 	var secret bool
-	if slot.k1 != 0 && bytes.Equal(data[slot.k0:slot.k1], key) {
+	if slot.k1 != 0 && slot.head == head && slot.k1-slot.k0 == len(key) && (len(key) <= 8 || bytes.Equal(data[slot.k0+8:slot.k1], key[8:])) {
 		secret = slot.secret
 	} else {
 		if escaped || nameHints.in(key) {
 			name := stringAt(data[k0:k1])
 			secret = classify(name) != 0 || armSecretNames[strings.ToLower(name)]
 		}
-		*slot = keySeen{int32(k0 + 1), int32(k1 - 1), secret}
+		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
 	}
 	if secret {
 		if c := data[v0]; c == '"' || c == '[' || c == '{' {
-			n.named = append(n.named, namedNote{int32(k0), int32(k1), int32(v0), int32(v1)})
+			n.named = append(n.named, namedNote{k0, k1, v0, v1})
 		}
 		return
 	}
-	if len(key) == 4 && string(key) == "name" && data[v0] == '"' && nameHints.in(data[v0+1:v1-1]) {
-		n.pairs = append(n.pairs, int32(obj))
+	// {name, value}: learn reads the name (values are fewer than names).
+	if len(key) == 5 && string(key) == "value" && data[v0] == '"' {
+		n.pairs = append(n.pairs, obj)
 	}
 }
 
-// keySlot is the cache slot of the key of length l at data[i:]: a hash of
-// its length and first eight bytes.
-func keySlot(data []byte, i, l int) int {
+// keyHead is the first eight bytes (fewer for a shorter key, zero-padded)
+// of the key of length l at data[i:], as a number.
+func keyHead(data []byte, i, l int) uint64 {
 	var w uint64
 	if i+8 <= len(data) {
 		w = binary.LittleEndian.Uint64(data[i:])
 		if l < 8 {
 			w &= 1<<(8*uint(l)) - 1
 		}
-	} else {
-		for j := 0; j < l && j < 8; j++ {
-			w |= uint64(data[i+j]) << (8 * j)
-		}
+		return w
 	}
-	return int(((w ^ uint64(l)<<56) * 0x9E3779B97F4A7C15) >> 55)
+	for j := 0; j < l && j < 8; j++ {
+		w |= uint64(data[i+j]) << (8 * j)
+	}
+	return w
 }
 
 // text notes the string literal data[i:end] when it may hold a secret that
 // only its context gives away.
 func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
 	if mayHideSecret(data[i+1:end-1], escaped) {
-		n.texts = append(n.texts, int32(i), int32(end))
+		n.texts = append(n.texts, i, end)
 	}
 }
 
@@ -245,6 +246,9 @@ func (n *secretNotes) learn(s *secretIndex) {
 	}
 	for _, o := range n.pairs {
 		nameRaw, _ := lookup(data[o:], "name") // lookup stops at the object's end
+		if len(nameRaw) == 0 || nameRaw[0] != '"' || !nameHints.in(nameRaw) {
+			continue
+		}
 		valueRaw, _ := lookup(data[o:], "value")
 		if v := stringAt(valueRaw); nameSaysSecret(stringAt(nameRaw), v) {
 			s.learn(v)
