@@ -424,7 +424,7 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 		return nil, err
 	}
 	if IsSecretName(name) {
-		// A boolean or a number is no secret by its name alone.
+		// A boolean is no secret by its name alone (hiddenByName).
 		b, a := o.Before.tree(), o.After.tree()
 		o.Sensitive = o.Sensitive || hiddenByName(b) || hiddenByName(a) || b == nil && a == nil
 		if hiddenByName(b) {

@@ -192,10 +192,11 @@ func TestSecretNameShapes(t *testing.T) {
 	p := planOf(t, [2]string{`{"admin_password":12345678,"password_reset":true,"ssh_key":["Plain-Value-42","Other-Value-43"],
 "db_password":"","env":[{"name":"DB_PASS","value":"Plain-Value-42"},{"name":"REGION","value":"Plain-Value-43"}]}`, `{}`})
 	after := p.Changes[0].After()
-	// A number or a boolean is no secret by its name alone (a length, a
-	// switch); marked, it is hidden (TestMarkedValuesHiddenWhereEchoed).
-	if got := after.Get("admin_password").Display(); got != "12345678" {
-		t.Errorf("a number under a secret name = %q, want it shown", got)
+	// A number under a secret name is hidden (a numeric PIN is still a
+	// secret); a boolean is no secret by its name alone (a switch; marked,
+	// it is hidden: TestMarkedValuesHiddenWhereEchoed).
+	if got := after.Get("admin_password").Display(); got != SensitiveText {
+		t.Errorf("a number under a secret name = %q, want %s", got, SensitiveText)
 	}
 	if got := after.Get("password_reset").Display(); got != "true" {
 		t.Errorf("a boolean under a secret name = %q, want it shown", got)

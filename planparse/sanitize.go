@@ -140,11 +140,13 @@ func snakeName(name string) string {
 }
 
 // hiddenByName reports whether a value under a secret name is hidden for
-// the name alone: a boolean or a number never is (a switch, a length, a
-// count; a marked one is hidden by its mark), nor an empty string.
+// the name alone: a boolean never is (a switch; a marked one is hidden by
+// its mark), nor an empty string. A number is: a numeric PIN or password
+// is still one (settings about a secret, such as password_length, have
+// public names).
 func hiddenByName(x any) bool {
 	switch t := x.(type) {
-	case nil, bool, float64, json.Number:
+	case nil, bool:
 		return false
 	case string:
 		return t != ""
