@@ -104,8 +104,9 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 	if n := displayName(r); mentionsGPU(n) {
 		why = append(why, "name "+n)
 	}
-	for _, k := range sortedKeys(a.Labels) {
-		v := a.Labels[k]
+	labels, tags := a.Labels(), a.Tags()
+	for _, k := range sortedKeys(labels) {
+		v := labels[k]
 		if ownershipKeys[strings.ToLower(k)] || falsy(v) && v != "" {
 			continue
 		}
@@ -123,8 +124,8 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 			why = append(why, "taint "+t)
 		}
 	}
-	for _, k := range sortedKeys(a.Tags) {
-		v := a.Tags[k]
+	for _, k := range sortedKeys(tags) {
+		v := tags[k]
 		if ownershipKeys[strings.ToLower(k)] {
 			continue
 		}
@@ -206,11 +207,15 @@ func (requiredTags) check(s *scope) []draft {
 			continue
 		}
 		var missing []string
+		tags, labels := r.After.Tags(), map[string]string(nil)
+		if strings.HasPrefix(r.Type, "google_") {
+			labels = r.After.Labels()
+		}
 		for _, t := range required {
-			if strings.TrimSpace(r.After.Tags[t]) != "" {
+			if strings.TrimSpace(tags[t]) != "" {
 				continue
 			}
-			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(r.After.Labels[t]) != "" {
+			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(labels[t]) != "" {
 				continue
 			}
 			missing = append(missing, t)
