@@ -222,25 +222,30 @@ type lazyPlan struct {
 }
 
 // stateIndex is prior_state's or planned_values' resources, indexed by
-// address and type on first use; each resource's values are decoded (and
-// sanitized) only when a caller asks for that resource.
+// type on first use and by address on the first lookup by address; each
+// resource's address, names and values are decoded (and sanitized) only
+// when a caller asks for that resource. An entry holds the resource's
+// bytes and its (shared) type name: a plan of 100,000 unchanged resources
+// costs a few MB to index, not one decoded record each.
 type stateIndex struct {
 	raw []byte // the section's root module
 	z   sanitizer
 
 	once    sync.Once
 	entries []*stateEntry
-	byAddr  map[string]*stateEntry
 	byType  map[string][]*stateEntry
+
+	addrOnce sync.Once
+	byAddr   map[string]*stateEntry
 
 	mu sync.Mutex // guards the entries' decoded resources
 }
 
 type stateEntry struct {
-	address, mode, typ, name string
-	values, sensitive        []byte
-	decoded                  bool
-	res                      *StateResource
+	raw     []byte // the resource's object
+	typ     string
+	decoded bool
+	res     *StateResource
 }
 
 // PriorResources lists prior_state's resources, root module first, then
@@ -269,41 +274,70 @@ func (p *Plan) PlannedResource(address string) *StateResource { return p.lazy.pl
 
 func (x *stateIndex) index() {
 	x.once.Do(func() {
-		x.byAddr, x.byType = map[string]*stateEntry{}, map[string][]*stateEntry{}
+		x.byType = map[string][]*stateEntry{}
 		queue := [][]byte{x.raw}
 		for len(queue) > 0 {
 			m := queue[0]
 			queue = queue[1:]
 			eachListed(member(m, "resources"), func(r []byte) {
-				e := &stateEntry{}
-				_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
-					end, err := skipValue(r, v, 1)
-					switch string(key) {
-					case "address":
-						e.address = x.z.redactAddress(stringAt(r[v:end]))
-					case "mode":
-						e.mode = stringAt(r[v:end])
-					case "type":
-						e.typ = stringAt(r[v:end])
-					case "name":
-						e.name = stringAt(r[v:end])
-					case "values":
-						e.values = r[v:end:end]
-					case "sensitive_values":
-						e.sensitive = r[v:end:end]
-					}
-					return end, err
-				})
+				e := &stateEntry{raw: r}
+				e.typ = x.internType(lastMember(r, "type"))
 				x.entries = append(x.entries, e)
-				if _, dup := x.byAddr[e.address]; !dup {
-					x.byAddr[e.address] = e
-				}
 				x.byType[e.typ] = append(x.byType[e.typ], e)
 			})
 			eachListed(member(m, "child_modules"), func(c []byte) { queue = append(queue, c) })
 		}
 		x.raw = nil
 	})
+}
+
+// internType decodes a type name once per distinct name: the byType key
+// already holding it is reused.
+func (x *stateIndex) internType(lit []byte) string {
+	if len(lit) >= 2 && lit[0] == '"' && bytes.IndexByte(lit, '\\') < 0 {
+		if l := x.byType[string(lit[1:len(lit)-1])]; len(l) > 0 {
+			return l[0].typ
+		}
+	}
+	return stringAt(lit)
+}
+
+// lastMember is the value of an object's last member named key (the one
+// a decode keeps), nil when it has none.
+func lastMember(r []byte, key string) []byte {
+	var out []byte
+	_, _ = eachMember(r, 0, 0, func(k []byte, _ bool, v int) (int, error) {
+		end, err := skipValue(r, v, 1)
+		if string(k) == key {
+			out = r[v:end:end]
+		}
+		return end, err
+	})
+	return out
+}
+
+// fields decodes an entry's address, mode, type, name, values and
+// sensitive_values.
+func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, sensitive []byte) {
+	_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
+		end, err := skipValue(r, v, 1)
+		switch string(key) {
+		case "address":
+			address = x.z.redactAddress(stringAt(r[v:end]))
+		case "mode":
+			mode = stringAt(r[v:end])
+		case "type":
+			typ = stringAt(r[v:end])
+		case "name":
+			name = stringAt(r[v:end])
+		case "values":
+			values = r[v:end:end]
+		case "sensitive_values":
+			sensitive = r[v:end:end]
+		}
+		return end, err
+	})
+	return
 }
 
 // resource makes an entry's StateResource on first use; its Values are a
@@ -313,12 +347,13 @@ func (x *stateIndex) resource(e *stateEntry) *StateResource {
 	defer x.mu.Unlock()
 	if !e.decoded {
 		e.decoded = true
-		mode := Mode(e.mode)
+		address, m, _, name, values, sens := x.fields(e.raw)
+		mode := Mode(m)
 		if mode == "" {
 			mode = ModeManaged
 		}
-		e.res = &StateResource{Address: e.address, Mode: mode, Type: e.typ, Name: e.name,
-			Values: x.z.resolve(e.values, e.sensitive, nil, "")}
+		e.res = &StateResource{Address: address, Mode: mode, Type: e.typ, Name: name,
+			Values: x.z.resolve(values, sens, nil, "")}
 	}
 	return e.res
 }
@@ -339,6 +374,15 @@ func (x *stateIndex) ofType(typ string) []*StateResource { x.index(); return x.p
 
 func (x *stateIndex) at(address string) *StateResource {
 	x.index()
+	x.addrOnce.Do(func() {
+		x.byAddr = make(map[string]*stateEntry, len(x.entries))
+		for _, e := range x.entries {
+			address := x.z.redactAddress(stringAt(lastMember(e.raw, "address")))
+			if _, dup := x.byAddr[address]; !dup {
+				x.byAddr[address] = e
+			}
+		}
+	})
 	if e := x.byAddr[address]; e != nil {
 		return x.resource(e)
 	}
