@@ -279,15 +279,61 @@ func (x *stateIndex) index() {
 		for len(queue) > 0 {
 			m := queue[0]
 			queue = queue[1:]
-			eachListed(member(m, "resources"), func(r []byte) {
-				e := &stateEntry{raw: r}
-				e.typ = x.internType(lastMember(r, "type"))
-				x.entries = append(x.entries, e)
-				x.byType[e.typ] = append(x.byType[e.typ], e)
-			})
-			eachListed(member(m, "child_modules"), func(c []byte) { queue = append(queue, c) })
+			x.module(m, func(child []byte) { queue = append(queue, child) })
 		}
 		x.raw = nil
+	})
+}
+
+// module indexes the resources of one module object in a single walk over
+// its bytes and hands its child modules to child: the first "resources" and
+// "child_modules" count, as member reads them.
+func (x *stateIndex) module(m []byte, child func([]byte)) {
+	i := ws(m, 0)
+	if i >= len(m) || m[i] != '{' {
+		return
+	}
+	seenResources, seenChildren := false, false
+	_, _ = eachMember(m, i, 0, func(k []byte, _ bool, v int) (int, error) {
+		switch {
+		case string(k) == "resources" && !seenResources:
+			seenResources = true
+			if m[v] != '[' {
+				return skipValid(m, v)
+			}
+			return eachElement(m, v, 0, func(r int) (int, error) {
+				if m[r] != '{' {
+					return skipValid(m, r)
+				}
+				var typ []byte // the last one counts, as in a decode
+				end, err := eachMember(m, r, 0, func(k []byte, _ bool, v int) (int, error) {
+					end, err := skipValid(m, v)
+					if string(k) == "type" {
+						typ = m[v:end]
+					}
+					return end, err
+				})
+				if err == nil {
+					e := &stateEntry{raw: m[r:end:end], typ: x.internType(typ)}
+					x.entries = append(x.entries, e)
+					x.byType[e.typ] = append(x.byType[e.typ], e)
+				}
+				return end, err
+			})
+		case string(k) == "child_modules" && !seenChildren:
+			seenChildren = true
+			if m[v] != '[' {
+				return skipValid(m, v)
+			}
+			return eachElement(m, v, 0, func(e int) (int, error) {
+				end, err := skipValid(m, e)
+				if err == nil && m[e] == '{' {
+					child(m[e:end:end])
+				}
+				return end, err
+			})
+		}
+		return skipValid(m, v)
 	})
 }
 
