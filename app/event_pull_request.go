@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"slices"
 	"strconv"
-	"strings"
 )
 
 // pull_request: a new head commit gets the `planwarden` check in progress,
@@ -54,7 +52,7 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on; each review checks them again).
-			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Labels: st.Labels, Version: st.Version}
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil
@@ -79,8 +77,9 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
 }
 
-// processLabel remembers who added an override label, then reviews the
-// latest plan again so the label's override comes or goes.
+// processLabel reviews the latest plan again when an override label
+// comes or goes, so its override follows. Who added it is read from
+// GitHub's events at review time (labelAdders), not from this delivery.
 func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
 	repo, e := repoOf(job), job.PullRequest
 	label := e.Label
@@ -89,20 +88,11 @@ func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
 		logger(ctx).Debug("label is no override label", "label", label)
 		return nil
 	}
-	key := job.GroupKey()
-	unlock := a.locks.lock(key)
-	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
-		st.Labels = slices.DeleteFunc(st.Labels, func(m LabelMark) bool { return strings.EqualFold(m.Name, label) })
-		if e.Action == "labeled" && len(st.Labels) < maxOverrides {
-			st.Labels = append(st.Labels, LabelMark{Name: label, By: e.Sender, At: a.now()})
-		}
-		return true, nil
-	})
-	unlock()
+	logger(ctx).Info("override label "+e.Action, "label", label, "sender", e.Sender)
+	st, _, err := a.store.PR(ctx, job.GroupKey())
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("override label "+e.Action, "label", label, "sender", e.Sender)
 	if st.RunID == 0 || st.HeadSHA != job.HeadSHA {
 		logger(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
 		return nil

@@ -198,6 +198,11 @@ func (f *fakeGitHub) ListWorkflowRuns(_ context.Context, r Repo, wf, event, bran
 	return f.listWorkflowRuns(r, wf, event, branch)
 }
 
+func (f *fakeGitHub) LabelAdders(_ context.Context, r Repo, number int) (map[string]LabelMark, error) {
+	f.count("LabelAdders")
+	return nil, nil
+}
+
 func (f *fakeGitHub) MinimizeComment(_ context.Context, nodeID string) error {
 	f.count("MinimizeComment")
 	if f.minimizeComment == nil {

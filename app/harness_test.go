@@ -360,11 +360,14 @@ func manyEntries(t testing.TB, n int) []byte {
 }
 
 // rerun presses "Re-run" on the planwarden check of sha.
-func (h *harness) rerun(sha string) {
+func (h *harness) rerun(sha string) { h.rerunBy("alice", sha) }
+
+// rerunBy is rerun pressed by user (GitHub's payloads differ by sender).
+func (h *harness) rerunBy(user, sha string) {
 	h.t.Helper()
 	check := h.planwardenCheck(sha)
-	h.deliver("check_run", fmt.Sprintf("rerun-%d-%d", check.ID, check.Updates), map[string]any{
-		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
+	h.deliver("check_run", fmt.Sprintf("rerun-%d-%d-%s", check.ID, check.Updates, user), map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": user},
 		"check_run": map[string]any{"id": check.ID, "name": "planwarden", "head_sha": sha, "external_id": check.ExternalID,
 			"pull_requests": []any{map[string]any{"number": 7}}},
 	})

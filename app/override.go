@@ -18,7 +18,8 @@ import (
 //     branch's config (users, teams), recorded in PRState as one grant per
 //     finding it covers (trust.Grant: the finding's digest and
 //     environment);
-//   - a label the config lists for a rule, live: while the PR carries it.
+//   - a label the config lists for a rule, live: while the PR carries it,
+//     added by someone GitHub's issue events name (labelAdders).
 //
 // Every review re-authorizes every grant against the base branch's config
 // of that moment (trust.Judge): a grant covers the exact finding it was
@@ -29,15 +30,12 @@ import (
 // maxGrants bounds what one PR remembers.
 const maxGrants = 100
 
-// maxOverrides bounds the override labels one PR remembers.
-const maxOverrides = 50
-
 // reviewWithOverrides builds the review of what collect read: the plans'
 // findings and the provenance findings under one verdict, then the PR's
 // grants as they stand now, then its override labels on the blocking
 // findings still left. blocking are the review's overridable blocking
 // findings, for /override.
-func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
+func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, repo Repo, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
 	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
 	start := a.cfg.Now()
 	report := review.Build(col.inputs, opt)
@@ -63,7 +61,12 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected,
 	for i := range ovs {
 		ovs[i].Reason = givenOn(ovs[i], grantsOf(st), pr.HeadSHA)
 	}
-	ovs = append(ovs, labelOverrides(cfg, report, pr, st.Labels)...)
+	adders, err := labelAdders(ctx, gh, cfg, repo, pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	byLabel, labelNotes := labelOverrides(cfg, report, pr, adders)
+	ovs, notes = append(ovs, byLabel...), append(notes, labelNotes...)
 	if len(ovs) > 0 || len(notes) > len(col.notes) {
 		opt.Overrides, opt.Notes = ovs, notes
 		report = review.Build(col.inputs, opt)
@@ -131,13 +134,13 @@ func (a *App) people(ctx context.Context, gh GitHub, cfg *rules.Config, author s
 }
 
 // labelOverrides are the overrides the PR's labels give to the report's
-// blocking findings that nothing overrides yet. A label its author put on
-// their own PR counts only where the config allows authors (allow_author).
-func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, marks []LabelMark) []rules.Override {
-	if len(pr.Labels) == 0 {
-		return nil
-	}
-	var out []rules.Override
+// blocking findings that nothing overrides yet. Who added a label is
+// GitHub's record (adders, from the PR's issue events), never a webhook
+// the App may have missed: a label whose adder GitHub does not show does
+// not count, and the notes say so. A label its author put on their own PR
+// counts only where the config allows authors (allow_author).
+func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, adders map[string]LabelMark) (out []rules.Override, notes []string) {
+	unknown := map[string]bool{}
 	for _, p := range r.Projects {
 		for _, f := range p.Findings {
 			if f.Severity != rules.SeverityBlock || f.Override != nil || !cfg.Overridable(f.Rule) {
@@ -147,26 +150,33 @@ func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, marks [
 				if !cfg.MayOverride(f.Rule, p.Environment, "", nil, []string{l}) {
 					continue
 				}
-				o := rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project, By: "label:" + l, Digest: rules.FindingDigest(f)}
-				byAuthor := false
-				for _, m := range marks {
-					if strings.EqualFold(m.Name, l) {
-						o.At = m.At
-						if m.By != "" {
-							o.By += " (added by " + m.By + ")"
-						}
-						byAuthor = m.By != "" && strings.EqualFold(m.By, pr.Author)
-					}
-				}
-				if byAuthor && !trust.AuthorMay(cfg, f.Rule, p.Environment, pr.Author, nil) {
+				m, ok := adders[strings.ToLower(l)]
+				if !ok || m.By == "" {
+					unknown[l] = true
 					continue
 				}
-				out = append(out, o)
+				if strings.EqualFold(m.By, pr.Author) && !trust.AuthorMay(cfg, f.Rule, p.Environment, pr.Author, nil) {
+					continue
+				}
+				out = append(out, rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project,
+					By: "label:" + l + " (added by " + m.By + ")", At: m.At, Digest: rules.FindingDigest(f)})
 				break
 			}
 		}
 	}
-	return out
+	for _, l := range slices.Sorted(maps.Keys(unknown)) {
+		notes = append(notes, fmt.Sprintf("The label %q does not count: GitHub's events of this pull request do not show who added it. Remove it and add it again.", l))
+	}
+	return out, notes
+}
+
+// labelAdders asks GitHub who added the PR's labels, when one of them is
+// an override label of cfg (nil, and no request, otherwise).
+func labelAdders(ctx context.Context, gh port.PRReader, cfg *rules.Config, repo Repo, pr PullRequest) (map[string]LabelMark, error) {
+	if !slices.ContainsFunc(pr.Labels, func(l string) bool { return isOverrideLabel(cfg, l) }) {
+		return nil, nil
+	}
+	return gh.LabelAdders(ctx, repo, pr.Number)
 }
 
 // isOverrideLabel reports whether any override policy of cfg names label.

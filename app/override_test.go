@@ -188,8 +188,12 @@ func TestATeamMemberMayOverride(t *testing.T) {
 
 func TestAnOverrideLabel(t *testing.T) {
 	h := typoPR(t)
-	label := func(action string, labels ...string) {
-		h.gh.SetLabels(owner, repo, 7, labels...)
+	label := func(action string) {
+		if action == "labeled" {
+			h.gh.Label(owner, repo, 7, "carol", "planwarden/accept-gpu-change")
+		} else {
+			h.gh.Unlabel(owner, repo, 7, "carol", "planwarden/accept-gpu-change")
+		}
 		ev := pullRequestEvent(action, 7, sha1)
 		ev["label"] = map[string]any{"name": "planwarden/accept-gpu-change"}
 		ev["sender"] = map[string]any{"login": "carol"}
@@ -197,11 +201,11 @@ func TestAnOverrideLabel(t *testing.T) {
 			t.Fatalf("%s delivery: status %d", action, code)
 		}
 	}
-	label("labeled", "planwarden/accept-gpu-change")
+	label("labeled")
 	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
 		t.Errorf("with the override label the check is %q %q, want success", c.Conclusion, c.Title)
 	}
-	if body := h.review().Body; strings.Count(body, "**Overridden** by `label:planwarden/accept-gpu-change (added by carol)` on 2026-12-02") != 2 {
+	if body := h.review().Body; strings.Count(body, "**Overridden** by `label:planwarden/accept-gpu-change (added by carol)` on ") != 2 {
 		t.Errorf("review comment should show both findings overridden by the label, added by carol:\n%s", body)
 	}
 	label("unlabeled")
@@ -342,7 +346,7 @@ overrides:
 		t.Errorf("a staging-only overrider on a prod finding: reaction %q reply %q, want a refusal naming prod", h.reaction(id), h.lastReply())
 	}
 	// A staging-only label does not override in prod either.
-	h.gh.SetLabels(owner, repo, 7, "planwarden/accept-gpu-change")
+	h.gh.Label(owner, repo, 7, "carol", "planwarden/accept-gpu-change")
 	ev := pullRequestEvent("labeled", 7, sha1)
 	ev["label"] = map[string]any{"name": "planwarden/accept-gpu-change"}
 	h.deliver("pull_request", "label-staging-only", ev)

@@ -208,7 +208,7 @@ func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullReques
 		return result{out: out}
 	}
 	defer col.memory.release()
-	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, cfg, pr, st)
+	report, blocking, err := a.reviewWithOverrides(ctx, gh, repo, col, cfg, pr, st)
 	if err != nil {
 		logger(ctx).Error("check who may override", "err", err)
 		return result{out: failed("Overrides not checked", "planwarden could not check who may override (a GitHub request failed). Press Re-run on this check to try again.")}

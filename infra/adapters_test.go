@@ -614,6 +614,13 @@ func TestGCEInstance(t *testing.T) {
 			after: map[string]any{"name": "t", "machine_type": mt, "zone": "us-central1-a", "labels": map[string]any{"cost-center": "ml"},
 				"guest_accelerator": acc}}}}
 	}
+	gceAt := func(mt, zone string, extra map[string]any) tplan {
+		after := map[string]any{"name": "t", "machine_type": mt, "zone": zone}
+		for k, v := range extra {
+			after[k] = v
+		}
+		return tplan{changes: []rc{{addr: "google_compute_instance.t", actions: []string{"create"}, after: after}}}
+	}
 	tags := map[string]string{"cost-center": "ml"}
 	runAdapterCases(t, map[string]adapterCase{
 		"N1 with two attached T4s: host plus GPU price, region from the zone": {
@@ -627,6 +634,22 @@ func TestGCEInstance(t *testing.T) {
 			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 3.673385 (max 3.673385)", Overlap: "nil",
 				After: &sview{SKU: "a2-highgpu-1g", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
 					GPUModel: "NVIDIA A100 40GB", Name: "t", Tags: tags}},
+		},
+		"e2-micro in a London zone: the bulk layer's price for its region": {
+			plan: gceAt("e2-micro", "europe-west2-a", nil),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 0.010792 (max 0.010792)", Overlap: "nil",
+				After: &sview{SKU: "e2-micro", Region: "europe-west2", Source: RegionFromResource, Scale: fixed(1), Name: "t"}},
+		},
+		"zone written as a resource path": {
+			plan: gceAt("n1-standard-1", "projects/p/zones/us-central1-c", nil),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 0.0475 (max 0.0475)", Overlap: "nil",
+				After: &sview{SKU: "n1-standard-1", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), Name: "t"}},
+		},
+		"preemptible stays unpriced with its reason": {
+			plan: gceAt("n1-standard-1", "us-central1-a", map[string]any{"scheduling": []any{map[string]any{"preemptible": true}}}),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
+				Unpriced: []string{"after: spot or low-priority capacity: the catalog has on-demand prices only"},
+				After:    &sview{SKU: "n1-standard-1", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), Name: "t"}},
 		},
 		"attached GPU without a price": {
 			plan: gce("n1-standard-4", []any{map[string]any{"type": "nvidia-tesla-v100", "count": 1}}),

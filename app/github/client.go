@@ -516,6 +516,43 @@ func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([
 	return out, false, nil
 }
 
+// LabelAdders replays the issue's labeled and unlabeled events, oldest
+// first. GitHub lists events oldest first, so with more than maxPages
+// pages it reads the first page (to learn the last) and then the newest
+// maxPages-1.
+func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (map[string]port.LabelMark, error) {
+	out := map[string]port.LabelMark{}
+	replay := func(evs []*github.IssueEvent) {
+		for _, e := range evs {
+			name := strings.ToLower(e.GetLabel().GetName())
+			switch e.GetEvent() {
+			case "labeled":
+				out[name] = port.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
+			case "unlabeled":
+				delete(out, name)
+			}
+		}
+	}
+	opt := &github.ListOptions{PerPage: 100}
+	for page := 0; page < maxPages; page++ {
+		evs, resp, err := g.c.Issues.ListIssueEvents(ctx, r.Owner, r.Name, number, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list events of #%d: %w", number, err)
+		}
+		if page == 0 && resp.LastPage > maxPages {
+			// Too many to read them all: the newest pages decide.
+			opt.Page = resp.LastPage - (maxPages - 2)
+			continue
+		}
+		replay(evs)
+		if resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, nil
+}
+
 func (g *ghAdapter) GetPermission(ctx context.Context, r port.Repo, user string) (string, error) {
 	p, resp, err := g.c.Repositories.GetPermissionLevel(ctx, r.Owner, r.Name, user)
 	if err != nil {
