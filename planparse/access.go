@@ -228,8 +228,9 @@ type lazyPlan struct {
 // bytes and its (shared) type name: a plan of 100,000 unchanged resources
 // costs a few MB to index, not one decoded record each.
 type stateIndex struct {
-	raw []byte // the section's root module
-	z   sanitizer
+	raw  []byte   // the section (prior_state, planned_values)
+	root []string // the path to its root module, found when first indexed
+	z    sanitizer
 
 	once    sync.Once
 	entries []*stateEntry
@@ -275,7 +276,11 @@ func (p *Plan) PlannedResource(address string) *StateResource { return p.lazy.pl
 func (x *stateIndex) index() {
 	x.once.Do(func() {
 		x.byType = map[string][]*stateEntry{}
-		queue := [][]byte{x.raw}
+		m := x.raw
+		for _, k := range x.root {
+			m = memberFrom(m, k)
+		}
+		queue := [][]byte{m}
 		for len(queue) > 0 {
 			m := queue[0]
 			queue = queue[1:]
@@ -453,6 +458,28 @@ func member(raw []byte, key string) []byte {
 			return end, errStop // the first of repeated keys counts (see lookup)
 		}
 		return end, err
+	})
+	return out
+}
+
+// memberFrom is member without finding where the value ends: the slice
+// runs from the value's start to the end of raw, for a reader that walks
+// an object (or array) and stops at its closing bracket. Finding the end of
+// a large section (prior_state's root module) is a walk over all of it.
+func memberFrom(raw []byte, key string) []byte {
+	var out []byte
+	i := ws(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
+		if string(k) == key {
+			if !isNull(raw, v) {
+				out = raw[v:]
+			}
+			return v, errStop // the first of repeated keys counts (see lookup)
+		}
+		return skipValid(raw, v)
 	})
 	return out
 }
