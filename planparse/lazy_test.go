@@ -39,7 +39,7 @@ func TestLazyValuesMatchFullDecode(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		secrets := collectSecrets(w, sensitiveOutputs(w.PlannedValues))
+		secrets := p.lazy.secrets
 		for i, c := range p.Changes {
 			wc := &w.ResourceChanges[i].Change
 			for _, side := range []struct {
