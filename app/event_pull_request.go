@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strconv"
 )
 
@@ -16,7 +17,7 @@ import (
 // waitingSummary is what the check says until the plan arrives.
 const waitingSummary = "planwarden reviews this commit's Terraform plan when the plan workflow finishes and uploads an artifact named `planwarden-<project>`. Until then this check stays in progress, so a required check blocks the merge."
 
-func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processPullRequest(ctx context.Context, gh reviewer, job Job) error {
 	if job.PullRequest.Label != "" {
 		return a.processLabel(ctx, gh, job)
 	}
@@ -80,11 +81,19 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 // processLabel reviews the latest plan again when an override label
 // comes or goes, so its override follows. Who added it is read from
 // GitHub's events at review time (labelAdders), not from this delivery.
-func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processLabel(ctx context.Context, gh reviewer, job Job) error {
 	repo, e := repoOf(job), job.PullRequest
 	label := e.Label
-	cfg, _, ok := a.repoConfig(ctx, gh, repo, e.BaseRef)
-	if !ok || !isOverrideLabel(cfg, label) {
+	cfg, err := a.repoConfig(ctx, gh, repo, e.BaseRef)
+	var bad *Final
+	if errors.As(err, &bad) {
+		logger(ctx).Info("label not looked at: the base branch's config cannot be used", "label", label)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !isOverrideLabel(cfg, label) {
 		logger(ctx).Debug("label is no override label", "label", label)
 		return nil
 	}
@@ -102,7 +111,7 @@ func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
 
 // reviewAgain reviews the PR's latest plan run again, as "Re-run" does,
 // after its overrides or labels changed.
-func (a *App) reviewAgain(ctx context.Context, gh GitHub, repo Repo, pr int, runID int64) error {
+func (a *App) reviewAgain(ctx context.Context, gh reviewer, repo Repo, pr int, runID int64) error {
 	run, err := gh.GetWorkflowRun(ctx, repo, runID)
 	if err != nil {
 		return err

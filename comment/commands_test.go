@@ -168,3 +168,14 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+func TestNoteCarriesItsThreadsMarker(t *testing.T) {
+	body := Note("pw-7-42", "override", "`/override`: `alice` overrode `gpu-sku-loss`.")
+	m, ok := ParseReplyMarker(body)
+	if !ok || m.Thread != "pw-7-42" || m.Command != "override" || !strings.HasSuffix(body, "\n`/override`: `alice` overrode `gpu-sku-loss`.\n") {
+		t.Errorf("Note = %q; want the thread's marker, then the text", body)
+	}
+	if m, _ := ParseReplyMarker(Note("pw 7 <b>", "override", "x")); m.Thread != "none" {
+		t.Errorf("a thread id that is no id became %q, want none", m.Thread)
+	}
+}

@@ -397,6 +397,10 @@ func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r port.Repo, runID int
 func (g *ghAdapter) DownloadArtifact(ctx context.Context, r port.Repo, id int64, maxBytes int64) ([]byte, error) {
 	u, resp, err := g.c.Actions.DownloadArtifact(ctx, r.Owner, r.Name, id, 1)
 	if err != nil {
+		if resp != nil && resp.Response != nil {
+			// go-github says only "unexpected status code" here.
+			err = &statusError{resp: resp.Response, err: err}
+		}
 		return nil, fmt.Errorf("download artifact %d: %w", id, notFound(resp, err))
 	}
 	if err := plainHTTP(g.in.baseURL, u); err != nil {
