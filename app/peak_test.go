@@ -50,9 +50,10 @@ func heapPeak(limit int64, f func()) (base, peak uint64) {
 
 // The worker's memory for one large artifact, the issue's target: the heap
 // while one review runs stays under 3 × the uncompressed plan + 50 MB above
-// what it was before. Measured twice: with that as the soft memory limit
-// (GOMEMLIMIT, as the CLI sets one; asserted), and without one, as the
-// worker runs today (logged: issue 12's memory work is to bring it under).
+// what it was before. Measured twice: with that as the soft memory limit,
+// and without one, as the worker runs today; both asserted, the second
+// only without the race detector (whose own allocations put it at the
+// target: 129.7 MB against 129.8).
 //
 //	go test -run WorkerPeakMemory -v ./app/
 func TestWorkerPeakMemoryForOneLargeArtifact(t *testing.T) {
@@ -80,7 +81,7 @@ func TestWorkerPeakMemoryForOneLargeArtifact(t *testing.T) {
 			used := int64(peak) - int64(base)
 			t.Logf("%s: plan %.1f MB (zip %.1f MB): heap peak %.1f MB above the %.1f MB before (%.2f × the plan); target under %.1f MB",
 				name, mb(len(plan)), mb(len(zipData)), float64(used)/(1<<20), float64(base)/(1<<20), float64(used)/float64(len(plan)), float64(target)/(1<<20))
-			if limit != math.MaxInt64 && used > target {
+			if (limit != math.MaxInt64 || !raceDetector) && used > target {
 				t.Errorf("one review took %.1f MB of heap, over 3 × the %.1f MB plan + 50 MB", float64(used)/(1<<20), mb(len(plan)))
 			}
 		})

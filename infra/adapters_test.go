@@ -38,7 +38,7 @@ func sideView(s *Side) *sview {
 		return nil
 	}
 	v := &sview{SKU: s.SKU, Region: s.Region, Source: s.RegionSource, GPUs: s.GPUs(false), MaxGPUs: s.GPUs(true),
-		Name: s.Name, Tags: s.Tags, Labels: s.Labels, Taints: s.Taints, ImageType: s.ImageType}
+		Name: s.Name, Tags: s.Tags(), Labels: s.Labels(), Taints: s.Taints, ImageType: s.ImageType}
 	if len(s.Groups) > 0 {
 		v.Scale = s.Groups[0].Scale
 		v.GPUModel = s.Groups[0].SKU.GPUModel

@@ -132,8 +132,8 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Actions:          actions,
 		DeferredActions:  deferredActions,
 		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), secrets: secrets,
-			prior:   stateIndex{raw: member(member(w.PriorState, "values"), "root_module"), z: sanitizer{secrets: secrets}},
-			planned: stateIndex{raw: member(w.PlannedValues, "root_module"), z: sanitizer{secrets: secrets}}},
+			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets}},
+			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
 	}
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {

@@ -94,7 +94,11 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 		var out []string
 		x.index()
 		for _, e := range x.entries {
-			out = append(out, e.address, e.typ, fmt.Sprint(dec(e.values)))
+			address, _, typ, _, values, _ := x.fields(e.raw)
+			if typ != e.typ {
+				panic("stateIndex: entry type " + e.typ + ", resource type " + typ)
+			}
+			out = append(out, address, e.typ, fmt.Sprint(dec(values)))
 		}
 		sort.Strings(out)
 		return out
