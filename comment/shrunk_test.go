@@ -22,6 +22,7 @@ import (
 const shrunkDigests = "testdata/shrunk/digests.json"
 
 func TestShrunkOutputIsStable(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("parses generated plans of up to 20,000 changes")
 	}

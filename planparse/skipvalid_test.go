@@ -7,6 +7,7 @@ import "testing"
 // every corpus plan, fixture and generated plan that Parse accepts, and of
 // hand-made strings with escaped quotes and backslashes.
 func TestSkipValidMatchesSkipValue(t *testing.T) {
+	t.Parallel()
 	docs := diffFiles(t)
 	docs["escapes"] = []byte(`{"a\"b":"x\\\"y\\","c":["\\\\",{"d":"\"}]\""}],"e":-1.5e3,"f":true,"g":null, "h" : [ ] ,"i":{}}`)
 	checked := 0

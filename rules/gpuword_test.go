@@ -8,6 +8,7 @@ import (
 // hasGPUWord splits a tag value into words without allocating; it must
 // find exactly the words strings.FieldsFunc finds.
 func TestHasGPUWord(t *testing.T) {
+	t.Parallel()
 	fields := func(v string) bool {
 		for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')

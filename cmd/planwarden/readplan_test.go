@@ -13,6 +13,7 @@ import (
 // bytes are the file's, an empty file is an empty plan for Parse to
 // refuse, and a missing file is a *fs.PathError that runReview unwraps.
 func TestReadPlanFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "plan.json")
 	want := `{"format_version":"1.2","resource_changes":[]}` + strings.Repeat(" ", 5000)
