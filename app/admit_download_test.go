@@ -30,6 +30,7 @@ func planZip(t *testing.T, n int) []byte {
 // (from the sizes GitHub lists), corrects the charge from the zips'
 // headers, and never waits with zips in hand.
 func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
+	t.Parallel()
 	const memBudget = 100 << 20
 	data := planZip(t, 8<<20) // 8 MiB of plan in a few KiB of zip
 	arts := []Artifact{{ID: 1, Name: "planwarden-big", SizeInBytes: int64(len(data))}}

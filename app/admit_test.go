@@ -8,6 +8,7 @@ import (
 )
 
 func TestMemoryGateAdmitsWhatFitsAndRefusesWhatNeverWill(t *testing.T) {
+	t.Parallel()
 	g := newMemoryGate(100 << 20)
 	release, err := g.admit(context.Background(), 60<<20)
 	if err != nil {

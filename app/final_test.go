@@ -24,6 +24,7 @@ func runJob(runID int64, pr int, sha string) app.Job {
 // stays in progress meanwhile, never a failure that asks a person to
 // press Re-run, and the next attempt concludes it from the plan.
 func TestATransientFailureAtAnyStageIsRetriedNotAFailedCheck(t *testing.T) {
+	t.Parallel()
 	// Each fault outlasts the HTTP client's own retry (MaxRetries 1: two
 	// tries of a read; a comment's POST is checked and made again once).
 	tests := map[string]githubtest.Fault{
@@ -69,6 +70,7 @@ func TestATransientFailureAtAnyStageIsRetriedNotAFailedCheck(t *testing.T) {
 // concludes as a failure saying what happened, and the job is done (not
 // retried, so not given up later with other words).
 func TestAFinalFailureConcludesTheCheckWithItsMessage(t *testing.T) {
+	t.Parallel()
 	forbidden := `{"message":"Resource not accessible by integration"}`
 	tests := map[string]struct {
 		fault     githubtest.Fault

@@ -12,6 +12,7 @@ import (
 const acceptLabel = "planwarden/accept-gpu-change"
 
 func TestALabelWhoseAdderGitHubDoesNotShowDoesNotCount(t *testing.T) {
+	t.Parallel()
 	h := typoPR(t)
 	// The label is on the PR, but no event says who put it there.
 	h.gh.SetLabels(owner, repo, 7, acceptLabel)
@@ -29,6 +30,7 @@ func TestALabelWhoseAdderGitHubDoesNotShowDoesNotCount(t *testing.T) {
 }
 
 func TestTheAuthorsOwnLabelDoesNotCountWhenItsWebhookWasMissed(t *testing.T) {
+	t.Parallel()
 	h := typoPR(t)
 	// The author labels their own PR; the App never sees the delivery
 	// (lost, or the App was down). A later re-run must still know.
@@ -54,6 +56,7 @@ func TestTheAuthorsOwnLabelDoesNotCountWhenItsWebhookWasMissed(t *testing.T) {
 }
 
 func TestOnABusyPRTheNewestLabelEventsDecide(t *testing.T) {
+	t.Parallel()
 	h := typoPR(t)
 	// carol labels first; then more than ten pages of other label events
 	// push her event out of the pages planwarden reads.

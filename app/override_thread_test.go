@@ -16,6 +16,7 @@ import (
 // the review an override asks for hides them all (the review comment shows the overrides), and a
 // retried job does not answer twice.
 func TestOverrideRepliesAreThreads(t *testing.T) {
+	t.Parallel()
 	h := typoPR(t)
 	list := h.command("mallory", "/override")
 	refused := h.command("mallory", "/override gpu-sku-loss -- trust me")

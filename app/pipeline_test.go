@@ -29,6 +29,7 @@ func unitApp(t *testing.T, opts ...func(*Config)) *App {
 }
 
 func TestNewRefusesABadPrivateKey(t *testing.T) {
+	t.Parallel()
 	_, err := New(Config{Secrets: Secrets{AppID: 1, PrivateKeyPEM: []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETBYTES\n-----END RSA PRIVATE KEY-----\n")}})
 	if err == nil || strings.Contains(err.Error(), "SECRETBYTES") || !strings.Contains(err.Error(), "private key") {
 		t.Fatalf("New with a bad key: %v, want an error about the key that does not quote it", err)
@@ -36,6 +37,7 @@ func TestNewRefusesABadPrivateKey(t *testing.T) {
 }
 
 func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
+	t.Parallel()
 	sha := "abc1234"
 	when := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 	ours := comment.Render(nil, comment.Options{HeadSHA: sha, PlanTime: when, Marker: true})
@@ -84,6 +86,7 @@ func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
 }
 
 func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
+	t.Parallel()
 	var batches []int
 	gh := &fakePublisher{updateCheckRun: func(_ Repo, c CheckRun) error { batches = append(batches, len(c.Annotations)); return nil }}
 	a := unitApp(t)
@@ -97,6 +100,7 @@ func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
 }
 
 func TestSlashCommandOnAForkIsRefused(t *testing.T) {
+	t.Parallel()
 	var replies []string
 	gh := &fakeGitHub{
 		fakeReader: fakeReader{
@@ -118,6 +122,7 @@ func TestSlashCommandOnAForkIsRefused(t *testing.T) {
 }
 
 func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
+	t.Parallel()
 	gh := &fakeReader{listPRsForCommit: func(Repo, string) ([]PullRequest, error) {
 		return []PullRequest{{Number: 1, State: "closed", HeadSHA: "s"}, {Number: 4, State: "open", HeadSHA: "other"}, {Number: 6, State: "open", HeadSHA: "s"}}, nil
 	}}
@@ -129,6 +134,7 @@ func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
 }
 
 func TestSafeEntry(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"plan.json": true, "a/b/plan.json": true, "dir/": true,
 		"../plan.json": false, "a/../../plan.json": false, "/etc/plan.json": false,
