@@ -66,13 +66,18 @@ serve: build
 	./$(BIN) serve
 
 # Re-import the curated price table into infra/catalog.json and rebuild the
-# bulk layer infra/catalog_bulk.tsv (docs/pricing.md has the live-API refresh
-# commands).
+# bulk layers infra/catalog_bulk.tsv and infra/catalog_bulk_gcp.tsv
+# (docs/pricing.md has the live-API refresh commands; GCP_YML may be a whole
+# pricing.yml downloaded from Cyclenerd/google-cloud-pricing-cost-calculator,
+# with GCP_COMMIT the commit it was taken at).
 PRICES_CSV ?= ../shared/data/prices.csv
 BULK_DIR ?= ../shared/data/catalog
+GCP_YML ?= cmd/pricegen/data/gcp-pricing-excerpt.yml
+GCP_COMMIT ?= 0166a59ebba7c36f2cc8c931d9f258dcebc44776
 pricegen:
 	$(GO) run ./cmd/pricegen import -csv $(PRICES_CSV)
 	$(GO) run ./cmd/pricegen bulk -dir $(BULK_DIR)
+	$(GO) run ./cmd/pricegen gcp -yml $(GCP_YML) -commit $(GCP_COMMIT)
 
 # The two Lambda binaries (docs/deploy.md): the receiver links no review
 # pipeline, the worker no webhook handler.

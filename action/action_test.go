@@ -3,26 +3,55 @@
 package action
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/planwarden/planwarden/app/githubtest"
 	"github.com/planwarden/planwarden/comment"
 )
 
-// build compiles planwarden once for the script to use (PLANWARDEN_BIN).
+var (
+	buildOnce sync.Once
+	buildDir  string
+	builtBin  string
+	buildErr  error
+)
+
+// TestMain removes the binary build made.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// build compiles planwarden once per test binary for the script to use
+// (PLANWARDEN_BIN); the tests only run it.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "planwarden")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/planwarden")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "planwarden-action-"); buildErr != nil {
+			return
+		}
+		bin := filepath.Join(buildDir, "planwarden")
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/planwarden")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		builtBin = bin
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return bin
+	return builtBin
 }
 
 type run struct {
@@ -60,6 +89,7 @@ func runAction(t *testing.T, bin string, gh *githubtest.Server, inputs map[strin
 }
 
 func TestActionReviewsCommentsAndFails(t *testing.T) {
+	t.Parallel()
 	bin := build(t)
 	gh := githubtest.New(t)
 	gh.AddPR(githubtest.PR{Owner: "acme", Repo: "infra", Number: 12, HeadSHA: "abc1234"})
@@ -95,6 +125,7 @@ func TestActionReviewsCommentsAndFails(t *testing.T) {
 }
 
 func TestActionPassesAndRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	bin := build(t)
 	gh := githubtest.New(t)
 	bucket, _ := filepath.Abs("../examples/plans/bucket-lifecycle.json")

@@ -36,10 +36,28 @@ func newMemoryGate(budget int64) *memoryGate {
 	return &memoryGate{budget: budget, sem: semaphore.NewWeighted(budget)}
 }
 
-// planCost estimates the memory a run's plans take while they are
-// reviewed: the zips, each plan entry's bytes (as its header declares:
-// extractPlans reads each into one buffer of that size and refuses an
-// entry that lies) times planOverhead, and a fixed part.
+// compressionBound is the ratio of plan bytes to zip bytes charged for an
+// artifact before its zip is read: Terraform's JSON plans compress about
+// 10 to 25 times (a 26.6 MB plan of 20,000 changes is a 1.1 MB zip). The
+// charge is corrected from the zip's headers once it is downloaded.
+const compressionBound = 32
+
+// upfrontCost is what a run's artifacts are charged before they are
+// downloaded, from the sizes GitHub lists: the zips, their plans at
+// compressionBound times the zip (at most the run's uncompressed limit),
+// times planOverhead, and the fixed part.
+func upfrontCost(arts []Artifact, maxTotal int64) int64 {
+	var zips int64
+	for _, art := range arts {
+		zips += max(art.SizeInBytes, 0)
+	}
+	return jobOverhead + zips + planOverhead*min(zips*compressionBound, maxTotal)
+}
+
+// planCost is the memory a run's plans take while they are reviewed, from
+// the zips' headers: the zips, each plan entry's bytes (as its header
+// declares: extractPlans reads each into one buffer of that size and
+// refuses an entry that lies) times planOverhead, and the fixed part.
 func planCost(zips [][]byte) int64 {
 	cost := int64(jobOverhead)
 	for _, data := range zips {
@@ -58,13 +76,13 @@ func planCost(zips [][]byte) int64 {
 }
 
 // admit waits until cost fits the budget and returns the release; a cost
-// over the whole budget is refused at once with the check's message.
-func (g *memoryGate) admit(ctx context.Context, cost int64) (release func(), out outcome, ok bool) {
+// over the whole budget is a *Final saying so.
+func (g *memoryGate) admit(ctx context.Context, cost int64) (release func(), err error) {
 	adm := &admission{gate: g}
-	if out, ok := adm.grow(ctx, cost); !ok {
-		return nil, out, false
+	if err := adm.grow(ctx, cost); err != nil {
+		return nil, err
 	}
-	return adm.release, outcome{}, true
+	return adm.release, nil
 }
 
 // admission is the memory one job holds. A job reading several runs grows
@@ -77,31 +95,51 @@ type admission struct {
 	want int64 // the last amount asked for
 }
 
-func (a *admission) grow(ctx context.Context, cost int64) (outcome, bool) {
+// grow adds cost to what the job holds, waiting for it when it does not
+// fit now. More than the whole budget is a *Final; a wait cut short is
+// the context's error (the job is tried again).
+func (a *admission) grow(ctx context.Context, cost int64) error {
 	g := a.gate
 	a.want = a.held + cost
 	if a.want > g.budget {
-		return failed("Plan too large for the worker",
-			fmt.Sprintf("Reviewing this run's plans needs about %d MiB of memory (3 times the uncompressed plans, plus the artifacts), more than this worker's budget of %d MiB. "+
+		return final("Plan too large for the worker",
+			"Reviewing this run's plans needs about %d MiB of memory (3 times the uncompressed plans, plus the artifacts), more than this worker's budget of %d MiB. "+
 				"Split the plan into smaller projects (one artifact or plan file each), or have the operator raise the budget (PLANWARDEN_MEMORY_BUDGET_MB for serve, the function's memory size on Lambda).",
-				a.want>>20, g.budget>>20)), false
+			a.want>>20, g.budget>>20)
 	}
-	if a.held > 0 && g.sem.TryAcquire(cost) {
-		a.held += cost
-		return outcome{}, true
+	if a.tryGrow(cost) {
+		return nil
 	}
 	a.release()
 	if err := g.sem.Acquire(ctx, a.want); err != nil {
-		return failed("Review not started", "planwarden stopped waiting for memory to review this plan. Press Re-run on this check to try again."), false
+		return fmt.Errorf("wait for %d MiB of the worker's memory: %w", a.want>>20, err)
 	}
 	a.held = a.want
-	return outcome{}, true
+	return nil
+}
+
+// tryGrow adds cost to what the job holds when it fits now (within the
+// budget, without waiting), and reports whether it did.
+func (a *admission) tryGrow(cost int64) bool {
+	if cost <= 0 {
+		return true
+	}
+	if a.held+cost > a.gate.budget || !a.gate.sem.TryAcquire(cost) {
+		return false
+	}
+	a.held += cost
+	return true
+}
+
+// shrink gives back n of what the job holds (an estimate that was too
+// high, a zip whose plans are read).
+func (a *admission) shrink(n int64) {
+	n = min(n, a.held)
+	if n > 0 {
+		a.gate.sem.Release(n)
+		a.held -= n
+	}
 }
 
 // release gives back everything the job holds.
-func (a *admission) release() {
-	if a.held > 0 {
-		a.gate.sem.Release(a.held)
-		a.held = 0
-	}
-}
+func (a *admission) release() { a.shrink(a.held) }

@@ -2,36 +2,40 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
 
 func TestMemoryGateAdmitsWhatFitsAndRefusesWhatNeverWill(t *testing.T) {
+	t.Parallel()
 	g := newMemoryGate(100 << 20)
-	release, _, ok := g.admit(context.Background(), 60<<20)
-	if !ok {
-		t.Fatal("a job within the budget was not admitted")
+	release, err := g.admit(context.Background(), 60<<20)
+	if err != nil {
+		t.Fatalf("a job within the budget was not admitted: %v", err)
 	}
 	// A second such job does not fit beside the first: it waits (here,
-	// until its context gives up).
+	// until its context gives up), and is tried again later: the wait
+	// cut short is no final answer for its check.
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, out, ok := g.admit(gone, 60<<20); ok || !strings.Contains(out.Summary, "Press Re-run") {
-		t.Errorf("a second job past the budget was admitted (%v) or not told to re-run: %q", ok, out.Summary)
+	if _, err := g.admit(gone, 60<<20); err == nil || finalOf(err) != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("a second job past the budget: %v; want the wait's cancellation, retried (final: %v)", err, finalOf(err))
 	}
-	if r, _, ok := g.admit(context.Background(), 40<<20); !ok {
-		t.Errorf("a job that fits beside the first was not admitted")
+	if r, err := g.admit(context.Background(), 40<<20); err != nil {
+		t.Errorf("a job that fits beside the first was not admitted: %v", err)
 	} else {
 		r()
 	}
 	release()
-	if r, _, ok := g.admit(context.Background(), 60<<20); !ok {
-		t.Errorf("after the first job ended, the second was still not admitted")
+	if r, err := g.admit(context.Background(), 60<<20); err != nil {
+		t.Errorf("after the first job ended, the second was still not admitted: %v", err)
 	} else {
 		r()
 	}
-	_, out, ok := g.admit(context.Background(), 101<<20)
-	if ok || out.Conclusion != "failure" || !strings.Contains(out.Summary, "more than this worker's budget of 100 MiB") {
-		t.Errorf("a job over the whole budget: admitted %v, %q; want a failure naming the budget", ok, out.Summary)
+	_, err = g.admit(context.Background(), 101<<20)
+	fin := finalOf(err)
+	if fin == nil || fin.outcome().Conclusion != "failure" || !strings.Contains(fin.Summary, "more than this worker's budget of 100 MiB") {
+		t.Errorf("a job over the whole budget: %v; want a final failure naming the budget", err)
 	}
 }

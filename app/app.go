@@ -112,8 +112,9 @@ func New(cfg Config) (*App, error) {
 	return a, nil
 }
 
-// Process does one job: the worker step. An error means the job may be
-// retried; what the PR author needs to know is reported on the check run.
+// Process does one job: the worker step. An error means the job is to be
+// tried again (final.go: the error model); what ends a job for good is
+// said on the check run it concerns, and Process returns nil.
 func (a *App) Process(ctx context.Context, job Job) error {
 	if err := job.Check(); err != nil {
 		return fmt.Errorf("process: %w", err)
@@ -139,10 +140,7 @@ func (a *App) Process(ctx context.Context, job Job) error {
 	case job.IssueComment != nil:
 		err = a.processIssueComment(ctx, gh, job)
 	}
-	if err != nil {
-		return fmt.Errorf("process %s %s: %w", job.Event, job.DeliveryID, err)
-	}
-	return nil
+	return a.settle(ctx, gh, job, err)
 }
 
 // keyedMutex serializes work on one PR inside this process, on top of the

@@ -26,6 +26,9 @@ const ArtifactPrefix = "planwarden"
 // keyed by the plan's path in the zip, override them.
 const MetadataFile = "planwarden-metadata.json"
 
+// maxMetadataBytes bounds a MetadataFile.
+const maxMetadataBytes = 64 << 10
+
 // Limits bound what the bot reads from untrusted artifacts.
 type Limits struct {
 	MaxArtifacts int   // plan artifacts per run; default 20
@@ -115,8 +118,8 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		if f.UncompressedSize64 > uint64(b.left) {
 			return nil, tooBig(artifact, name, lim)
 		}
-		if isMeta && f.UncompressedSize64 > 64<<10 {
-			return nil, refuse("artifact %s: %s: metadata file larger than 64 KiB", artifact, name)
+		if isMeta && f.UncompressedSize64 > maxMetadataBytes {
+			return nil, refuse("artifact %s: %s: metadata file larger than %d KiB", artifact, name, maxMetadataBytes>>10)
 		}
 		rc, err := f.Open()
 		if err != nil {
@@ -178,8 +181,8 @@ func safeEntry(name string) bool {
 }
 
 func decodeMetadata(data []byte) (*Metadata, error) {
-	if len(data) > 64<<10 {
-		return nil, errors.New("metadata file larger than 64 KiB")
+	if len(data) > maxMetadataBytes {
+		return nil, fmt.Errorf("metadata file larger than %d KiB", maxMetadataBytes>>10)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -223,41 +226,87 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 
 // downloadWithin fetches and opens every plan artifact of a run, within
 // the limits (b is shared by the runs of one review) and the worker's
-// memory budget; what goes wrong is the check's to say. The zips are
-// fetched first; the run's plans are opened once adm holds the memory they
-// need (see planCost), and adm keeps it until the caller releases it.
-func (a *App) downloadWithin(ctx context.Context, gh GitHub, repo Repo, arts []Artifact, b *budget, adm *admission) ([]planFile, outcome, bool) {
-	var zips [][]byte
+// memory budget (adm, held until the caller releases it). The memory is
+// taken before anything is downloaded, from the sizes GitHub lists
+// (upfrontCost), so no zip is ever held uncounted while the job waits;
+// once the zips are in hand their headers give the exact cost (planCost):
+// what was charged too much is given back, and what is missing is taken
+// at once or, when it does not fit now, waited for without the zips,
+// which are fetched again after the wait. What the PR must fix is a
+// *Final.
+func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts []Artifact, b *budget, adm *admission) ([]planFile, error) {
+	lim := a.cfg.Limits
 	for _, art := range arts {
 		if art.Expired {
-			return nil, failed("Plan artifact expired", fmt.Sprintf("The artifact %s has expired; re-run the plan workflow.", art.Name)), false
+			return nil, final("Plan artifact expired", "The artifact %s has expired; re-run the plan workflow.", art.Name)
 		}
-		if art.SizeInBytes > a.cfg.Limits.MaxZipBytes {
-			return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is %d MiB, more than the limit of %d MiB.",
-				art.Name, art.SizeInBytes>>20, a.cfg.Limits.MaxZipBytes>>20)), false
+		if art.SizeInBytes > lim.MaxZipBytes {
+			return nil, final("Plan artifact refused", "The artifact %s is %d MiB, more than the limit of %d MiB.",
+				art.Name, art.SizeInBytes>>20, lim.MaxZipBytes>>20)
 		}
-		data, err := gh.DownloadArtifact(ctx, repo, art.ID, a.cfg.Limits.MaxZipBytes)
-		if err != nil {
-			if errors.Is(err, ErrTooLarge) {
-				return nil, failed("Plan artifact refused", fmt.Sprintf("The artifact %s is larger than the limit of %d MiB.", art.Name, a.cfg.Limits.MaxZipBytes>>20)), false
-			}
-			logger(ctx).Error("download artifact", "artifact", art.Name, "err", err)
-			return nil, failed("Plan artifact not downloaded", fmt.Sprintf("planwarden could not download the artifact %s. Re-run the check to try again.", art.Name)), false
-		}
-		zips = append(zips, data)
 	}
-	if out, ok := adm.grow(ctx, planCost(zips)); !ok {
-		logger(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", adm.gate.budget>>20)
-		return nil, out, false
+	charged := min(upfrontCost(arts, lim.MaxTotal), a.memory.budget-adm.held)
+	if err := adm.grow(ctx, charged); err != nil {
+		return nil, a.notAdmitted(ctx, adm, err)
+	}
+	var zips [][]byte
+	for range 2 {
+		var err error
+		if zips, err = a.downloadAll(ctx, gh, repo, arts); err != nil {
+			return nil, err
+		}
+		need := planCost(zips)
+		if need <= charged {
+			adm.shrink(charged - need)
+			charged = need
+			break
+		}
+		if adm.tryGrow(need - charged) {
+			charged = need
+			break
+		}
+		// Waiting with the zips in hand would hold them uncounted.
+		zips = nil
+		logger(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
+		if err := adm.grow(ctx, need-charged); err != nil {
+			return nil, a.notAdmitted(ctx, adm, err)
+		}
+		charged = need
+	}
+	if zips == nil {
+		return nil, errors.New("the artifacts' plans grew between two downloads; trying again")
 	}
 	var files []planFile
 	for i, art := range arts {
-		got, err := extractPlans(art.Name, zips[i], a.cfg.Limits, b)
-		zips[i] = nil // done with the zip: its plans are read
+		got, err := extractPlans(art.Name, zips[i], lim, b)
+		adm.shrink(int64(len(zips[i]))) // done with the zip: its plans are read
+		zips[i] = nil
 		if err != nil {
-			return nil, failed("Plan artifact refused", err.Error()), false
+			return nil, final("Plan artifact refused", "%s", err.Error())
 		}
 		files = append(files, got...)
 	}
-	return files, outcome{}, true
+	return files, nil
+}
+
+// downloadAll fetches the artifacts' zips, each within the zip limit.
+func (a *App) downloadAll(ctx context.Context, gh PRReader, repo Repo, arts []Artifact) ([][]byte, error) {
+	limit := a.cfg.Limits.MaxZipBytes
+	zips := make([][]byte, 0, len(arts))
+	for _, art := range arts {
+		data, err := gh.DownloadArtifact(ctx, repo, art.ID, limit)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, final("Plan artifact refused", "The artifact %s is larger than the limit of %d MiB.", art.Name, limit>>20)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("download the artifact %s: %w", art.Name, err)
+		}
+		zips = append(zips, data)
+	}
+	return zips, nil
+}
+
+func (a *App) notAdmitted(ctx context.Context, adm *admission, err error) error {
+	logger(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", a.memory.budget>>20, "err", err)
+	return err
 }

@@ -130,6 +130,7 @@ func (h *harness) reviewOf(pr int) string {
 
 // 1. Any workflow's artifact counted.
 func TestAttackAnotherWorkflowsArtifactIsIgnored(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", stackConfig("prod"))
 	h.open(7, sha1, "", "infra/main.tf")
@@ -154,6 +155,7 @@ func TestAttackAnotherWorkflowsArtifactIsIgnored(t *testing.T) {
 }
 
 func TestAttackThePRsOwnPlanWorkflowIsNotTrusted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", stackConfig("prod"))
 	h.gh.SetFile(owner, repo, "main", planWorkflow, []byte("on: pull_request\njobs:\n  plan:\n    steps:\n      - uses: ./.github/actions/terraform\n      - uses: actions/upload-artifact@v4\n"))
@@ -183,6 +185,7 @@ func TestAttackThePRsOwnPlanWorkflowIsNotTrusted(t *testing.T) {
 
 // 2. The plan dated itself.
 func TestAttackThePlansTimestampDecidesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", stackConfig("prod"))
 	h.open(7, sha1, "", "infra/main.tf")
@@ -210,6 +213,7 @@ func TestAttackThePlansTimestampDecidesNothing(t *testing.T) {
 
 // 3. The artifact picked its environment.
 func TestAttackTheArtifactDoesNotPickItsEnvironment(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		art       func(t *testing.T) artifact
 		want      string
@@ -240,6 +244,7 @@ func TestAttackTheArtifactDoesNotPickItsEnvironment(t *testing.T) {
 }
 
 func TestAttackADeclaredProjectWithoutAPlanFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", "version: 1\nprojects:\n  - {name: stack, directory: infra, environment: prod}\n  - {name: serving, directory: serving, environment: prod}\n")
 	h.open(7, sha1, "", "infra/main.tf", "serving/endpoint.tf")
@@ -255,6 +260,7 @@ func TestAttackADeclaredProjectWithoutAPlanFails(t *testing.T) {
 
 // 4. A second plan workflow replaced the first.
 func TestAttackASecondPlanWorkflowDoesNotHideTheFirst(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", `version: 1
 plan_workflows: [.github/workflows/plan-gpu.yml, .github/workflows/plan-ml.yml]
@@ -275,6 +281,7 @@ projects:
 
 // 5. The author picked the config by picking the base.
 func TestAttackRetargetingThePRReviewsUnderTheNewBase(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", stackConfig("prod"))
 	h.config("lax", stackConfig("prod")+"rules:\n  gpu-sku-loss: {severity: off}\n  gpu-pool-sku: {severity: off}\n")
@@ -299,6 +306,7 @@ func TestAttackRetargetingThePRReviewsUnderTheNewBase(t *testing.T) {
 }
 
 func TestAttackRetargetingUndoesNoInfrastructureChanges(t *testing.T) {
+	t.Parallel()
 	h := laxPassesWithoutPlan(t, 7)
 	h.gh.SetBase(owner, repo, 7, "main")
 	ev := pullRequestEvent("edited", 7, sha1)
@@ -338,6 +346,7 @@ func (h *harness) overrideBoth(user string) {
 }
 
 func TestAttackAnOverrideStaysInItsEnvironment(t *testing.T) {
+	t.Parallel()
 	h := typoReviewed(t, overrideCfg("staging", "dave", "staging", ""))
 	h.overrideBoth("dave")
 	h.wantCheck(sha1, "success", "dave overrode both in staging")
@@ -351,6 +360,7 @@ func TestAttackAnOverrideStaysInItsEnvironment(t *testing.T) {
 }
 
 func TestAttackARuleWideOverrideDoesNotCoverANewResource(t *testing.T) {
+	t.Parallel()
 	h := typoReviewed(t, overrideCfg("prod", "alice", "prod", ""))
 	h.overrideBoth("alice")
 	h.wantCheck(sha1, "success", "alice overrode both")
@@ -393,6 +403,7 @@ func withSecondPool(t *testing.T, plan []byte) []byte {
 }
 
 func TestAttackTheAuthorCannotOverrideTheirOwnFindings(t *testing.T) {
+	t.Parallel()
 	h := typoReviewed(t, overrideCfg("prod", "octocat", "prod", ""))
 	id := h.command("octocat", "/override gpu-sku-loss -- trust me")
 	if h.reaction(id) != "-1" || !strings.Contains(h.lastReply(), "octocat wrote this pull request") {
@@ -407,6 +418,7 @@ func TestAttackTheAuthorCannotOverrideTheirOwnFindings(t *testing.T) {
 }
 
 func TestAttackTwoApprovalsMeanTwoPeople(t *testing.T) {
+	t.Parallel()
 	h := typoReviewed(t, overrideCfg("prod", "alice, bob", "prod", ", approvals: 2"))
 	h.overrideBoth("alice")
 	h.overrideBoth("alice") // again: still one person
@@ -418,6 +430,7 @@ func TestAttackTwoApprovalsMeanTwoPeople(t *testing.T) {
 }
 
 func TestAttackARemovedOverriderStopsCounting(t *testing.T) {
+	t.Parallel()
 	h := typoReviewed(t, overrideCfg("prod", "alice", "prod", ""))
 	h.overrideBoth("alice")
 	h.wantCheck(sha1, "success", "alice overrode both")
@@ -432,6 +445,7 @@ func TestAttackARemovedOverriderStopsCounting(t *testing.T) {
 }
 
 func TestAttackAnOverrideNeedsAReason(t *testing.T) {
+	t.Parallel()
 	h := typoReviewed(t, overrideCfg("prod", "alice", "prod", ""))
 	before := h.gh.CallCount("GET", "/artifacts")
 	id := h.command("alice", "/override gpu-sku-loss")
@@ -449,6 +463,7 @@ func TestAttackAnOverrideNeedsAReason(t *testing.T) {
 
 // 7. PRs that never plan waited forever.
 func TestAttackAPRWithoutInfrastructureChangesPasses(t *testing.T) {
+	t.Parallel()
 	const cfg = "version: 1\nprojects:\n  - {name: stack, directory: infra, environment: prod}\n  - {name: serving, environment: prod, paths: [\"ml/**/*.tf\"]}\n"
 	for name, tc := range map[string]struct {
 		cfg    string
@@ -480,6 +495,7 @@ func TestAttackAPRWithoutInfrastructureChangesPasses(t *testing.T) {
 // belongs to the commit, so the stricter base decides, whichever PR came
 // first.
 func TestAttackASecondPRIntoALaxBaseDoesNotDecide(t *testing.T) {
+	t.Parallel()
 	const lax = "version: 1\nprojects:\n  - {name: stack, environment: prod}\nrules:\n  gpu-sku-loss: {severity: off}\n  gpu-pool-sku: {severity: off}\n"
 	typo := func(t *testing.T) []artifact { return []artifact{plan(t, "stack", "aks-gpu-typo.json", "")} }
 	t.Run("the lax PR is reviewed first", func(t *testing.T) {
@@ -509,6 +525,7 @@ func TestAttackASecondPRIntoALaxBaseDoesNotDecide(t *testing.T) {
 // 7 and 5 together: a commit that passed "no infrastructure changes" for a
 // PR into a lax base waits for a plan once it is also a PR into main.
 func TestAttackNoInfrastructureChangesUnderALaxBaseOnly(t *testing.T) {
+	t.Parallel()
 	h := laxPassesWithoutPlan(t, 8)
 	h.open(7, sha1, "main", "infra/main.tf")
 	if c := h.latestCheck(sha1); c.Status != "in_progress" {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAPlanOverTheWorkersMemoryBudgetFailsItsCheckClearly(t *testing.T) {
+	t.Parallel()
 	const sha = "3333333333333333333333333333333333333333"
 	h := newHarness(t, func(c *app.Config) { c.MemoryBudget = 24 << 20 })
 	h.openPR(8, sha)

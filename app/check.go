@@ -10,9 +10,10 @@ import (
 	"github.com/planwarden/planwarden/comment"
 )
 
-// GitHub's limits on check-run output.
+// GitHub's limits on a check run, besides its output's text
+// (comment.MaxCheckBytes) and a comment's body (comment.MaxCommentBytes).
 const (
-	maxCheckText        = 65535
+	maxCheckTitle       = 255 // a check run's name, and its output's title
 	maxAnnotationsBatch = 50
 	maxAnnotations      = 1000
 )
@@ -20,7 +21,7 @@ const (
 // ensureCheck returns the planwarden check run of sha: the latest by name
 // (GitHub's answer, with its URL for the comment), else a new one in
 // progress.
-func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha, title string) (CheckRun, error) {
+func (a *App) ensureCheck(ctx context.Context, gh Publisher, repo Repo, sha, title string) (CheckRun, error) {
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, CheckName)
 	if err != nil {
 		return CheckRun{}, err
@@ -36,9 +37,14 @@ func (a *App) ensureCheck(ctx context.Context, gh GitHub, repo Repo, sha, title 
 	})
 }
 
+// failed is a check's outcome that says what failed.
+func failed(title, summary string) outcome {
+	return outcome{Conclusion: "failure", Title: title, Summary: summary}
+}
+
 // completeCheck sets the check run's conclusion and output. Annotations
 // go 50 per request, as GitHub requires.
-func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check CheckRun, out outcome, runID int64) error {
+func (a *App) completeCheck(ctx context.Context, gh Publisher, repo Repo, check CheckRun, out outcome, runID int64) error {
 	ann := out.Annotations
 	if len(ann) > maxAnnotations {
 		ann = ann[:maxAnnotations]
@@ -46,7 +52,7 @@ func (a *App) completeCheck(ctx context.Context, gh GitHub, repo Repo, check Che
 	first := portAnnotations(ann[:min(len(ann), maxAnnotationsBatch)])
 	cr := CheckRun{
 		ID: check.ID, Name: orDefault(check.Name, CheckName), HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
-		Title: clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), Text: clamp(out.Text, maxCheckText),
+		Title: clamp(out.Title, maxCheckTitle), Summary: clamp(out.Summary, comment.MaxCheckBytes), Text: clamp(out.Text, comment.MaxCheckBytes),
 		Annotations: first, CompletedAt: a.now(),
 	}
 	if out.Conclusion == "" {
@@ -82,8 +88,8 @@ func portAnnotations(in []comment.Annotation) []port.Annotation {
 // else by its hidden marker) or creates it. Which review is newest is the
 // caller's to decide (by run, from the PR's state); a marker's plan time
 // decides nothing, since the plan wrote it.
-func (a *App) upsertComment(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, body string) (int64, error) {
-	body = clamp(body, 65536)
+func (a *App) upsertComment(ctx context.Context, gh Publisher, repo Repo, pr int, st PRState, body string) (int64, error) {
+	body = clamp(body, comment.MaxCommentBytes)
 	if st.CommentID != 0 {
 		err := gh.EditComment(ctx, repo, st.CommentID, body)
 		if err == nil {

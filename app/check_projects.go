@@ -15,11 +15,11 @@ import (
 // a project on its own. Each concludes from its project's findings alone.
 
 // ProjectCheckName is the check run of one project.
-func ProjectCheckName(project string) string { return clamp(CheckName+"/"+project, 255) }
+func ProjectCheckName(project string) string { return clamp(CheckName+"/"+project, maxCheckTitle) }
 
 // projectCheck returns the project's latest check run on sha, else a new
 // one in progress.
-func (a *App) projectCheck(ctx context.Context, gh GitHub, repo Repo, sha, project, title string) (CheckRun, bool, error) {
+func (a *App) projectCheck(ctx context.Context, gh Publisher, repo Repo, sha, project, title string) (CheckRun, bool, error) {
 	name := ProjectCheckName(project)
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, name)
 	if err != nil {
@@ -37,7 +37,7 @@ func (a *App) projectCheck(ctx context.Context, gh GitHub, repo Repo, sha, proje
 
 // completeProjectChecks concludes planwarden/<project> for each project of
 // the report.
-func (a *App) completeProjectChecks(ctx context.Context, gh GitHub, repo Repo, sha string, r *review.Report, runs map[string]comment.Run, main CheckRun) error {
+func (a *App) completeProjectChecks(ctx context.Context, gh Publisher, repo Repo, sha string, r *review.Report, runs map[string]comment.Run, main CheckRun) error {
 	for _, p := range r.Projects {
 		run := runs[p.Name]
 		check, _, err := a.projectCheck(ctx, gh, repo, sha, p.Name, "Reviewing plan")

@@ -11,6 +11,7 @@ import (
 // Without declared projects (and no review yet) any well-formed name is
 // taken, at most maxCommandProjects of them.
 func TestCommandProjectsBounds(t *testing.T) {
+	t.Parallel()
 	cfg := rules.DefaultConfig()
 	var many []string
 	for i := range maxCommandProjects + 1 {

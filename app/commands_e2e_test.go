@@ -140,6 +140,7 @@ func (h *harness) planArtifacts(id int64, aksPlan, sagemakerPlan string) {
 }
 
 func TestPlanCommandFollowsItsRun(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 501, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7", Conclusion: "success", PRs: []int{7}})
 	h.planArtifacts(501, "aks-gpu-typo.json", "bucket-lifecycle.json")
@@ -192,6 +193,7 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 
 // /plan with project names passes them, once each, as the projects input.
 func TestPlanNamesItsProjects(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.command("alice", "/plan sagemaker aks-gpu sagemaker")
 	if d := h.gh.Dispatches(); len(d) != 1 || d[0].Inputs["projects"] != "sagemaker aks-gpu" {
@@ -203,6 +205,7 @@ func TestPlanNamesItsProjects(t *testing.T) {
 // When GitHub has already created the run by the time the bot looks, the
 // first reply links it.
 func TestPlanReplyLinksARunThatAlreadyStarted(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	next := h.gh.AddComment(owner, repo, 7, "someone", "unrelated") + 1 // the id the command will get
 	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 900, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7",
@@ -216,6 +219,7 @@ func TestPlanReplyLinksARunThatAlreadyStarted(t *testing.T) {
 }
 
 func TestPlanRefusals(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		user, body string
 		fork       bool
@@ -258,6 +262,7 @@ func TestPlanRefusals(t *testing.T) {
 // GitHub refuses a dispatch with inputs the workflow does not declare: the
 // reply says what the workflow must declare.
 func TestPlanDispatchRefusedByGitHub(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.gh.SetFile(owner, repo, "feature-7", ".github/workflows/planwarden-plan.yml",
 		[]byte("on:\n  workflow_dispatch:\n    inputs:\n      pr: {required: true}\n"))
@@ -282,6 +287,7 @@ func destroyRun(thread string) githubtest.Run {
 }
 
 func TestDestroyStagingIsConfirmedAndReportsBack(t *testing.T) {
+	t.Parallel()
 	h, clk := newCmdHarness(t, cmdConfig)
 	zipData := zipOf(t, entry{"plan.json", examplePlan(t, "sagemaker-rename.json")}, metadata("sagemaker", "staging"))
 	h.planRun("plan", 501, 7, sha1, zipData, runOpt{})
@@ -334,6 +340,7 @@ func TestDestroyStagingIsConfirmedAndReportsBack(t *testing.T) {
 }
 
 func TestDestroyStagingRefusals(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		config string
 		body   string
@@ -362,6 +369,7 @@ func TestDestroyStagingRefusals(t *testing.T) {
 // The default branch's config decides, not the PR's base: a PR into a
 // branch whose config makes prod destroyable cannot destroy prod.
 func TestDestroyObeysTheDefaultBranch(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1, BaseRef: "lax"})
 	h.gh.SetFile(owner, repo, "lax", ".github/planwarden.yml", []byte("version: 1\nenvironments:\n  prod: {destroy_workflow: destroy-prod.yml}\n"))
@@ -370,6 +378,7 @@ func TestDestroyObeysTheDefaultBranch(t *testing.T) {
 }
 
 func TestDestroyConfirmationExpires(t *testing.T) {
+	t.Parallel()
 	h, clk := newCmdHarness(t, cmdConfig)
 	h.command("alice", "/destroy-staging")
 	clk.Pause(10*time.Minute + time.Second)
@@ -393,6 +402,7 @@ func TestDestroyConfirmationExpires(t *testing.T) {
 // Anyone with write access, the requester included, confirms when the
 // environment does not say confirm_by: other.
 func TestDestroyConfirmedByTheRequester(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, strings.Replace(cmdConfig, ", confirm_by: other", "", 1))
 	ask := h.command("alice", "/destroy-staging staging sagemaker")
 	wantIn(t, "the request", h.onlyReply().Body, "(project `sagemaker`)", "There is no plan of this environment", "Anyone with write access (you included)")
@@ -404,6 +414,7 @@ func TestDestroyConfirmedByTheRequester(t *testing.T) {
 }
 
 func TestHelpListsWhatTheConfigAllows(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.command("rita", "/planwarden help")
 	body := h.onlyReply().Body
@@ -416,6 +427,7 @@ func TestHelpListsWhatTheConfigAllows(t *testing.T) {
 }
 
 func TestOlderRepliesAreMinimized(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		config string
 		hidden bool
@@ -450,6 +462,7 @@ func TestOlderRepliesAreMinimized(t *testing.T) {
 }
 
 func TestCheckPerProject(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig+"check_per_project: true\n")
 	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 501, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7", Conclusion: "success", PRs: []int{7}})
 	h.gh.AddArtifact(owner, repo, 501, "planwarden-aks-gpu", zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}, metadata("aks-gpu", "prod")))
@@ -495,6 +508,7 @@ func TestCheckPerProject(t *testing.T) {
 // commands; a /plan whose run is the one reviewed keeps its reply, which
 // gets the verdict.
 func TestANewReviewHidesFinishedReplies(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.command("rita", "/plan") // refused, so finished
 	cmd := h.command("alice", "/plan")
@@ -518,6 +532,7 @@ func TestANewReviewHidesFinishedReplies(t *testing.T) {
 // One destroy request waits at a time: a newer one replaces it, and only
 // the newer one can be confirmed.
 func TestANewDestroyRequestReplacesTheWaitingOne(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.command("alice", "/destroy-staging")
 	second := h.command("bob", "/destroy-staging staging sagemaker")
@@ -537,6 +552,7 @@ func TestANewDestroyRequestReplacesTheWaitingOne(t *testing.T) {
 
 // A request nobody confirmed in time says so when a newer reply hides it.
 func TestALapsedRequestIsHiddenAsExpired(t *testing.T) {
+	t.Parallel()
 	h, clk := newCmdHarness(t, cmdConfig)
 	h.command("alice", "/destroy-staging")
 	clk.Pause(11 * time.Minute)
@@ -557,6 +573,7 @@ func TestALapsedRequestIsHiddenAsExpired(t *testing.T) {
 // the right workflow on another branch or from another event, that names
 // the thread's id in its title changes nothing.
 func TestOnlyTheDispatchedRunMovesTheThread(t *testing.T) {
+	t.Parallel()
 	for name, run := range map[string]githubtest.Run{
 		"another workflow":   {Path: ".github/workflows/other.yml", HeadBranch: "feature-7", Event: "workflow_dispatch"},
 		"another branch":     {Path: planPath, HeadBranch: "main", Event: "workflow_dispatch"},
@@ -577,6 +594,7 @@ func TestOnlyTheDispatchedRunMovesTheThread(t *testing.T) {
 // The config is read again at the confirmation: a destroy workflow that
 // changed since the request is not dispatched.
 func TestDestroyConfirmationRereadsTheConfig(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, cmdConfig)
 	h.command("alice", "/destroy-staging")
 	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(strings.Replace(cmdConfig, "destroy-staging.yml", "teardown.yml", 1)))
@@ -590,6 +608,7 @@ func TestDestroyConfirmationRereadsTheConfig(t *testing.T) {
 // A job that fails after its dispatch is retried (SQS delivers it again)
 // without dispatching twice: the retry only writes what is missing.
 func TestARetriedCommandDispatchesOnce(t *testing.T) {
+	t.Parallel()
 	h, _ := newCmdHarness(t, strings.Replace(cmdConfig, ", confirm_by: other", "", 1))
 	retry := func(id int64, user, body string) {
 		t.Helper()

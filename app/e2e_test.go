@@ -16,6 +16,7 @@ import (
 const sha1 = "1111111111111111111111111111111111111111"
 
 func TestStoriesEndToEnd(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		plan, env      string
 		wantConclusion string
@@ -66,6 +67,7 @@ func TestStoriesEndToEnd(t *testing.T) {
 }
 
 func TestRedeliveryDoesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	zipData := zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")})
@@ -80,6 +82,7 @@ func TestRedeliveryDoesNothing(t *testing.T) {
 }
 
 func TestRerunEditsTheComment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	plan := examplePlan(t, "aks-gpu-typo.json")
@@ -98,6 +101,7 @@ func TestRerunEditsTheComment(t *testing.T) {
 }
 
 func TestOlderPlanNeverOverwritesNewer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	plan := examplePlan(t, "aks-gpu-typo.json")
@@ -114,6 +118,7 @@ func TestOlderPlanNeverOverwritesNewer(t *testing.T) {
 }
 
 func TestConcurrentDeliveriesGiveOneComment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	plan := examplePlan(t, "a100-scale-out.json")
@@ -148,6 +153,7 @@ func TestConcurrentDeliveriesGiveOneComment(t *testing.T) {
 }
 
 func TestBadGatewayIsRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1})
 	h.gh.Fail(githubtest.Fault{Method: "POST", Path: "/check-runs", Times: 1, Status: http.StatusBadGateway, Body: "bad gateway"})
@@ -161,6 +167,7 @@ func TestBadGatewayIsRetried(t *testing.T) {
 }
 
 func TestRateLimitsAreWaitedOut(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		status int
 		header http.Header
@@ -194,6 +201,7 @@ func TestRateLimitsAreWaitedOut(t *testing.T) {
 }
 
 func TestForgedSignatureChangesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1})
 	body := mustJSON(t, pullRequestEvent("opened", 7, sha1))
@@ -214,6 +222,7 @@ func TestForgedSignatureChangesNothing(t *testing.T) {
 }
 
 func TestUntrustedArtifactsAreRefused(t *testing.T) {
+	t.Parallel()
 	zeros := make([]byte, 8<<20)
 	tests := map[string]struct {
 		zip  func(t *testing.T) []byte
@@ -253,6 +262,7 @@ func TestUntrustedArtifactsAreRefused(t *testing.T) {
 }
 
 func TestRunsWithoutAPlanNeverSucceed(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		conclusion string
 		zip        bool
@@ -280,6 +290,7 @@ func TestRunsWithoutAPlanNeverSucceed(t *testing.T) {
 }
 
 func TestOtherWorkflowsAreIgnored(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	ev := workflowRunEvent(700, 7, sha1, runOpt{conclusion: "failure"})
@@ -292,6 +303,7 @@ func TestOtherWorkflowsAreIgnored(t *testing.T) {
 }
 
 func TestStalePlanDoesNotCompleteTheHead(t *testing.T) {
+	t.Parallel()
 	const sha2 = "2222222222222222222222222222222222222222"
 	h := newHarness(t)
 	h.openPR(7, sha1)
@@ -310,6 +322,7 @@ func TestStalePlanDoesNotCompleteTheHead(t *testing.T) {
 }
 
 func TestCheckRunRerequestedReviewsAgain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}), runOpt{})
@@ -332,6 +345,7 @@ func TestCheckRunRerequestedReviewsAgain(t *testing.T) {
 }
 
 func TestMergeGroupCarriesThePRResult(t *testing.T) {
+	t.Parallel()
 	const mergeSHA = "3333333333333333333333333333333333333333"
 	for name, tc := range map[string]struct {
 		plan string
@@ -369,6 +383,7 @@ func TestMergeGroupCarriesThePRResult(t *testing.T) {
 }
 
 func TestBadConfigOnBaseBranchFailsTheCheck(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte("version: 1\nrules:\n  no-such-rule: {}\n"))
@@ -385,6 +400,7 @@ func TestBadConfigOnBaseBranchFailsTheCheck(t *testing.T) {
 }
 
 func TestTokenIsCachedPerInstallation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}), runOpt{})
@@ -403,6 +419,7 @@ func mustJSON(t testing.TB, v any) []byte {
 }
 
 func TestAForgedMarkerDoesNotStopTheReview(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	forged := fmt.Sprintf("<!-- planwarden:comment v=1 sha=%s plan_time=2099-01-01T00:00:00Z -->\nall good, merge it", sha1)
@@ -418,6 +435,7 @@ func TestAForgedMarkerDoesNotStopTheReview(t *testing.T) {
 }
 
 func TestInstallationsGetTheirOwnTokensInParallel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var wg sync.WaitGroup
 	for i := range 3 {
@@ -443,6 +461,7 @@ func TestInstallationsGetTheirOwnTokensInParallel(t *testing.T) {
 }
 
 func TestAGitHubOutageIsReportedOnTheCheck(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(c *app.Config) { c.Retry.MaxRetries = 1 })
 	h.openPR(7, sha1)
 	h.gh.Fail(githubtest.Fault{Method: "POST", Path: "/issues/7/comments", Times: 10, Status: http.StatusServiceUnavailable})
@@ -453,6 +472,7 @@ func TestAGitHubOutageIsReportedOnTheCheck(t *testing.T) {
 }
 
 func TestAfterARestartTheCommentIsFoundByItsMarker(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	for i := range 130 { // the bot's comment ends up on the second page
@@ -474,6 +494,7 @@ func TestAfterARestartTheCommentIsFoundByItsMarker(t *testing.T) {
 }
 
 func TestCheckSuiteRerequestedReviewsAgain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", examplePlan(t, "a100-scale-out.json")}), runOpt{})

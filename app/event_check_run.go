@@ -7,7 +7,7 @@ import (
 // check_run rerequested: someone pressed "Re-run" on the planwarden check;
 // review again from the same run's artifacts.
 
-func (a *App) processCheckRun(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processCheckRun(ctx context.Context, gh reviewer, job Job) error {
 	repo := repoOf(job)
 	if job.CheckRun.MergeGroup {
 		return a.carryOver(ctx, gh, job, "")

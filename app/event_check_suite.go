@@ -10,7 +10,7 @@ import (
 // sends it to the App that owns the suite; review the commit's last plan
 // run again, as for a re-run of the check itself.
 
-func (a *App) processCheckSuite(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processCheckSuite(ctx context.Context, gh reviewer, job Job) error {
 	check, err := a.ensureCheck(ctx, gh, repoOf(job), job.HeadSHA, "Reviewing plan")
 	if err != nil {
 		return err

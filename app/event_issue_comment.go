@@ -34,14 +34,7 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 	c := command{job: job, repo: repoOf(job), commentID: e.CommentID, sender: e.Sender, name: fields[0], args: fields[1:], gh: gh}
 	switch c.name {
 	case "/override":
-		return a.processOverride(ctx, gh, job, c.args, func(msg string) error {
-			logger(ctx).Info("command refused", "command", c.name, "sender", c.sender)
-			if err := gh.React(ctx, c.repo, c.commentID, "-1"); err != nil {
-				return err
-			}
-			_, err := gh.CreateComment(ctx, c.repo, job.PR, msg)
-			return err
-		})
+		return a.processOverride(ctx, c)
 	case "/planwarden":
 		return a.processHelp(ctx, c)
 	}

@@ -6,19 +6,20 @@ import (
 	"strconv"
 
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/comment"
 )
 
 // merge_group checks_requested: a merge queue wants `planwarden` on its
 // merge commit. The plan was reviewed on the PR; carry that result over
 // so the queue does not stall.
 
-func (a *App) processMergeGroup(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processMergeGroup(ctx context.Context, gh Publisher, job Job) error {
 	return a.carryOver(ctx, gh, job, job.MergeGroup.HeadRef)
 }
 
 // carryOver completes the check of a merge group's commit with the last
 // result of job.PR; ref is the merge group's ref, when known.
-func (a *App) carryOver(ctx context.Context, gh GitHub, job Job, ref string) error {
+func (a *App) carryOver(ctx context.Context, gh Publisher, job Job, ref string) error {
 	repo := repoOf(job)
 	out := failed("No planwarden result", "This merge group check names no pull request, so there is no review to carry over.")
 	if ref != "" {
@@ -44,7 +45,7 @@ func (a *App) carryOver(ctx context.Context, gh GitHub, job Job, ref string) err
 	_, err := gh.CreateCheckRun(ctx, repo, CheckRun{
 		Name: CheckName, HeadSHA: job.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
 		ExternalID: port.MergeGroupExternalID + strconv.Itoa(job.PR),
-		Title:      clamp(out.Title, 255), Summary: clamp(out.Summary, maxCheckText), CompletedAt: a.now(),
+		Title:      clamp(out.Title, maxCheckTitle), Summary: clamp(out.Summary, comment.MaxCheckBytes), CompletedAt: a.now(),
 	})
 	return err
 }

@@ -2,9 +2,8 @@ package app
 
 import (
 	"context"
-	"slices"
+	"errors"
 	"strconv"
-	"strings"
 )
 
 // pull_request: a new head commit gets the `planwarden` check in progress,
@@ -18,7 +17,7 @@ import (
 // waitingSummary is what the check says until the plan arrives.
 const waitingSummary = "planwarden reviews this commit's Terraform plan when the plan workflow finishes and uploads an artifact named `planwarden-<project>`. Until then this check stays in progress, so a required check blocks the merge."
 
-func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processPullRequest(ctx context.Context, gh reviewer, job Job) error {
 	if job.PullRequest.Label != "" {
 		return a.processLabel(ctx, gh, job)
 	}
@@ -54,7 +53,7 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on; each review checks them again).
-			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Labels: st.Labels, Version: st.Version}
+			*st = PRState{CommentID: st.CommentID, HeadSHA: job.HeadSHA, Grants: st.Grants, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, a.now()
 		return true, nil
@@ -79,30 +78,30 @@ func (a *App) processPullRequest(ctx context.Context, gh GitHub, job Job) error 
 	return a.decideWithoutPlan(ctx, gh, repo, job.PR, job.HeadSHA, check)
 }
 
-// processLabel remembers who added an override label, then reviews the
-// latest plan again so the label's override comes or goes.
-func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
+// processLabel reviews the latest plan again when an override label
+// comes or goes, so its override follows. Who added it is read from
+// GitHub's events at review time (labelAdders), not from this delivery.
+func (a *App) processLabel(ctx context.Context, gh reviewer, job Job) error {
 	repo, e := repoOf(job), job.PullRequest
 	label := e.Label
-	cfg, _, ok := a.repoConfig(ctx, gh, repo, e.BaseRef)
-	if !ok || !isOverrideLabel(cfg, label) {
-		logger(ctx).Debug("label is no override label", "label", label)
+	cfg, err := a.repoConfig(ctx, gh, repo, e.BaseRef)
+	var bad *Final
+	if errors.As(err, &bad) {
+		logger(ctx).Info("label not looked at: the base branch's config cannot be used", "label", label)
 		return nil
 	}
-	key := job.GroupKey()
-	unlock := a.locks.lock(key)
-	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
-		st.Labels = slices.DeleteFunc(st.Labels, func(m LabelMark) bool { return strings.EqualFold(m.Name, label) })
-		if e.Action == "labeled" && len(st.Labels) < maxOverrides {
-			st.Labels = append(st.Labels, LabelMark{Name: label, By: e.Sender, At: a.now()})
-		}
-		return true, nil
-	})
-	unlock()
 	if err != nil {
 		return err
 	}
+	if !isOverrideLabel(cfg, label) {
+		logger(ctx).Debug("label is no override label", "label", label)
+		return nil
+	}
 	logger(ctx).Info("override label "+e.Action, "label", label, "sender", e.Sender)
+	st, _, err := a.store.PR(ctx, job.GroupKey())
+	if err != nil {
+		return err
+	}
 	if st.RunID == 0 || st.HeadSHA != job.HeadSHA {
 		logger(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
 		return nil
@@ -112,7 +111,7 @@ func (a *App) processLabel(ctx context.Context, gh GitHub, job Job) error {
 
 // reviewAgain reviews the PR's latest plan run again, as "Re-run" does,
 // after its overrides or labels changed.
-func (a *App) reviewAgain(ctx context.Context, gh GitHub, repo Repo, pr int, runID int64) error {
+func (a *App) reviewAgain(ctx context.Context, gh reviewer, repo Repo, pr int, runID int64) error {
 	run, err := gh.GetWorkflowRun(ctx, repo, runID)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 // workflow path, event, attempt and head repository decide whether it is
 // trusted), with the PR the delivery named, and then lets the command
 // thread the run belongs to, if any, follow it.
-func (a *App) processWorkflowRun(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processWorkflowRun(ctx context.Context, gh reviewer, job Job) error {
 	repo := repoOf(job)
 	run, err := gh.GetWorkflowRun(ctx, repo, job.WorkflowRun.RunID)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestGiveUpCompletesTheCheckLeftInProgress(t *testing.T) {
+	t.Parallel()
 	const sha = "1111111111111111111111111111111111111111"
 	tests := map[string]app.Job{
 		"a dead review names its head":          {Event: "workflow_run", WorkflowRun: &pwjob.WorkflowRun{RunID: 77}, HeadSHA: sha},
@@ -39,6 +40,7 @@ func TestGiveUpCompletesTheCheckLeftInProgress(t *testing.T) {
 }
 
 func TestGiveUpLeavesACompletedCheckAlone(t *testing.T) {
+	t.Parallel()
 	const sha = "2222222222222222222222222222222222222222"
 	h := newHarness(t)
 	h.openPR(6, sha)

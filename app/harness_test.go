@@ -103,7 +103,11 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	gh := githubtest.New(t)
 	clock := &fakeClock{now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
 	logs := &syncBuffer{}
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 4})
+	// Like serve's queue: a failing job runs again, and a job failing
+	// every attempt is given up (App.GiveUp).
+	var worker *app.App
+	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 4, MaxAttempts: 3,
+		Dead: func(ctx context.Context, j app.Job, cause error) error { return worker.GiveUp(ctx, j, cause) }})
 	cfg := app.Config{
 		Secrets:      app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
 		GitHubAPIURL: gh.APIURL,
@@ -122,6 +126,7 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	if err != nil {
 		t.Fatalf("app.New: %v", err)
 	}
+	worker = a
 	rc, err := receiver.New(receiver.Config{WebhookSecret: cfg.Secrets.WebhookSecret, Queue: q, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now})
 	if err != nil {
 		t.Fatalf("receiver.New: %v", err)
@@ -360,11 +365,14 @@ func manyEntries(t testing.TB, n int) []byte {
 }
 
 // rerun presses "Re-run" on the planwarden check of sha.
-func (h *harness) rerun(sha string) {
+func (h *harness) rerun(sha string) { h.rerunBy("alice", sha) }
+
+// rerunBy is rerun pressed by user (GitHub's payloads differ by sender).
+func (h *harness) rerunBy(user, sha string) {
 	h.t.Helper()
 	check := h.planwardenCheck(sha)
-	h.deliver("check_run", fmt.Sprintf("rerun-%d-%d", check.ID, check.Updates), map[string]any{
-		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": "alice"},
+	h.deliver("check_run", fmt.Sprintf("rerun-%d-%d-%s", check.ID, check.Updates, user), map[string]any{
+		"action": "rerequested", "repository": repository(), "installation": installation(), "sender": map[string]any{"login": user},
 		"check_run": map[string]any{"id": check.ID, "name": "planwarden", "head_sha": sha, "external_id": check.ExternalID,
 			"pull_requests": []any{map[string]any{"number": 7}}},
 	})

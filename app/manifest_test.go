@@ -16,6 +16,7 @@ import (
 // (installation events come to every App unasked) and ask for the
 // permissions the port uses.
 func TestManifestMatchesTheHandler(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../deploy/github-app-manifest.json")
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +78,7 @@ func TestManifestMatchesTheHandler(t *testing.T) {
 // operator reads before approving the App: they must name exactly the
 // manifest's permissions, at the manifest's levels, and its events.
 func TestGitHubAppDocsMatchTheManifest(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../deploy/github-app-manifest.json")
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,8 @@ var (
 type MemoryQueue struct {
 	workers    int
 	maxPending int
+	attempts   int
+	dead       func(context.Context, Job, error) error
 	log        *slog.Logger
 
 	mu      sync.Mutex
@@ -45,6 +47,12 @@ type MemoryQueueOptions struct {
 	Workers    int // default 4
 	MaxPending int // default 1000
 	Logger     *slog.Logger
+	// MaxAttempts is how often a failing job runs, at once one after
+	// another (default 1: not again); Dead, when set, is told about a job
+	// that failed on its last attempt (App.GiveUp), as the serve and SQS
+	// queues do.
+	MaxAttempts int
+	Dead        func(ctx context.Context, j Job, cause error) error
 }
 
 // NewMemoryQueue returns a queue that holds jobs until Start gives it the
@@ -59,7 +67,7 @@ func NewMemoryQueue(opt MemoryQueueOptions) *MemoryQueue {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, log: slog.New(RedactingHandler(opt.Logger.Handler())),
+	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, attempts: max(opt.MaxAttempts, 1), dead: opt.Dead, log: slog.New(RedactingHandler(opt.Logger.Handler())),
 		pending: map[string][]Job{}, running: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
 	return q
@@ -143,8 +151,17 @@ func (q *MemoryQueue) run(job Job) {
 			q.log.Error("job panicked", "delivery", job.DeliveryID, "event", job.Event, "group", job.GroupKey(), "panic", fmt.Sprint(p))
 		}
 	}()
-	if err := q.process(q.ctx, job); err != nil {
-		q.log.Error("job failed", "delivery", job.DeliveryID, "event", job.Event, "group", job.GroupKey(), "err", err)
+	var err error
+	for attempt := 1; attempt <= q.attempts; attempt++ {
+		if err = q.process(q.ctx, job); err == nil {
+			return
+		}
+		q.log.Error("job failed", "delivery", job.DeliveryID, "event", job.Event, "group", job.GroupKey(), "attempt", attempt, "err", err)
+	}
+	if q.dead != nil {
+		if derr := q.dead(q.ctx, job, err); derr != nil {
+			q.log.Error("dead job: check not completed", "delivery", job.DeliveryID, "err", derr)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 )
 
 func TestMemoryStorePassesThePortSuite(t *testing.T) {
+	t.Parallel()
 	porttest.RunStore(t, func(t *testing.T) app.Store { return app.NewMemoryStore(nil) })
 }
 
@@ -21,6 +22,7 @@ func job(owner string, pr int, id string) app.Job {
 }
 
 func TestMemoryQueueSerializesOnePRAndParallelizesPRs(t *testing.T) {
+	t.Parallel()
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 3})
 	var (
 		mu      sync.Mutex
@@ -76,6 +78,7 @@ func TestMemoryQueueSerializesOnePRAndParallelizesPRs(t *testing.T) {
 }
 
 func TestMemoryQueueDrainsOnClose(t *testing.T) {
+	t.Parallel()
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 2})
 	var (
 		mu   sync.Mutex
@@ -105,6 +108,7 @@ func TestMemoryQueueDrainsOnClose(t *testing.T) {
 }
 
 func TestMemoryQueueIsBounded(t *testing.T) {
+	t.Parallel()
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{MaxPending: 2})
 	ctx := context.Background()
 	for i := range 2 {
@@ -122,6 +126,7 @@ func TestMemoryQueueIsBounded(t *testing.T) {
 }
 
 func TestMemoryQueueCloseGivesUpAtTheDeadline(t *testing.T) {
+	t.Parallel()
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 1})
 	started := make(chan struct{})
 	q.Start(func(ctx context.Context, _ app.Job) error {

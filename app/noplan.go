@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/planwarden/planwarden/trust"
@@ -17,79 +18,77 @@ const noInfraTitle = "No infrastructure changes"
 // change no plan workflow: no plan will come, so none is waited for. With
 // no projects declared, or when GitHub lists only part of the files, the
 // check keeps waiting for the plan.
-func (a *App) decideWithoutPlan(ctx context.Context, gh GitHub, repo Repo, number int, head string, check CheckRun) error {
-	out, decided, err := a.withoutPlan(ctx, gh, repo, number, head)
-	if err != nil || !decided {
-		return err
+func (a *App) decideWithoutPlan(ctx context.Context, gh reviewer, repo Repo, number int, head string, check CheckRun) error {
+	pass, err := a.withoutPlan(ctx, gh, repo, number, head)
+	if err != nil || pass == nil {
+		return aboutCheck(check, 0, err)
 	}
-	return a.completeCheck(ctx, gh, repo, check, out, 0)
+	return a.completeCheck(ctx, gh, repo, check, *pass, 0)
 }
 
-// withoutPlan is what the check of the PR says before any plan: decided
-// is true with a success (no infrastructure changes) or a failure (a bad
-// config), false when it waits for a plan.
-func (a *App) withoutPlan(ctx context.Context, gh GitHub, repo Repo, number int, head string) (outcome, bool, error) {
+// withoutPlan is the check's success when the PR needs no plan (no
+// infrastructure changes), nil when it waits for a plan; a bad config is
+// a *Final.
+func (a *App) withoutPlan(ctx context.Context, gh PRReader, repo Repo, number int, head string) (*outcome, error) {
 	pr, err := gh.GetPullRequest(ctx, repo, number)
 	if err != nil {
-		return outcome{}, false, err
+		return nil, err
 	}
 	if pr.HeadSHA != head || pr.State != "open" {
-		return outcome{}, false, nil // moved on: the new head's event decides
+		return nil, nil // moved on: the new head's event decides
 	}
-	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if !ok {
-		return out, true, nil
-	}
-	if len(cfg.Projects) == 0 {
-		return outcome{}, false, nil
+	cfg, err := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	if err != nil || len(cfg.Projects) == 0 {
+		return nil, err
 	}
 	files, complete, err := gh.ListPRFiles(ctx, repo, number)
 	if err != nil {
-		return outcome{}, false, err
+		return nil, err
 	}
 	changes := trust.Changes{Files: files, Complete: complete}
 	if touched, any := trust.Touched(cfg, changes); any {
 		logger(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
-		return outcome{}, false, nil
+		return nil, nil
 	}
 	used, err := a.planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
 	if err != nil {
-		return outcome{}, false, err
+		return nil, err
 	}
 	if f := trust.WorkflowChanges(cfg, changes, used, ""); len(f) > 0 {
 		logger(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
-		return outcome{}, false, nil
+		return nil, nil
 	}
 	logger(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
-	return outcome{
+	return &outcome{
 		Conclusion: "success", Title: noInfraTitle,
 		Summary: fmt.Sprintf("None of the %d file(s) this pull request changes belongs to a project of %s on %s (projects[].paths, else the project's directory), so there is no plan to review.",
 			len(files), code(configFile(cfg)), code(pr.BaseRef)),
-	}, true, nil
+	}, nil
 }
 
 // reopenIfStricter is a PR on a commit whose check already passed without
 // a plan, decided for another PR of the commit (another base): when this
 // PR's base would not pass it too, a new check run waits for the plan (or
 // fails on a bad config).
-func (a *App) reopenIfStricter(ctx context.Context, gh GitHub, repo Repo, number int, head string) error {
-	out, decided, err := a.withoutPlan(ctx, gh, repo, number, head)
-	if err != nil || decided && out.Conclusion == "success" {
+func (a *App) reopenIfStricter(ctx context.Context, gh reviewer, repo Repo, number int, head string) error {
+	pass, err := a.withoutPlan(ctx, gh, repo, number, head)
+	var bad *Final
+	if err != nil && !errors.As(err, &bad) || pass != nil {
 		return err
 	}
 	logger(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
-	check, err := gh.CreateCheckRun(ctx, repo, CheckRun{Name: CheckName, HeadSHA: head, Status: "in_progress", Title: "Waiting for plan", Summary: waitingSummary})
-	if err != nil || !decided {
-		return err
+	check, cerr := gh.CreateCheckRun(ctx, repo, CheckRun{Name: CheckName, HeadSHA: head, Status: "in_progress", Title: "Waiting for plan", Summary: waitingSummary})
+	if cerr != nil {
+		return cerr
 	}
-	return a.completeCheck(ctx, gh, repo, check, out, 0)
+	return aboutCheck(check, 0, err)
 }
 
 // processBaseChange is a PR retargeted at another base branch: its check
 // is decided again under the new base's config. Runs that config does not
 // trust are dropped; with none left the check waits for a plan again (or
 // passes, when the PR changes no project of the new base).
-func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
+func (a *App) processBaseChange(ctx context.Context, gh reviewer, job Job) error {
 	repo := repoOf(job)
 	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
 	if err != nil {
@@ -98,7 +97,12 @@ func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
 	if pr.State != "open" {
 		return nil
 	}
-	cfg, out, cfgOK := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	cfg, cfgErr := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	var bad *Final
+	if cfgErr != nil && !errors.As(cfgErr, &bad) {
+		return cfgErr
+	}
+	cfgOK := cfgErr == nil
 	key := job.GroupKey()
 	unlock := a.locks.lock(key)
 	var keep []trust.Run
@@ -141,7 +145,7 @@ func (a *App) processBaseChange(ctx context.Context, gh GitHub, job Job) error {
 		return err
 	}
 	if !cfgOK {
-		return a.completeCheck(ctx, gh, repo, check, out, 0)
+		return aboutCheck(check, 0, cfgErr)
 	}
 	waiting := CheckRun{ID: check.ID, Name: CheckName, HeadSHA: pr.HeadSHA, Status: "in_progress", Title: "Waiting for plan",
 		Summary: fmt.Sprintf("The base branch is now %s: planwarden reviews this commit's plan under its config. %s", code(pr.BaseRef), waitingSummary)}

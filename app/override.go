@@ -18,7 +18,8 @@ import (
 //     branch's config (users, teams), recorded in PRState as one grant per
 //     finding it covers (trust.Grant: the finding's digest and
 //     environment);
-//   - a label the config lists for a rule, live: while the PR carries it.
+//   - a label the config lists for a rule, live: while the PR carries it,
+//     added by someone GitHub's issue events name (labelAdders).
 //
 // Every review re-authorizes every grant against the base branch's config
 // of that moment (trust.Judge): a grant covers the exact finding it was
@@ -29,15 +30,12 @@ import (
 // maxGrants bounds what one PR remembers.
 const maxGrants = 100
 
-// maxOverrides bounds the override labels one PR remembers.
-const maxOverrides = 50
-
 // reviewWithOverrides builds the review of what collect read: the plans'
 // findings and the provenance findings under one verdict, then the PR's
 // grants as they stand now, then its override labels on the blocking
 // findings still left. blocking are the review's overridable blocking
 // findings, for /override.
-func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
+func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
 	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
 	start := a.cfg.Now()
 	report := review.Build(col.inputs, opt)
@@ -63,7 +61,12 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh GitHub, col collected,
 	for i := range ovs {
 		ovs[i].Reason = givenOn(ovs[i], grantsOf(st), pr.HeadSHA)
 	}
-	ovs = append(ovs, labelOverrides(cfg, report, pr, st.Labels)...)
+	adders, err := labelAdders(ctx, gh, cfg, repo, pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	byLabel, labelNotes := labelOverrides(cfg, report, pr, adders)
+	ovs, notes = append(ovs, byLabel...), append(notes, labelNotes...)
 	if len(ovs) > 0 || len(notes) > len(col.notes) {
 		opt.Overrides, opt.Notes = ovs, notes
 		report = review.Build(col.inputs, opt)
@@ -110,7 +113,7 @@ func projectEnvs(r *review.Report) map[string]string {
 
 // people asks GitHub what trust needs to know of the people involved: the
 // teams, among those asked, each login is an active member of.
-func (a *App) people(ctx context.Context, gh GitHub, cfg *rules.Config, author string, ask map[string][]string) (trust.People, error) {
+func (a *App) people(ctx context.Context, gh PRReader, cfg *rules.Config, author string, ask map[string][]string) (trust.People, error) {
 	p := trust.People{Author: author, Teams: map[string][]string{}}
 	for _, login := range slices.Sorted(maps.Keys(ask)) {
 		for _, t := range ask[login] {
@@ -131,13 +134,13 @@ func (a *App) people(ctx context.Context, gh GitHub, cfg *rules.Config, author s
 }
 
 // labelOverrides are the overrides the PR's labels give to the report's
-// blocking findings that nothing overrides yet. A label its author put on
-// their own PR counts only where the config allows authors (allow_author).
-func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, marks []LabelMark) []rules.Override {
-	if len(pr.Labels) == 0 {
-		return nil
-	}
-	var out []rules.Override
+// blocking findings that nothing overrides yet. Who added a label is
+// GitHub's record (adders, from the PR's issue events), never a webhook
+// the App may have missed: a label whose adder GitHub does not show does
+// not count, and the notes say so. A label its author put on their own PR
+// counts only where the config allows authors (allow_author).
+func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, adders map[string]LabelMark) (out []rules.Override, notes []string) {
+	unknown := map[string]bool{}
 	for _, p := range r.Projects {
 		for _, f := range p.Findings {
 			if f.Severity != rules.SeverityBlock || f.Override != nil || !cfg.Overridable(f.Rule) {
@@ -147,26 +150,33 @@ func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, marks [
 				if !cfg.MayOverride(f.Rule, p.Environment, "", nil, []string{l}) {
 					continue
 				}
-				o := rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project, By: "label:" + l, Digest: rules.FindingDigest(f)}
-				byAuthor := false
-				for _, m := range marks {
-					if strings.EqualFold(m.Name, l) {
-						o.At = m.At
-						if m.By != "" {
-							o.By += " (added by " + m.By + ")"
-						}
-						byAuthor = m.By != "" && strings.EqualFold(m.By, pr.Author)
-					}
-				}
-				if byAuthor && !trust.AuthorMay(cfg, f.Rule, p.Environment, pr.Author, nil) {
+				m, ok := adders[strings.ToLower(l)]
+				if !ok || m.By == "" {
+					unknown[l] = true
 					continue
 				}
-				out = append(out, o)
+				if strings.EqualFold(m.By, pr.Author) && !trust.AuthorMay(cfg, f.Rule, p.Environment, pr.Author, nil) {
+					continue
+				}
+				out = append(out, rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project,
+					By: "label:" + l + " (added by " + m.By + ")", At: m.At, Digest: rules.FindingDigest(f)})
 				break
 			}
 		}
 	}
-	return out
+	for _, l := range slices.Sorted(maps.Keys(unknown)) {
+		notes = append(notes, fmt.Sprintf("The label %q does not count: GitHub's events of this pull request do not show who added it. Remove it and add it again.", l))
+	}
+	return out, notes
+}
+
+// labelAdders asks GitHub who added the PR's labels, when one of them is
+// an override label of cfg (nil, and no request, otherwise).
+func labelAdders(ctx context.Context, gh port.PRReader, cfg *rules.Config, repo Repo, pr PullRequest) (map[string]LabelMark, error) {
+	if !slices.ContainsFunc(pr.Labels, func(l string) bool { return isOverrideLabel(cfg, l) }) {
+		return nil, nil
+	}
+	return gh.LabelAdders(ctx, repo, pr.Number)
 }
 
 // isOverrideLabel reports whether any override policy of cfg names label.
@@ -211,142 +221,44 @@ func knownRule(cfg *rules.Config, rule string) bool {
 	return false
 }
 
-// processOverride is `/override`: with no arguments it lists what may be
-// overridden and by whom; with a rule it checks the commenter's authority
-// against the base branch's config before anything else (nothing is
-// downloaded for a refusal), records one grant per blocking finding of the
-// last review it covers, and reviews the latest plans again.
-func (a *App) processOverride(ctx context.Context, gh GitHub, job Job, args []string, refuse func(string) error) error {
-	repo := repoOf(job)
-	pr, err := gh.GetPullRequest(ctx, repo, job.PR)
-	if err != nil {
-		return err
-	}
-	if pr.State != "open" {
-		return refuse(fmt.Sprintf("`/override` works on open pull requests only; #%d is %s.", pr.Number, pr.State))
-	}
-	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if !ok {
-		return refuse("`/override` refused: " + out.Summary)
-	}
-	if len(args) > 0 && args[0] == "--revoke" {
-		return a.revokeOverride(ctx, gh, job, pr, args[1:], refuse)
-	}
-	rule, address, reason := overrideArgs(args)
-	if rule != "" && !knownRule(cfg, rule) {
-		return refuse(fmt.Sprintf("`/override`: %s is not a rule of this repo. Write `/override RULE [ADDRESS] -- reason`; `/override` alone lists what may be overridden.", code(rule)))
-	}
-	if rule != "" && !cfg.Overridable(rule) {
-		return refuse(fmt.Sprintf("`/override`: %s cannot be overridden. Fix what it reports and plan again.", code(rule)))
-	}
-	if rule != "" && strings.TrimSpace(reason) == "" {
-		return refuse(fmt.Sprintf("`/override` needs a reason: write `/override %s [ADDRESS] -- why this is acceptable`.", rule))
-	}
-	st, _, err := a.store.PR(ctx, job.GroupKey())
-	if err != nil {
-		return err
-	}
-	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
-		if rule == "" {
-			return a.reply(ctx, gh, job, "eyes", "`/override`: there is no review of "+short(pr.HeadSHA)+" yet.\n\n"+policyList(cfg))
-		}
-		return refuse(fmt.Sprintf("`/override`: there is no review of %s (the head of #%d) yet, so there is nothing to override. Wait for the plan workflow, then try again.", short(pr.HeadSHA), pr.Number))
-	}
-	if rule == "" {
-		return a.reply(ctx, gh, job, "eyes", findingList(cfg, subjectsOf(st), grantsOf(st), len(projectsOf(subjectsOf(st))) > 1))
-	}
+// grantDecision is what an /override may record: a grant per finding the
+// commenter may override, the findings only a label on the PR allows (that
+// label already overrides while it is there: recording it would outlive
+// the label), and the findings denied, with why.
+type grantDecision struct {
+	grants          []trust.Grant
+	byLabel, denied []trust.Subject
+	whyNot          []string
+}
 
-	// Which blocking findings of the last review it would cover, and
-	// whether the commenter may override each one where it is.
-	var match []trust.Subject
-	for _, s := range subjectsOf(st) {
-		if s.Finding.Rule == rule && (address == "" || s.Finding.Address == address) {
-			match = append(match, s)
-		}
-	}
-	where := code(rule)
-	if address != "" {
-		where += " on " + code(address)
-	}
-	if len(match) == 0 {
-		return refuse(fmt.Sprintf("`/override`: the review of %s has no blocking finding of %s. `/override` alone lists what may be overridden.", short(pr.HeadSHA), where))
-	}
+// decideGrants checks the commenter's authority over each matched finding
+// where it is, asking GitHub only about the teams that matter.
+func (a *App) decideGrants(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, match []trust.Subject, rule, reason string) (grantDecision, error) {
 	ask := map[string][]string{}
 	for _, s := range match {
-		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []trust.Grant{{Rule: rule, Environment: s.Environment, By: job.IssueComment.Sender}}))
+		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []trust.Grant{{Rule: rule, Environment: s.Environment, By: c.sender}}))
 	}
-	people, err := a.people(ctx, gh, cfg, pr.Author, ask)
+	people, err := a.people(ctx, c.gh, cfg, pr.Author, ask)
 	if err != nil {
-		return err
+		return grantDecision{}, err
 	}
-	var grants []trust.Grant
-	var byLabel, denied []trust.Subject
-	var whyNot []string
+	var d grantDecision
 	for _, s := range match {
-		why := trust.Check(cfg, s, job.IssueComment.Sender, reason, people)
+		why := trust.Check(cfg, s, c.sender, reason, people)
 		switch {
 		case why == "":
-			grants = append(grants, trust.Grant{Rule: rule, Project: s.Finding.Project, Address: s.Finding.Address, Environment: s.Environment,
-				Digest: rules.FindingDigest(s.Finding), By: job.IssueComment.Sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
-		case cfg.MayOverride(rule, s.Environment, "", nil, pr.Labels) && !strings.EqualFold(job.IssueComment.Sender, pr.Author):
-			// Only a label on the PR allows it, and that label already
-			// overrides while it is there: recording it would outlive
-			// the label.
-			byLabel = append(byLabel, s)
+			d.grants = append(d.grants, trust.Grant{Rule: rule, Project: s.Finding.Project, Address: s.Finding.Address, Environment: s.Environment,
+				Digest: rules.FindingDigest(s.Finding), By: c.sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
+		case cfg.MayOverride(rule, s.Environment, "", nil, pr.Labels) && !strings.EqualFold(c.sender, pr.Author):
+			d.byLabel = append(d.byLabel, s)
 		default:
-			denied = append(denied, s)
-			if !slices.Contains(whyNot, why) {
-				whyNot = append(whyNot, why)
+			d.denied = append(d.denied, s)
+			if !slices.Contains(d.whyNot, why) {
+				d.whyNot = append(d.whyNot, why)
 			}
 		}
 	}
-	if len(grants) == 0 && len(denied) == 0 && len(byLabel) > 0 {
-		return a.reply(ctx, gh, job, "eyes", fmt.Sprintf("`/override`: a label on #%d already overrides %s while it stays there; nothing to record. `/override` records overrides of the users and teams the config lists.", pr.Number, where))
-	}
-	if len(grants) == 0 {
-		envs := map[string]bool{}
-		for _, s := range denied {
-			envs[s.Environment] = true
-		}
-		var who []string
-		for _, env := range slices.Sorted(maps.Keys(envs)) {
-			who = append(who, "in "+code(env)+": "+overriders(cfg, rule, env))
-		}
-		return refuse(fmt.Sprintf("`/override`: %s may not override %s (%s). Who may, per %s on %s: %s.",
-			code(job.IssueComment.Sender), where, plainWords(strings.Join(whyNot, "; ")), code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
-	}
-
-	unlock := a.locks.lock(job.GroupKey())
-	_, err = a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
-		st.Grants = storedGrants(recordGrants(grantsOf(*st), grants))
-		return true, nil
-	})
-	unlock()
-	if err != nil {
-		return err
-	}
-	logger(ctx).Info("override recorded", "rule", rule, "sender", job.IssueComment.Sender, "findings", len(grants))
-	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(job.IssueComment.Sender), where, short(pr.HeadSHA))
-	if projects := projectsOf(subjectsOf(st)); len(projects) > 1 {
-		var in []string
-		for _, g := range grants {
-			if !slices.Contains(in, g.Project) {
-				in = append(in, g.Project)
-			}
-		}
-		msg += " in " + codeList(in)
-	}
-	msg += fmt.Sprintf(" (%d finding(s)). Reviewing the plan again.", len(grants))
-	if need := trust.Approvals(cfg, rule, grants[0].Environment); need > 1 {
-		msg += fmt.Sprintf(" This rule needs %d different people's overrides.", need)
-	}
-	if len(denied) > 0 {
-		msg += fmt.Sprintf(" Not %d other finding(s): %s.", len(denied), plainWords(strings.Join(whyNot, "; ")))
-	}
-	if err := a.reply(ctx, gh, job, "+1", msg); err != nil {
-		return err
-	}
-	return a.reviewAgain(ctx, gh, repo, pr.Number, st.RunID)
+	return d, nil
 }
 
 func mergeAsk(a, b map[string][]string) map[string][]string {
@@ -370,53 +282,6 @@ func projectsOf(subjects []trust.Subject) []string {
 	return out
 }
 
-// revokeOverride is `/override --revoke RULE [ADDRESS]`: it drops the
-// recorded overrides of the rule (those covering the address, or all) and
-// reviews the latest plan again. Revoking only makes the review stricter,
-// so anyone with write access may.
-func (a *App) revokeOverride(ctx context.Context, gh GitHub, job Job, pr PullRequest, args []string, refuse func(string) error) error {
-	repo := repoOf(job)
-	rule, address, _ := overrideArgs(args)
-	if rule == "" {
-		return refuse("`/override --revoke` needs a rule: `/override --revoke RULE [ADDRESS]`.")
-	}
-	perm, err := gh.GetPermission(ctx, repo, job.IssueComment.Sender)
-	if err != nil {
-		return err
-	}
-	if perm != "admin" && perm != "write" {
-		return refuse(fmt.Sprintf("`/override --revoke` needs write access to %s; %s has %s.", repo, code(job.IssueComment.Sender), code(perm)))
-	}
-	unlock := a.locks.lock(job.GroupKey())
-	var n int
-	st, err := a.updatePR(ctx, job.GroupKey(), func(st *PRState) (bool, error) {
-		n = len(st.Grants)
-		st.Grants = slices.DeleteFunc(st.Grants, func(g port.Grant) bool {
-			return g.Rule == rule && (address == "" || g.Address == address)
-		})
-		return len(st.Grants) < n, nil
-	})
-	unlock()
-	if err != nil {
-		return err
-	}
-	where := code(rule)
-	if address != "" {
-		where += " on " + code(address)
-	}
-	if len(st.Grants) == n {
-		return refuse(fmt.Sprintf("`/override --revoke`: #%d has no recorded override of %s.", pr.Number, where))
-	}
-	logger(ctx).Info("override revoked", "rule", rule, "sender", job.IssueComment.Sender, "revoked", n-len(st.Grants))
-	if err := a.reply(ctx, gh, job, "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(job.IssueComment.Sender), n-len(st.Grants), where)); err != nil {
-		return err
-	}
-	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
-		return nil
-	}
-	return a.reviewAgain(ctx, gh, repo, pr.Number, st.RunID)
-}
-
 // recordGrants adds grants, replacing one by the same person for the same
 // finding; the oldest go beyond maxGrants.
 func recordGrants(have, add []trust.Grant) []trust.Grant {
@@ -430,15 +295,6 @@ func recordGrants(have, add []trust.Grant) []trust.Grant {
 		have = have[len(have)-maxGrants:]
 	}
 	return have
-}
-
-func (a *App) reply(ctx context.Context, gh GitHub, job Job, reaction, msg string) error {
-	repo := repoOf(job)
-	if err := gh.React(ctx, repo, job.IssueComment.CommentID, reaction); err != nil {
-		return err
-	}
-	_, err := gh.CreateComment(ctx, repo, job.PR, msg)
-	return err
 }
 
 // findingList answers `/override` alone: each blocking finding of the

@@ -8,6 +8,7 @@ import (
 )
 
 func TestOverrideArgs(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		args                  []string
 		rule, address, reason string
@@ -32,6 +33,7 @@ func TestOverrideArgs(t *testing.T) {
 }
 
 func TestOverrideSaysWhichCommitItWasGivenOn(t *testing.T) {
+	t.Parallel()
 	o := rules.Override{Rule: "gpu-sku-loss", By: "alice", Reason: "on purpose", Digest: "d1"}
 	grants := []trust.Grant{{Digest: "d1", HeadSHA: "1111111111111111111111111111111111111111"}, {Digest: "d2", HeadSHA: "3333333333333333333333333333333333333333"}}
 	if got := givenOn(o, grants, "1111111111111111111111111111111111111111"); got != "on purpose (given on 1111111)" {

@@ -23,15 +23,11 @@ type outcome struct {
 	Annotations []comment.Annotation
 }
 
-func failed(title, summary string) outcome {
-	return outcome{Conclusion: "failure", Title: title, Summary: summary}
-}
-
 // reviewRun is the shared pipeline of workflow_run and check_run: from a
 // finished run to one PR comment and a completed check run. Only a run
 // the base branch's config trusts (trust.PlanRun) is reviewed; the review
 // covers the newest run of every plan workflow on the head commit.
-func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) error {
+func (a *App) reviewRun(ctx context.Context, gh reviewer, repo Repo, run WorkflowRun) error {
 	log := logger(ctx).With("run", run.ID)
 	pr, ok, err := a.findPR(ctx, gh, repo, run)
 	if err != nil || !ok {
@@ -44,8 +40,13 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if len(run.PullRequests) == 0 {
 		ctx = withLogger(ctx, log.With("pr", pr.Number))
 	}
-	cfg, cfgOut, cfgOK := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if cfgOK {
+	// A config that cannot be used (or that GitHub refuses for good) is
+	// the review's outcome, on the check; one not read yet is retried.
+	cfg, cfgErr := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	if cfgErr != nil && finalOf(cfgErr) == nil {
+		return cfgErr
+	}
+	if cfgErr == nil {
 		// A run of an older head is reported stale below, on its own
 		// commit; every other fact must hold.
 		tpr := trustPR(repo, pr)
@@ -67,32 +68,27 @@ func (a *App) reviewRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowR
 	if err != nil {
 		return err
 	}
-	in := reviewIn{pr: pr, run: run, cfg: cfg, cfgOut: cfgOut, cfgOK: cfgOK, check: check}
+	in := reviewIn{pr: pr, run: run, cfg: cfg, cfgErr: cfgErr, check: check}
 	if completed, err := a.publishLatest(ctx, gh, repo, key, in, st); err != nil {
 		if completed {
 			return err
 		}
-		// Say so on the check rather than leave it in progress; a retry
-		// (SQS, or "Re-run") replaces this.
-		out := failed("planwarden hit an error", "planwarden could not finish this review because a GitHub request failed. Press Re-run on this check to try again.")
-		if cerr := a.completeCheck(ctx, gh, repo, check, out, run.ID); cerr != nil {
-			logger(ctx).Warn("could not report the error on the check", "err", cerr)
-		}
-		return err
+		// The check stays in progress: a retry of the job replaces it,
+		// and a final error concludes it (settle).
+		return aboutCheck(check, run.ID, err)
 	}
 	a.hideAfterReview(ctx, gh, repo, key, pr.Number)
 	return nil
 }
 
 // reviewIn is what one review starts from: the PR, the run that asked for
-// it, the base branch's config (or the check's outcome when it is bad) and
+// it, the base branch's config (or the *Final saying why it is bad) and
 // the check run.
 type reviewIn struct {
 	pr     PullRequest
 	run    WorkflowRun
 	cfg    *rules.Config
-	cfgOut outcome
-	cfgOK  bool
+	cfgErr error
 	check  CheckRun
 }
 
@@ -100,7 +96,7 @@ type reviewIn struct {
 // state meanwhile (an override recorded or revoked, a label, another
 // review), reads it again and publishes again from it: a review made with
 // an override that is gone must not be the one that stays on the check.
-func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
+func (a *App) publishLatest(ctx context.Context, gh reviewer, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
 	for attempt := 1; ; attempt++ {
 		completed, err = a.publish(ctx, gh, repo, key, in, st)
 		if !errors.Is(err, ErrConflict) || attempt == maxStateAttempts {
@@ -119,8 +115,10 @@ func (a *App) publishLatest(ctx context.Context, gh GitHub, repo Repo, key strin
 // project by project, across runs and plan workflows (trust.Record,
 // trust.Keep): a run that brings no project a newer plan is ignored,
 // whatever its plan's timestamp says; a recorded run is reviewed again (a
-// re-run, an override, a second attempt after a conflict).
-func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
+// re-run, an override, a second attempt after a conflict). A final error
+// of the review (finalOf) is its outcome: the check says it and the state
+// records it; any other error is returned, for the job to be retried.
+func (a *App) publish(ctx context.Context, gh reviewer, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
 	run := in.run
 	var runs []trust.Run
 	if st.HeadSHA == run.HeadSHA {
@@ -137,7 +135,15 @@ func (a *App) publish(ctx context.Context, gh GitHub, repo Repo, key string, in 
 		}
 		runs = recorded
 	}
-	res := a.evaluate(ctx, gh, repo, in, runs, st)
+	res, err := a.evaluate(ctx, gh, repo, in, runs, st)
+	if err != nil {
+		fin := finalOf(err)
+		if fin == nil {
+			return false, err
+		}
+		logger(ctx).Info("review ends on the check", "title", fin.Title, "err", err)
+		res = result{out: fin.outcome()}
+	}
 	if res.assigned != nil {
 		kept := trust.Keep(runs, *res.assigned)
 		if !held && !slices.Contains(kept, tr) {
@@ -187,37 +193,35 @@ type result struct {
 }
 
 // evaluate reads the plans of the runs and reviews them with the PR's
-// overrides, under the base branch's config. Everything that goes wrong
-// here is the PR's to fix and goes on the check run.
-func (a *App) evaluate(ctx context.Context, gh GitHub, repo Repo, in reviewIn, runs []trust.Run, st PRState) result {
-	if !in.cfgOK {
-		return result{out: in.cfgOut}
+// overrides, under the base branch's config.
+func (a *App) evaluate(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []trust.Run, st PRState) (result, error) {
+	if in.cfgErr != nil {
+		return result{}, in.cfgErr
 	}
-	res := a.reviewFor(ctx, gh, repo, in.pr, in.cfg, runs, st, in.run, in.check)
-	if res.report == nil {
-		return res
+	res, err := a.reviewFor(ctx, gh, repo, in.pr, in.cfg, runs, st, in.run, in.check)
+	if err != nil {
+		return res, err
 	}
-	res.out = a.strictest(ctx, gh, repo, in, runs, res.out)
-	return res
+	res.out, err = a.strictest(ctx, gh, repo, in, runs, res.out)
+	return res, err
 }
 
 // reviewFor reviews the runs for one PR under its base's config cfg.
-func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run, st PRState, run WorkflowRun, check CheckRun) result {
-	col, out, ok := a.collect(ctx, gh, repo, pr, cfg, runs)
-	if !ok {
-		return result{out: out}
+func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run, st PRState, run WorkflowRun, check CheckRun) (result, error) {
+	col, err := a.collect(ctx, gh, repo, pr, cfg, runs)
+	if err != nil {
+		return result{}, err
 	}
 	defer col.memory.release()
-	report, blocking, err := a.reviewWithOverrides(ctx, gh, col, cfg, pr, st)
+	report, blocking, err := a.reviewWithOverrides(ctx, gh, repo, col, cfg, pr, st)
 	if err != nil {
-		logger(ctx).Error("check who may override", "err", err)
-		return result{out: failed("Overrides not checked", "planwarden could not check who may override (a GitHub request failed). Press Re-run on this check to try again.")}
+		return result{}, fmt.Errorf("check who may override: %w", err)
 	}
 	opt := comment.Options{HeadSHA: run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: check.HTMLURL,
 		Now: a.now(), ProjectRuns: projectRuns(run, col.runOf)}
 	checkOpt := opt
 	co := comment.CheckOutput(report, checkOpt)
-	out = outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
+	out := outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
 	}
@@ -230,7 +234,7 @@ func (a *App) reviewFor(ctx context.Context, gh GitHub, repo Repo, pr PullReques
 		out = outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("planwarden waits for the plan of %s: this pull request changes its files, and not every plan workflow (%s) has finished on this commit.",
 			codeList(col.waiting), codeList(cfg.PlanWorkflowPaths()))}
 	}
-	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns, assigned: &col.assigned}
+	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns, assigned: &col.assigned}, nil
 }
 
 // strictness orders check outcomes: a failure beats waiting, waiting beats
@@ -251,11 +255,10 @@ func strictness(o outcome) int {
 // commit (one branch, several bases): a check belongs to the commit, so it
 // concludes with the strictest review under any of their bases' configs,
 // and says which PR's base decided it.
-func (a *App) strictest(ctx context.Context, gh GitHub, repo Repo, in reviewIn, runs []trust.Run, out outcome) outcome {
+func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []trust.Run, out outcome) (outcome, error) {
 	prs, err := gh.ListPRsForCommit(ctx, repo, in.run.HeadSHA)
 	if err != nil {
-		logger(ctx).Error("list pull requests of the commit", "err", err)
-		return failed("Pull requests not listed", "planwarden could not list the other pull requests of this commit, whose bases' configs gate it too. Press Re-run on this check to try again.")
+		return out, fmt.Errorf("list the pull requests of the commit: %w", err)
 	}
 	bases := map[string]bool{in.pr.BaseRef: true}
 	for _, other := range prs {
@@ -263,7 +266,10 @@ func (a *App) strictest(ctx context.Context, gh GitHub, repo Repo, in reviewIn, 
 			continue
 		}
 		bases[other.BaseRef] = true
-		o := a.outcomeUnder(ctx, gh, repo, other, runs, in)
+		o, err := a.outcomeUnder(ctx, gh, repo, other, runs, in)
+		if err != nil {
+			return out, fmt.Errorf("review under the base of #%d: %w", other.Number, err)
+		}
 		if strictness(o) > strictness(out) {
 			logger(ctx).Info("another pull request of the commit is stricter", "pr", other.Number, "base", other.BaseRef, "conclusion", orNone(o.Conclusion))
 			o.Summary = fmt.Sprintf("This commit is also the head of #%d, into %s; under that base's config the check is stricter, so that decides it.\n\n%s",
@@ -271,14 +277,16 @@ func (a *App) strictest(ctx context.Context, gh GitHub, repo Repo, in reviewIn, 
 			out = o
 		}
 	}
-	return out
+	return out, nil
 }
 
-// outcomeUnder is the outcome of the runs for another PR of the commit.
-func (a *App) outcomeUnder(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, runs []trust.Run, in reviewIn) outcome {
-	cfg, out, ok := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if !ok {
-		return out
+// outcomeUnder is the outcome of the runs for another PR of the commit;
+// what ends that review for good (its base's bad config, a refused
+// artifact) is its outcome.
+func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, runs []trust.Run, in reviewIn) (outcome, error) {
+	cfg, err := a.repoConfig(ctx, gh, repo, pr.BaseRef)
+	if err != nil {
+		return finalOutcome(err)
 	}
 	var trusted []trust.Run
 	for _, r := range runs {
@@ -288,13 +296,27 @@ func (a *App) outcomeUnder(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 	}
 	if len(trusted) == 0 {
 		return outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("No run of a plan workflow that the config of %s trusts (%s) has finished on this commit.",
-			code(pr.BaseRef), codeList(cfg.PlanWorkflowPaths()))}
+			code(pr.BaseRef), codeList(cfg.PlanWorkflowPaths()))}, nil
 	}
 	st, _, err := a.store.PR(ctx, Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey())
 	if err != nil {
-		return failed("State not read", "planwarden could not read the state of another pull request of this commit. Press Re-run on this check to try again.")
+		return outcome{}, err
 	}
-	return a.reviewFor(ctx, gh, repo, pr, cfg, trusted, st, in.run, in.check).out
+	res, err := a.reviewFor(ctx, gh, repo, pr, cfg, trusted, st, in.run, in.check)
+	if err != nil {
+		return finalOutcome(err)
+	}
+	return res.out, nil
+}
+
+// finalOutcome is the check's outcome for a *Final err; any other error
+// is returned as it is.
+func finalOutcome(err error) (outcome, error) {
+	var fin *Final
+	if errors.As(err, &fin) {
+		return fin.outcome(), nil
+	}
+	return outcome{}, err
 }
 
 // planArtifacts keeps the artifacts planwarden reads.
@@ -309,38 +331,29 @@ func planArtifacts(arts []Artifact) []Artifact {
 }
 
 // repoConfig reads the config from the PR's base branch, so a PR cannot
-// loosen the rules that gate it.
-func (a *App) repoConfig(ctx context.Context, gh GitHub, repo Repo, baseRef string) (*rules.Config, outcome, bool) {
+// loosen the rules that gate it. A config that cannot be used is a
+// *Final naming the file and what is wrong, with annotations.
+func (a *App) repoConfig(ctx context.Context, gh PRReader, repo Repo, baseRef string) (*rules.Config, error) {
 	cfg, err := a.loadConfig(ctx, gh, repo, baseRef)
 	var bad *badConfig
-	switch {
-	case errors.As(err, &bad):
-		out := failed("Bad config "+bad.file, fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", bad.file, baseRef, codeBlock(bad.err.Error())))
-		out.Annotations = configAnnotations(bad.err)
-		return nil, out, false
-	case err != nil:
-		logger(ctx).Error("read repo config", "err", err)
-		file := configPaths[0]
-		var unread *configUnread
-		if errors.As(err, &unread) {
-			file = unread.file
-		}
-		return nil, failed("Repo config not read", fmt.Sprintf("planwarden could not read %s from %s. Re-run the check to try again.", file, baseRef)), false
+	if errors.As(err, &bad) {
+		return nil, &Final{Title: "Bad config " + bad.file, Err: err, Annotations: configAnnotations(bad.err),
+			Summary: fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", bad.file, baseRef, codeBlock(bad.err.Error()))}
 	}
-	return cfg, outcome{}, true
+	return cfg, err
 }
 
 // loadConfig reads the repo config at ref (the defaults when there is
 // none). A config that cannot be used is a *badConfig; any other error is
 // GitHub's.
-func (a *App) loadConfig(ctx context.Context, gh GitHub, repo Repo, ref string) (*rules.Config, error) {
+func (a *App) loadConfig(ctx context.Context, gh PRReader, repo Repo, ref string) (*rules.Config, error) {
 	for _, file := range configPaths {
 		data, err := gh.GetFile(ctx, repo, file, ref)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return nil, &configUnread{file: file, err: err}
+			return nil, fmt.Errorf("read the repo config %s at %s: %w", file, ref, err)
 		}
 		cfg, err := parseConfig(file, data)
 		if err != nil {
@@ -350,15 +363,6 @@ func (a *App) loadConfig(ctx context.Context, gh GitHub, repo Repo, ref string) 
 	}
 	return rules.DefaultConfig(), nil
 }
-
-// configUnread is a repo config GitHub did not hand over.
-type configUnread struct {
-	file string
-	err  error
-}
-
-func (e *configUnread) Error() string { return "read " + e.file + ": " + e.err.Error() }
-func (e *configUnread) Unwrap() error { return e.err }
 
 // badConfig is a repo config that does not parse or validate.
 type badConfig struct {
@@ -370,7 +374,7 @@ func (e *badConfig) Error() string { return e.file + " on " + e.ref + ": " + e.e
 
 // findPR finds the open PR whose head is the run's head: from the run's
 // pull_requests, else from the commit.
-func (a *App) findPR(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) (PullRequest, bool, error) {
+func (a *App) findPR(ctx context.Context, gh PRReader, repo Repo, run WorkflowRun) (PullRequest, bool, error) {
 	for _, n := range run.PullRequests {
 		pr, err := gh.GetPullRequest(ctx, repo, n)
 		if err != nil {
@@ -402,7 +406,7 @@ func (a *App) findPR(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun)
 
 // reportStale completes the run's own commit's check as stale, and leaves
 // the PR's current head (and the comment) alone.
-func (a *App) reportStale(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun, pr PullRequest) error {
+func (a *App) reportStale(ctx context.Context, gh Publisher, repo Repo, run WorkflowRun, pr PullRequest) error {
 	logger(ctx).Info("stale plan: the pull request has moved on", "plan_sha", short(run.HeadSHA), "head_sha", short(pr.HeadSHA))
 	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, "Reviewing plan")
 	if err != nil {

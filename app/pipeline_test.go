@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,9 +13,15 @@ import (
 	"github.com/planwarden/planwarden/comment"
 )
 
-func unitApp(t *testing.T, gh GitHub) *App {
+// unitApp is a worker for a test that hands its function the port it
+// takes; no job reaches GitHub through it.
+func unitApp(t *testing.T, opts ...func(*Config)) *App {
 	t.Helper()
-	a, err := New(Config{GitHubFor: func(int64) (GitHub, error) { return gh, nil }})
+	cfg := Config{GitHubFor: func(int64) (GitHub, error) { return nil, errors.New("this test gives its functions their ports") }}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,6 +29,7 @@ func unitApp(t *testing.T, gh GitHub) *App {
 }
 
 func TestNewRefusesABadPrivateKey(t *testing.T) {
+	t.Parallel()
 	_, err := New(Config{Secrets: Secrets{AppID: 1, PrivateKeyPEM: []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETBYTES\n-----END RSA PRIVATE KEY-----\n")}})
 	if err == nil || strings.Contains(err.Error(), "SECRETBYTES") || !strings.Contains(err.Error(), "private key") {
 		t.Fatalf("New with a bad key: %v, want an error about the key that does not quote it", err)
@@ -29,6 +37,7 @@ func TestNewRefusesABadPrivateKey(t *testing.T) {
 }
 
 func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
+	t.Parallel()
 	sha := "abc1234"
 	when := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 	ours := comment.Render(nil, comment.Options{HeadSHA: sha, PlanTime: when, Marker: true})
@@ -54,7 +63,7 @@ func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			var edited int64
-			gh := &fakeGitHub{
+			gh := &fakePublisher{
 				listIssueComments: func(Repo, int) ([]IssueComment, error) { return tc.comments, nil },
 				editComment: func(_ Repo, id int64, _ string) error {
 					if id == tc.state.CommentID && tc.editErr != nil {
@@ -64,7 +73,7 @@ func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
 					return nil
 				},
 			}
-			a := unitApp(t, gh)
+			a := unitApp(t)
 			_, err := a.upsertComment(context.Background(), gh, Repo{Owner: "o", Name: "r"}, 1, tc.state, "body")
 			if err != nil {
 				t.Fatal(err)
@@ -77,9 +86,10 @@ func TestUpsertCommentFindsItsCommentByMarker(t *testing.T) {
 }
 
 func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
+	t.Parallel()
 	var batches []int
-	gh := &fakeGitHub{updateCheckRun: func(_ Repo, c CheckRun) error { batches = append(batches, len(c.Annotations)); return nil }}
-	a := unitApp(t, gh)
+	gh := &fakePublisher{updateCheckRun: func(_ Repo, c CheckRun) error { batches = append(batches, len(c.Annotations)); return nil }}
+	a := unitApp(t)
 	ann := make([]comment.Annotation, 120)
 	if err := a.completeCheck(context.Background(), gh, Repo{Owner: "o", Name: "r"}, CheckRun{ID: 1}, outcome{Conclusion: "failure", Title: "t", Summary: "s", Annotations: ann}, 7); err != nil {
 		t.Fatal(err)
@@ -90,15 +100,18 @@ func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
 }
 
 func TestSlashCommandOnAForkIsRefused(t *testing.T) {
+	t.Parallel()
 	var replies []string
 	gh := &fakeGitHub{
-		getPermission: func(Repo, string) (string, error) { return "admin", nil },
-		getPullRequest: func(Repo, int) (PullRequest, error) {
-			return PullRequest{Number: 3, State: "open", HeadRef: "main", HeadRepo: "mallory/r"}, nil
+		fakeReader: fakeReader{
+			getPermission: func(Repo, string) (string, error) { return "admin", nil },
+			getPullRequest: func(Repo, int) (PullRequest, error) {
+				return PullRequest{Number: 3, State: "open", HeadRef: "main", HeadRepo: "mallory/r"}, nil
+			},
 		},
-		createComment: func(_ Repo, _ int, body string) (int64, error) { replies = append(replies, body); return 1, nil },
+		fakePublisher: fakePublisher{createComment: func(_ Repo, _ int, body string) (int64, error) { replies = append(replies, body); return 1, nil }},
 	}
-	a := unitApp(t, gh)
+	a := unitApp(t)
 	err := a.processIssueComment(context.Background(), gh, Job{Owner: "o", Repo: "r", PR: 3, IssueComment: &jobs.IssueComment{CommentID: 2, Body: "/plan", Sender: "alice"}})
 	if err != nil {
 		t.Fatal(err)
@@ -109,10 +122,11 @@ func TestSlashCommandOnAForkIsRefused(t *testing.T) {
 }
 
 func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
-	gh := &fakeGitHub{listPRsForCommit: func(Repo, string) ([]PullRequest, error) {
+	t.Parallel()
+	gh := &fakeReader{listPRsForCommit: func(Repo, string) ([]PullRequest, error) {
 		return []PullRequest{{Number: 1, State: "closed", HeadSHA: "s"}, {Number: 4, State: "open", HeadSHA: "other"}, {Number: 6, State: "open", HeadSHA: "s"}}, nil
 	}}
-	a := unitApp(t, gh)
+	a := unitApp(t)
 	pr, ok, err := a.findPR(context.Background(), gh, Repo{Owner: "o", Name: "r"}, WorkflowRun{HeadSHA: "s"})
 	if err != nil || !ok || pr.Number != 6 {
 		t.Errorf("found #%d (%v, %v), want the open PR #6 whose head is the run's", pr.Number, ok, err)
@@ -120,6 +134,7 @@ func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
 }
 
 func TestSafeEntry(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"plan.json": true, "a/b/plan.json": true, "dir/": true,
 		"../plan.json": false, "a/../../plan.json": false, "/etc/plan.json": false,

@@ -19,6 +19,9 @@ type (
 	LabelMark     = port.LabelMark
 	Secrets       = port.Secrets
 	GitHub        = port.GitHub
+	PRReader      = port.PRReader
+	Publisher     = port.Publisher
+	Dispatcher    = port.Dispatcher
 	Repo          = port.Repo
 	CheckRun      = port.CheckRun
 	IssueComment  = port.IssueComment
@@ -29,6 +32,13 @@ type (
 	ThreadRun     = port.ThreadRun
 	ProjectStatus = port.ProjectStatus
 )
+
+// reviewer is what a review uses of GitHub: it reads the pull request,
+// its runs and artifacts, and writes the comment and the check.
+type reviewer interface {
+	PRReader
+	Publisher
+}
 
 // CheckName is the check run planwarden owns; branch protection requires it.
 const CheckName = port.CheckName

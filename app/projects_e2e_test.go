@@ -39,6 +39,7 @@ func (h *harness) wantProjectRow(c string, project, verdict, run string) {
 }
 
 func TestPlanOfOneProjectKeepsTheOthersFindings(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", twoProjects)
 	h.open(7, sha1, "", "gpu/main.tf", "ml/main.tf")
@@ -55,6 +56,7 @@ func TestPlanOfOneProjectKeepsTheOthersFindings(t *testing.T) {
 }
 
 func TestANewerRunReplacesOnlyItsProjectsPlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", twoProjects)
 	h.open(7, sha1, "", "gpu/main.tf", "ml/main.tf")
@@ -82,6 +84,7 @@ func TestANewerRunReplacesOnlyItsProjectsPlan(t *testing.T) {
 }
 
 func TestAnOlderRunFinishingLateNeverReplacesANewerPlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", twoProjects)
 	h.open(7, sha1, "", "gpu/main.tf", "ml/main.tf")
@@ -112,6 +115,7 @@ func TestAnOlderRunFinishingLateNeverReplacesANewerPlan(t *testing.T) {
 }
 
 func TestAProjectsPlanFromAnotherPlanWorkflowCounts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", `version: 1
 plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-ml.yml]
@@ -144,6 +148,7 @@ projects:
 // Only the newest run of a workflow speaks for it: an older run that
 // uploaded nothing, or a plan that cannot be read, is skipped.
 func TestAnOlderRunsMissingOrUnreadablePlanIsSkipped(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.config("main", twoProjects)
 	h.open(7, sha1, "", "gpu/main.tf", "ml/main.tf")

@@ -97,16 +97,17 @@ type collected struct {
 // its workflow speaks for it); the newest run's fail the check.
 //
 // The plans hold worker memory (col.memory) until the caller releases it;
-// when collect fails, it has released it.
-func (a *App) collect(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
-	col, out, ok := a.collectPlans(ctx, gh, repo, pr, cfg, runs)
-	if !ok {
+// when collect fails, it has released it. What the PR's author must fix
+// is a *Final.
+func (a *App) collect(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, error) {
+	col, err := a.collectPlans(ctx, gh, repo, pr, cfg, runs)
+	if err != nil {
 		col.memory.release()
 	}
-	return col, out, ok
+	return col, err
 }
 
-func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, outcome, bool) {
+func (a *App) collectPlans(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, error) {
 	col := collected{memory: &admission{gate: a.memory}}
 	var plans []trust.Plan
 	inputs := map[string]*planparse.Plan{} // by artifact/path
@@ -114,14 +115,13 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 	for _, run := range runs {
 		name := fmt.Sprintf("%s (run %d)", run.Path, run.ID)
 		if run.Conclusion != "success" {
-			return col, failed("Plan workflow "+orNone(run.Conclusion),
-				fmt.Sprintf("The plan workflow run %s concluded %s, so its plans cannot be reviewed. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
-					name, orNone(run.Conclusion))), false
+			return col, final("Plan workflow "+orNone(run.Conclusion),
+				"The plan workflow run %s concluded %s, so its plans cannot be reviewed. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
+				name, orNone(run.Conclusion))
 		}
 		arts, err := gh.ListRunArtifacts(ctx, repo, run.ID)
 		if err != nil {
-			logger(ctx).Error("list run artifacts", "run", run.ID, "err", err)
-			return col, failed("Plan artifacts not listed", fmt.Sprintf("planwarden could not list the artifacts of %s. Re-run the check to try again.", name)), false
+			return col, fmt.Errorf("list the artifacts of %s: %w", name, err)
 		}
 		arts = planArtifacts(arts)
 		older := trust.Superseded(runs, run)
@@ -129,17 +129,17 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 			continue
 		}
 		if len(arts) == 0 {
-			return col, failed("No plan artifact",
-				fmt.Sprintf("The plan workflow run %s uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
-					name, ArtifactPrefix, ArtifactPrefix)), false
+			return col, final("No plan artifact",
+				"The plan workflow run %s uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
+				name, ArtifactPrefix, ArtifactPrefix)
 		}
 		if len(arts) > a.cfg.Limits.MaxArtifacts {
-			return col, failed("Too many plan artifacts",
-				fmt.Sprintf("The run %s uploaded %d plan artifacts; planwarden reads at most %d.", name, len(arts), a.cfg.Limits.MaxArtifacts)), false
+			return col, final("Too many plan artifacts",
+				"The run %s uploaded %d plan artifacts; planwarden reads at most %d.", name, len(arts), a.cfg.Limits.MaxArtifacts)
 		}
-		files, out, ok := a.downloadWithin(ctx, gh, repo, arts, budget, col.memory)
-		if !ok {
-			return col, out, false
+		files, err := a.downloadWithin(ctx, gh, repo, arts, budget, col.memory)
+		if err != nil {
+			return col, err
 		}
 		for _, f := range files {
 			col.planBytes = append(col.planBytes, int64(len(f.Data)))
@@ -150,7 +150,7 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 				continue
 			}
 			if err != nil {
-				return col, failed("Unreadable plan", "planwarden could not read a plan file of "+name+":\n\n"+codeBlock(err.Error())), false
+				return col, &Final{Title: "Unreadable plan", Summary: "planwarden could not read a plan file of " + name + ":\n\n" + codeBlock(err.Error()), Err: err}
 			}
 			if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && t.After(col.planTime) {
 				col.planTime = t
@@ -172,14 +172,12 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 
 	files, complete, err := gh.ListPRFiles(ctx, repo, pr.Number)
 	if err != nil {
-		logger(ctx).Error("list pull request files", "err", err)
-		return col, failed("Changed files not listed", "planwarden could not list the files this pull request changes. Re-run the check to try again."), false
+		return col, fmt.Errorf("list the files of #%d: %w", pr.Number, err)
 	}
 	changes := trust.Changes{Files: files, Complete: complete}
 	used, err := a.planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
 	if err != nil {
-		logger(ctx).Error("read the plan workflows", "err", err)
-		return col, failed("Plan workflows not read", fmt.Sprintf("planwarden could not read the plan workflows from %s. Re-run the check to try again.", pr.BaseRef)), false
+		return col, fmt.Errorf("read the plan workflows from %s: %w", pr.BaseRef, err)
 	}
 	first := ""
 	if len(col.inputs) > 0 {
@@ -209,7 +207,7 @@ func (a *App) collectPlans(ctx context.Context, gh GitHub, repo Repo, pr PullReq
 			}
 		}
 	}
-	return col, outcome{}, true
+	return col, nil
 }
 
 func hasInput(inputs []review.Input, name string) bool {
@@ -228,7 +226,7 @@ const maxUsedFiles = 20
 // planWorkflowUses returns the repository files the plan workflows use, as
 // the base branch has them: local actions (`uses: ./...`, and what their
 // action.yml uses in turn) and called reusable workflows.
-func (a *App) planWorkflowUses(ctx context.Context, gh GitHub, repo Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
+func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
 	var used []trust.Used
 	type file struct{ path, via string }
 	queue := []file{}

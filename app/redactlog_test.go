@@ -17,6 +17,7 @@ import (
 const logToken = "ghp_Zk29vLmQ0pW8rT5yN3xC6bA7sD1fG4hJ2kL9"
 
 func TestRedactingHandlerHidesSecretsInEveryString(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(app.RedactingHandler(slog.NewJSONHandler(&buf, nil)))
 	log = log.With("plan", "plans/"+logToken+".json")
@@ -37,6 +38,7 @@ func TestRedactingHandlerHidesSecretsInEveryString(t *testing.T) {
 }
 
 func TestMemoryQueueLogsNoSecret(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 1, Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
 	q.Start(func(context.Context, app.Job) error {

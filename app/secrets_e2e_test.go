@@ -44,6 +44,7 @@ func secretPlan(t *testing.T) []byte {
 // secret reaches the PR comment, the check run or the log, and the changes
 // are still reviewed.
 func TestPlantedSecretsReachNoOutputOfTheApp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	h.planRun("run-1", 501, 7, sha1, zipOf(t, entry{"plan.json", secretPlan(t)}, metadata("stack", "dev")), runOpt{})
@@ -69,6 +70,7 @@ func TestPlantedSecretsReachNoOutputOfTheApp(t *testing.T) {
 // be read goes to the check run; the address it quotes keeps its secret
 // key hidden.
 func TestUnreadablePlanErrorHidesSecrets(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	broken := `{"format_version":"1.2","resource_changes":[{"address":"aws_ssm_parameter.p[\"` + e2eToken + `\"]","change":{"actions":["explode"]}}]}`

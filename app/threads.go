@@ -106,7 +106,7 @@ func (a *App) withState(ctx context.Context, key string, f func(st *PRState) boo
 // than keep, unless the config turns that off, and remembers which it
 // hid. Only the comments the bot created for the threads it remembers are
 // touched. It is best effort: a failure is logged.
-func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cfg *rules.Config, keep string) {
+func (a *App) hideOutdated(ctx context.Context, gh Publisher, repo Repo, pr int, cfg *rules.Config, keep string) {
 	if !cfg.MinimizesOutdated() {
 		return
 	}
@@ -142,7 +142,7 @@ func (a *App) hideOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, cf
 // hideAfterReview hides the replies of finished command threads once a
 // new review supersedes them. It asks GitHub for the config only when
 // there is such a reply.
-func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key string, pr int) {
+func (a *App) hideAfterReview(ctx context.Context, gh reviewer, repo Repo, key string, pr int) {
 	st, _, err := a.store.PR(ctx, key)
 	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) }) {
 		return
@@ -154,7 +154,7 @@ func (a *App) hideAfterReview(ctx context.Context, gh GitHub, repo Repo, key str
 
 // minimizeOutdated minimizes the replies hideOutdated picks and returns
 // the ids of their threads.
-func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int, st PRState, keep string) ([]string, error) {
+func (a *App) minimizeOutdated(ctx context.Context, gh Publisher, repo Repo, pr int, st PRState, keep string) ([]string, error) {
 	todo := map[int64]Thread{}
 	for _, t := range st.Threads {
 		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) {
@@ -194,7 +194,7 @@ func (a *App) minimizeOutdated(ctx context.Context, gh GitHub, repo Repo, pr int
 // verdict of its review, or for /destroy-staging its result. The run must
 // be of the workflow the thread dispatched, on the ref it dispatched, so
 // another workflow cannot write into a thread by naming its id.
-func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRun) error {
+func (a *App) trackRun(ctx context.Context, gh reviewer, repo Repo, run WorkflowRun) error {
 	id, prNum, ok := job.ThreadOfTitle(run.DisplayTitle)
 	if !ok {
 		return nil
@@ -242,7 +242,7 @@ func (a *App) trackRun(ctx context.Context, gh GitHub, repo Repo, run WorkflowRu
 // findThreadRun looks for the run a dispatch started, by the thread id in
 // its title. Right after the dispatch GitHub has usually not created it
 // yet; the run's own workflow_run events fill it in then.
-func (a *App) findThreadRun(ctx context.Context, gh GitHub, repo Repo, t *Thread) {
+func (a *App) findThreadRun(ctx context.Context, gh PRReader, repo Repo, t *Thread) {
 	runs, err := gh.ListWorkflowRuns(ctx, repo, t.Workflow, "workflow_dispatch", t.Ref)
 	if err != nil {
 		logger(ctx).Warn("could not list the dispatched workflow's runs", "workflow", t.Workflow, "err", err)
@@ -328,7 +328,7 @@ func projectRuns(base WorkflowRun, runOf map[string]int64) map[string]comment.Ru
 // commandConfig reads the config the slash commands obey: the one on the
 // repository's default branch, which a pull request cannot change. The
 // branch comes with it. A config that cannot be used is a *badConfig.
-func (a *App) commandConfig(ctx context.Context, gh GitHub, repo Repo) (*rules.Config, string, error) {
+func (a *App) commandConfig(ctx context.Context, gh PRReader, repo Repo) (*rules.Config, string, error) {
 	branch, err := gh.DefaultBranch(ctx, repo)
 	if err != nil {
 		return nil, "", err

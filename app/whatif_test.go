@@ -10,6 +10,7 @@ import (
 // like a plan, beside a Terraform plan in the same artifact: the GPU pool
 // typo blocks, and the comment shows both projects.
 func TestWhatIfArtifactEndToEnd(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.openPR(7, sha1)
 	meta := entry{"planwarden-metadata.json", []byte(`{"plans":{"whatif.json":{"project":"bicep-gpu-vm"},"plan.json":{"project":"bucket"}}}`)}

@@ -12,17 +12,23 @@ import (
 type actionItem struct{ line, config string }
 
 // actionItems lists every project's actions, then the deferred ones.
-func (v *view) actionItems() []actionItem {
-	var out, deferred []actionItem
+func (v *view) actionItems() *lazyItems[actionItem] {
+	type ref struct {
+		p *review.Project
+		i int
+		a *review.Action
+	}
+	var out, deferred []ref
 	for i, p := range v.r.Projects {
 		for _, a := range p.Actions {
-			out = append(out, v.action(p, i, a))
+			out = append(out, ref{p, i, a})
 		}
 		for _, a := range p.DeferredActions {
-			deferred = append(deferred, v.action(p, i, a))
+			deferred = append(deferred, ref{p, i, a})
 		}
 	}
-	return append(out, deferred...)
+	all := append(out, deferred...)
+	return newLazy(len(all), func(j int) actionItem { return v.action(all[j].p, all[j].i, all[j].a) })
 }
 
 func (v *view) action(p *review.Project, i int, a *review.Action) actionItem {
@@ -102,13 +108,10 @@ func configLeaves(path []string, v planparse.Value, leaf func(string, planparse.
 // limit >= 0), each with its configuration, and says how many it left out.
 func (v *view) actions(limit int) (string, int) {
 	v.prepare()
-	items := v.actionList
-	if len(items) == 0 {
+	if v.actionList.n == 0 {
 		return "", 0
 	}
-	if limit >= 0 && len(items) > limit {
-		items = items[:limit]
-	}
+	items := v.actionList.first(limit)
 	s := section{Heading: "Actions the apply will run",
 		Intro: "Terraform runs these provider actions during the apply (Terraform 1.14+ `action` blocks): code that acts on real systems, beside the resource changes below."}
 	configs := ""
@@ -116,7 +119,7 @@ func (v *view) actions(limit int) (string, int) {
 		s.List = append(s.List, it.line)
 		configs += it.config
 	}
-	n := len(v.actionList) - len(items)
+	n := v.actionList.n - len(items)
 	if n > 0 {
 		s.LeftOut = "_… and " + plural(n, "more action", "more actions") + ", left out to fit; see " + v.where + "._"
 	}

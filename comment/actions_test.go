@@ -14,6 +14,7 @@ import (
 // Thousands of actions with large configurations still give a comment
 // within GitHub's limit, saying how many actions were left out.
 func TestManyActionsFit(t *testing.T) {
+	t.Parallel()
 	var acts []any
 	for i := range 3000 {
 		acts = append(acts, map[string]any{"address": fmt.Sprintf("action.aws_lambda_invoke.a%d", i), "type": "aws_lambda_invoke", "name": fmt.Sprintf("a%d", i),

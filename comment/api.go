@@ -88,7 +88,7 @@ func (v *view) layout(limit int, withHead, withChanges bool, footer, see string)
 	if withHead {
 		var left [5]int
 		for _, k := range headCaps {
-			if k != 0 && v.headEstimate(k) > budget {
+			if k != 0 && !v.headFits(k, budget) {
 				continue
 			}
 			var parts [5]string
@@ -121,7 +121,7 @@ func (v *view) layout(limit int, withHead, withChanges bool, footer, see string)
 		if rows == 0 && projects == 0 {
 			diffs, shown, total = v.diffs(budget - len(tables))
 		} else {
-			total = len(v.diffOrder())
+			total = v.diffCount()
 		}
 		body.WriteString(tables)
 		body.WriteString(diffs)
@@ -169,10 +169,8 @@ func (v *view) tables(budget int) (string, int, int) {
 		parts[i] = v.project(p, i)
 		full += len(parts[i].head)
 		for _, b := range parts[i].blocks {
-			full += len(execute("block", b))
-			for _, r := range b.Rows {
-				full += len(r) + 1
-			}
+			// Only whether it all fits matters: rows are measured up to the budget.
+			full += b.size(execute("block", b), budget-full)
 		}
 	}
 	var out strings.Builder

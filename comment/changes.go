@@ -1,19 +1,19 @@
 package comment
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 )
 
-// block is one budgeted table or list of a project section.
+// block is one budgeted table or list of a project section; its rows are
+// rendered as far as they are measured or printed.
 type block struct {
 	Title  string
 	Header []string
 	Align  []string
-	Rows   []string
+	rows   *lazyItems[string]
 	unit   string
 }
 
@@ -26,15 +26,27 @@ type projectPart struct {
 // by action (create, update, replace, delete, move, import, forget, read),
 // plan order within; no-ops left out.
 func orderedChanges(p *review.Project) []*review.Change {
-	out := make([]*review.Change, 0, len(p.Changes))
-	for _, c := range p.Changes {
-		if _, ok := actionRank[actionKey(c)]; ok {
-			out = append(out, c)
+	// A stable sort by action is one pass per action: ranks are few.
+	ranks := make([]int8, len(p.Changes))
+	var count [len(actions)]int
+	for i, c := range p.Changes {
+		ranks[i] = -1
+		if r, ok := actionRank[actionKey(c)]; ok {
+			ranks[i] = int8(r)
+			count[r]++
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *review.Change) int {
-		return actionRank[actionKey(a)] - actionRank[actionKey(b)]
-	})
+	var start [len(actions)]int
+	for r := 1; r < len(actions); r++ {
+		start[r] = start[r-1] + count[r-1]
+	}
+	out := make([]*review.Change, start[len(actions)-1]+count[len(actions)-1])
+	for i, c := range p.Changes {
+		if r := ranks[i]; r >= 0 {
+			out[start[r]] = c
+			start[r]++
+		}
+	}
 	return out
 }
 
@@ -55,34 +67,36 @@ func (v *view) project(p *review.Project, i int) projectPart {
 		Notes           []string
 	}{heading, cl, nil})}
 
-	changes := orderedChanges(p)
-	if len(changes) > 0 {
-		b := newBlock("**Resource changes**", "changes", "Action", "Resource", "Type", "Details")
-		for _, c := range changes {
-			b.add(actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type), details(c))
-		}
+	if changes := orderedChanges(p); len(changes) > 0 {
+		b := newBlock("**Resource changes**", "changes", len(changes), func(i int) []string {
+			c := changes[i]
+			return []string{actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type), details(c)}
+		}, "Action", "Resource", "Type", "Details")
 		part.blocks = append(part.blocks, b)
 	}
 	if len(p.Drift) > 0 {
-		b := newBlock("**Changed outside Terraform (drift)**: found on refresh, not caused by this pull request.", "drifted resources", "Action", "Resource", "Type")
-		for _, c := range p.Drift {
-			b.add(actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type))
-		}
+		b := newBlock("**Changed outside Terraform (drift)**: found on refresh, not caused by this pull request.", "drifted resources", len(p.Drift), func(i int) []string {
+			c := p.Drift[i]
+			return []string{actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type)}
+		}, "Action", "Resource", "Type")
 		part.blocks = append(part.blocks, b)
 	}
 	if len(p.Deferred) > 0 {
-		b := newBlock("**Deferred to a later plan**", "deferred changes", "Resource", "Type", "Why")
-		for _, c := range p.Deferred {
-			b.add(codeCell(c.Address), codeCell(c.Type), text(orUnknown(c.DeferredReason, "no reason given")))
-		}
+		b := newBlock("**Deferred to a later plan**", "deferred changes", len(p.Deferred), func(i int) []string {
+			c := p.Deferred[i]
+			return []string{codeCell(c.Address), codeCell(c.Type), text(orUnknown(c.DeferredReason, "no reason given"))}
+		}, "Resource", "Type", "Why")
 		part.blocks = append(part.blocks, b)
 	}
-	if len(p.Outputs) > 0 {
-		b := newBlock("**Output changes**", "output changes", "Output", "Action", "Before", "After")
-		for _, o := range p.Outputs {
-			if o.Action == string(planparse.ActionNoop) {
-				continue
-			}
+	var outputs []*review.Output
+	for _, o := range p.Outputs {
+		if o.Action != string(planparse.ActionNoop) {
+			outputs = append(outputs, o)
+		}
+	}
+	if len(outputs) > 0 {
+		b := newBlock("**Output changes**", "output changes", len(outputs), func(i int) []string {
+			o := outputs[i]
 			bf, af := o.Before, o.After
 			if o.Sensitive { // review redacts already; this is the second line of defence
 				if bf != "null" {
@@ -92,11 +106,9 @@ func (v *view) project(p *review.Project, i int) projectPart {
 					af = planparse.SensitiveText
 				}
 			}
-			b.add(codeCell(o.Name), text(o.Action), codeCell(truncate(bf, maxValue)), codeCell(truncate(af, maxValue)))
-		}
-		if len(b.Rows) > 0 {
-			part.blocks = append(part.blocks, b)
-		}
+			return []string{codeCell(o.Name), text(o.Action), codeCell(truncate(bf, maxValue)), codeCell(truncate(af, maxValue))}
+		}, "Output", "Action", "Before", "After")
+		part.blocks = append(part.blocks, b)
 	}
 	if b, ok := skippedBlock(p); ok {
 		part.blocks = append(part.blocks, b)
@@ -108,22 +120,30 @@ func (v *view) project(p *review.Project, i int) projectPart {
 		}
 	}
 	if len(failing) > 0 {
-		b := newBlock("**Failing checks and conditions**", "failing checks", "Check", "Status", "Problem")
-		for _, c := range failing {
-			b.add(codeCell(c.Address), text(c.Status), text(truncate(strings.Join(c.Problems, "; "), 500)))
-		}
+		b := newBlock("**Failing checks and conditions**", "failing checks", len(failing), func(i int) []string {
+			c := failing[i]
+			return []string{codeCell(c.Address), text(c.Status), text(truncate(strings.Join(c.Problems, "; "), 500))}
+		}, "Check", "Status", "Problem")
 		part.blocks = append(part.blocks, b)
 	}
 	return part
 }
 
-func newBlock(title, unit string, cols ...string) block {
+// newBlock is a block of n rows whose cells cells(i) gives.
+func newBlock(title, unit string, n int, cells func(i int) []string, cols ...string) block {
 	t := newTable(cols...)
-	return block{Title: title, Header: t.Header, Align: t.Align, unit: unit}
+	return block{Title: title, Header: t.Header, Align: t.Align, unit: unit,
+		rows: newLazy(n, func(i int) string { return "| " + strings.Join(cells(i), " | ") + " |" })}
 }
 
-func (b *block) add(cells ...string) {
-	b.Rows = append(b.Rows, "| "+strings.Join(cells, " | ")+" |")
+// size is the bytes of the block's head and rows, counted only until they
+// pass limit (a figure over limit is not the whole size).
+func (b block) size(head string, limit int) int {
+	n := len(head)
+	for i := 0; i < b.rows.n && n <= limit; i++ {
+		n += len(b.rows.at(i)) + 1
+	}
+	return n
 }
 
 // details is the Details cell of a change row.
@@ -192,15 +212,11 @@ func skuCell(s string) string {
 // and the rows left out; nothing at all when not even the header fits.
 func (v *view) renderBlock(b block, budget int) (string, int) {
 	head := execute("block", b)
-	full := len(head)
-	for _, r := range b.Rows {
-		full += len(r) + 1
-	}
-	if full <= budget {
+	if full := b.size(head, budget); full <= budget {
 		var sb strings.Builder
 		sb.Grow(full)
 		sb.WriteString(head)
-		for _, r := range b.Rows {
+		for _, r := range b.rows.first(-1) {
 			sb.WriteString(r)
 			sb.WriteByte('\n')
 		}
@@ -210,15 +226,15 @@ func (v *view) renderBlock(b block, budget int) (string, int) {
 	var sb strings.Builder
 	sb.WriteString(head)
 	n := 0
-	for _, r := range b.Rows {
+	for ; n < b.rows.n; n++ {
+		r := b.rows.at(n)
 		if sb.Len()+len(r)+1+noteRoom > budget {
 			break
 		}
 		sb.WriteString(r)
 		sb.WriteByte('\n')
-		n++
 	}
-	left := len(b.Rows) - n
+	left := b.rows.n - n
 	note := "\n_… and " + groupInt(left) + " more " + b.unit + " in this table, left out to fit; see " + v.where + "._\n"
 	if n == 0 {
 		s := "\n" + b.Title + ": " + groupInt(left) + " " + b.unit + ", left out to fit; see " + v.where + ".\n"
@@ -249,6 +265,19 @@ func (v *view) diffOrder() []diffItem {
 		}
 	}
 	return append(first, rest...)
+}
+
+// diffCount is how many changes diffOrder lists.
+func (v *view) diffCount() int {
+	n := 0
+	for _, p := range v.r.Projects {
+		for _, c := range p.Changes {
+			if _, ok := actionRank[actionKey(c)]; ok && c.Source != nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 type diffItem struct {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCheckConclusion(t *testing.T) {
+	t.Parallel()
 	tests := map[rules.Verdict]string{
 		rules.VerdictPass: "success",
 		rules.VerdictWarn: "neutral",
@@ -28,6 +29,7 @@ func TestCheckConclusion(t *testing.T) {
 }
 
 func TestCheckTitleAndParts(t *testing.T) {
+	t.Parallel()
 	r := bigReport(t, 3, 2)
 	c := CheckOutput(r, Options{})
 	if want := "Not ready to merge: 2 blocking findings to fix or override · 3 to update in place, 2 to replace"; c.Title != want {
@@ -54,6 +56,7 @@ func TestCheckTitleAndParts(t *testing.T) {
 }
 
 func TestCheckLimits(t *testing.T) {
+	t.Parallel()
 	r := bigReport(t, 20000, 3000)
 	c := CheckOutput(r, Options{DetailsURL: "https://github.com/acme/ml/pull/1"})
 	if len(c.Summary) > MaxCheckBytes || len(c.Text) > MaxCheckBytes {
@@ -73,6 +76,7 @@ func TestCheckLimits(t *testing.T) {
 }
 
 func TestAnnotations(t *testing.T) {
+	t.Parallel()
 	r := bigReport(t, 0, 60)
 	p := r.Projects[0]
 	p.Findings = append(p.Findings,
@@ -134,6 +138,7 @@ func TestAnnotations(t *testing.T) {
 // TestSameReportTwoShapes: the comment and the check run say the same
 // things, from one renderer.
 func TestSameReportTwoShapes(t *testing.T) {
+	t.Parallel()
 	r := bigReport(t, 5, 2)
 	body := Render(r, Options{})
 	c := CheckOutput(r, Options{})
@@ -147,6 +152,7 @@ func TestSameReportTwoShapes(t *testing.T) {
 }
 
 func TestConclusionOverridden(t *testing.T) {
+	t.Parallel()
 	over := &rules.Override{Rule: "gpu-sku-loss", By: "alice"}
 	tests := map[string]struct {
 		findings []rules.Finding

@@ -242,6 +242,13 @@ func Refusal(thread, command, reason string) string {
 		"🚫 " + code(command) + ": " + prose(reason) + "\n"
 }
 
+// Note is a command's reply that answers at once (an /override recorded,
+// revoked or listed): its thread's marker, then text, which the caller has
+// made safe (every user value as inline code).
+func Note(thread, command, text string) string {
+	return ReplyMarker{Thread: thread, Command: command}.line() + "\n" + text + "\n"
+}
+
 // Help is what `/planwarden help` shows: the commands this repository's
 // config allows, and for whom.
 type Help struct {

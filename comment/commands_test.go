@@ -47,6 +47,7 @@ var replyCases = map[string]string{
 }
 
 func TestReplies(t *testing.T) {
+	t.Parallel()
 	for name, body := range replyCases {
 		t.Run(name, func(t *testing.T) {
 			compareGolden(t, filepath.Join("testdata", "replies", name+".md"), body)
@@ -61,6 +62,7 @@ func TestReplies(t *testing.T) {
 // What a user typed cannot make markdown, HTML, links or mentions, and
 // cannot forge the marker of another thread.
 func TestHostileReplies(t *testing.T) {
+	t.Parallel()
 	evil := "@everyone <img src=x> [x](https://evil.example) `|` \n<!-- planwarden:reply thread=x cmd=plan -->"
 	bodies := []string{
 		PlanReply{Thread: "bad thread id\n", By: evil, Projects: []string{evil}, Run: Run{Workflow: evil, Ref: evil, ID: 1, URL: "javascript:alert(1)", Status: "completed", Conclusion: evil}}.Markdown(),
@@ -127,6 +129,7 @@ func checkReply(t *testing.T, body string, links ...string) {
 // With several projects and their runs, the check's summary ends with one
 // row per project: environment, verdict, plan run, age.
 func TestProjectTable(t *testing.T) {
+	t.Parallel()
 	r, opt := loadCase(t, "testdata/five-projects.json")
 	plain := CheckOutput(r, opt).Summary
 	if strings.Contains(plain, "### Projects") {
@@ -160,11 +163,24 @@ func TestProjectTable(t *testing.T) {
 }
 
 func TestAge(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		30 * time.Second: "just now", 12 * time.Minute: "12 min", 3 * time.Hour: "3 h", 72 * time.Hour: "3 days",
 	} {
 		if got := Age(d); got != want {
 			t.Errorf("Age(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+func TestNoteCarriesItsThreadsMarker(t *testing.T) {
+	t.Parallel()
+	body := Note("pw-7-42", "override", "`/override`: `alice` overrode `gpu-sku-loss`.")
+	m, ok := ParseReplyMarker(body)
+	if !ok || m.Thread != "pw-7-42" || m.Command != "override" || !strings.HasSuffix(body, "\n`/override`: `alice` overrode `gpu-sku-loss`.\n") {
+		t.Errorf("Note = %q; want the thread's marker, then the text", body)
+	}
+	if m, _ := ParseReplyMarker(Note("pw 7 <b>", "override", "x")); m.Thread != "none" {
+		t.Errorf("a thread id that is no id became %q, want none", m.Thread)
 	}
 }

@@ -10,6 +10,7 @@ import (
 // TestCostTruth holds the figures issue 11 found wrong, one assertion each,
 // on testdata/cost-truth.json (its golden file shows them in place).
 func TestCostTruth(t *testing.T) {
+	t.Parallel()
 	r, opt := loadCase(t, "testdata/cost-truth.json")
 	md := Render(r, opt)
 	gpuRows := func(prefix string) []string {

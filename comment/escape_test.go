@@ -74,6 +74,7 @@ var hostileInputs = map[string]string{
 // exactly the input back (with newlines as spaces and our zero-width
 // spaces removed), as one paragraph with no element but <p>.
 func TestTextRoundTrip(t *testing.T) {
+	t.Parallel()
 	for name, in := range hostileInputs {
 		t.Run(name, func(t *testing.T) {
 			md := "Note: " + text(in)
@@ -93,6 +94,7 @@ func TestTextRoundTrip(t *testing.T) {
 // TestCodeRoundTrip does the same for code spans, in a paragraph and in a
 // table cell: one <code> element whose text is the input.
 func TestCodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	for name, in := range hostileInputs {
 		t.Run(name, func(t *testing.T) {
 			want := strings.NewReplacer("\r\n", visibleNewline, "\n", visibleNewline).Replace(in)
@@ -118,6 +120,7 @@ func TestCodeRoundTrip(t *testing.T) {
 }
 
 func TestProse(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ in, want string }{
 		"code pair":       {"node pool `gpu` loses its GPUs", "node pool `gpu` loses its GPUs"},
 		"two pairs":       {"add `a` and `b`", "add `a` and `b`"},
@@ -144,6 +147,7 @@ func TestProse(t *testing.T) {
 }
 
 func TestLongValuesAreCut(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a`", 5000)
 	for name, s := range map[string]string{"code": code(long), "codeCell": codeCell(long), "htmlText": htmlText(long)} {
 		if len(s) > maxCode+20 {
@@ -153,12 +157,14 @@ func TestLongValuesAreCut(t *testing.T) {
 }
 
 func TestCodeEmpty(t *testing.T) {
+	t.Parallel()
 	if got := rendered(t, "x "+code("")+" y"); got != "x   y" {
 		t.Errorf("empty code span renders %q", got)
 	}
 }
 
 func TestClean(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ in, want string }{
 		"plain":        {"abc", "abc"},
 		"newline":      {"a\nb", "a b"},
@@ -179,6 +185,7 @@ func TestClean(t *testing.T) {
 }
 
 func TestFenced(t *testing.T) {
+	t.Parallel()
 	lines := []string{"a ``` b", "````", "x"}
 	md := "<details><summary>s</summary>\n\n" + fenced("diff", lines) + "</details>\n"
 	h := htmlOf(t, md)
@@ -191,6 +198,7 @@ func TestFenced(t *testing.T) {
 }
 
 func TestTruncate(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		in   string
 		n    int
@@ -234,6 +242,7 @@ func FuzzText(f *testing.F) {
 // as quoting it whole and cutting would, for ASCII, multi-byte runes and
 // characters the quote escapes at the cut.
 func TestValueQuotesOnlyWhatIsPrinted(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"ascii":            strings.Repeat("a", 1<<20),
 		"multi-byte":       strings.Repeat("é中", 200),

@@ -15,17 +15,20 @@ type findingGroup struct {
 
 // allFindings returns the findings of every project, blocking first, then
 // overridden, warnings and notes; project order and rule order within.
-func (v *view) allFindings() []rules.Finding {
-	var fs []rules.Finding
+func (v *view) allFindings() []*rules.Finding {
+	var fs []*rules.Finding
 	for _, p := range v.r.Projects {
-		for _, f := range p.Findings {
+		for i := range p.Findings {
+			f := &p.Findings[i]
 			if f.Project == "" {
-				f.Project = p.Name
+				c := *f
+				c.Project = p.Name
+				f = &c
 			}
 			fs = append(fs, f)
 		}
 	}
-	slices.SortStableFunc(fs, func(a, b rules.Finding) int { return severityRank(a) - severityRank(b) })
+	slices.SortStableFunc(fs, func(a, b *rules.Finding) int { return severityRank(a) - severityRank(b) })
 	return fs
 }
 
@@ -55,7 +58,7 @@ func (v *view) findings(limit int) (string, int) {
 			groups = append(groups, findingGroup{Heading: groupHeadings[g]})
 		}
 		gr := &groups[len(groups)-1]
-		gr.Items = append(gr.Items, v.items[i])
+		gr.Items = append(gr.Items, v.items.at(i))
 	}
 	left := ""
 	if n := len(fs) - len(shown); n > 0 {
@@ -67,7 +70,7 @@ func (v *view) findings(limit int) (string, int) {
 	}{groups, left}), len(fs) - len(shown)
 }
 
-func (v *view) finding(f rules.Finding) findingItem {
+func (v *view) finding(f *rules.Finding) findingItem {
 	lead := code(f.Rule)
 	if f.Address != "" {
 		lead += " on " + code(f.Address)

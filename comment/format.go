@@ -14,7 +14,7 @@ import (
 )
 
 // actions is the order changes are listed in, with the words used for them.
-var actions = []struct{ key, verb, label string }{
+var actions = [...]struct{ key, verb, label string }{
 	{"create", "to create", "create"},
 	{"update", "to update in place", "update"},
 	{"replace", "to replace", "**replace**"},
@@ -290,7 +290,7 @@ func beforeAfter(b, a string) string {
 }
 
 // severityRank orders findings: blocking first.
-func severityRank(f rules.Finding) int {
+func severityRank(f *rules.Finding) int {
 	if f.Override != nil {
 		return 1
 	}

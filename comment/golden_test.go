@@ -75,6 +75,7 @@ func loadCase(t testing.TB, path string) (*review.Report, Options) {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	cases, err := filepath.Glob("testdata/*.json")
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no golden cases: %v", err)
@@ -136,6 +137,7 @@ func checkBody(t reporter, body string, opt Options) {
 // TestGoldenFilesParse checks the committed golden files themselves, so a
 // hand-edited or stale golden file with broken structure is caught too.
 func TestGoldenFilesParse(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/*.md")
 	if len(files) == 0 {
 		t.Fatal("no golden files; run go test ./comment -update")

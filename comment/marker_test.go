@@ -12,6 +12,7 @@ import (
 var t0 = time.Date(2026, 12, 1, 17, 42, 10, 0, time.UTC)
 
 func TestMarkerRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		opt  Options
 		want Marker
@@ -37,6 +38,7 @@ func TestMarkerRoundTrip(t *testing.T) {
 }
 
 func TestMarkerPlanTimeFromReport(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{Projects: []*review.Project{
 		{Name: "a", Timestamp: "2026-12-01T10:00:00Z"},
 		{Name: "b", Timestamp: "2026-12-01T12:00:00Z"},
@@ -49,6 +51,7 @@ func TestMarkerPlanTimeFromReport(t *testing.T) {
 }
 
 func TestParseMarkerRefuses(t *testing.T) {
+	t.Parallel()
 	good := Marker{Version: 1, HeadSHA: "abcdef1", PlanTime: t0}.line()
 	tests := map[string]string{
 		"no marker":           "## planwarden\n",
@@ -79,6 +82,7 @@ func TestParseMarkerRefuses(t *testing.T) {
 // TestMarkerNotForgeable: plan text that spells a newer marker stays
 // escaped and never reaches the first line.
 func TestMarkerNotForgeable(t *testing.T) {
+	t.Parallel()
 	forged := "\n<!-- planwarden:comment v=1 sha=ffffffff plan_time=2099-01-01T00:00:00Z -->\n"
 	r := &review.Report{Verdict: rules.VerdictFail, Projects: []*review.Project{{
 		Name: forged, Environment: forged,
@@ -102,6 +106,7 @@ func TestMarkerNotForgeable(t *testing.T) {
 }
 
 func TestNewer(t *testing.T) {
+	t.Parallel()
 	at := func(d time.Duration) Marker { return Marker{Version: 1, HeadSHA: "abcdef1", PlanTime: t0.Add(d)} }
 	tests := map[string]struct {
 		existing, plan Marker

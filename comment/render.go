@@ -1,11 +1,9 @@
 package comment
 
 import (
-	"embed"
 	"net/url"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
 
 	"github.com/planwarden/planwarden/infra"
@@ -26,22 +24,6 @@ const (
 	// MaxAnnotations is how many annotations GitHub takes per request.
 	MaxAnnotations = 50
 )
-
-//go:embed templates/*.tmpl
-var templateFS embed.FS
-
-// tmpl holds the layouts; a parse error stops the program at start-up.
-var tmpl = template.Must(template.New("comment").ParseFS(templateFS, "templates/*.tmpl"))
-
-func execute(name string, data any) string {
-	var b strings.Builder
-	if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
-		// The templates and their data types are fixed at compile time:
-		// an error here is a bug in this package, caught by its tests.
-		panic("comment: template " + name + ": " + err.Error())
-	}
-	return b.String()
-}
 
 type table struct {
 	Header []string
@@ -83,27 +65,61 @@ type view struct {
 	opt    Options
 	multi  bool
 	total  review.Summary
-	where  string          // where the full output is, as markdown
-	issues map[string]bool // project and address with a finding
+	where  string            // where the full output is, as markdown
+	issues map[issueKey]bool // project and address with a finding
 	// gpuIssues: project and address with a finding of a gpu-* rule.
-	gpuIssues map[string]bool
+	gpuIssues map[issueKey]bool
 	priced    bool // some change has an hourly figure
 
-	// Computed once, cut to length as the budget needs.
-	sorted        []rules.Finding
-	items         []findingItem
+	// Listed once, rendered only as far as the budget needs.
+	sorted        []*rules.Finding
+	items         *lazyItems[findingItem]
 	prepared      bool
-	gpuTable      *table
-	unpriced      []string
-	endpointItems []string
-	actionList    []actionItem
+	gpuTable      table // header only; the rows are gpuRows
+	gpuRows       *lazyItems[string]
+	unpriced      *lazyItems[string]
+	endpointItems *lazyItems[string]
+	actionList    *lazyItems[actionItem]
+}
+
+// lazyItems are the n items of a list, each rendered on first use and
+// kept: a section cut to length renders only what it prints, so a plan of
+// 20,000 changes costs what its comment shows, not what it holds.
+type lazyItems[T any] struct {
+	n      int
+	render func(i int) T
+	done   []T
+}
+
+func newLazy[T any](n int, render func(i int) T) *lazyItems[T] {
+	return &lazyItems[T]{n: n, render: render}
+}
+
+// at is item i, rendering the items before it first (in order).
+func (l *lazyItems[T]) at(i int) T {
+	for len(l.done) <= i {
+		l.done = append(l.done, l.render(len(l.done)))
+	}
+	return l.done[i]
+}
+
+// first returns the first k items, all of them when k < 0; the slice may
+// not be appended to.
+func (l *lazyItems[T]) first(k int) []T {
+	if k < 0 || k > l.n {
+		k = l.n
+	}
+	if k > 0 {
+		l.at(k - 1)
+	}
+	return l.done[:k:k]
 }
 
 func newView(r *review.Report, opt Options) *view {
 	if r == nil {
 		r = &review.Report{Verdict: rules.VerdictPass}
 	}
-	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: map[string]bool{}, gpuIssues: map[string]bool{}}
+	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: map[issueKey]bool{}, gpuIssues: map[issueKey]bool{}}
 	for _, p := range r.Projects {
 		addSummary(&v.total, p.Summary)
 		for _, c := range p.Changes {
@@ -125,11 +141,14 @@ func newView(r *review.Report, opt Options) *view {
 	return v
 }
 
-func findingKey(fp, project, address string) string {
+// issueKey is a project and an address.
+type issueKey struct{ project, address string }
+
+func findingKey(fp, project, address string) issueKey {
 	if fp == "" {
 		fp = project
 	}
-	return fp + "\x00" + address
+	return issueKey{fp, address}
 }
 
 // safeURL returns u when it is an absolute http(s) URL that cannot break
@@ -208,7 +227,7 @@ func (v *view) countsLine() string {
 	t := v.r.Totals
 	s += " · **Cost:** "
 	switch {
-	case !v.priced && len(v.unpriced) == 0:
+	case !v.priced && v.unpriced.n == 0:
 		s += "no priced resources"
 	case t.HourlyDelta != nil:
 		s += delta(t.HourlyDelta) + " per hour (" + delta(infra.Monthly(t.HourlyDelta)) + " per month)"
@@ -224,7 +243,7 @@ func (v *view) countsLine() string {
 			s += ", up to " + money(m) + " per hour at maximum scale"
 		}
 	}
-	if n := len(v.unpriced); n > 0 {
+	if n := v.unpriced.n; n > 0 {
 		s += ", " + plural(n, "item", "items") + " not priced"
 	}
 	return s
@@ -268,35 +287,42 @@ func (v *view) verdict(leftOut string) string {
 	}{v.headline(), v.countsLine(), notes})
 }
 
-// prepare computes, once, the items of the sections that are cut to
-// length when the budget is short.
+// prepare lists, once, the items of the sections that are cut to length
+// when the budget is short; each item is rendered when first printed or
+// measured.
 func (v *view) prepare() {
 	if v.prepared {
 		return
 	}
 	v.prepared = true
 	v.sorted = v.allFindings()
-	v.items = make([]findingItem, len(v.sorted))
-	for i, f := range v.sorted {
-		v.items[i] = v.finding(f)
-	}
-	v.gpuTable = v.gpuRows()
-	v.endpointItems = []string{}
+	v.items = newLazy(len(v.sorted), func(i int) findingItem { return v.finding(v.sorted[i]) })
+	v.gpuTable, v.gpuRows = v.gpuList()
+	var eps []changeRef
 	for i, p := range v.r.Projects {
 		for _, c := range p.Changes {
 			if c.Action == string(planparse.ActionReplace) && isEndpoint(c) {
-				v.endpointItems = append(v.endpointItems, v.endpoint(p, i, c))
+				eps = append(eps, changeRef{p, i, c})
 			}
 		}
 	}
+	v.endpointItems = newLazy(len(eps), func(j int) string { return v.endpoint(eps[j].p, eps[j].i, eps[j].c) })
 	v.unpriced = v.unpricedItems()
 	v.actionList = v.actionItems()
 }
 
-// headEstimate is a lower bound on the bytes the findings, GPU, endpoint
-// and unpriced lists take when cut to limit items each (all when limit < 0),
-// so layout renders only the cut that can fit.
-func (v *view) headEstimate(limit int) int {
+// changeRef is a change with its project and the project's index.
+type changeRef struct {
+	p *review.Project
+	i int
+	c *review.Change
+}
+
+// headFits reports whether the findings, GPU, endpoint and unpriced lists,
+// cut to limit items each (all when limit < 0), can fit in budget bytes:
+// false when a lower bound on their size is over it. It renders items only
+// until the bound passes the budget.
+func (v *view) headFits(limit, budget int) bool {
 	v.prepare()
 	n := 0
 	take := func(count int) int {
@@ -305,22 +331,30 @@ func (v *view) headEstimate(limit int) int {
 		}
 		return count
 	}
-	for _, it := range v.items[:take(len(v.items))] {
-		n += len(it.Lead) + len(it.Todo) + 8
+	for i := range take(v.items.n) {
+		it := v.items.at(i)
+		if n += len(it.Lead) + len(it.Todo) + 8; n > budget {
+			return false
+		}
 	}
-	for _, r := range v.gpuTable.Rows[:take(len(v.gpuTable.Rows))] {
-		n += len(r) + 1
+	for _, l := range []*lazyItems[string]{v.gpuRows, v.endpointItems, v.unpriced} {
+		extra := 3
+		if l == v.gpuRows {
+			extra = 1
+		}
+		for i := range take(l.n) {
+			if n += len(l.at(i)) + extra; n > budget {
+				return false
+			}
+		}
 	}
-	for _, e := range v.endpointItems[:take(len(v.endpointItems))] {
-		n += len(e) + 3
+	for i := range take(v.actionList.n) {
+		a := v.actionList.at(i)
+		if n += len(a.line) + len(a.config) + 3; n > budget {
+			return false
+		}
 	}
-	for _, u := range v.unpriced[:take(len(v.unpriced))] {
-		n += len(u) + 3
-	}
-	for _, a := range v.actionList[:take(len(v.actionList))] {
-		n += len(a.line) + len(a.config) + 3
-	}
-	return n
+	return true
 }
 
 // footer is the last line: which commit and plan the comment is about.

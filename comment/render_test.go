@@ -21,6 +21,7 @@ func firstLine(body string) string {
 }
 
 func TestHeadline(t *testing.T) {
+	t.Parallel()
 	block := rules.Finding{Rule: "gpu-sku-loss", Severity: rules.SeverityBlock, Address: "a.b", Message: "m"}
 	warn := rules.Finding{Rule: "cost-increase", Severity: rules.SeverityWarn, Address: "a.b", Message: "m"}
 	over := block
@@ -50,6 +51,7 @@ func TestHeadline(t *testing.T) {
 }
 
 func TestCountsLine(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{
 		Totals: review.Totals{HourlyBefore: f64(8.34), HourlyAfter: f64(2.53), HourlyDelta: f64(-5.81), UnpricedCount: 1},
 		Projects: []*review.Project{
@@ -66,6 +68,7 @@ func TestCountsLine(t *testing.T) {
 }
 
 func TestFindings(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{Verdict: rules.VerdictFail, Projects: []*review.Project{{
 		Name: "ml", Complete: true, Summary: review.Summary{Update: 1},
 		Findings: []rules.Finding{
@@ -117,6 +120,7 @@ func gpuPool(addr string) *review.Change {
 }
 
 func TestGPURow(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{Projects: []*review.Project{{Name: "ml", Complete: true, Summary: review.Summary{Replace: 1},
 		Changes: []*review.Change{gpuPool("azurerm_kubernetes_cluster_node_pool.gpu")}}}}
 	body := Render(r, Options{})
@@ -161,6 +165,7 @@ func bigReport(t testing.TB, n, gpus int) *review.Report {
 var rowRE = regexp.MustCompile("(?m)^\\| (update|\\*\\*replace\\*\\*) \\| `")
 
 func TestShrinkOrder(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		changes                int
 		wantDiffsCut, wantRows bool
@@ -222,6 +227,7 @@ func TestShrinkOrder(t *testing.T) {
 // TestLargePlan renders the 20,000-change plan of plantest through the
 // real pipeline: it fits, says what it left out and keeps its structure.
 func TestLargePlan(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("parses a 28 MB plan")
 	}
@@ -251,6 +257,7 @@ func TestLargePlan(t *testing.T) {
 }
 
 func TestNilAndEmpty(t *testing.T) {
+	t.Parallel()
 	for name, r := range map[string]*review.Report{"nil": nil, "empty": {}} {
 		t.Run(name, func(t *testing.T) {
 			body := Render(r, Options{})
@@ -266,6 +273,7 @@ func TestNilAndEmpty(t *testing.T) {
 }
 
 func TestIncompleteAndErrored(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{Verdict: rules.VerdictFail, Projects: []*review.Project{
 		{Name: "broken", Errored: true, Summary: review.Summary{Create: 1}},
 		{Name: "partial", Complete: false, Summary: review.Summary{Create: 1}},
@@ -286,6 +294,7 @@ func TestIncompleteAndErrored(t *testing.T) {
 }
 
 func TestDetailsURL(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ url, want string }{
 		"https":         {"https://github.com/acme/ml/runs/1", "https://github.com/acme/ml/runs/1"},
 		"javascript":    {"javascript:alert(1)", ""},
@@ -303,6 +312,7 @@ func TestDetailsURL(t *testing.T) {
 }
 
 func TestMoney(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		f           *float64
 		money, diff string
@@ -327,6 +337,7 @@ func TestMoney(t *testing.T) {
 }
 
 func TestGroupInt(t *testing.T) {
+	t.Parallel()
 	tests := map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 20000: "20,000", 1234567: "1,234,567", -4500: "-4,500"}
 	for n, want := range tests {
 		if got := groupInt(n); got != want {
@@ -336,6 +347,7 @@ func TestGroupInt(t *testing.T) {
 }
 
 func TestManyProjects(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{Verdict: rules.VerdictFail}
 	for i := 0; i < 3000; i++ {
 		r.Projects = append(r.Projects, &review.Project{Name: fmt.Sprintf("project-%d", i), Environment: "prod", Errored: i%2 == 0, Complete: i%2 == 1,
@@ -358,6 +370,7 @@ func TestManyProjects(t *testing.T) {
 }
 
 func TestEndpoints(t *testing.T) {
+	t.Parallel()
 	ep := func(c review.Change) *review.Report {
 		c.Type, c.Action = "aws_sagemaker_endpoint", "replace"
 		return &review.Report{Projects: []*review.Project{{Name: "serving", Environment: "prod", Complete: true,
@@ -393,6 +406,7 @@ func TestEndpoints(t *testing.T) {
 // The review's notes (what of the artifacts was not trusted) are shown
 // under the verdict, escaped: their words come from the artifact.
 func TestReviewNotes(t *testing.T) {
+	t.Parallel()
 	r := &review.Report{Verdict: rules.VerdictPass, Projects: []*review.Project{{Name: "ml", Complete: true}},
 		Notes: []string{`The metadata of artifact "planwarden-ml" names environment "staging" for project "ml"; the base branch's config says "prod", which applies. @admin <b>`}}
 	body := Render(r, Options{})

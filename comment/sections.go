@@ -13,34 +13,31 @@ import (
 // gpu renders the GPU resources changed (at most limit rows when limit >= 0).
 func (v *view) gpu(limit int) (string, int) {
 	v.prepare()
-	all := v.gpuTable
-	if len(all.Rows) == 0 {
+	if v.gpuRows.n == 0 {
 		return "", 0
 	}
-	t := *all
-	if limit >= 0 && len(t.Rows) > limit {
-		t.Rows = t.Rows[:limit]
-	}
+	t := v.gpuTable
+	t.Rows = v.gpuRows.first(limit)
 	s := section{Heading: "GPU changes", Table: t,
 		Intro: "Per resource: SKU, accelerators per node, node counts and the GPUs of the whole fleet (expected scale), before → after."}
-	n := len(all.Rows) - len(t.Rows)
+	n := v.gpuRows.n - len(t.Rows)
 	if n > 0 {
 		s.LeftOut = "_… and " + plural(n, "more GPU resource", "more GPU resources") + ", left out to fit; see " + v.where + "._"
 	}
 	return execute("section", s), n
 }
 
-// gpuRows is one row per changed resource that has accelerators on either
-// side, or that a gpu-* rule has a finding about; resources with findings
-// first (they stay when the list is cut), plan order within.
-func (v *view) gpuRows() *table {
+// gpuList is the GPU table's header and its rows: one per changed resource
+// that has accelerators on either side, or that a gpu-* rule has a finding
+// about; resources with findings first (they stay when the list is cut),
+// plan order within.
+func (v *view) gpuList() (table, *lazyItems[string]) {
 	cols := []string{"Resource"}
 	if v.multi {
 		cols = append(cols, "Project")
 	}
 	cols = append(cols, "SKU", "GPUs per node", "Nodes min / expected / max", "Fleet GPUs", "Hourly")
-	t := newTable(cols...)
-	var later []string // rows without findings go after those with
+	var first, later []changeRef // rows without findings go after those with
 	for i, p := range v.r.Projects {
 		for _, c := range p.Changes {
 			r := c.Resource
@@ -56,43 +53,49 @@ func (v *view) gpuRows() *table {
 			if r.Cost.BilledVia != "" && !v.gpuIssues[k] {
 				continue
 			}
-			cells := []string{codeCell(c.Address)}
-			if v.multi {
-				cells = append(cells, codeCell(v.projectName(p, i)))
-			}
-			hb := hourlyRange(r.Cost.HourlyBefore, nil, nil, r.Cost.Approximate)
-			if r.Before == nil {
-				hb = "—"
-			}
-			after := r.After
-			ha := hourlyRange(r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter, r.Cost.Approximate)
-			if after == nil {
-				ha = "—"
-			}
-			if c.PriceNote != "" {
-				ha += " (" + text(c.PriceNote) + ")"
-			}
-			fl := fleet(r.Before, after)
-			if actionKey(c) == "forget" {
-				// Removed from state, not destroyed: the fleet keeps running and billing.
-				after, ha = r.Before, hb
-				fl = fleet(r.Before, after) + " (no longer managed by Terraform; keeps running and billing)"
-			}
-			cells = append(cells,
-				beforeAfter(sideSKU(r.Before), sideSKU(after)),
-				beforeAfter(perNode(r.Before), perNode(after)),
-				beforeAfter(nodes(r.Before), nodes(after)),
-				fl,
-				beforeAfter(hb, ha))
 			if v.issues[k] {
-				t.add(cells...)
+				first = append(first, changeRef{p, i, c})
 			} else {
-				later = append(later, "| "+strings.Join(cells, " | ")+" |")
+				later = append(later, changeRef{p, i, c})
 			}
 		}
 	}
-	t.Rows = append(t.Rows, later...)
-	return &t
+	refs := append(first, later...)
+	return newTable(cols...), newLazy(len(refs), func(j int) string { return v.gpuRow(refs[j]) })
+}
+
+func (v *view) gpuRow(ref changeRef) string {
+	p, i, c := ref.p, ref.i, ref.c
+	r := c.Resource
+	cells := []string{codeCell(c.Address)}
+	if v.multi {
+		cells = append(cells, codeCell(v.projectName(p, i)))
+	}
+	hb := hourlyRange(r.Cost.HourlyBefore, nil, nil, r.Cost.Approximate)
+	if r.Before == nil {
+		hb = "—"
+	}
+	after := r.After
+	ha := hourlyRange(r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter, r.Cost.Approximate)
+	if after == nil {
+		ha = "—"
+	}
+	if c.PriceNote != "" {
+		ha += " (" + text(c.PriceNote) + ")"
+	}
+	fl := fleet(r.Before, after)
+	if actionKey(c) == "forget" {
+		// Removed from state, not destroyed: the fleet keeps running and billing.
+		after, ha = r.Before, hb
+		fl = fleet(r.Before, after) + " (no longer managed by Terraform; keeps running and billing)"
+	}
+	cells = append(cells,
+		beforeAfter(sideSKU(r.Before), sideSKU(after)),
+		beforeAfter(perNode(r.Before), perNode(after)),
+		beforeAfter(nodes(r.Before), nodes(after)),
+		fl,
+		beforeAfter(hb, ha))
+	return "| " + strings.Join(cells, " | ") + " |"
 }
 
 var endpointTypes = map[string]bool{
@@ -117,14 +120,11 @@ func isEndpoint(c *review.Change) bool {
 // endpoints lists serving endpoints that are replaced, with what forces it.
 func (v *view) endpoints(limit int) (string, int) {
 	v.prepare()
-	total := len(v.endpointItems)
+	total := v.endpointItems.n
 	if total == 0 {
 		return "", 0
 	}
-	items := v.endpointItems
-	if limit >= 0 && len(items) > limit {
-		items = items[:limit]
-	}
+	items := v.endpointItems.first(limit)
 	s := section{Heading: "Serving endpoints to be replaced", List: items,
 		Intro: "Replacing an endpoint destroys it and creates a new one; traffic to it is affected."}
 	if n := total - len(items); n > 0 {
@@ -196,11 +196,8 @@ func (v *view) forcing(c *review.Change) []string {
 func (v *view) cost(limit int) (string, int) {
 	t := v.r.Totals
 	v.prepare()
-	total := len(v.unpriced)
-	unpriced := slices.Clone(v.unpriced)
-	if limit >= 0 && len(unpriced) > limit {
-		unpriced = unpriced[:limit]
-	}
+	total := v.unpriced.n
+	unpriced := v.unpriced.first(limit)
 	if !v.priced && total == 0 {
 		if !changed(v.total) {
 			return "", 0
@@ -240,8 +237,12 @@ func (v *view) cost(limit int) (string, int) {
 }
 
 // unpricedItems lists what has no price and why, once per item.
-func (v *view) unpricedItems() []string {
-	out := []string{}
+func (v *view) unpricedItems() *lazyItems[string] {
+	type item struct {
+		ref changeRef
+		u   review.Unpriced
+	}
+	var items []item
 	for i, p := range v.r.Projects {
 		seen := map[review.Unpriced]bool{}
 		for _, u := range p.Cost.Unpriced {
@@ -249,17 +250,20 @@ func (v *view) unpricedItems() []string {
 				continue
 			}
 			seen[u] = true
-			s := "Not priced: " + code(u.Address)
-			if u.SKU != "" {
-				s += " (" + code(u.SKU) + ")"
-			}
-			if v.multi {
-				s += " in " + code(v.projectName(p, i))
-			}
-			out = append(out, s+": "+text(orUnknown(u.Reason, "no reason given")))
+			items = append(items, item{changeRef{p: p, i: i}, u})
 		}
 	}
-	return out
+	return newLazy(len(items), func(j int) string {
+		u, p, i := items[j].u, items[j].ref.p, items[j].ref.i
+		s := "Not priced: " + code(u.Address)
+		if u.SKU != "" {
+			s += " (" + code(u.SKU) + ")"
+		}
+		if v.multi {
+			s += " in " + code(v.projectName(p, i))
+		}
+		return s + ": " + text(orUnknown(u.Reason, "no reason given"))
+	})
 }
 
 // costCaption says exactly what the figures cover: which resources (changed

@@ -222,6 +222,7 @@ func htmlOutsideCode(l string) string { return codeElemRE.ReplaceAllString(l, "<
 
 // TestStructureCheckerCatches proves the checker fails on what it guards.
 func TestStructureCheckerCatches(t *testing.T) {
+	t.Parallel()
 	bad := map[string]string{
 		"heading":         "# PWN\n",
 		"link":            "[x](https://evil.example)\n",

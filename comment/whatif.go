@@ -30,9 +30,9 @@ func skippedBlock(p *review.Project) (block, bool) {
 		return block{}, false
 	}
 	b := newBlock("**Not evaluated by the what-if**: ARM says what it will not predict; check these by hand.", "skipped resources",
-		"Resource", "Type", "Change type", "Why")
-	for _, s := range p.Skipped {
-		b.add(codeCell(s.Address), codeCell(s.Type), text(s.ChangeType), text(s.Reason))
-	}
+		len(p.Skipped), func(i int) []string {
+			s := p.Skipped[i]
+			return []string{codeCell(s.Address), codeCell(s.Type), text(s.ChangeType), text(s.Reason)}
+		}, "Resource", "Type", "Change type", "Why")
 	return b, true
 }

@@ -1,6 +1,7 @@
 package infra
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -51,7 +52,7 @@ func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
 	g.Scale = aksScale(pool)
 	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Labels: stringMap(pool, "node_labels"),
+	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), labels: mapAt(pool, "node_labels"),
 		Taints: stringList(pool, "node_taints")}
 	if boolAt(pool, "only_critical_addons_enabled") {
 		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
@@ -64,7 +65,7 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 	pool := v.Get("default_node_pool", 0)
 	s, g := aksPool(a, pool)
 	s.Groups = []Group{g}
-	s.Tags = mergeMaps(stringMap(v, "tags"), stringMap(pool, "tags"))
+	s.tags = func() map[string]string { return mergeMaps(stringMap(v, "tags"), stringMap(pool, "tags")) }
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -76,7 +77,7 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	s, g := aksPool(a, v)
 	s.Groups = []Group{g}
-	s.Tags = stringMap(v, "tags")
+	s.tags = mapAt(v, "tags")
 	id, _ := v.Get("kubernetes_cluster_id").Str()
 	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
 		if s.Region = location(cl, "location"); s.Region != "" {
@@ -97,7 +98,7 @@ func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, p
 }
 
 func azureSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), Tags: stringMap(v, "tags")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), tags: mapAt(v, "tags")}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -142,16 +143,29 @@ func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 // --- AWS ---
 
 // awsTags prefers tags_all (provider default_tags included) when known.
-func awsTags(v planparse.Value) map[string]string {
+func awsTags(v planparse.Value) func() map[string]string {
+	return func() map[string]string { return stringMap(awsTagValue(v)) }
+}
+
+func awsTagValue(v planparse.Value) planparse.Value {
 	if t := v.Get("tags_all"); t.IsMap() {
-		return stringMap(v, "tags_all")
+		return t
 	}
-	return stringMap(v, "tags")
+	return v.Get("tags")
+}
+
+// awsTagName is awsTags' "Name", read without decoding the other tags: ""
+// when there is none, "null" for a null one (as the map shows it).
+func awsTagName(v planparse.Value) string {
+	t := awsTagValue(v)
+	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
+		return x.Display()
+	}
+	return ""
 }
 
 func awsSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Tags: awsTags(v)}
-	s.Name = s.Tags["Name"]
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, tags: awsTags(v)}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -183,7 +197,9 @@ func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	g := a.group(CloudAWS, v, "instance_type")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Spot = strings.EqualFold(strAt(v, "instance_market_options", 0, "market_type"), "spot")
-	return awsSide(v, g)
+	s := awsSide(v, g)
+	s.Name = awsTagName(v)
+	return s
 }
 
 func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
@@ -207,7 +223,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 	s := awsSide(v, g)
 	s.Name = strAt(v, "node_group_name")
 	s.ImageType = strAt(v, "ami_type")
-	s.Labels = stringMap(v, "labels")
+	s.labels = mapAt(v, "labels")
 	s.Taints = taintBlocks(v, "taint")
 	return s
 }
@@ -270,12 +286,16 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	s := awsSide(v, g)
-	tags := map[string]string{}
-	for _, t := range v.Get("tag").List() {
-		tags[strAt(t, "key")] = t.Get("value").Display()
-	}
-	if len(tags) > 0 {
-		s.Tags = mergeMaps(s.Tags, tags)
+	s.tags = func() map[string]string {
+		own := awsTags(v)()
+		tags := map[string]string{}
+		for _, t := range v.Get("tag").List() {
+			tags[strAt(t, "key")] = t.Get("value").Display()
+		}
+		if len(tags) > 0 {
+			return mergeMaps(own, tags)
+		}
+		return own
 	}
 	s.Name = strAt(v, "name")
 	return s
@@ -283,7 +303,7 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 
 // sagemakerConfig prices each production and shadow variant.
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
-	s := &Side{Name: strAt(v, "name"), Tags: awsTags(v), Config: strAt(v, "name")}
+	s := &Side{Name: strAt(v, "name"), tags: awsTags(v), Config: strAt(v, "name")}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -336,7 +356,7 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	if s.Config == "" {
 		s.Config = name
 	}
-	s.Name, s.Tags = strAt(v, "name"), awsTags(v)
+	s.Name, s.tags = strAt(v, "name"), awsTags(v)
 	if reg := awsRegion(v); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
 	} else if reg := awsRegion(cfg); reg != "" {
@@ -395,7 +415,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), Tags: stringMap(v, "labels")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), tags: mapAt(v, "labels")}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -454,7 +474,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 		g.Scale = fixedScale(times(n), zones)
 	}
 	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
-		Labels: stringMap(nc, "labels"), Tags: stringMap(nc, "resource_labels"), Taints: taintBlocks(nc, "taint"),
+		labels: mapAt(nc, "labels"), tags: mapAt(nc, "resource_labels"), Taints: taintBlocks(nc, "taint"),
 		ImageType: strAt(nc, "image_type")}
 	if s.Region = zoneRegion(loc); s.Region != "" {
 		s.RegionSource = RegionFromResource

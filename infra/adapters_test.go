@@ -38,7 +38,7 @@ func sideView(s *Side) *sview {
 		return nil
 	}
 	v := &sview{SKU: s.SKU, Region: s.Region, Source: s.RegionSource, GPUs: s.GPUs(false), MaxGPUs: s.GPUs(true),
-		Name: s.Name, Tags: s.Tags, Labels: s.Labels, Taints: s.Taints, ImageType: s.ImageType}
+		Name: s.Name, Tags: s.Tags(), Labels: s.Labels(), Taints: s.Taints, ImageType: s.ImageType}
 	if len(s.Groups) > 0 {
 		v.Scale = s.Groups[0].Scale
 		v.GPUModel = s.Groups[0].SKU.GPUModel
@@ -111,6 +111,7 @@ func auto(lo, exp, hi int) Scale { return Scale{Min: lo, Expected: exp, Max: hi,
 const clusterID = "/subscriptions/0000/resourceGroups/ml/providers/Microsoft.ContainerService/managedClusters/ml-prod"
 
 func TestAKSCluster(t *testing.T) {
+	t.Parallel()
 	runAdapterCases(t, map[string]adapterCase{
 		"create with a fixed default pool; pool tags over cluster tags": {
 			plan: tplan{changes: []rc{{addr: "azurerm_kubernetes_cluster.main", actions: []string{"create"},
@@ -160,6 +161,7 @@ func poolPlan(poolExtra map[string]any, tp tplan) tplan {
 }
 
 func TestAKSNodePool(t *testing.T) {
+	t.Parallel()
 	const pool = "azurerm_kubernetes_cluster_node_pool.a100"
 	cluster := map[string]any{"id": clusterID, "location": "eastus", "name": "ml-prod"}
 	wantEast := func(src string) rview {
@@ -236,6 +238,7 @@ func TestAKSNodePool(t *testing.T) {
 }
 
 func TestAzureVMs(t *testing.T) {
+	t.Parallel()
 	vm := func(typ, sizeAttr, size, loc string, extra map[string]any) tplan {
 		a := map[string]any{"name": "trainer", sizeAttr: size, "location": loc, "tags": map[string]any{"cost-center": "r"}}
 		for k, v := range extra {
@@ -329,6 +332,7 @@ func TestAzureVMs(t *testing.T) {
 }
 
 func TestAWSInstance(t *testing.T) {
+	t.Parallel()
 	inst := func(typ string, extra map[string]any) map[string]any {
 		m := map[string]any{"instance_type": typ, "tags": map[string]any{"Name": "trainer"},
 			"tags_all": map[string]any{"Name": "trainer", "cost-center": "ml"}}
@@ -382,6 +386,7 @@ func TestAWSInstance(t *testing.T) {
 }
 
 func TestEKSNodeGroup(t *testing.T) {
+	t.Parallel()
 	ng := func(extra map[string]any) map[string]any {
 		m := map[string]any{"node_group_name": "gpu", "capacity_type": "ON_DEMAND", "ami_type": "AL2_x86_64_GPU",
 			"scaling_config": []any{map[string]any{"desired_size": 2, "min_size": 1, "max_size": 4}},
@@ -430,6 +435,7 @@ func TestEKSNodeGroup(t *testing.T) {
 }
 
 func TestAutoscalingGroup(t *testing.T) {
+	t.Parallel()
 	asgConfig := []map[string]any{{"address": "aws_autoscaling_group.gpu", "mode": "managed", "type": "aws_autoscaling_group", "name": "gpu",
 		"expressions": map[string]any{"launch_template": []any{map[string]any{"id": map[string]any{
 			"references": []any{"aws_launch_template.gpu.id", "aws_launch_template.gpu"}}}}}}}
@@ -481,6 +487,7 @@ func variant(name, typ string, n int) map[string]any {
 }
 
 func TestSageMakerEndpointConfiguration(t *testing.T) {
+	t.Parallel()
 	tags := map[string]string{"cost-center": "ml"}
 	runAdapterCases(t, map[string]adapterCase{
 		"production and shadow variants both bill; the config bills through its endpoint": {
@@ -508,6 +515,7 @@ func target(id string, lo, hi int) map[string]any {
 }
 
 func TestSageMakerEndpoint(t *testing.T) {
+	t.Parallel()
 	tags := map[string]string{"cost-center": "ml"}
 	cfgA := endpointConfig("cfg-a", []any{variant("main", "ml.g5.xlarge", 1)}, nil)
 	cfgB := endpointConfig("cfg-b", []any{variant("main", "ml.p4d.24xlarge", 1)}, nil)
@@ -592,6 +600,7 @@ func TestSageMakerEndpoint(t *testing.T) {
 }
 
 func TestSageMakerNotebook(t *testing.T) {
+	t.Parallel()
 	nb := func(typ string) tplan {
 		return tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_sagemaker_notebook_instance.nb", actions: []string{"create"},
 			after: map[string]any{"name": "lab", "instance_type": typ}}}}
@@ -609,10 +618,18 @@ func TestSageMakerNotebook(t *testing.T) {
 }
 
 func TestGCEInstance(t *testing.T) {
+	t.Parallel()
 	gce := func(mt string, acc []any) tplan {
 		return tplan{changes: []rc{{addr: "google_compute_instance.t", actions: []string{"create"},
 			after: map[string]any{"name": "t", "machine_type": mt, "zone": "us-central1-a", "labels": map[string]any{"cost-center": "ml"},
 				"guest_accelerator": acc}}}}
+	}
+	gceAt := func(mt, zone string, extra map[string]any) tplan {
+		after := map[string]any{"name": "t", "machine_type": mt, "zone": zone}
+		for k, v := range extra {
+			after[k] = v
+		}
+		return tplan{changes: []rc{{addr: "google_compute_instance.t", actions: []string{"create"}, after: after}}}
 	}
 	tags := map[string]string{"cost-center": "ml"}
 	runAdapterCases(t, map[string]adapterCase{
@@ -628,6 +645,22 @@ func TestGCEInstance(t *testing.T) {
 				After: &sview{SKU: "a2-highgpu-1g", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
 					GPUModel: "NVIDIA A100 40GB", Name: "t", Tags: tags}},
 		},
+		"e2-micro in a London zone: the bulk layer's price for its region": {
+			plan: gceAt("e2-micro", "europe-west2-a", nil),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 0.010792 (max 0.010792)", Overlap: "nil",
+				After: &sview{SKU: "e2-micro", Region: "europe-west2", Source: RegionFromResource, Scale: fixed(1), Name: "t"}},
+		},
+		"zone written as a resource path": {
+			plan: gceAt("n1-standard-1", "projects/p/zones/us-central1-c", nil),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> 0.0475 (max 0.0475)", Overlap: "nil",
+				After: &sview{SKU: "n1-standard-1", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), Name: "t"}},
+		},
+		"preemptible stays unpriced with its reason": {
+			plan: gceAt("n1-standard-1", "us-central1-a", map[string]any{"scheduling": []any{map[string]any{"preemptible": true}}}),
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
+				Unpriced: []string{"after: spot or low-priority capacity: the catalog has on-demand prices only"},
+				After:    &sview{SKU: "n1-standard-1", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), Name: "t"}},
+		},
 		"attached GPU without a price": {
 			plan: gce("n1-standard-4", []any{map[string]any{"type": "nvidia-tesla-v100", "count": 1}}),
 			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
@@ -639,6 +672,7 @@ func TestGCEInstance(t *testing.T) {
 }
 
 func TestGKENodePool(t *testing.T) {
+	t.Parallel()
 	pool := func(extra map[string]any) tplan {
 		m := map[string]any{"name": "l4", "location": "us-central1", "node_count": 1,
 			"node_config": []any{map[string]any{"machine_type": "g2-standard-4", "labels": map[string]any{"gpu": "l4"},
@@ -684,6 +718,7 @@ func TestGKENodePool(t *testing.T) {
 }
 
 func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
+	t.Parallel()
 	// Every supported type is exercised above; this guards the registry
 	// against a type added without its adapter test being named here.
 	tested := "azurerm_kubernetes_cluster azurerm_kubernetes_cluster_node_pool azurerm_linux_virtual_machine " +

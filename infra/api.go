@@ -156,8 +156,13 @@ func (a *analysis) providerRegion(c *planparse.Change) string {
 	return reg
 }
 
-// zoneRegion turns a GCP zone (us-central1-a) into its region; a region stays as it is.
+// zoneRegion turns a GCP zone (us-central1-a) into its region; a region
+// stays as it is. A zone written as a resource path or URL
+// (projects/p/zones/us-central1-a) is read by its last segment.
 func zoneRegion(z string) string {
+	if i := strings.LastIndexByte(z, '/'); i >= 0 {
+		z = z[i+1:]
+	}
 	if i := strings.LastIndexByte(z, '-'); i > 0 && len(z)-i == 2 && z[i+1] >= 'a' && z[i+1] <= 'z' {
 		return z[:i]
 	}

@@ -39,7 +39,7 @@ func adapterFor(typ string) (adapter, bool) {
 
 // armSide is what every ARM resource has: name, location and tags.
 func armSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: armName(v), Tags: stringMap(v, "tags")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: armName(v), tags: mapAt(v, "tags")}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -91,8 +91,8 @@ func armPool(a *analysis, pool planparse.Value, name string) (*Side, Group) {
 	}
 	g.Spot = strings.EqualFold(strAt(pool, "scaleSetPriority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "osType"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: name, Labels: stringMap(pool, "nodeLabels"), Taints: stringList(pool, "nodeTaints"),
-		Tags: stringMap(pool, "tags")}
+	s := &Side{SKU: g.SKU.Name, Name: name, labels: mapAt(pool, "nodeLabels"), Taints: stringList(pool, "nodeTaints"),
+		tags: mapAt(pool, "tags")}
 	return s, g
 }
 
@@ -123,7 +123,8 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 			s.Groups = append(s.Groups, pg)
 		}
 	}
-	s.Tags = mergeMaps(stringMap(v, "tags"), s.Tags)
+	poolTags := s.tags
+	s.tags = func() map[string]string { return mergeMaps(stringMap(v, "tags"), poolTags()) }
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}

@@ -52,6 +52,7 @@ func analyzeWhatIf(t *testing.T, entries ...wi) map[string]*Resource {
 type m = map[string]any
 
 func TestARMAdapters(t *testing.T) {
+	t.Parallel()
 	cluster := m{"name": "ml-prod", "location": "westeurope", "tags": m{"cost-center": "ml"},
 		"properties": m{"agentPoolProfiles": []any{
 			m{"name": "system", "vmSize": "Standard_D4s_v5", "count": 3, "osType": "Linux"},

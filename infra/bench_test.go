@@ -90,6 +90,7 @@ func BenchmarkParseAnalyze20000(b *testing.B) {
 }
 
 func TestBigPlanIsPriced(t *testing.T) {
+	t.Parallel()
 	p, err := planparse.Parse("big.json", bigPlan(3000))
 	if err != nil {
 		t.Fatal(err)

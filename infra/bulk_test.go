@@ -54,6 +54,7 @@ func sample50(rows [][]string) map[int][]string {
 }
 
 func TestEmbeddedBulkReproducesAzureSample(t *testing.T) {
+	t.Parallel()
 	rows := readBulkFile(t, "azure-vm-prices.csv")
 	cat := DefaultCatalog()
 	for line, r := range sample50(rows) {
@@ -80,6 +81,7 @@ func TestEmbeddedBulkReproducesAzureSample(t *testing.T) {
 }
 
 func TestEmbeddedBulkReproducesEC2Sample(t *testing.T) {
+	t.Parallel()
 	rows, col := readEC2File(t)
 	cat := DefaultCatalog()
 	for line, r := range sample50(rows) {
@@ -91,6 +93,7 @@ func TestEmbeddedBulkReproducesEC2Sample(t *testing.T) {
 // GPU and accelerator type of the EC2 file, not a sample: a type the
 // catalog thinks has no GPU would turn a GPU loss into a pass.
 func TestEmbeddedBulkHasEveryAcceleratedEC2Type(t *testing.T) {
+	t.Parallel()
 	rows, col := readEC2File(t)
 	cat := DefaultCatalog()
 	n := 0
@@ -143,6 +146,7 @@ func checkEC2Row(t *testing.T, cat *Catalog, line int, r []string, col map[strin
 // TestEmbeddedBulkParses checks every row of the embedded bulk table (at
 // run time rows are parsed only when looked up).
 func TestEmbeddedBulkParses(t *testing.T) {
+	t.Parallel()
 	b, err := ParseBulk([]byte(embeddedBulk))
 	if err != nil {
 		t.Fatal(err)
@@ -156,17 +160,21 @@ func TestEmbeddedBulkParses(t *testing.T) {
 // curated rows do not have: indexing the embedded table and one lookup.
 func BenchmarkFirstBulkLookup(b *testing.B) {
 	for b.Loop() {
-		bk, err := indexBulk(embeddedBulk)
+		bk, err := indexEmbeddedBulk()
 		if err != nil {
 			b.Fatal(err)
 		}
 		if _, ok := bk.ec2Price("m5.xlarge"); !ok {
 			b.Fatal("m5.xlarge has no price")
 		}
+		if _, ok := bk.gcpPrice("n1-standard-1", "us-central1"); !ok {
+			b.Fatal("n1-standard-1 has no price")
+		}
 	}
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		cloud, sku, region string
@@ -197,7 +205,9 @@ func TestQuote(t *testing.T) {
 }
 
 func TestParseBulkErrors(t *testing.T) {
+	t.Parallel()
 	const head = "planwarden-bulk\t1\nregions\teastus\twestus\n"
+	const gcpHead = "planwarden-bulk\t1\ngcp-regions\tus-central1\n"
 	tests := map[string]struct {
 		data string
 		want string
@@ -211,6 +221,13 @@ func TestParseBulkErrors(t *testing.T) {
 		"ec2 count not number": {head + "E\tg5.xlarge\t4\t16384\tone\ta10g\tnvidia\t22888\t\t\t\t1.006\tpreview\n", "line 3: g5.xlarge: gpu_count \"one\""},
 		"unknown row":          {head + "Z\tx\n", "line 3: unknown row kind \"Z\""},
 		"source of a cloud":    {"planwarden-bulk\t1\nsource\toracle\t2026\tx\n", "line 2: source for unknown cloud \"oracle\""},
+		"gcp row, no prices":   {gcpHead + "G\tn1-standard-1\t1\t3.75\t0\t\t\n", "line 3: n1-standard-1: gcp row without prices"},
+		"gcp short row":        {gcpHead + "G\tn1-standard-1\t1\t3.75\n", "line 3: n1-standard-1: gcp row has 2 fields after the name"},
+		"gcp vcpu":             {gcpHead + "G\tn1-standard-1\tone\t3.75\t0\t\t0=0.1\n", "line 3: n1-standard-1: vcpu \"one\""},
+		"gcp gpu without type": {gcpHead + "G\ta2-highgpu-1g\t12\t85\t1\t\t0=3.6\n", "line 3: a2-highgpu-1g: gpu_count 1 with accelerator type \"\""},
+		"gcp unknown gpu type": {gcpHead + "G\ta2-highgpu-1g\t12\t85\t1\tnvidia-zz\t0=3.6\n", "accelerator type \"nvidia-zz\""},
+		"gcp region index":     {gcpHead + "G\tn1-standard-1\t1\t3.75\t0\t\t1=0.1\n", "line 3: n1-standard-1: region index \"1\" is not one of the 1 regions"},
+		"gcp zero price":       {gcpHead + "G\tn1-standard-1\t1\t3.75\t0\t\t0=0\n", "price \"0\" in us-central1 is not positive"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -219,5 +236,87 @@ func TestParseBulkErrors(t *testing.T) {
 				t.Errorf("ParseBulk: error %v; want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// gcpObserved is when the GCP bulk layer's pricing.yml was generated.
+const gcpObserved = "2025-03-06T03:53:56Z"
+
+func TestEmbeddedGCPBulkPrices(t *testing.T) {
+	t.Parallel()
+	cat := DefaultCatalog()
+	tests := map[string]struct {
+		sku, region string
+		want        float64
+		observed    string
+		ok          bool
+	}{
+		"n1-standard-1, the corpus's type":   {"n1-standard-1", "us-central1", 0.04749975, gcpObserved, true},
+		"e2-micro in London":                 {"e2-micro", "europe-west2", 0.010791945, gcpObserved, true},
+		"f1-micro":                           {"f1-micro", "us-central1", 0.0076, gcpObserved, true},
+		"names match case-insensitively":     {"E2-Medium", "us-central1", 0.03350571, gcpObserved, true},
+		"curated row wins in its region":     {"n1-standard-4", "us-central1", 0.189999, "2026-07-30T06:13:17Z", true},
+		"bulk prices the curated row's rest": {"n1-standard-4", "europe-west2", 0.24479, gcpObserved, true},
+		"curated g2 price (rounded) wins":    {"g2-standard-4", "us-central1", 0.706832, "2026-07-30T06:13:17Z", true},
+		"bulk g2 price elsewhere":            {"g2-standard-4", "us-east4", 0.704517808, gcpObserved, true},
+		"region priced as spot only: none":   {"n1-standard-1", "northamerica-south1", 0, "", false},
+		"a region the file does not have":    {"e2-small", "blah", 0, "", false},
+		"a machine type the layer lacks":     {"c3-standard-4", "us-central1", 0, "", false},
+		"an Azure SKU is not a GCP type":     {"Standard_D2s_v3", "eastus", 0, "", false},
+		"a zone is not a region (adapter's)": {"e2-micro", "europe-west2-a", 0, "", false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p, ok := cat.PriceInfo(CloudGCP, tc.sku, tc.region)
+			if ok != tc.ok || p.USDPerHour != tc.want || p.Observed != tc.observed {
+				t.Errorf("PriceInfo(gcp, %s, %s) = %v observed %q, %v; want %v observed %q, %v", tc.sku, tc.region, p.USDPerHour, p.Observed, ok, tc.want, tc.observed, tc.ok)
+			}
+			if ok && tc.observed == gcpObserved && !strings.Contains(p.Source, "Cyclenerd/google-cloud-pricing-cost-calculator@0166a59ebba7:pricing.yml") {
+				t.Errorf("source %q does not name the pricing.yml commit", p.Source)
+			}
+		})
+	}
+	if q, ok := cat.Quote(CloudGCP, "n1-standard-1", ""); ok {
+		t.Errorf("Quote(gcp, n1-standard-1, no region) = %+v; a GCP price is never approximated", q)
+	}
+	if rs := cat.Regions(CloudGCP, "e2-small"); len(rs) != 42 || rs[0] != "africa-south1" {
+		t.Errorf("Regions(gcp, e2-small) = %v; want the excerpt's 42 regions", rs)
+	}
+}
+
+func TestEmbeddedGCPBulkFacts(t *testing.T) {
+	t.Parallel()
+	cat := DefaultCatalog()
+	tests := []struct {
+		name        string
+		vcpu        int
+		mem, gpus   float64
+		model       string
+		gpuMemTotal float64
+	}{
+		{"n1-standard-1", 1, 3.75, 0, "", 0},
+		{"e2-micro", 0, 1, 0, "", 0}, // 0.25 vCPU (shared core) is not a whole vCPU
+		{"g2-standard-24", 24, 96, 2, "NVIDIA L4 24GB", 48},
+		{"g2-standard-12", 12, 48, 1, "NVIDIA L4 24GB", 24},
+		{"a2-ultragpu-8g", 96, 1360, 8, "NVIDIA A100 80GB", 640},
+		{"a3-highgpu-1g", 26, 234, 1, "NVIDIA H100 80GB", 80},
+	}
+	for _, tc := range tests {
+		s := cat.Lookup(CloudGCP, tc.name)
+		if !s.Known || s.FromFamily || s.VCPU != tc.vcpu || s.MemoryGiB != tc.mem || s.GPUCount != tc.gpus ||
+			s.GPUModel != tc.model || s.GPUMemoryGiB != tc.gpuMemTotal {
+			t.Errorf("Lookup(gcp, %s) = %+v; want %d vCPU, %v GiB, %v x %q (%v GiB)", tc.name, s, tc.vcpu, tc.mem, tc.gpus, tc.model, tc.gpuMemTotal)
+		}
+	}
+}
+
+func TestEmbeddedGCPBulkParses(t *testing.T) {
+	t.Parallel()
+	b, err := ParseBulk([]byte(embeddedBulk), []byte(embeddedGCPBulk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.gcp) < 14 || len(b.gcpRegions) < 40 || b.gcpSrc.Observed != gcpObserved || len(b.azure) < 1000 {
+		t.Errorf("embedded GCP bulk table has %d machine types in %d regions, observed %q", len(b.gcp), len(b.gcpRegions), b.gcpSrc.Observed)
 	}
 }

@@ -84,8 +84,9 @@ var (
 )
 
 // DefaultCatalog returns the catalog compiled into the binary: the curated
-// rows of catalog.json over the bulk layer of catalog_bulk.tsv (see Bulk),
-// which is indexed on the first lookup that needs it. The same
+// rows of catalog.json over the bulk layer of catalog_bulk.tsv and
+// catalog_bulk_gcp.tsv (see Bulk), which is indexed on the first lookup
+// that needs it. The same
 // *Catalog is returned on every call. It panics if the embedded file is
 // invalid, which the package's tests rule out.
 func DefaultCatalog() *Catalog {
@@ -240,6 +241,8 @@ func (c *Catalog) PriceInfo(cloud, sku, region string) (Price, bool) {
 		if reg == BulkAWSRegion {
 			return b.ec2Price(sku)
 		}
+	case CloudGCP:
+		return b.gcpPrice(sku, reg)
 	}
 	return Price{}, false
 }

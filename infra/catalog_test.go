@@ -11,6 +11,7 @@ import (
 )
 
 func TestEmbeddedCatalogGPUSKUsHaveGPUFacts(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	if len(cat.SKUs()) == 0 {
 		t.Fatal("embedded catalog has no SKUs")
@@ -73,6 +74,7 @@ func familyChip(cloud, name string) string {
 const sharedCSV = "../../shared/data/prices.csv"
 
 func TestEmbeddedCatalogCoversPricesCSV(t *testing.T) {
+	t.Parallel()
 	fh, err := os.Open(sharedCSV)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent (it lives beside the repository, not in it); nothing to compare the catalog with", sharedCSV)
@@ -124,6 +126,7 @@ func TestEmbeddedCatalogCoversPricesCSV(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		cloud, name string
@@ -162,10 +165,15 @@ func TestLookup(t *testing.T) {
 		"SageMaker g5 takes EC2's facts":   {CloudSageMaker, "ml.g5.4xlarge", true, true, false, 1, "NVIDIA A10G 24GB", ""},
 		"SageMaker size no row knows":      {CloudSageMaker, "ml.g5.99xlarge", true, true, true, 1, "NVIDIA A10G 24GB", ""},
 		"SageMaker needs the ml. prefix":   {CloudSageMaker, "g5.xlarge", false, false, false, 0, "", ""},
-		"GCP a2 ultra":                     {CloudGCP, "a2-ultragpu-2g", true, true, true, 2, "NVIDIA A100 80GB", ""},
-		"GCP a3":                           {CloudGCP, "a3-highgpu-8g", true, true, true, 8, "NVIDIA H100 80GB", ""},
-		"GCP g2 with 2 L4":                 {CloudGCP, "g2-standard-24", true, true, true, 2, "NVIDIA L4 24GB", ""},
-		"GCP n2 is CPU only":               {CloudGCP, "n2-standard-8", true, false, true, 0, "", ""},
+		"GCP a2 ultra bulk row":            {CloudGCP, "a2-ultragpu-2g", true, true, false, 2, "NVIDIA A100 80GB", ""},
+		"GCP a2 type the excerpt lacks":    {CloudGCP, "a2-megagpu-16g", true, true, true, 16, "NVIDIA A100 40GB", ""},
+		"GCP a3 bulk row":                  {CloudGCP, "a3-highgpu-1g", true, true, false, 1, "NVIDIA H100 80GB", ""},
+		"GCP a3 8-GPU bulk row":            {CloudGCP, "a3-highgpu-8g", true, true, false, 8, "NVIDIA H100 80GB", ""},
+		"GCP a3 type the excerpt lacks":    {CloudGCP, "a3-highgpu-4g", true, true, true, 4, "NVIDIA H100 80GB", ""},
+		"GCP g2 bulk row with 2 L4":        {CloudGCP, "g2-standard-24", true, true, false, 2, "NVIDIA L4 24GB", ""},
+		"GCP e2 bulk row is CPU only":      {CloudGCP, "e2-micro", true, false, false, 0, "", ""},
+		"GCP n2 is CPU only (bulk row)":    {CloudGCP, "n2-standard-8", true, false, false, 0, "", ""},
+		"GCP n2 the excerpt lacks: family": {CloudGCP, "n2-highmem-8", true, false, true, 0, "", ""},
 		"GCP unknown family":               {CloudGCP, "zz-standard-8", false, false, false, 0, "", ""},
 	}
 	for name, tc := range tests {
@@ -182,6 +190,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestCatalogPrice(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	tests := map[string]struct {
 		cloud, sku, region string
@@ -212,6 +221,7 @@ func TestCatalogPrice(t *testing.T) {
 }
 
 func TestCatalogAge(t *testing.T) {
+	t.Parallel()
 	cat := DefaultCatalog()
 	if cat.Generated().IsZero() {
 		t.Error("Generated() is zero")
@@ -228,6 +238,7 @@ func TestCatalogAge(t *testing.T) {
 }
 
 func TestParseCatalogErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		json, want string
 	}{
@@ -251,6 +262,7 @@ func TestParseCatalogErrors(t *testing.T) {
 }
 
 func TestCloudOf(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"azurerm_kubernetes_cluster_node_pool": CloudAzure,
 		"aws_sagemaker_endpoint":               CloudSageMaker,

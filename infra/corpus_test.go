@@ -12,13 +12,13 @@ import (
 // TestCorpusPricedShare measures, over the real plans of the shared
 // corpus, the share of SKU-bearing change sides (a before or after side
 // that names a SKU) that get an hourly figure; the rest must be unpriced
-// with a reason. The corpus's GCP machine types (n1, e2, f1) have no
-// price source beside the repository (no GCP bulk file), so the 90% bar
-// holds for the Azure and AWS sides, and the overall share is logged.
+// with a reason. The target is 90%; the floor below is the share measured
+// when the GCP bulk layer came (126 of 134, 94.0%), so a regression fails.
 // Run it with -v to see the figures and the reasons:
 //
 //	go test ./infra -run TestCorpusPricedShare -v
 func TestCorpusPricedShare(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../shared/corpus/plans/*/*.json")
 	if len(files) < 10 {
 		t.Skip("plan corpus not found at ../shared/corpus/plans (it lives beside the repository)")
@@ -83,12 +83,14 @@ func TestCorpusPricedShare(t *testing.T) {
 	for _, r := range rs {
 		t.Logf("  unpriced x%d: %s", reasons[r], r)
 	}
-	withData := bySides[CloudAzure] + bySides[CloudAWS]
-	if withData == 0 {
-		t.Fatal("no Azure or AWS SKU-bearing change sides in the corpus")
+	const floor = 0.94
+	if share < floor {
+		t.Errorf("only %.1f%% of the SKU-bearing change sides priced; want at least %.0f%% (the target is 90%%)", 100*share, 100*floor)
 	}
-	if s := float64(byPriced[CloudAzure]+byPriced[CloudAWS]) / float64(withData); s < 0.9 {
-		t.Errorf("only %.1f%% of Azure and AWS SKU-bearing change sides priced; want at least 90%%", 100*s)
+	for _, c := range []string{CloudAzure, CloudAWS, CloudGCP} {
+		if bySides[c] == 0 {
+			t.Errorf("no %s SKU-bearing change sides in the corpus", c)
+		}
 	}
 }
 

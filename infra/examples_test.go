@@ -12,6 +12,7 @@ import (
 // TestExamplePlans prices the lead's example plans (examples/plans) when
 // they are present: what a reviewer of each PR must see.
 func TestExamplePlans(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		file string
 		// per address: "sku before -> sku after", hourly before -> after (max after), region
@@ -98,6 +99,7 @@ func TestExamplePlans(t *testing.T) {
 // forgets and deposed objects of unsupported types, yields nothing and
 // does not trip Analyze.
 func TestRealTerraformPlan(t *testing.T) {
+	t.Parallel()
 	const path = "../planparse/testdata/terraform-real.json"
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -3,6 +3,7 @@ package infra
 import "testing"
 
 func TestFormatUSD(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		v      float64
 		symbol string

@@ -3,6 +3,7 @@ package infra
 import "testing"
 
 func TestPricing(t *testing.T) {
+	t.Parallel()
 	vmAt := func(size string) tplan {
 		return tplan{changes: []rc{{addr: "azurerm_linux_virtual_machine.t", actions: []string{"create"},
 			after: map[string]any{"size": size, "location": "eastus"}}}}

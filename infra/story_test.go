@@ -14,6 +14,7 @@ import (
 // the hourly change at the expected and the maximum scale, in the
 // cluster's region.
 func TestSeedStoryAKSGPUPoolReplacedWithCPUSKU(t *testing.T) {
+	t.Parallel()
 	const id = "/subscriptions/0000/resourceGroups/ml/providers/Microsoft.ContainerService/managedClusters/ml-prod"
 	cluster := map[string]any{"id": id, "name": "ml-prod", "location": "westeurope",
 		"default_node_pool": []any{map[string]any{"name": "system", "vm_size": "Standard_D4s_v5", "node_count": 3}}}
@@ -33,6 +34,7 @@ func TestSeedStoryAKSGPUPoolReplacedWithCPUSKU(t *testing.T) {
 
 // The lead's example plan tells the same story.
 func TestSeedStoryExamplePlan(t *testing.T) {
+	t.Parallel()
 	const file = "../examples/plans/aks-gpu-typo.json"
 	b, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {

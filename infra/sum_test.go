@@ -7,6 +7,7 @@ import (
 )
 
 func TestSum(t *testing.T) {
+	t.Parallel()
 	type sview struct {
 		Before, After, Delta, MaxAfter, Overlap string
 		Priced, UnpricedResources, Approximate  int
@@ -87,6 +88,7 @@ func TestSum(t *testing.T) {
 }
 
 func TestMonthly(t *testing.T) {
+	t.Parallel()
 	if got := Monthly(f(3.823)); got == nil || *got != 2790.79 {
 		t.Errorf("Monthly(3.823) = %s, want 2790.79", fmtPtr(got))
 	}
@@ -96,6 +98,7 @@ func TestMonthly(t *testing.T) {
 }
 
 func TestAnalyzeReturnsSupportedChangesInPlanOrder(t *testing.T) {
+	t.Parallel()
 	tp := tplan{providers: awsProvider("us-east-1"), changes: []rc{
 		{addr: "aws_s3_bucket.b", actions: []string{"create"}, after: map[string]any{"bucket": "x"}},
 		p4dChange("aws_instance.a"),

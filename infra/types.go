@@ -121,11 +121,10 @@ type Side struct {
 	// "provider", "default", or "" when unknown.
 	Region       string
 	RegionSource string
-	// Tags are the resource's cloud tags (AWS tags_all when known, GCP
-	// resource labels), pool tags merged over cluster tags for AKS.
-	Tags map[string]string
-	// Labels are Kubernetes node labels of a pool.
-	Labels map[string]string
+	// tags and labels read the side's cloud tags and a pool's node labels
+	// from the plan when asked (Tags, Labels): few rules read them, and a
+	// map per resource was most of a large plan's live heap.
+	tags, labels func() map[string]string
 	// Taints are Kubernetes node taints in key=value:Effect form with the
 	// Kubernetes effect names (NoSchedule, PreferNoSchedule, NoExecute),
 	// whatever form the provider uses.
@@ -139,6 +138,30 @@ type Side struct {
 	// configuration's name); "" elsewhere.
 	Config string
 }
+
+// Tags are the resource's cloud tags (AWS tags_all when known, GCP
+// resource labels), pool tags merged over cluster tags for AKS; nil when
+// it has none. Each call reads them from the plan afresh.
+func (s *Side) Tags() map[string]string {
+	if s == nil || s.tags == nil {
+		return nil
+	}
+	return s.tags()
+}
+
+// Labels are the Kubernetes node labels of a pool; nil when it has none.
+// Each call reads them from the plan afresh.
+func (s *Side) Labels() map[string]string {
+	if s == nil || s.labels == nil {
+		return nil
+	}
+	return s.labels()
+}
+
+// SetTags and SetLabels give the side fixed tags or labels (for sides
+// built outside Analyze).
+func (s *Side) SetTags(m map[string]string)   { s.tags = func() map[string]string { return m } }
+func (s *Side) SetLabels(m map[string]string) { s.labels = func() map[string]string { return m } }
 
 // HasGPU reports whether any group of the side carries accelerators,
 // built into its SKU or attached (an attached accelerator is only recorded

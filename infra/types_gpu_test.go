@@ -3,6 +3,7 @@ package infra
 import "testing"
 
 func TestSideHasGPU(t *testing.T) {
+	t.Parallel()
 	v100 := SKU{Name: "Standard_NC6s_v3", Accelerator: AcceleratorNVIDIA, GPUCount: 1}
 	cases := map[string]struct {
 		side *Side

@@ -3,6 +3,7 @@ package infra
 import "testing"
 
 func TestNotEstimatedTypesAreNotAdapters(t *testing.T) {
+	t.Parallel()
 	for typ := range hourlyUnestimated {
 		if Supported(typ) {
 			t.Errorf("%s is estimated by an adapter and listed as not estimated", typ)

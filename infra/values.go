@@ -93,6 +93,11 @@ func stringMap(v planparse.Value, path ...any) map[string]string {
 	return m
 }
 
+// mapAt is stringMap read when asked: what Side.tags and Side.labels hold.
+func mapAt(v planparse.Value, path ...any) func() map[string]string {
+	return func() map[string]string { return stringMap(v, path...) }
+}
+
 func mergeMaps(ms ...map[string]string) map[string]string {
 	var out map[string]string
 	for _, m := range ms {

@@ -222,25 +222,31 @@ type lazyPlan struct {
 }
 
 // stateIndex is prior_state's or planned_values' resources, indexed by
-// address and type on first use; each resource's values are decoded (and
-// sanitized) only when a caller asks for that resource.
+// type on first use and by address on the first lookup by address; each
+// resource's address, names and values are decoded (and sanitized) only
+// when a caller asks for that resource. An entry holds the resource's
+// bytes and its (shared) type name: a plan of 100,000 unchanged resources
+// costs a few MB to index, not one decoded record each.
 type stateIndex struct {
-	raw []byte // the section's root module
-	z   sanitizer
+	raw  []byte   // the section (prior_state, planned_values)
+	root []string // the path to its root module, found when first indexed
+	z    sanitizer
 
 	once    sync.Once
 	entries []*stateEntry
-	byAddr  map[string]*stateEntry
 	byType  map[string][]*stateEntry
+
+	addrOnce sync.Once
+	byAddr   map[string]*stateEntry
 
 	mu sync.Mutex // guards the entries' decoded resources
 }
 
 type stateEntry struct {
-	address, mode, typ, name string
-	values, sensitive        []byte
-	decoded                  bool
-	res                      *StateResource
+	raw     []byte // the resource's object
+	typ     string
+	decoded bool
+	res     *StateResource
 }
 
 // PriorResources lists prior_state's resources, root module first, then
@@ -269,41 +275,120 @@ func (p *Plan) PlannedResource(address string) *StateResource { return p.lazy.pl
 
 func (x *stateIndex) index() {
 	x.once.Do(func() {
-		x.byAddr, x.byType = map[string]*stateEntry{}, map[string][]*stateEntry{}
-		queue := [][]byte{x.raw}
+		x.byType = map[string][]*stateEntry{}
+		m := x.raw
+		for _, k := range x.root {
+			m = memberFrom(m, k)
+		}
+		queue := [][]byte{m}
 		for len(queue) > 0 {
 			m := queue[0]
 			queue = queue[1:]
-			eachListed(member(m, "resources"), func(r []byte) {
-				e := &stateEntry{}
-				_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
-					end, err := skipValue(r, v, 1)
-					switch string(key) {
-					case "address":
-						e.address = x.z.redactAddress(stringAt(r[v:end]))
-					case "mode":
-						e.mode = stringAt(r[v:end])
-					case "type":
-						e.typ = stringAt(r[v:end])
-					case "name":
-						e.name = stringAt(r[v:end])
-					case "values":
-						e.values = r[v:end:end]
-					case "sensitive_values":
-						e.sensitive = r[v:end:end]
-					}
-					return end, err
-				})
-				x.entries = append(x.entries, e)
-				if _, dup := x.byAddr[e.address]; !dup {
-					x.byAddr[e.address] = e
-				}
-				x.byType[e.typ] = append(x.byType[e.typ], e)
-			})
-			eachListed(member(m, "child_modules"), func(c []byte) { queue = append(queue, c) })
+			x.module(m, func(child []byte) { queue = append(queue, child) })
 		}
 		x.raw = nil
 	})
+}
+
+// module indexes the resources of one module object in a single walk over
+// its bytes and hands its child modules to child: the first "resources" and
+// "child_modules" count, as member reads them.
+func (x *stateIndex) module(m []byte, child func([]byte)) {
+	i := ws(m, 0)
+	if i >= len(m) || m[i] != '{' {
+		return
+	}
+	seenResources, seenChildren := false, false
+	_, _ = eachMember(m, i, 0, func(k []byte, _ bool, v int) (int, error) {
+		switch {
+		case string(k) == "resources" && !seenResources:
+			seenResources = true
+			if m[v] != '[' {
+				return skipValid(m, v)
+			}
+			return eachElement(m, v, 0, func(r int) (int, error) {
+				if m[r] != '{' {
+					return skipValid(m, r)
+				}
+				var typ []byte // the last one counts, as in a decode
+				end, err := eachMember(m, r, 0, func(k []byte, _ bool, v int) (int, error) {
+					end, err := skipValid(m, v)
+					if string(k) == "type" {
+						typ = m[v:end]
+					}
+					return end, err
+				})
+				if err == nil {
+					e := &stateEntry{raw: m[r:end:end], typ: x.internType(typ)}
+					x.entries = append(x.entries, e)
+					x.byType[e.typ] = append(x.byType[e.typ], e)
+				}
+				return end, err
+			})
+		case string(k) == "child_modules" && !seenChildren:
+			seenChildren = true
+			if m[v] != '[' {
+				return skipValid(m, v)
+			}
+			return eachElement(m, v, 0, func(e int) (int, error) {
+				end, err := skipValid(m, e)
+				if err == nil && m[e] == '{' {
+					child(m[e:end:end])
+				}
+				return end, err
+			})
+		}
+		return skipValid(m, v)
+	})
+}
+
+// internType decodes a type name once per distinct name: the byType key
+// already holding it is reused.
+func (x *stateIndex) internType(lit []byte) string {
+	if len(lit) >= 2 && lit[0] == '"' && bytes.IndexByte(lit, '\\') < 0 {
+		if l := x.byType[string(lit[1:len(lit)-1])]; len(l) > 0 {
+			return l[0].typ
+		}
+	}
+	return stringAt(lit)
+}
+
+// lastMember is the value of an object's last member named key (the one
+// a decode keeps), nil when it has none.
+func lastMember(r []byte, key string) []byte {
+	var out []byte
+	_, _ = eachMember(r, 0, 0, func(k []byte, _ bool, v int) (int, error) {
+		end, err := skipValid(r, v)
+		if string(k) == key {
+			out = r[v:end:end]
+		}
+		return end, err
+	})
+	return out
+}
+
+// fields decodes an entry's address, mode, type, name, values and
+// sensitive_values.
+func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, sensitive []byte) {
+	_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
+		end, err := skipValid(r, v)
+		switch string(key) {
+		case "address":
+			address = x.z.redactAddress(stringAt(r[v:end]))
+		case "mode":
+			mode = stringAt(r[v:end])
+		case "type":
+			typ = stringAt(r[v:end])
+		case "name":
+			name = stringAt(r[v:end])
+		case "values":
+			values = r[v:end:end]
+		case "sensitive_values":
+			sensitive = r[v:end:end]
+		}
+		return end, err
+	})
+	return
 }
 
 // resource makes an entry's StateResource on first use; its Values are a
@@ -313,12 +398,13 @@ func (x *stateIndex) resource(e *stateEntry) *StateResource {
 	defer x.mu.Unlock()
 	if !e.decoded {
 		e.decoded = true
-		mode := Mode(e.mode)
+		address, m, _, name, values, sens := x.fields(e.raw)
+		mode := Mode(m)
 		if mode == "" {
 			mode = ModeManaged
 		}
-		e.res = &StateResource{Address: e.address, Mode: mode, Type: e.typ, Name: e.name,
-			Values: x.z.resolve(e.values, e.sensitive, nil, "")}
+		e.res = &StateResource{Address: address, Mode: mode, Type: e.typ, Name: name,
+			Values: x.z.resolve(values, sens, nil, "")}
 	}
 	return e.res
 }
@@ -339,6 +425,15 @@ func (x *stateIndex) ofType(typ string) []*StateResource { x.index(); return x.p
 
 func (x *stateIndex) at(address string) *StateResource {
 	x.index()
+	x.addrOnce.Do(func() {
+		x.byAddr = make(map[string]*stateEntry, len(x.entries))
+		for _, e := range x.entries {
+			address := x.z.redactAddress(stringAt(lastMember(e.raw, "address")))
+			if _, dup := x.byAddr[address]; !dup {
+				x.byAddr[address] = e
+			}
+		}
+	})
 	if e := x.byAddr[address]; e != nil {
 		return x.resource(e)
 	}
@@ -355,7 +450,7 @@ func member(raw []byte, key string) []byte {
 		return nil
 	}
 	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
-		end, err := skipValue(raw, v, 1)
+		end, err := skipValid(raw, v)
 		if err == nil && string(k) == key {
 			if !isNull(raw, v) {
 				out = raw[v:end:end]
@@ -363,6 +458,28 @@ func member(raw []byte, key string) []byte {
 			return end, errStop // the first of repeated keys counts (see lookup)
 		}
 		return end, err
+	})
+	return out
+}
+
+// memberFrom is member without finding where the value ends: the slice
+// runs from the value's start to the end of raw, for a reader that walks
+// an object (or array) and stops at its closing bracket. Finding the end of
+// a large section (prior_state's root module) is a walk over all of it.
+func memberFrom(raw []byte, key string) []byte {
+	var out []byte
+	i := ws(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
+		if string(k) == key {
+			if !isNull(raw, v) {
+				out = raw[v:]
+			}
+			return v, errStop // the first of repeated keys counts (see lookup)
+		}
+		return skipValid(raw, v)
 	})
 	return out
 }
@@ -375,7 +492,7 @@ func eachListed(raw []byte, f func([]byte)) {
 		return
 	}
 	_, _ = eachElement(raw, i, 0, func(v int) (int, error) {
-		end, err := skipValue(raw, v, 1)
+		end, err := skipValid(raw, v)
 		if err == nil && raw[v] == '{' {
 			f(raw[v:end:end])
 		}
@@ -600,5 +717,68 @@ func scanAddress(address string, visit func(i int, r rune, topLevel bool)) {
 			top = depth == 0
 		}
 		visit(i, r, top)
+	}
+}
+
+// skipValid returns the offset just past the JSON value at data[i] (after
+// white space) in bytes Parse has validated, with the error-free shape of
+// skipValue: it only looks for the value's end (a string's closing quote,
+// a container's closing bracket, a literal's delimiter) and checks nothing
+// else, so the lazy Value, which walks the same bytes again at every step,
+// skips a member several times faster than a validating skip.
+func skipValid(data []byte, i int) (int, error) {
+	i = ws(data, i)
+	if i >= len(data) {
+		return i, nil
+	}
+	switch data[i] {
+	case '"':
+		return stringEnd(data, i), nil
+	case '{', '[':
+		depth := 0
+		for i < len(data) {
+			switch data[i] {
+			case '"':
+				i = stringEnd(data, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1, nil
+				}
+			}
+			i++
+		}
+		return i, nil
+	}
+	for i < len(data) {
+		switch data[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i, nil
+		}
+		i++
+	}
+	return i, nil
+}
+
+// stringEnd returns the offset past the valid string that starts at
+// data[i] (its opening quote).
+func stringEnd(data []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		j += k
+		n := 0
+		for b := j - 1; b > i && data[b] == '\\'; b-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
 	}
 }

@@ -11,6 +11,7 @@ import (
 const actionsFixture = "../examples/plans/eks-gpu-drain-action.json"
 
 func TestActionInvocations(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(actionsFixture)
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +63,7 @@ func TestActionInvocations(t *testing.T) {
 // A value marked sensitive only in an action's config is redacted where
 // it appears unmarked elsewhere in the plan.
 func TestActionSecretRedactedEverywhere(t *testing.T) {
+	t.Parallel()
 	plan := `{"format_version":"1.2",
 	 "resource_changes":[{"address":"terraform_data.x","mode":"managed","type":"terraform_data","name":"x",
 	   "change":{"actions":["create"],"before":null,"after":{"input":"s3cr3t-webhook-value"}}}],
@@ -81,6 +83,7 @@ func TestActionSecretRedactedEverywhere(t *testing.T) {
 }
 
 func TestActionInvocationsBadShape(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ plan, field string }{
 		"not a list":      {`{"format_version":"1.2","action_invocations":{"address":"x"}}`, "action_invocations"},
 		"no trigger":      {`{"format_version":"1.2","action_invocations":[{"address":"action.a.b","type":"a","name":"b"}]}`, "action_invocations[0] (action.a.b)"},
@@ -103,6 +106,7 @@ func TestActionInvocationsBadShape(t *testing.T) {
 }
 
 func TestTriggerWords(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ in, event, failure string }{
 		"Go constant names":  {"AfterDestroy", "after_destroy", ""},
 		"snake case":         {"before_create", "before_create", ""},
@@ -130,6 +134,7 @@ func TestTriggerWords(t *testing.T) {
 
 // The corpus holds terraform-json's own actions fixture (an invoked action).
 func TestCorpusActions(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(corpusDir, "terraform-json", "actions.json")
 	data, err := os.ReadFile(path)
 	if err != nil {

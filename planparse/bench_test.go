@@ -11,6 +11,7 @@ import (
 )
 
 func TestLargePlanShape(t *testing.T) {
+	t.Parallel()
 	data := plantest.Large(200)
 	p, err := planparse.Parse("large.json", data)
 	if err != nil {

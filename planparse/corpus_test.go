@@ -25,6 +25,7 @@ func corpusFiles(t testing.TB) []string {
 // TestCorpus parses every plan of the corpus: valid plans parse with one
 // change per resource_changes entry, the broken ones give a typed error.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	files := corpusFiles(t)
 	if len(files) < 400 {
 		t.Fatalf("corpus has %d files, expected the full corpus of 453", len(files))
@@ -91,6 +92,7 @@ func countResourceChanges(t *testing.T, data []byte) int {
 
 // TestCorpusErrors pins the message of each deliberately broken file.
 func TestCorpusErrors(t *testing.T) {
+	t.Parallel()
 	corpusFiles(t)
 	tests := map[string]struct {
 		file string

@@ -200,10 +200,13 @@ func findDepth(s, name string, depth int, found func(string)) bool {
 		return true
 	}
 	if text, ok := decodeBlob(s); ok {
-		if findDepth(text, name, depth+1, nil) {
-			if found != nil {
-				found(s)
-			}
+		if found == nil {
+			return findDepth(text, name, depth+1, nil) || hit
+		}
+		// The secrets inside are reported too, so that the plan-wide set
+		// (secretnotes.go) hides them where they show unencoded.
+		if findDepth(text, name, depth+1, found) {
+			found(s)
 			return true
 		}
 		return hit
@@ -425,10 +428,8 @@ func classifyName(name string) nameClass {
 		!strings.Contains(n, "auth") && !strings.Contains(n, "cred") && !strings.HasSuffix(n, "dsn") {
 		return 0
 	}
-	for _, p := range publicKeyNames {
-		if strings.Contains(n, p) {
-			return 0
-		}
+	if publicName(n, snakeName(name)) {
+		return 0
 	}
 	switch {
 	case strings.HasSuffix(n, "pass") || strings.HasSuffix(n, "pwd") || strings.Contains(n, "pass_") || strings.Contains(n, "passphrase"):
@@ -640,12 +641,14 @@ func walkDocument(x any, name string, depth int, found func(string)) bool {
 }
 
 // redactText replaces every secret findSecrets finds in s, and every known
-// secret it contains, with SensitiveText. It is for prose: check messages,
-// import ids, log lines.
-func redactText(s string, secrets secretSet) string {
+// secret of the sets it contains, with SensitiveText. It is for prose:
+// check messages, import ids, log lines.
+func redactText(s string, sets ...secretSet) string {
 	var hits []string
 	findSecrets(s, "", func(x string) { hits = append(hits, x) })
-	secrets.containedIn(s, false, func(x string) bool { hits = append(hits, x); return true })
+	for _, secrets := range sets {
+		secrets.containedIn(s, false, func(x string) bool { hits = append(hits, x); return true })
+	}
 	if len(hits) == 0 {
 		return s
 	}
@@ -667,9 +670,12 @@ func redactText(s string, secrets secretSet) string {
 }
 
 // RedactText returns s with every secret the detector finds in it replaced
-// by SensitiveText: for strings that came from a plan and go to a log line
-// or an error message outside the change model.
-func RedactText(s string) string { return redactText(s, nil) }
+// by SensitiveText, and every secret (8 characters and more) of a plan
+// still in memory that it holds: a value the plan marks sensitive or that
+// the detector found by its name or context. It is for strings that came
+// from a plan and go to a log line or an error message outside the change
+// model.
+func RedactText(s string) string { return redactText(s, live()...) }
 
 // minContainedLen: a known secret at least this long is also redacted
 // inside longer strings (a marked password inside a script).

@@ -13,6 +13,7 @@ import (
 // and sanitize of the whole value, at every node of every change of every
 // plan (corpus, fixtures, generated mixes).
 func TestLazyValuesMatchFullDecode(t *testing.T) {
+	t.Parallel()
 	files := diffFiles(t)
 	files["secrets"] = []byte(`{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["update"],
 	  "before":{"password":"p4ssw0rd!","list":["x",{"token":"t0k3n-value"}],"plain":"p4ssw0rd!","nested":{"k":{"v":1}},"gone":null,"empty_secret":""},
@@ -39,7 +40,7 @@ func TestLazyValuesMatchFullDecode(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		secrets := collectSecrets(w, sensitiveOutputs(w.PlannedValues))
+		secrets := p.lazy.secrets
 		for i, c := range p.Changes {
 			wc := &w.ResourceChanges[i].Change
 			for _, side := range []struct {

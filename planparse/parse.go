@@ -41,6 +41,10 @@ type wirePlan struct {
 	// Terraform 1.14+ actions, read by readActions (actions.go).
 	ActionInvocations         rawJSON
 	DeferredActionInvocations rawJSON
+
+	// notes are what the reader saw in values for the secret set
+	// (secretnotes.go).
+	notes *secretNotes
 }
 
 type wireResourceChange struct {
@@ -95,7 +99,9 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	if w.FormatVersion == nil {
 		if wi, ok := whatIfDoc(data); ok {
-			return parseWhatIf(name, wi) // whatif.go
+			secrets := newSecretSet()
+			w.notes.learn(secrets)
+			return parseWhatIf(name, wi, secrets) // whatif.go
 		}
 		return nil, orWhatIfHint(notPlan(name, w))
 	}
@@ -110,6 +116,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	plannedSensitive := sensitiveOutputs(w.PlannedValues)
 	secrets := collectSecrets(w, plannedSensitive)
+	collectFound(w, secrets) // secretnotes.go
 	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
 	if err != nil {
 		return nil, err
@@ -125,8 +132,8 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Actions:          actions,
 		DeferredActions:  deferredActions,
 		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), secrets: secrets,
-			prior:   stateIndex{raw: member(member(w.PriorState, "values"), "root_module"), z: sanitizer{secrets: secrets}},
-			planned: stateIndex{raw: member(w.PlannedValues, "root_module"), z: sanitizer{secrets: secrets}}},
+			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets}},
+			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
 	}
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
@@ -167,6 +174,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	for _, c := range w.Checks {
 		p.Checks = append(p.Checks, newChecks(c, secrets)...)
 	}
+	remember(secrets)
 	return p, nil
 }
 
@@ -416,12 +424,14 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 		return nil, err
 	}
 	if IsSecretName(name) {
-		o.Sensitive = true
-		if !o.Before.IsNull() {
-			o.Before = Value{v: redact(o.Before.tree())}
+		// A boolean is no secret by its name alone (hiddenByName).
+		b, a := o.Before.tree(), o.After.tree()
+		o.Sensitive = o.Sensitive || hiddenByName(b) || hiddenByName(a) || b == nil && a == nil
+		if hiddenByName(b) {
+			o.Before = Value{v: redact(b)}
 		}
-		if !o.After.IsNull() && !o.After.IsUnknown() {
-			o.After = Value{v: redact(o.After.tree())}
+		if hiddenByName(a) && !o.After.IsUnknown() {
+			o.After = Value{v: redact(a)}
 		}
 	}
 	return o, nil

@@ -32,6 +32,7 @@ func byAddress(p *Plan) map[string]*Change {
 // built-in resources, a moved block, a removed block, modules with count
 // and for_each, a sensitive variable and a sensitive output.
 func TestRealTerraformPlan(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/terraform-real.json")
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +112,7 @@ func TestRealTerraformPlan(t *testing.T) {
 // TestHandWrittenPlans covers what the CLI cannot plan here: imports,
 // deferred changes, drift, errored and empty plans, nested replace paths.
 func TestHandWrittenPlans(t *testing.T) {
+	t.Parallel()
 	t.Run("import with generated config", func(t *testing.T) {
 		p := mustParse(t, "import.json", `{"format_version":"1.2","resource_changes":[{"address":"aws_s3_bucket.logs","mode":"managed","type":"aws_s3_bucket","name":"logs","provider_name":"registry.terraform.io/hashicorp/aws","change":{"actions":["no-op"],"before":{"bucket":"logs"},"after":{"bucket":"logs"},"importing":{"id":"logs"},"generated_config":"resource \"aws_s3_bucket\" \"logs\" {}"}}]}`)
 		c := p.Changes[0]
@@ -186,6 +188,7 @@ func TestHandWrittenPlans(t *testing.T) {
 // TestBadInput checks that each kind of bad input gets its typed error,
 // naming the file and saying what to do.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	utf16le := func(s string) []byte {
 		u := utf16.Encode([]rune(s))
 		b := []byte{0xFF, 0xFE}
@@ -243,6 +246,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestStripInstanceKeys(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ in, want string }{
 		"plain":              {"aws_instance.a", "aws_instance.a"},
 		"count":              {"aws_instance.a[3]", "aws_instance.a"},
@@ -261,6 +265,7 @@ func TestStripInstanceKeys(t *testing.T) {
 }
 
 func TestAddressSteps(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		in   string
 		want []string
@@ -284,6 +289,7 @@ func TestAddressSteps(t *testing.T) {
 // not an identifier renders like the diff path, so the diff entry is
 // marked as forcing the replacement.
 func TestReplacePathMatchesDiffPath(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, "rp.json", `{"format_version":"1.2","resource_changes":[{"address":"azurerm_kubernetes_cluster_node_pool.gpu","type":"azurerm_kubernetes_cluster_node_pool","name":"gpu","change":{"actions":["delete","create"],"before":{"node_labels":{"kubernetes.azure.com/sku":"gpu"}},"after":{"node_labels":{"kubernetes.azure.com/sku":"cpu"}},"replace_paths":[["node_labels","kubernetes.azure.com/sku"]]}}]}`)
 	c := p.Changes[0]
 	if want := `node_labels["kubernetes.azure.com/sku"]`; len(c.ReplacePaths) != 1 || c.ReplacePaths[0] != want {

@@ -159,10 +159,10 @@ func (r redactor) outputChange(name string, oc map[string]any) {
 	oc["before"] = r.value(oc["before"], oc["before_sensitive"])
 	oc["after"] = r.value(oc["after"], oc["after_sensitive"])
 	if IsSecretName(name) {
-		if oc["before"] != nil {
+		if hiddenByName(oc["before"]) {
 			oc["before"] = r.z.hide(oc["before"])
 		}
-		if u, _ := oc["after_unknown"].(bool); oc["after"] != nil && !u {
+		if u, _ := oc["after_unknown"].(bool); hiddenByName(oc["after"]) && !u {
 			oc["after"] = r.z.hide(oc["after"])
 		}
 	}
@@ -181,7 +181,7 @@ func (r redactor) stateValues(v map[string]any) {
 		if m == nil {
 			continue
 		}
-		if b, _ := m["sensitive"].(bool); b || IsSecretName(name) {
+		if b, _ := m["sensitive"].(bool); b || IsSecretName(name) && hiddenByName(m["value"]) {
 			if m["value"] != nil {
 				m["value"] = r.z.hide(m["value"])
 			}

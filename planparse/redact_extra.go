@@ -71,12 +71,7 @@ func (r redactor) armDelta(d map[string]any, parent string) {
 		if d[side] == nil {
 			continue
 		}
-		var sens any
-		if isARMSecret(leaf) {
-			sens = true
-		} else {
-			sens, _ = armMasks(d[side], "", false)
-		}
+		sens, _ := armMasks(d[side], leaf, false)
 		d[side] = r.z.sanitize(d[side], sens, nil, leaf)
 	}
 	for _, ch := range list(d["children"]) {

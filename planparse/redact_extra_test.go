@@ -11,6 +11,7 @@ import (
 // Redact hides what the review hides in action configs and in what-if
 // payloads and deltas, and the redacted file reviews the same.
 func TestRedactActionsAndWhatIf(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		file    string
 		secrets []string

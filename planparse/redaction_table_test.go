@@ -18,6 +18,9 @@ import (
 // secret-looking name or a sensitivity mark can hide it.
 const plainValue = "Plain-Value-42"
 
+// otherValue is another such value.
+const otherValue = "Other-Value-43"
+
 // oneChange is a plan with the resource changes given as after/after_sensitive pairs.
 func planOf(t *testing.T, changes ...[2]string) *Plan {
 	t.Helper()
@@ -36,9 +39,10 @@ func planOf(t *testing.T, changes ...[2]string) *Plan {
 // TestSecretNamesHideUnmarkedValues: an attribute whose name holds a
 // secret word is hidden even when the provider did not mark it. One row per
 // entry of secretWords (and so per entry of secretHints: each hint is the
-// only one some row's name contains); the same value under a plain name in
-// the same change stays visible.
+// only one some row's name contains); another value under a plain name in
+// the same change stays visible, and the value alone is no secret.
 func TestSecretNamesHideUnmarkedValues(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"password":               "admin_password",
 		"passwd":                 "db_passwd",
@@ -82,15 +86,18 @@ func TestSecretNamesHideUnmarkedValues(t *testing.T) {
 			t.Errorf("secret word %q has no row here: add one", w)
 		}
 	}
+	if got := planOf(t, [2]string{fmt.Sprintf(`{"label":%q}`, plainValue), `{}`}).Changes[0].After().Get("label").Display(); got != plainValue {
+		t.Fatalf("label = %q, want %q (the value itself is no secret)", got, plainValue)
+	}
 	for word, name := range cases {
 		t.Run(word, func(t *testing.T) {
-			p := planOf(t, [2]string{fmt.Sprintf(`{%q:%q,"label":%q}`, name, plainValue, plainValue), `{}`})
+			p := planOf(t, [2]string{fmt.Sprintf(`{%q:%q,"label":%q}`, name, plainValue, otherValue), `{}`})
 			after := p.Changes[0].After()
 			if got := after.Get(name).Display(); got != SensitiveText {
 				t.Errorf("%s = %q, want %s", name, got, SensitiveText)
 			}
-			if got := after.Get("label").Display(); got != plainValue {
-				t.Errorf("label = %q, want %q (the value itself is no secret)", got, plainValue)
+			if got := after.Get("label").Display(); got != otherValue {
+				t.Errorf("label = %q, want %q", got, otherValue)
 			}
 			if !IsSecretName(name) {
 				t.Errorf("IsSecretName(%q) = false", name)
@@ -102,6 +109,7 @@ func TestSecretNamesHideUnmarkedValues(t *testing.T) {
 // TestPublicNamesStayVisible: names that hold a secret word but are public
 // by design, or switch a feature, show their values.
 func TestPublicNamesStayVisible(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"a secret's name":          "db_secret_name",
 		"a secret's ARN":           "rds_secret_arn",
@@ -112,6 +120,22 @@ func TestPublicNamesStayVisible(t *testing.T) {
 		"an _enabled switch":       "api_key_enabled",
 		"a _version":               "client_secret_version",
 		"a name without any hint":  "region",
+		"an enable_ switch":        "enable_password_reset",
+		"an _authentication mode":  "token_authentication",
+		"a _profile":               "password_profile",
+		"a _policy":                "secret_policy",
+		"_settings":                "token_settings",
+		"_options":                 "credential_options",
+		"_properties":              "secret_properties",
+		"a _mode":                  "client_certificate_mode",
+		"a _type":                  "token_type",
+		"a _length":                "password_length",
+		"a _count":                 "api_key_count",
+		// camelCase reads as words too.
+		"camelCase switch":   "disablePasswordAuthentication",
+		"camelCase setting":  "passwordProfile",
+		"camelCase k8s ref":  "secretKeyRef",
+		"PascalCase _policy": "PasswordPolicy",
 	}
 	for what, name := range cases {
 		t.Run(what, func(t *testing.T) {
@@ -126,13 +150,60 @@ func TestPublicNamesStayVisible(t *testing.T) {
 	}
 }
 
+// TestCamelCaseNames: ARM, Bicep and Kubernetes names are split into words
+// where camelCase starts one, so a secret word hides its value and a switch
+// or a setting about a secret shows what a reviewer needs.
+func TestCamelCaseNames(t *testing.T) {
+	t.Parallel()
+	after := planOf(t, [2]string{`{"adminPassword":"Plain-Value-42","clientSecret":"Plain-Value-42","APIKey":"Plain-Value-42",
+"sasURL":"Plain-Value-42","kubeConfig":"Plain-Value-42","connectionString":"Plain-Value-42","customData":"Plain-Value-42",
+"osProfile":{"adminUsername":"azureuser","adminPassword":"Plain-Value-42",
+ "linuxConfiguration":{"disablePasswordAuthentication":true,"provisionVMAgent":true}},
+"passwordProfile":{"password":"Plain-Value-42","forceChangePasswordNextSignIn":true}}`, `{}`}).Changes[0].After()
+	for _, name := range []string{"adminPassword", "clientSecret", "APIKey", "sasURL", "kubeConfig", "connectionString", "customData"} {
+		if got := after.Get(name).Display(); got != SensitiveText {
+			t.Errorf("%s = %q, want %s", name, got, SensitiveText)
+		}
+	}
+	shown := map[string][]any{
+		"the admin user name":           {"osProfile", "adminUsername"},
+		"disablePasswordAuthentication": {"osProfile", "linuxConfiguration", "disablePasswordAuthentication"},
+		"forceChangePasswordNextSignIn": {"passwordProfile", "forceChangePasswordNextSignIn"},
+		"provisionVMAgent (an acronym)": {"osProfile", "linuxConfiguration", "provisionVMAgent"},
+	}
+	for what, path := range shown {
+		if got := after.Get(path...).Display(); got == SensitiveText || got == "" {
+			t.Errorf("%s = %q, want it shown", what, got)
+		}
+	}
+	for _, path := range [][]any{{"osProfile", "adminPassword"}, {"passwordProfile", "password"}} {
+		if got := after.Get(path...).Display(); got != SensitiveText {
+			t.Errorf("%v = %q, want %s", path, got, SensitiveText)
+		}
+	}
+	words := map[string]string{"adminPassword": "admin_password", "AdminPassword": "admin_password", "APIKey": "api_key",
+		"DB_PASS": "db_pass", "ADMINPASSWORD": "adminpassword", "provisionVMAgent": "provision_vm_agent", "tls12Key": "tls12_key"}
+	for name, want := range words {
+		if got := snakeName(name); got != want {
+			t.Errorf("snakeName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestSecretNameShapes: what a secret name hides besides a plain string.
 func TestSecretNameShapes(t *testing.T) {
-	p := planOf(t, [2]string{`{"admin_password":12345678,"ssh_key":["Plain-Value-42","Other-Value-43"],
+	t.Parallel()
+	p := planOf(t, [2]string{`{"admin_password":12345678,"password_reset":true,"ssh_key":["Plain-Value-42","Other-Value-43"],
 "db_password":"","env":[{"name":"DB_PASS","value":"Plain-Value-42"},{"name":"REGION","value":"Plain-Value-43"}]}`, `{}`})
 	after := p.Changes[0].After()
+	// A number under a secret name is hidden (a numeric PIN is still a
+	// secret); a boolean is no secret by its name alone (a switch; marked,
+	// it is hidden: TestMarkedValuesHiddenWhereEchoed).
 	if got := after.Get("admin_password").Display(); got != SensitiveText {
-		t.Errorf("a number under a secret name = %q, want hidden", got)
+		t.Errorf("a number under a secret name = %q, want %s", got, SensitiveText)
+	}
+	if got := after.Get("password_reset").Display(); got != "true" {
+		t.Errorf("a boolean under a secret name = %q, want it shown", got)
 	}
 	if got := after.Get("ssh_key").Display(); got != SensitiveText {
 		t.Errorf("a list under a secret name = %q, want hidden", got)
@@ -156,6 +227,7 @@ func TestSecretNameShapes(t *testing.T) {
 // under a plain name. Short values are not: "true" marked somewhere must
 // not vanish from the whole plan.
 func TestMarkedValuesHiddenWhereEchoed(t *testing.T) {
+	t.Parallel()
 	type echo struct {
 		after, sens string // the marking resource
 		echoed      string // the JSON value the other resource shows unmarked
@@ -195,6 +267,7 @@ func TestMarkedValuesHiddenWhereEchoed(t *testing.T) {
 // sensitive: before_sensitive, drift, deferred changes, output changes,
 // planned_values outputs (older plans) and root variables declared sensitive.
 func TestMarkedElsewhereSources(t *testing.T) {
+	t.Parallel()
 	echo := `{"address":"terraform_data.echo","mode":"managed","type":"terraform_data","name":"echo",
 "change":{"actions":["create"],"before":null,"after":{"output":"Marked-Secret-9"},"after_unknown":{},"after_sensitive":{}}}`
 	marked := `{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
@@ -231,6 +304,7 @@ func TestMarkedElsewhereSources(t *testing.T) {
 // TestKnownSecretInsideLongerText: a string holding a known secret of 8+
 // characters is hidden whole; a shorter one is too common to match inside text.
 func TestKnownSecretInsideLongerText(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		secret, text string
 		hidden       bool
@@ -252,6 +326,7 @@ func TestKnownSecretInsideLongerText(t *testing.T) {
 // TestKnownSecretAsKey: a map key or an instance key equal to a marked
 // value reads as a placeholder; other keys stay.
 func TestKnownSecretAsKey(t *testing.T) {
+	t.Parallel()
 	body := `{"format_version":"1.2","resource_changes":[
 {"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m","change":{"actions":["create"],"before":null,
  "after":{"pw":"wxyz","pw2":"Marked-Secret-10"},"after_unknown":{},"after_sensitive":{"pw":true,"pw2":true}}},
@@ -290,6 +365,7 @@ func TestKnownSecretAsKey(t *testing.T) {
 // messages, import ids, log lines) through RedactText, by where the
 // secret hides. The secret never shows; plain text around it stays.
 func TestRedactTextFindsSecrets(t *testing.T) {
+	t.Parallel()
 	const pw = "Hunter2-Pass-99"
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -342,6 +418,7 @@ func TestRedactTextFindsSecrets(t *testing.T) {
 // TestCheckMessagesHideKnownSecrets: a check message quoting marked values
 // shows none of them, even when one contains another (the longest goes first).
 func TestCheckMessagesHideKnownSecrets(t *testing.T) {
+	t.Parallel()
 	body := `{"format_version":"1.2","resource_changes":[{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
 "change":{"actions":["create"],"before":null,"after":{"a":"Marked-Secret","b":"Marked-Secret-AB","c":"Marked-Secret-ABC","d":"Marked-Secret-ABCD"},
 "after_unknown":{},"after_sensitive":{"a":true,"b":true,"c":true,"d":true}}}],
@@ -363,6 +440,7 @@ func TestCheckMessagesHideKnownSecrets(t *testing.T) {
 // TestKeyNamesHideRandomValues: a *_key name hides its value when the value
 // has the shape of a generated key, and shows names, ids and paths.
 func TestKeyNamesHideRandomValues(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		value  string
 		hidden bool
@@ -382,14 +460,19 @@ func TestKeyNamesHideRandomValues(t *testing.T) {
 	}
 	for what, c := range cases {
 		t.Run(what, func(t *testing.T) {
-			p := planOf(t, [2]string{fmt.Sprintf(`{"signing_key":%q,"label":%q}`, c.value, c.value), `{}`})
-			after := p.Changes[0].After()
-			if got := after.Get("label").Display(); got != c.value {
+			alone := planOf(t, [2]string{fmt.Sprintf(`{"label":%q}`, c.value), `{}`}).Changes[0].After()
+			if got := alone.Get("label").Display(); got != c.value {
 				t.Fatalf("label = %q: the value alone is hidden, the case tests nothing", got)
 			}
+			p := planOf(t, [2]string{fmt.Sprintf(`{"signing_key":%q,"label":%q}`, c.value, c.value), `{}`})
+			after := p.Changes[0].After()
 			got := after.Get("signing_key").Display()
 			if c.hidden != (got == SensitiveText) {
 				t.Errorf("signing_key = %q, hidden want %v", got, c.hidden)
+			}
+			// A key found secret is hidden where it shows again.
+			if got := after.Get("label").Display(); c.hidden != (got == SensitiveText) {
+				t.Errorf("label (the same value) = %q, hidden want %v", got, c.hidden)
 			}
 		})
 	}
@@ -399,6 +482,7 @@ func TestKeyNamesHideRandomValues(t *testing.T) {
 // whole; an address whose key never closes (a hand-edited plan) is kept as
 // written, not cut.
 func TestAddressOddKeys(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct{ address, want string }{
 		"escaped quote in a secret key": {`terraform_data.u["Marked-\"Secret-11"]`, ""},
 		"unterminated key":              {`terraform_data.u["Marked-Secret-12`, `terraform_data.u["Marked-Secret-12`},

@@ -47,17 +47,16 @@ var publicKeyNames = []string{"public_key", "key_name", "token_expiry", "secret_
 var secretHints = []string{"pass", "secret", "token", "key", "conn", "cred", "sas_", "data", "config", "cert"}
 
 // IsSecretName reports whether an attribute name says it holds a secret.
+// Names are read as words: snake_case, and camelCase or PascalCase (ARM,
+// Bicep, Kubernetes) split where a lower-case letter or digit meets a
+// capital, so adminPassword reads as admin_password and
+// disablePasswordAuthentication as disable_password_authentication (a
+// switch, public).
 func IsSecretName(name string) bool {
-	n := name
-	for i := 0; i < len(n); i++ {
-		if c := n[i]; c >= 'A' && c <= 'Z' {
-			n = strings.ToLower(name)
-			break
-		}
-	}
+	n, words := lowerASCII(name), snakeName(name)
 	hinted := false
 	for _, h := range secretHints {
-		if strings.Contains(n, h) {
+		if strings.Contains(n, h) || strings.Contains(words, h) {
 			hinted = true
 			break
 		}
@@ -65,20 +64,94 @@ func IsSecretName(name string) bool {
 	if !hinted {
 		return false
 	}
-	for _, p := range publicKeyNames {
-		if strings.Contains(n, p) {
-			return false
-		}
-	}
-	if strings.HasPrefix(n, "disable_") || strings.HasSuffix(n, "_enabled") || strings.HasSuffix(n, "_version") {
+	if publicName(n, words) {
 		return false
 	}
 	for _, w := range secretWords {
-		if strings.Contains(n, w) {
+		if strings.Contains(n, w) || strings.Contains(words, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// publicName reports whether a name with a secret word is public by design
+// (n lower-cased, words its snake_case form): a reference to a secret, a
+// switch, a version, or a setting about the secret rather than the secret
+// (password_profile, client_certificate_mode, minimum_password_length).
+func publicName(n, words string) bool {
+	for _, p := range publicKeyNames {
+		if strings.Contains(n, p) || strings.Contains(words, p) {
+			return true
+		}
+	}
+	for _, p := range publicPrefixes {
+		if strings.HasPrefix(words, p) {
+			return true
+		}
+	}
+	for _, s := range publicSuffixes {
+		if strings.HasSuffix(words, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicPrefixes and publicSuffixes are the first and last words that make
+// a name a switch or a setting about a secret.
+var (
+	publicPrefixes = []string{"disable_", "enable_"}
+	publicSuffixes = []string{"_enabled", "_version", "_authentication", "_profile", "_policy", "_settings",
+		"_options", "_properties", "_mode", "_type", "_length", "_count"}
+)
+
+// snakeName lower-cases name and puts an underscore where camelCase starts
+// a word: adminPassword, AdminPassword -> admin_password; APIKey -> api_key;
+// DB_PASS -> db_pass; ADMINPASSWORD -> adminpassword.
+func snakeName(name string) string {
+	upper := false
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c >= 'A' && c <= 'Z' {
+			upper = true
+			break
+		}
+	}
+	if !upper {
+		return name
+	}
+	b := make([]byte, 0, len(name)+4)
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				p := name[i-1]
+				lowerBefore := p >= 'a' && p <= 'z' || p >= '0' && p <= '9'
+				acronymEnd := p >= 'A' && p <= 'Z' && i+1 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z'
+				if lowerBefore || acronymEnd {
+					b = append(b, '_')
+				}
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// hiddenByName reports whether a value under a secret name is hidden for
+// the name alone: a boolean never is (a switch; a marked one is hidden by
+// its mark), nor an empty string. A number is: a numeric PIN or password
+// is still one (settings about a secret, such as password_length, have
+// public names).
+func hiddenByName(x any) bool {
+	switch t := x.(type) {
+	case nil, bool:
+		return false
+	case string:
+		return t != ""
+	}
+	return true
 }
 
 // secretSet holds every value a plan marks sensitive anywhere. Terraform
@@ -404,10 +477,8 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if z.secrets.has(x) {
 		return z.hide(x)
 	}
-	if key != "" && x != nil && classify(key)&nameSecret != 0 {
-		if s, ok := x.(string); !ok || s != "" {
-			return z.hide(x)
-		}
+	if key != "" && hiddenByName(x) && classify(key)&nameSecret != 0 {
+		return z.hide(x)
 	}
 	switch t := x.(type) {
 	case string:
@@ -481,6 +552,18 @@ func (z sanitizer) renameKeys(m map[string]any) {
 // keys, module keys) as a placeholder with a digest, so the change stays
 // traceable: aws_iam_user.u["(sensitive) 3fa2c1d0"].
 func (z sanitizer) redactAddress(addr string) string {
+	return mapAddressKeys(addr, func(k string) (string, bool) {
+		if z.secretKey(k) {
+			return z.keyText(k), true
+		}
+		return "", false
+	})
+}
+
+// mapAddressKeys calls f with each quoted instance key of addr and returns
+// addr with the keys f replaces (it returns the new key and true) written
+// in their place, quoted.
+func mapAddressKeys(addr string, f func(key string) (string, bool)) string {
 	if !strings.Contains(addr, `["`) {
 		return addr
 	}
@@ -498,8 +581,8 @@ func (z sanitizer) redactAddress(addr string) string {
 		}
 		key, err := strconv.Unquote(addr[j+1 : end+1])
 		b.WriteString(addr[i : j+1])
-		if err == nil && z.secretKey(key) {
-			b.WriteString(strconv.Quote(z.keyText(key)))
+		if nk, ok := f(key); err == nil && ok {
+			b.WriteString(strconv.Quote(nk))
 		} else {
 			b.WriteString(addr[j+1 : end+1])
 		}
@@ -545,7 +628,7 @@ func (z sanitizer) constant(name string, v any) any {
 	if v == nil {
 		return nil
 	}
-	if str, ok := v.(string); IsSecretName(name) || ok && nameSaysSecret(name, str) {
+	if str, ok := v.(string); IsSecretName(name) && hiddenByName(v) || ok && nameSaysSecret(name, str) {
 		return z.hide(v)
 	}
 	return v

@@ -97,7 +97,11 @@ func kindAt(data []byte, i int) string {
 
 // skipValue validates the value starting at i (after white space) and
 // returns the offset just past it. depth is the nesting of its container.
-func skipValue(data []byte, i, depth int) (int, error) {
+func skipValue(data []byte, i, depth int) (int, error) { return skipNoting(data, i, depth, nil) }
+
+// skipNoting is skipValue telling n, when not nil, of every object member
+// and string it passes (secretnotes.go), for the plan-wide secret set.
+func skipNoting(data []byte, i, depth int, n *secretNotes) (int, error) {
 	i = ws(data, i)
 	if i >= len(data) {
 		return i, errAt(data, i, "")
@@ -107,6 +111,7 @@ func skipValue(data []byte, i, depth int) (int, error) {
 		if depth >= MaxDepth {
 			return i, errDepth(i)
 		}
+		obj := i
 		i = ws(data, i+1)
 		if i < len(data) && data[i] == '}' {
 			return i + 1, nil
@@ -115,16 +120,21 @@ func skipValue(data []byte, i, depth int) (int, error) {
 			if i >= len(data) || data[i] != '"' {
 				return i, errAt(data, i, "looking for beginning of object key string")
 			}
-			end, _, err := scanString(data, i)
+			end, slow, err := scanString(data, i)
 			if err != nil {
 				return end, err
 			}
+			key := i
 			i = ws(data, end)
 			if i >= len(data) || data[i] != ':' {
 				return i, errAt(data, i, "after object key")
 			}
-			if i, err = skipValue(data, i+1, depth+1); err != nil {
+			v := ws(data, i+1)
+			if i, err = skipNoting(data, v, depth+1, n); err != nil {
 				return i, err
+			}
+			if n != nil {
+				n.member(data, obj, key, end, slow, v, i)
 			}
 			i = ws(data, i)
 			if i < len(data) && data[i] == ',' {
@@ -146,7 +156,7 @@ func skipValue(data []byte, i, depth int) (int, error) {
 		}
 		for {
 			var err error
-			if i, err = skipValue(data, i, depth+1); err != nil {
+			if i, err = skipNoting(data, i, depth+1, n); err != nil {
 				return i, err
 			}
 			i = ws(data, i)
@@ -160,7 +170,10 @@ func skipValue(data []byte, i, depth int) (int, error) {
 			return i, errAt(data, i, "after array element")
 		}
 	case c == '"':
-		end, _, err := scanString(data, i)
+		end, slow, err := scanString(data, i)
+		if n != nil && err == nil && end-i-2 >= minScanLen {
+			n.text(data, i, end, slow)
+		}
 		return end, err
 	case c == 't':
 		return literal(data, i, "true")

@@ -18,6 +18,7 @@ func nested(depth int) []byte {
 }
 
 func TestNestingLimit(t *testing.T) {
+	t.Parallel()
 	t.Run("2 KB of nesting is refused with the place it goes too deep", func(t *testing.T) {
 		data := []byte(`{"format_version":"1.2","x":` + strings.Repeat("[", 2048) + strings.Repeat("]", 2048) + `}`)
 		_, err := Parse("deep.json", data)
@@ -53,6 +54,7 @@ func TestNestingLimit(t *testing.T) {
 // TestDecodeJSONMatchesEncodingJSON: values decode exactly as encoding/json
 // decodes them into an any.
 func TestDecodeJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"escapes":             `"a\"b\\c\/d\b\f\n\r\t"`,
 		"unicode escapes":     `"\u00e9\u4e2d\ud83d\ude00"`,
@@ -84,6 +86,7 @@ func TestDecodeJSONMatchesEncodingJSON(t *testing.T) {
 // TestSyntaxErrors: what encoding/json refuses is refused, at the byte
 // where it goes wrong.
 func TestSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		in   string
 		line int
@@ -121,6 +124,7 @@ func TestSyntaxErrors(t *testing.T) {
 
 // TestKindErrors: a field of the wrong kind names the field and where it is.
 func TestKindErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		in   string
 		says string
@@ -147,6 +151,7 @@ func TestKindErrors(t *testing.T) {
 // TestExtraFieldsKept: top-level fields planparse does not model stay
 // available, unbuilt, for the readers of newer format parts.
 func TestExtraFieldsKept(t *testing.T) {
+	t.Parallel()
 	w, err := readPlan([]byte(`{"format_version":"1.2","newer_section":[{"address":"action.a"}],"relevant_attributes":[]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +164,7 @@ func TestExtraFieldsKept(t *testing.T) {
 // TestStateLookups: prior_state and planned_values are found by address
 // and by type, root module first, with the plan's sensitivity applied.
 func TestStateLookups(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, "state.json", `{"format_version":"1.2","resource_changes":[],
 	 "prior_state":{"format_version":"1.0","values":{"root_module":{
 	   "resources":[{"address":"aws_s3_bucket.a","mode":"managed","type":"aws_s3_bucket","name":"a","values":{"bucket":"one"}},
@@ -192,6 +198,7 @@ func TestStateLookups(t *testing.T) {
 // TestSpecial8 checks the eight-bytes-at-a-time string scan against the
 // byte table for every byte value at every position.
 func TestSpecial8(t *testing.T) {
+	t.Parallel()
 	for c := 0; c < 256; c++ {
 		for pos := 0; pos < 8; pos++ {
 			b := []byte("abcdefgh")
@@ -210,6 +217,7 @@ func TestSpecial8(t *testing.T) {
 // TestRepeatedKeys: when an object repeats a key, the first counts for
 // Get, for the decoded tree (Display, Diff) and for sensitivity marks alike.
 func TestRepeatedKeys(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, "dup.json", `{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["update"],
 	  "before":{"size":"small"},"after":{"size":"gpu","size":"cpu","note":"x","note":"y"},"after_sensitive":{"note":true,"note":false}}}]}`)
 	after := p.Changes[0].After()

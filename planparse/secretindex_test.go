@@ -9,6 +9,7 @@ import (
 // TestSecretIndexAgreesWithAScan holds the contained-secret index (used
 // when a plan marks many values sensitive) to the plain scan it replaces.
 func TestSecretIndexAgreesWithAScan(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, linearLimit + 1, 500} {
 		s := newSecretSet()
 		var secrets []string

@@ -94,7 +94,11 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 		var out []string
 		x.index()
 		for _, e := range x.entries {
-			out = append(out, e.address, e.typ, fmt.Sprint(dec(e.values)))
+			address, _, typ, _, values, _ := x.fields(e.raw)
+			if typ != e.typ {
+				panic("stateIndex: entry type " + e.typ + ", resource type " + typ)
+			}
+			out = append(out, address, e.typ, fmt.Sprint(dec(values)))
 		}
 		sort.Strings(out)
 		return out
@@ -212,6 +216,7 @@ func diffFiles(t *testing.T) map[string][]byte {
 // must be refused here too, unless the reader has a documented reason to
 // read it (the plan wrapper and encoding cases Parse handles first).
 func TestReaderMatchesTerraformJSON(t *testing.T) {
+	t.Parallel()
 	files := diffFiles(t)
 	// With the corpus nearly all of its 454 plans are compared; without it
 	// (a user's clone) the repo's own fixtures, examples and generated mixes.

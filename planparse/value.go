@@ -158,7 +158,7 @@ func (n *lazy) renamed(text string) (string, []byte, bool) {
 	var out []byte
 	visit := func(obj []byte, unknownOnly bool) {
 		_, _ = eachMember(obj, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-			end, err := skipValue(obj, v, 1)
+			end, err := skipValid(obj, v)
 			ks := unquote(k, escaped)
 			if err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
 				if !unknownOnly {
@@ -187,7 +187,7 @@ func lookup(raw []byte, key string) ([]byte, bool) {
 	var out []byte
 	found := false
 	_, _ = eachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-		end, err := skipValue(raw, v, 1)
+		end, err := skipValid(raw, v)
 		if err == nil && (!escaped && string(k) == key || escaped && unquote(k, true) == key) {
 			out, found = raw[v:end:end], true
 			return end, errStop
@@ -205,7 +205,7 @@ func nth(raw []byte, i int) ([]byte, bool) {
 	var out []byte
 	k := 0
 	_, _ = eachElement(raw, 0, 0, func(v int) (int, error) {
-		end, err := skipValue(raw, v, 1)
+		end, err := skipValid(raw, v)
 		if err == nil && k == i {
 			out = raw[v:end:end]
 			return end, errStop
@@ -482,7 +482,7 @@ func elements(raw []byte) [][]byte {
 	}
 	var out [][]byte
 	_, _ = eachElement(raw, 0, 0, func(i int) (int, error) {
-		end, err := skipValue(raw, i, 1)
+		end, err := skipValid(raw, i)
 		out = append(out, raw[i:end:end])
 		return end, err
 	})

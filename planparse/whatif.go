@@ -128,7 +128,7 @@ func whatIfDoc(data []byte) (*wireWhatIf, bool) {
 
 // parseWhatIf maps a what-if result onto the change model: one Change per
 // entry that ARM evaluated, entries it skipped in Plan.Skipped.
-func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
+func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 	complete := true
 	p := &Plan{File: name, Tool: ToolWhatIf, Complete: &complete, lazy: &lazyPlan{}}
 	changes := w.Changes
@@ -152,7 +152,6 @@ func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
 			groups[strings.ToLower(id.group)] = true
 		}
 	}
-	secrets := newSecretSet()
 	for i, c := range changes {
 		addr, typ := ids[i].address(len(groups) > 1), ids[i].typ
 		if t := payloadType(c.After, c.Before); t != "" && strings.EqualFold(t, typ) {
@@ -174,6 +173,8 @@ func parseWhatIf(name string, w *wireWhatIf) (*Plan, error) {
 		}
 		p.Changes = append(p.Changes, ch)
 	}
+	p.lazy.secrets = secrets
+	remember(secrets)
 	return p, nil
 }
 
@@ -312,11 +313,11 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 	default:
 		return nil, fmt.Errorf("unknown changeType %q (ARM's are Create, Delete, Modify, Deploy, NoChange, Ignore, Unsupported)", w.ChangeType)
 	}
-	before, err := armValue(w.Before, false)
+	before, err := armValue(w.Before, "", false)
 	if err != nil {
 		return nil, fmt.Errorf("before: %w", err)
 	}
-	after, err := armValue(w.After, true)
+	after, err := armValue(w.After, "", true)
 	if err != nil {
 		return nil, fmt.Errorf("after: %w", err)
 	}
@@ -342,7 +343,8 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 // expressions marked unknown.
 type armPayload struct{ raw, sens, unk json.RawMessage }
 
-func armValue(raw json.RawMessage, markUnknown bool) (armPayload, error) {
+// armValue reads a payload, or a delta leaf under the property key.
+func armValue(raw json.RawMessage, key string, markUnknown bool) (armPayload, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return armPayload{}, nil
 	}
@@ -350,7 +352,7 @@ func armValue(raw json.RawMessage, markUnknown bool) (armPayload, error) {
 	if err := decodeNumber(raw, &v); err != nil {
 		return armPayload{}, err
 	}
-	sens, unk := armMasks(v, "", markUnknown)
+	sens, unk := armMasks(v, key, markUnknown)
 	out := armPayload{raw: raw}
 	if sens != nil {
 		out.sens, _ = json.Marshal(sens)
@@ -364,7 +366,7 @@ func armValue(raw json.RawMessage, markUnknown bool) (armPayload, error) {
 // armMasks returns the sensitivity and unknown masks of v (nil where
 // nothing below is marked). key is the property v sits under.
 func armMasks(v any, key string, markUnknown bool) (sens, unk any) {
-	if key != "" && isARMSecret(key) && v != nil {
+	if key != "" && isARMSecret(key) && hiddenByName(v) {
 		return true, nil
 	}
 	switch t := v.(type) {
@@ -493,12 +495,9 @@ func childPath(parent, child string) string {
 }
 
 func deltaValue(raw json.RawMessage, key string, markUnknown bool, secrets secretSet) (Value, error) {
-	p, err := armValue(raw, markUnknown)
+	p, err := armValue(raw, key, markUnknown)
 	if err != nil || len(p.raw) == 0 {
 		return Value{}, err
-	}
-	if isARMSecret(key) {
-		p.sens = json.RawMessage("true")
 	}
 	return decodeValue(p.raw, p.sens, p.unk, secrets)
 }

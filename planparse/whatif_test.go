@@ -49,6 +49,7 @@ func changeViews(p *Plan) []changeView {
 // The REST API's own example (the 200 response body of
 // PostDeploymentWhatIfOnResourceGroup): one Modify adding a tag, one Create.
 func TestWhatIfRESTExample(t *testing.T) {
+	t.Parallel()
 	path := "../../shared/corpus/whatif/rest-api-example__PostDeploymentWhatIfOnResourceGroup.json"
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -92,6 +93,7 @@ func TestWhatIfRESTExample(t *testing.T) {
 }
 
 func TestWhatIfModifyOnlyTags(t *testing.T) {
+	t.Parallel()
 	p := parseWhatIfFile(t, "testdata/whatif/modify-tags.json")
 	if d := cmp.Diff([]changeView{{"Microsoft.Compute/virtualMachines/trainer", "Microsoft.Compute/virtualMachines", "trainer", "update", ""}}, changeViews(p)); d != "" {
 		t.Errorf("changes (-want +got):\n%s", d)
@@ -107,6 +109,7 @@ func TestWhatIfModifyOnlyTags(t *testing.T) {
 }
 
 func TestWhatIfSkippedAndNoEffect(t *testing.T) {
+	t.Parallel()
 	p := parseWhatIfFile(t, "testdata/whatif/ignore-unsupported.json")
 	want := []changeView{
 		{"Microsoft.Web/sites/ml-api", "Microsoft.Web/sites", "ml-api", "update", "ARM redeploys it and cannot tell whether its properties change"},
@@ -130,6 +133,7 @@ func TestWhatIfSkippedAndNoEffect(t *testing.T) {
 }
 
 func TestWhatIfSubscriptionTwoGroups(t *testing.T) {
+	t.Parallel()
 	p := parseWhatIfFile(t, "testdata/whatif/sub-two-groups.json")
 	// The pool name is the same in both groups: the addresses say which.
 	want := []changeView{
@@ -173,6 +177,7 @@ func TestWhatIfSubscriptionTwoGroups(t *testing.T) {
 // Without --result-format FullResourcePayloads there is nothing to read
 // but the id: the change says how to get the payloads.
 func TestWhatIfWithoutPayloads(t *testing.T) {
+	t.Parallel()
 	p, err := Parse("ids.json", []byte(`{"status":"Succeeded","changes":[{"resourceId":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Compute/virtualMachines/vm","changeType":"Modify"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +188,7 @@ func TestWhatIfWithoutPayloads(t *testing.T) {
 }
 
 func TestWhatIfFailed(t *testing.T) {
+	t.Parallel()
 	p := parseWhatIfFile(t, "testdata/whatif/failed.json")
 	if !p.Errored || len(p.Checks) != 1 {
 		t.Fatalf("errored %v, checks %d: a failed what-if must never read as clean", p.Errored, len(p.Checks))
@@ -195,6 +201,7 @@ func TestWhatIfFailed(t *testing.T) {
 }
 
 func TestWhatIfBadInput(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ doc, want string }{
 		"not a resource id": {`{"status":"Succeeded","changes":[{"resourceId":"trainer","changeType":"Create"}]}`, "changes[0].resourceId"},
 		"no type after providers": {`{"status":"Succeeded","changes":[{"resourceId":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Compute","changeType":"Create"}]}`,
@@ -227,6 +234,7 @@ func TestWhatIfBadInput(t *testing.T) {
 // Detection never mistakes a plan for a what-if, over every plan of the
 // corpus, nor a what-if for a plan; things that are neither stay errors.
 func TestWhatIfDetection(t *testing.T) {
+	t.Parallel()
 	for _, f := range corpusFiles(t) {
 		data, err := os.ReadFile(f)
 		if err != nil {

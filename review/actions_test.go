@@ -14,6 +14,7 @@ import (
 // The JSON report lists each action with what triggers it, its config
 // sanitized, and the deferred ones apart with their reason.
 func TestReportActions(t *testing.T) {
+	t.Parallel()
 	p := parseFile(t, "../examples/plans/eks-gpu-drain-action.json")
 	var out bytes.Buffer
 	if err := review.Build([]review.Input{{Name: "eks", Plan: p}}, review.Options{}).WriteJSON(&out); err != nil {

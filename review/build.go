@@ -11,7 +11,7 @@ import (
 
 // DefaultEnvironment is the environment of a project that neither the
 // caller nor the config names.
-const DefaultEnvironment = "default"
+const DefaultEnvironment = rules.DefaultEnvironmentName
 
 // Input is one plan to review.
 type Input struct {

@@ -26,6 +26,7 @@ func parseFile(t *testing.T, path string) *planparse.Plan {
 }
 
 func TestBuildSummaryCountsEveryAction(t *testing.T) {
+	t.Parallel()
 	p := parseFile(t, "../planparse/testdata/terraform-real.json")
 	r := review.Build([]review.Input{{Name: "real", Plan: p}}, review.Options{})
 	got := r.Projects[0].Summary
@@ -43,6 +44,7 @@ func TestBuildSummaryCountsEveryAction(t *testing.T) {
 }
 
 func TestBuildErroredPlanNeverPasses(t *testing.T) {
+	t.Parallel()
 	p, err := planparse.Parse("errored.json", []byte(`{"format_version":"1.2","errored":true,"resource_changes":[]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +59,7 @@ func TestBuildErroredPlanNeverPasses(t *testing.T) {
 }
 
 func TestBuildJSONHasNoNulls(t *testing.T) {
+	t.Parallel()
 	p, err := planparse.Parse("empty.json", []byte(`{"format_version":"1.2"}`))
 	if err != nil {
 		t.Fatal(err)

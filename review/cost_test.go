@@ -16,6 +16,7 @@ func priced(before, after, maxAfter float64) infra.Cost {
 }
 
 func TestProjectCost(t *testing.T) {
+	t.Parallel()
 	side := &infra.Side{SKU: "x"}
 	tests := map[string]struct {
 		resources    []*infra.Resource
@@ -95,6 +96,7 @@ func TestProjectCost(t *testing.T) {
 }
 
 func TestTotalsKeepUnknownsUnknown(t *testing.T) {
+	t.Parallel()
 	got := totals([]*Project{
 		{Cost: Cost{HourlyBefore: f(1), HourlyAfter: f(2), HourlyDelta: f(1), MaxHourlyAfter: f(4)}},
 		{Cost: Cost{Unpriced: []Unpriced{{Address: "x"}}}},

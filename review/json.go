@@ -18,7 +18,7 @@ import (
 // memory whole and costs no reflection-heavy marshalling per change.
 func (r *Report) WriteJSON(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	e := &encoder{w: bw}
+	e := &encoder{w: bw, marshals: map[reflect.Type]marshaling{}}
 	if err := e.value(reflect.ValueOf(r), ""); err != nil {
 		return err
 	}
@@ -29,6 +29,26 @@ func (r *Report) WriteJSON(w io.Writer) error {
 type encoder struct {
 	w   *bufio.Writer
 	buf []byte
+	// marshals remembers, per type, whether it marshals itself (asked
+	// through reflect once per type, not once per value).
+	marshals map[reflect.Type]marshaling
+}
+
+// marshaling says whether a type, or a pointer to it, implements
+// json.Marshaler or encoding.TextMarshaler.
+type marshaling struct{ self, viaPointer bool }
+
+func (e *encoder) marshaling(t reflect.Type) marshaling {
+	m, ok := e.marshals[t]
+	if !ok {
+		pt := reflect.PointerTo(t)
+		m = marshaling{
+			self:       t.Implements(marshalerType) || t.Implements(textMarshalerType),
+			viaPointer: pt.Implements(marshalerType) || pt.Implements(textMarshalerType),
+		}
+		e.marshals[t] = m
+	}
+	return m
 }
 
 var (
@@ -42,8 +62,7 @@ var (
 // their own marshalling) goes through json.MarshalIndent.
 func (e *encoder) value(v reflect.Value, prefix string) error {
 	t := v.Type()
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) ||
-		v.CanAddr() && (reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)) {
+	if m := e.marshaling(t); m.self || v.CanAddr() && m.viaPointer {
 		return e.marshal(v, prefix)
 	}
 	switch v.Kind() {
@@ -59,7 +78,7 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 			return e.marshal(v, prefix)
 		}
 		e.w.WriteByte('{')
-		first, inner := true, prefix+"  "
+		first, inner := true, deeper(prefix)
 		for _, f := range fields {
 			fv := v.Field(f.index)
 			if f.omitEmpty && isEmpty(fv) {
@@ -93,7 +112,7 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 			return nil
 		}
 		e.w.WriteByte('[')
-		inner := prefix + "  "
+		inner := deeper(prefix)
 		for i := 0; i < v.Len(); i++ {
 			if i > 0 {
 				e.w.WriteByte(',')
@@ -146,6 +165,16 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		return nil
 	}
 	return e.marshal(v, prefix)
+}
+
+// deeper is the indent one level below prefix (indents are spaces only),
+// cut from a constant where it fits, so indenting allocates nothing.
+func deeper(prefix string) string {
+	const spaces = "                                                                "
+	if n := len(prefix) + 2; n <= len(spaces) {
+		return spaces[:n]
+	}
+	return prefix + "  "
 }
 
 func (e *encoder) newline(prefix string) {

@@ -17,6 +17,7 @@ import (
 // encoding/json's own output, so the report's shape has one definition:
 // the struct tags.
 func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
+	t.Parallel()
 	large, err := planparse.Parse("large.json", plantest.Large(300))
 	if err != nil {
 		t.Fatal(err)

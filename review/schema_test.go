@@ -15,6 +15,7 @@ import (
 var updateSchema = flag.Bool("update-schema", false, "rewrite review/report.schema.json from the Go types")
 
 func TestReportSchemaIsGenerated(t *testing.T) {
+	t.Parallel()
 	got := review.GenerateSchemaForTest()
 	if *updateSchema {
 		if err := os.WriteFile("report.schema.json", got, 0o644); err != nil {
@@ -27,6 +28,7 @@ func TestReportSchemaIsGenerated(t *testing.T) {
 }
 
 func TestReportSchemaValidatesReports(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"../examples/plans/aks-gpu-typo.json", "../examples/plans/sagemaker-rename.json", "../examples/plans/a100-scale-out.json", "../examples/plans/bucket-lifecycle.json"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -49,6 +51,7 @@ func TestReportSchemaValidatesReports(t *testing.T) {
 }
 
 func TestReportSchemaRejectsWrongReports(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"unknown verdict":          `{"schema_version":1,"verdict":"maybe","totals":{"hourly_before":null,"hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
 		"a figure as a string":     `{"schema_version":1,"verdict":"pass","totals":{"hourly_before":"0","hourly_after":null,"hourly_delta":null,"max_hourly_after":null,"unpriced_count":0},"projects":[],"overrides":[]}`,
@@ -65,6 +68,7 @@ func TestReportSchemaRejectsWrongReports(t *testing.T) {
 // TestReportSchemaOverTheCorpus reviews every plan of the shared corpus and
 // checks each JSON report against the schema.
 func TestReportSchemaOverTheCorpus(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../shared/corpus/plans/*/*.json")
 	more, _ := filepath.Glob("../../shared/corpus/plans/*.json")
 	files = append(files, more...)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestActionInvocation(t *testing.T) {
+	t.Parallel()
 	plan := storyProject(t, "eks-gpu-drain-action", "prod").Plan
 	drain := "action.aws_lambda_invoke.drain: applying this runs action `action.aws_lambda_invoke.drain` (`aws_lambda_invoke` of provider `hashicorp/aws`) before `aws_eks_node_group.gpu` is updated; on failure: halt"
 	notify := "action.aws_sns_publish.notify: applying this runs action `action.aws_sns_publish.notify` (`aws_sns_publish` of provider `hashicorp/aws`) after `aws_eks_node_group.gpu` is updated; on failure: continue"

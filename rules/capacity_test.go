@@ -15,6 +15,7 @@ func replaced(r *infra.Resource, order planparse.ReplaceOrder) *infra.Resource {
 func acted(r *infra.Resource, a planparse.Action) *infra.Resource { r.Action = a; return r }
 
 func TestGPUCapacityGap(t *testing.T) {
+	t.Parallel()
 	gpuPool := func(addr, name string, k infra.SKU, n int) *infra.Side { return side(k, named(name), nodes(n, n, n)) }
 	runRuleCases(t, RuleGPUCapacityGap, map[string]ruleCase{
 		"GPU pool replaced delete-first in prod": {
@@ -84,6 +85,7 @@ func TestGPUCapacityGap(t *testing.T) {
 // The EKS story: a GPU node group moving from g5.xlarge to g5.12xlarge is
 // replaced, and every GPU node is drained before the new ones exist.
 func TestGPUCapacityGapEKSResize(t *testing.T) {
+	t.Parallel()
 	ng := func(typ string) map[string]any {
 		return map[string]any{"node_group_name": "gpu", "instance_types": []any{typ}, "region": "us-east-1",
 			"scaling_config": []any{map[string]any{"desired_size": 2, "min_size": 1, "max_size": 4}}, "tags_all": map[string]any{"cost-center": "ml"}}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCustomRules(t *testing.T) {
+	t.Parallel()
 	h100 := infra.SKU{Cloud: "azure", Name: "Standard_ND96isr_H100_v5", GPUCount: 8, GPUModel: "NVIDIA H100 80GB", Accelerator: infra.AcceleratorNVIDIA, Known: true}
 	h100VM := withCost(vm("azurerm_linux_virtual_machine.big", nil, side(h100, named("big"), tags("cost-center", "ml"))),
 		infra.Cost{HourlyAfter: usd(98.32), MaxHourlyAfter: usd(98.32)})
@@ -115,6 +116,7 @@ func TestCustomRules(t *testing.T) {
 }
 
 func TestCustomRuleConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		yml  string
 		want []string

@@ -45,6 +45,7 @@ var (
 )
 
 func TestEndpointReplacement(t *testing.T) {
+	t.Parallel()
 	const renamed = "aws_sagemaker_endpoint.llm: SageMaker endpoint `llm-prod` is destroyed and recreated (`name` \"llm-prod\" -> \"llm-prod-v2\" forces the replacement), so it stops serving until the new one is in service"
 	runPlanCases(t, RuleEndpointReplacement, map[string]planCase{
 		"SageMaker endpoint renamed in prod": {
@@ -141,6 +142,7 @@ func TestEndpointReplacement(t *testing.T) {
 }
 
 func TestStatefulDelete(t *testing.T) {
+	t.Parallel()
 	runPlanCases(t, RuleStatefulDelete, map[string]planCase{
 		"bucket deleted": {
 			changes: []change{{addr: "aws_s3_bucket.artifacts", actions: del, before: map[string]any{"bucket": "ml-artifacts"}}},
@@ -195,6 +197,7 @@ func TestStatefulDelete(t *testing.T) {
 }
 
 func TestIAMAdmin(t *testing.T) {
+	t.Parallel()
 	const starDoc = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`
 	const scoped = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject"],"Resource":"arn:aws:s3:::ml/*"}]}`
 	runPlanCases(t, RuleIAMAdmin, map[string]planCase{
@@ -266,6 +269,7 @@ func TestIAMAdmin(t *testing.T) {
 }
 
 func TestPlanErrored(t *testing.T) {
+	t.Parallel()
 	runPlanCases(t, RulePlanErrored, map[string]planCase{
 		"errored plan": {
 			errored: true,

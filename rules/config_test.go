@@ -101,6 +101,7 @@ pricing:
 `
 
 func TestEveryKey(t *testing.T) {
+	t.Parallel()
 	c := mustConfig(t, everyKey)
 	f := func(v float64) *float64 { return &v }
 	want := &Config{
@@ -214,6 +215,7 @@ func workflow(w string, ok bool) string {
 // TestEveryKeyIsCovered fails when a key is added to the config types
 // without being used in everyKey (and so in TestEveryKey).
 func TestEveryKeyIsCovered(t *testing.T) {
+	t.Parallel()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(everyKey), &doc); err != nil {
 		t.Fatal(err)
@@ -282,6 +284,7 @@ func keyPaths(t reflect.Type, prefix string) []string {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		yml  string
 		want []string
@@ -542,6 +545,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestEmptyConfigIsTheDefault(t *testing.T) {
+	t.Parallel()
 	for name, yml := range map[string]string{
 		"empty":         "",
 		"comments only": "# nothing yet\n\n",
@@ -578,6 +582,7 @@ func TestEmptyConfigIsTheDefault(t *testing.T) {
 }
 
 func TestYAMLFeatures(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		yml  string
 		want []any // prod protected, staging destroy, dev allowed SKUs
@@ -618,6 +623,7 @@ func TestYAMLFeatures(t *testing.T) {
 // A few lines of nested aliases (merge keys within merge keys) must not
 // take forever to check.
 func TestAliasBomb(t *testing.T) {
+	t.Parallel()
 	yml := "version: 1\nenvironments:\n  e0: &a0 {protected: true}\n"
 	for i := 1; i < 10; i++ {
 		refs := strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 9) + fmt.Sprintf("*a%d", i-1)
@@ -638,6 +644,7 @@ func TestAliasBomb(t *testing.T) {
 }
 
 func TestDeclaredEnvironmentReplacesTheBuiltIn(t *testing.T) {
+	t.Parallel()
 	c := mustConfig(t, "version: 1\nenvironments:\n  staging: {}\n  prod: {protected: false}\n  live: {protected: true}\n")
 	got := []any{workflow(c.DestroyWorkflow("staging")), c.IsProtected("prod"), c.IsProtected("live")}
 	want := []any{"refused", false, true}
@@ -647,6 +654,7 @@ func TestDeclaredEnvironmentReplacesTheBuiltIn(t *testing.T) {
 }
 
 func TestLoadConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.yml")
 	bad := filepath.Join(dir, "bad.yml")
@@ -674,6 +682,7 @@ func TestLoadConfig(t *testing.T) {
 }
 
 func TestPricingConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ yml, want string }{
 		"discount of nothing":      {"pricing:\n  discounts:\n    - {discount: 0.2}\n", "planwarden.yml:4: pricing.discounts[0]: a discount needs cloud or sku to say what it applies to"},
 		"both cloud and sku":       {"pricing:\n  discounts:\n    - {cloud: azure, sku: Standard_D*, discount: 0.2}\n", "pricing.discounts[0]: give cloud or sku, not both"},

@@ -16,6 +16,7 @@ import (
 // give a reviewer: a known rule, a severity, a sentence, a remedy for each
 // blocking finding, and the same findings in the same order every time.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../shared/corpus/plans/*/*.json")
 	files = append(files, mustGlob(t, "../examples/plans/*.json")...)
 	if len(files) < 10 {

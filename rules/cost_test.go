@@ -15,6 +15,7 @@ func a100Pool(max int) *infra.Resource {
 }
 
 func TestCostIncrease(t *testing.T) {
+	t.Parallel()
 	runRuleCases(t, RuleCostIncrease, map[string]ruleCase{
 		"35 more A100 nodes at max trips the defaults": {
 			res:  []*infra.Resource{a100Pool(40)},
@@ -81,6 +82,7 @@ func TestCostIncrease(t *testing.T) {
 }
 
 func TestUnpricedSKU(t *testing.T) {
+	t.Parallel()
 	unpriced := func(r *infra.Resource, u ...infra.Unpriced) *infra.Resource { r.Cost.Unpriced = u; return r }
 	runRuleCases(t, RuleUnpricedSKU, map[string]ruleCase{
 		"SKU not in the catalog": {
@@ -108,6 +110,7 @@ func TestUnpricedSKU(t *testing.T) {
 }
 
 func TestAllowedSKUs(t *testing.T) {
+	t.Parallel()
 	const cfg = "version: 1\nenvironments:\n  prod:\n    protected: true\n    allowed_skus: [Standard_NC24ads_A100_v4, Standard_D*]\n"
 	runRuleCases(t, RuleAllowedSKUs, map[string]ruleCase{
 		"SKU outside the allow-list": {
@@ -151,6 +154,7 @@ func resized(before, after float64) *infra.Resource {
 }
 
 func TestCostIncreaseProjectLimits(t *testing.T) {
+	t.Parallel()
 	const quiet = "    hourly_delta: {warn: 1000}\n    max_hourly_delta: {warn: 1000}\n"
 	runRuleCases(t, RuleCostIncrease, map[string]ruleCase{
 		"the change adds 50% of the project's hourly cost": {

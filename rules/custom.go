@@ -170,8 +170,8 @@ func changeVars(ch *planparse.Change, r *infra.Resource, values bool) map[string
 		m["gpus"], m["gpus_max"] = side.GPUs(false), side.GPUs(true)
 		if side != nil {
 			m["region"] = side.Region
-			m["tags"] = stringMap(side.Tags)
-			m["labels"] = stringMap(side.Labels)
+			m["tags"] = stringMap(side.Tags())
+			m["labels"] = stringMap(side.Labels())
 		}
 		cost := map[string]any{}
 		put := func(k string, v *float64) {

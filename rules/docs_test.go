@@ -10,6 +10,7 @@ import (
 // Every YAML example in docs/config.md is a config planwarden accepts
 // (snippets get the version line, and the environments they name, added).
 func TestDocsExamplesParse(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../docs/config.md")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ var (
 )
 
 func TestVerdict(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
 	tests := map[string]struct {
 		res       []*infra.Resource
@@ -46,6 +47,7 @@ func TestVerdict(t *testing.T) {
 }
 
 func TestOverrideIsRecorded(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
 	o := Override{Rule: RuleGPUSKULoss, Address: typoPool.Address, Project: "ml", By: "alice", At: at, Reason: "planned move to A100"}
 	res := DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: []*infra.Resource{typoPool}}}, []Override{o})
@@ -62,6 +64,7 @@ func TestOverrideIsRecorded(t *testing.T) {
 }
 
 func TestFindingOrder(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
 	projects := []Project{
 		{Name: "web", Environment: "prod", Resources: []*infra.Resource{untaintedPool, typoPool}},
@@ -96,6 +99,7 @@ func TestFindingOrder(t *testing.T) {
 }
 
 func TestProjectEnvironmentFromConfig(t *testing.T) {
+	t.Parallel()
 	cfg := mustConfig(t, "version: 1\nprojects:\n  - name: serving\n    environment: staging\n")
 	p := Project{Name: "serving", Plan: plan(t, false, renameLLM)}
 	got := lines(cfg.Evaluate([]Project{p}, nil).Findings)
@@ -106,6 +110,7 @@ func TestProjectEnvironmentFromConfig(t *testing.T) {
 }
 
 func TestNilConfigEvaluatesDefaults(t *testing.T) {
+	t.Parallel()
 	var c *Config
 	res := c.Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: []*infra.Resource{typoPool}}}, nil)
 	if res.Verdict != VerdictFail || len(res.Findings) != 2 {
@@ -114,6 +119,7 @@ func TestNilConfigEvaluatesDefaults(t *testing.T) {
 }
 
 func TestOverrideHint(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		cfg, rule, env string
 		want           string
@@ -158,6 +164,7 @@ func TestOverrideHint(t *testing.T) {
 }
 
 func TestWarningsHaveNoOverrideHint(t *testing.T) {
+	t.Parallel()
 	fs := DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: []*infra.Resource{untaintedPool}}}, nil).Findings
 	want := []string{"Add a taint such as sku=gpu:NoSchedule to the pool, and a matching toleration to the GPU workloads."}
 	var got []string
@@ -170,6 +177,7 @@ func TestWarningsHaveNoOverrideHint(t *testing.T) {
 }
 
 func TestHandBuiltConfigKeepsTheBuiltInEnvironments(t *testing.T) {
+	t.Parallel()
 	c := &Config{Version: 1}
 	got := []any{c.IsProtected("prod"), workflow(c.DestroyWorkflow("staging")),
 		c.Evaluate([]Project{{Name: "ml", Environment: "prod", Plan: plan(t, false, renameLLM)}}, nil).Verdict}
@@ -182,6 +190,7 @@ func TestHandBuiltConfigKeepsTheBuiltInEnvironments(t *testing.T) {
 // An override naming a finding's digest covers that finding only: the same
 // rule at the same address saying something else is not covered.
 func TestConcludeWithDigest(t *testing.T) {
+	t.Parallel()
 	c := DefaultConfig()
 	a := Finding{Rule: RuleGPUSKULoss, Severity: SeverityBlock, Project: "ml", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "goes from Standard_NC24ads_A100_v4 to Standard_D4s_v5"}
 	b := a

@@ -29,9 +29,9 @@ type sideOpt func(*infra.Side)
 
 func named(n string) sideOpt { return func(s *infra.Side) { s.Name = n } }
 func labels(kv ...string) sideOpt {
-	return func(s *infra.Side) { s.Labels = pairs(kv) }
+	return func(s *infra.Side) { s.SetLabels(pairs(kv)) }
 }
-func tags(kv ...string) sideOpt  { return func(s *infra.Side) { s.Tags = pairs(kv) } }
+func tags(kv ...string) sideOpt  { return func(s *infra.Side) { s.SetTags(pairs(kv)) } }
 func taints(t ...string) sideOpt { return func(s *infra.Side) { s.Taints = t } }
 func nodes(min, exp, max int) sideOpt {
 	return func(s *infra.Side) {

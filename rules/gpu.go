@@ -46,8 +46,11 @@ func (gpuPoolSKU) check(s *scope) []draft {
 		if !computeKinds[r.Kind] || r.Kind == infra.KindEndpointConfig || r.After == nil || !changing(s.action(r)) {
 			continue
 		}
+		if !knownNoGPU(r.After) {
+			continue
+		}
 		why, ok := gpuIntent(r)
-		if !ok || !knownNoGPU(r.After) {
+		if !ok {
 			continue
 		}
 		remedy := "Give it a GPU SKU"
@@ -104,14 +107,16 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 	if n := displayName(r); mentionsGPU(n) {
 		why = append(why, "name "+n)
 	}
-	for _, k := range sortedKeys(a.Labels) {
-		v := a.Labels[k]
-		if ownershipKeys[strings.ToLower(k)] || falsy(v) && v != "" {
-			continue
+	// Only the keys that match are sorted: most resources have none.
+	labels, tags := a.Labels(), a.Tags()
+	for _, k := range matchingKeys(labels, func(k, v string) bool {
+		lk := strings.ToLower(k)
+		if ownershipKeys[lk] || falsy(v) && v != "" {
+			return false
 		}
-		if mentionsGPU(k) || mentionsGPU(v) || strings.Contains(strings.ToLower(k), "accelerator") && v != "" {
-			why = append(why, "label "+k+"="+v)
-		}
+		return mentionsGPU(k) || mentionsGPU(v) || strings.Contains(lk, "accelerator") && v != ""
+	}) {
+		why = append(why, "label "+k+"="+labels[k])
 	}
 	if mentionsGPU(a.ImageType) {
 		why = append(why, "image "+a.ImageType)
@@ -123,28 +128,54 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 			why = append(why, "taint "+t)
 		}
 	}
-	for _, k := range sortedKeys(a.Tags) {
-		v := a.Tags[k]
-		if ownershipKeys[strings.ToLower(k)] {
-			continue
+	for _, k := range matchingKeys(tags, func(k, v string) bool {
+		lk := strings.ToLower(k)
+		if ownershipKeys[lk] {
+			return false
 		}
-		if (mentionsGPU(k) || strings.Contains(strings.ToLower(k), "accelerator")) && !falsy(v) {
-			why = append(why, "tag "+k+"="+v)
-			continue
-		}
-		for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-		}) {
-			if w == "gpu" || w == "nvidia" || w == "cuda" {
-				why = append(why, "tag "+k+"="+v)
-				break
-			}
-		}
+		return (mentionsGPU(k) || strings.Contains(lk, "accelerator")) && !falsy(v) || hasGPUWord(v)
+	}) {
+		why = append(why, "tag "+k+"="+tags[k])
 	}
 	if len(why) > 3 {
 		why = why[:3]
 	}
 	return strings.Join(why, ", "), len(why) > 0
+}
+
+// matchingKeys are the keys of m whose entry matches, sorted.
+func matchingKeys(m map[string]string, match func(k, v string) bool) []string {
+	var keys []string
+	for k, v := range m {
+		if match(k, v) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// hasGPUWord reports whether v, lower-cased and split at every character
+// that is not a-z or 0-9, has the word gpu, nvidia or cuda.
+func hasGPUWord(v string) bool {
+	v = strings.ToLower(v)
+	start := -1
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= '0' && v[i] <= '9') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			switch v[start:i] {
+			case "gpu", "nvidia", "cuda":
+				return true
+			}
+			start = -1
+		}
+	}
+	return false
 }
 
 // gpuPoolTaint: a GPU node pool without a NoSchedule (or NoExecute) taint
@@ -206,11 +237,15 @@ func (requiredTags) check(s *scope) []draft {
 			continue
 		}
 		var missing []string
+		tags, labels := r.After.Tags(), map[string]string(nil)
+		if strings.HasPrefix(r.Type, "google_") {
+			labels = r.After.Labels()
+		}
 		for _, t := range required {
-			if strings.TrimSpace(r.After.Tags[t]) != "" {
+			if strings.TrimSpace(tags[t]) != "" {
 				continue
 			}
-			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(r.After.Labels[t]) != "" {
+			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(labels[t]) != "" {
 				continue
 			}
 			missing = append(missing, t)

@@ -38,6 +38,7 @@ func runRuleCases(t *testing.T, rule string, tests map[string]ruleCase) {
 }
 
 func TestGPUSKULoss(t *testing.T) {
+	t.Parallel()
 	runRuleCases(t, RuleGPUSKULoss, map[string]ruleCase{
 		"GPU pool to CPU SKU": {
 			res:  []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(skuNC6, named("gpu")), side(skuD16, named("gpu")))},
@@ -90,6 +91,7 @@ func TestGPUSKULoss(t *testing.T) {
 }
 
 func TestGPUPoolSKU(t *testing.T) {
+	t.Parallel()
 	runRuleCases(t, RuleGPUPoolSKU, map[string]ruleCase{
 		"label hardware=gpu on a CPU SKU": {
 			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.workers", side(skuNC6, named("workers")),
@@ -140,6 +142,7 @@ func TestGPUPoolSKU(t *testing.T) {
 }
 
 func TestGPUPoolTaint(t *testing.T) {
+	t.Parallel()
 	gke := &infra.Resource{Address: "google_container_node_pool.gpu", Type: "google_container_node_pool", Kind: infra.KindNodePool,
 		After: side(infra.SKU{Cloud: "gcp", Name: "a2-highgpu-1g", GPUCount: 1, GPUModel: "NVIDIA A100 40GB", Accelerator: infra.AcceleratorNVIDIA, Known: true}, named("gpu"))}
 	runRuleCases(t, RuleGPUPoolTaint, map[string]ruleCase{
@@ -173,6 +176,7 @@ func TestGPUPoolTaint(t *testing.T) {
 }
 
 func TestRequiredTags(t *testing.T) {
+	t.Parallel()
 	runRuleCases(t, RuleRequiredTags, map[string]ruleCase{
 		"new A100 VM without cost-center": {
 			res:  []*infra.Resource{vm("azurerm_linux_virtual_machine.trainer", nil, side(skuA100, named("trainer-01"), tags("team", "research")))},
@@ -212,6 +216,7 @@ func TestRequiredTags(t *testing.T) {
 }
 
 func TestRetiredSKU(t *testing.T) {
+	t.Parallel()
 	retired := skuNC6
 	retired.Retired, retired.RetiredOn = true, "2025-09-30"
 	runRuleCases(t, RuleRetiredSKU, map[string]ruleCase{

@@ -18,6 +18,7 @@ var updateSchema = flag.Bool("update", false, "rewrite planwarden.schema.json fr
 // the config types; `go test ./rules -run TestSchemaIsUpToDate -update`
 // (or `go generate ./rules`) rewrites it.
 func TestSchemaIsUpToDate(t *testing.T) {
+	t.Parallel()
 	got := generateSchema()
 	if *updateSchema {
 		if err := os.WriteFile("planwarden.schema.json", got, 0o644); err != nil {
@@ -33,6 +34,7 @@ func TestSchemaIsUpToDate(t *testing.T) {
 // The schema describes every key ParseConfig accepts, with the same
 // enumerations, so an editor flags what planwarden would refuse.
 func TestSchemaHasEveryKey(t *testing.T) {
+	t.Parallel()
 	var s map[string]any
 	if err := json.Unmarshal(JSONSchema(), &s); err != nil {
 		t.Fatal(err)

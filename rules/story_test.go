@@ -30,6 +30,7 @@ func storyProject(t *testing.T, name, env string) Project {
 
 // The seeds' stories, end to end from the example plans.
 func TestStories(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
 	tests := map[string]struct {
 		plan, env string
@@ -102,6 +103,7 @@ func TestStories(t *testing.T) {
 // A reviewer must learn from each blocking finding how to fix it and who
 // may let it pass.
 func TestStoryRemedies(t *testing.T) {
+	t.Parallel()
 	cfg := mustConfig(t, "version: 1\noverrides:\n  endpoint-replacement:\n    teams: [acme/ml-serving]\n    labels: [accept-endpoint-downtime]\n")
 	tests := map[string]struct {
 		plan, env, rule string

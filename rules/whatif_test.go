@@ -34,6 +34,7 @@ func whatIfProject(t *testing.T, env, id, changeType string, before, after map[s
 // The built-in rules judge ARM resources from a what-if as they judge
 // their Terraform counterparts.
 func TestBuiltinRulesOnWhatIf(t *testing.T) {
+	t.Parallel()
 	const pool = "Microsoft.ContainerService/managedClusters/ml/agentPools/gpu"
 	const vm = "Microsoft.Compute/virtualMachines/trainer"
 	gpuPool := func(taints []any) map[string]any {
@@ -105,6 +106,7 @@ func TestBuiltinRulesOnWhatIf(t *testing.T) {
 // A what-if in Complete mode deletes what the template no longer declares:
 // stateful-delete blocks a storage account going that way.
 func TestStatefulDeleteOnWhatIf(t *testing.T) {
+	t.Parallel()
 	const acct = "Microsoft.Storage/storageAccounts/mldata"
 	st := map[string]any{"name": "mldata", "location": "westeurope"} // no type: the id names it
 	for name, tc := range map[string]struct {

@@ -9,6 +9,7 @@ import (
 // Only this package (and its test helpers) may import aws-sdk-go-v2; the
 // Lambda entry builds the adapters through Connect.
 func TestOnlyThisPackageImportsTheAWSSDK(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("the go command is not on PATH: %v", err)

@@ -90,6 +90,7 @@ func deliveries(t *testing.T, msgs []sqstypes.Message) []string {
 }
 
 func TestQueueMessageIsTheJobWithFIFOIDs(t *testing.T) {
+	t.Parallel()
 	h := newSQS(t, 3)
 	want := testJob("72d3162e-cc78-11e3-81ab-4c9367dc0958", 7)
 	h.enqueue(t, want)
@@ -114,6 +115,7 @@ func TestQueueMessageIsTheJobWithFIFOIDs(t *testing.T) {
 }
 
 func TestQueueKeepsOrderWithinOnePR(t *testing.T) {
+	t.Parallel()
 	h := newSQS(t, 3)
 	var want []string
 	for i := range 6 {
@@ -141,6 +143,7 @@ func TestQueueKeepsOrderWithinOnePR(t *testing.T) {
 }
 
 func TestQueueRunsDifferentPRsInParallel(t *testing.T) {
+	t.Parallel()
 	h := newSQS(t, 3)
 	h.enqueue(t, testJob("a-1", 1), testJob("a-2", 1), testJob("b-1", 2), testJob("c-1", 3))
 
@@ -161,6 +164,7 @@ func TestQueueRunsDifferentPRsInParallel(t *testing.T) {
 }
 
 func TestQueueDropsARepeatedDelivery(t *testing.T) {
+	t.Parallel()
 	h := newSQS(t, 3)
 	h.enqueue(t, testJob("same-delivery", 7), testJob("same-delivery", 7), testJob("other-delivery", 7))
 	var got []string
@@ -180,6 +184,7 @@ func TestQueueDropsARepeatedDelivery(t *testing.T) {
 }
 
 func TestQueuePoisonMessageReachesTheDLQ(t *testing.T) {
+	t.Parallel()
 	h := newSQS(t, 3)
 	h.enqueue(t, testJob("poison", 7))
 	for i := 1; i <= h.q.MaxReceives; i++ {
@@ -207,6 +212,7 @@ func TestQueuePoisonMessageReachesTheDLQ(t *testing.T) {
 }
 
 func TestEncodeJob(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		job     jobs.Job
 		wantErr string
@@ -236,6 +242,7 @@ func TestEncodeJob(t *testing.T) {
 }
 
 func TestDecodeJobRefusesGarbage(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{"not json": "Message Body", "empty object": "{}", "wrong type": `{"pr":"seven"}`} {
 		t.Run(name, func(t *testing.T) {
 			if j, err := pwaws.DecodeJob(body); err == nil {
@@ -246,6 +253,7 @@ func TestDecodeJobRefusesGarbage(t *testing.T) {
 }
 
 func TestQueueFitsLongKeysIntoSQSIDs(t *testing.T) {
+	t.Parallel()
 	h := newSQS(t, 3)
 	j := testJob(strings.Repeat("d", 200), 0)
 	j.Owner, j.Repo = strings.Repeat("o", 39), strings.Repeat("r", 100) // owner@sha: 181 characters

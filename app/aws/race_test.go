@@ -72,6 +72,7 @@ func decode(t *testing.T, rc http.Handler, q *catchQueue, event, delivery string
 // update until the revoke has written. The version condition makes the
 // review's write fail; it reads again and publishes without the override.
 func TestConcurrentReviewAndRevokeOnDynamoDBTheRevokeWins(t *testing.T) {
+	t.Parallel()
 	client := dynamodb.NewFromConfig(awstest.Config(t))
 	store := pwaws.NewStore(client, awstest.Table(t, client))
 	gh := githubtest.New(t)

@@ -17,6 +17,7 @@ import (
 var testPEM = string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte("not a real key, only PEM-shaped")}))
 
 func TestLoadSecrets(t *testing.T) {
+	t.Parallel()
 	client := secretsmanager.NewFromConfig(awstest.Config(t))
 	key := awstest.Secret(t, client, testPEM)
 	hook := awstest.Secret(t, client, "It's a Secret to Everybody\n")

@@ -2,6 +2,8 @@ package aws
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +20,7 @@ import (
 // Table layout: one table, partition key KeyAttribute (a string), no sort
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
-//	pk = "delivery#<X-GitHub-Delivery>", expires_at (deleted again by ForgetDelivery)
+//	pk = "delivery#<X-GitHub-Delivery>", expires_at, attempt (deleted again by ForgetDelivery)
 //	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, state (a map of port.PRState's JSON fields)
 //
 // version counts the writes of a PR's state; PutPR is conditional on it.
@@ -31,8 +33,11 @@ const (
 	VersionAttribute = "version"
 
 	stateAttribute = "state"
-	deliveryPrefix = "delivery#"
-	prPrefix       = "pr#"
+	// attemptAttribute: the token of the MarkDelivery call that wrote a
+	// delivery item.
+	attemptAttribute = "attempt"
+	deliveryPrefix   = "delivery#"
+	prPrefix         = "pr#"
 )
 
 // Store is the App's Store port on DynamoDB; it is also an
@@ -56,19 +61,30 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 		return false, errors.New("mark delivery: empty delivery id")
 	}
 	now := s.now()
+	// The SDK retries a put whose answer it did not get (a 5xx, a broken
+	// connection) though the first attempt may have landed; the retry then
+	// fails the condition on the item it wrote itself. Each call writes a
+	// token of its own and reads the item back on a failed condition, so
+	// its own earlier attempt is no duplicate.
+	token := make([]byte, 12)
+	rand.Read(token)
+	attempt := hex.EncodeToString(token)
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: sdkaws.String(s.table),
 		Item: map[string]types.AttributeValue{
-			KeyAttribute: &types.AttributeValueMemberS{Value: deliveryPrefix + deliveryID},
-			TTLAttribute: epoch(now.Add(ttl)),
+			KeyAttribute:     &types.AttributeValueMemberS{Value: deliveryPrefix + deliveryID},
+			TTLAttribute:     epoch(now.Add(ttl)),
+			attemptAttribute: &types.AttributeValueMemberS{Value: attempt},
 		},
-		ConditionExpression:       sdkaws.String("attribute_not_exists(#pk) OR #exp <= :now"),
-		ExpressionAttributeNames:  map[string]string{"#pk": KeyAttribute, "#exp": TTLAttribute},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)}},
+		ConditionExpression:                 sdkaws.String("attribute_not_exists(#pk) OR #exp <= :now"),
+		ExpressionAttributeNames:            map[string]string{"#pk": KeyAttribute, "#exp": TTLAttribute},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)}},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		return false, nil
+		mine, _ := failed.Item[attemptAttribute].(*types.AttributeValueMemberS)
+		return mine != nil && mine.Value == attempt, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("mark delivery %s in dynamodb: %w", deliveryID, err)

@@ -6,10 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +28,7 @@ import (
 )
 
 func TestStorePortSuite(t *testing.T) {
+	t.Parallel()
 	client := dynamodb.NewFromConfig(awstest.Config(t))
 	porttest.RunStore(t, func(t *testing.T) port.Store {
 		return pwaws.NewStore(client, awstest.Table(t, client))
@@ -67,6 +70,7 @@ func expiresAt(t *testing.T, client *dynamodb.Client, table, pk string) int64 {
 }
 
 func TestStoreSetsTTLAttribute(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	s, _, client, table := newStoreAt(t, at)
 	ctx := context.Background()
@@ -93,6 +97,7 @@ func TestStoreSetsTTLAttribute(t *testing.T) {
 }
 
 func TestStoreExpiredItemsAreGone(t *testing.T) {
+	t.Parallel()
 	// DynamoDB deletes expired items lazily; the Store must not wait for it.
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	s, c, _, _ := newStoreAt(t, at)
@@ -122,6 +127,7 @@ func TestStoreExpiredItemsAreGone(t *testing.T) {
 }
 
 func TestStoreForgetDeliveryDeletesOnlyThatItem(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	s, _, client, table := newStoreAt(t, at)
 	ctx := context.Background()
@@ -162,6 +168,7 @@ func (downQueue) Enqueue(context.Context, job.Job) error {
 }
 
 func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
+	t.Parallel()
 	client := dynamodb.NewFromConfig(awstest.Config(t))
 	store := pwaws.NewStore(client, awstest.Table(t, client))
 	const secret = "webhook-secret"
@@ -185,5 +192,52 @@ func TestAFailedEnqueueLetsGitHubRedeliver(t *testing.T) {
 		if rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("delivery %d: status %d %q, want 503: the id must be forgotten when the job was not queued", i+1, rec.Code, rec.Body.String())
 		}
+	}
+}
+
+// loseFirstAnswer passes requests to DynamoDB and, the first time op is
+// called, throws the answer away and says 500 instead: the write landed,
+// its answer was lost, and the SDK retries it.
+type loseFirstAnswer struct {
+	op   string
+	lost atomic.Int32
+}
+
+func (l *loseFirstAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || r.Header.Get("X-Amz-Target") != l.op || !l.lost.CompareAndSwap(0, 1) {
+		return resp, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	body := `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"the answer was lost"}`
+	return &http.Response{StatusCode: http.StatusInternalServerError, Status: "500 Internal Server Error", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}}, Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+}
+
+// The SDK retries a delivery mark whose first put landed but whose answer
+// was lost; the retry finds the item its own first attempt wrote. That is
+// the same mark, not a duplicate: a duplicate would answer GitHub 200 and
+// queue nothing, and the delivery would be lost. A real redelivery of the
+// id is still a duplicate.
+func TestMarkDeliveryRetriedAfterALostAnswerIsFresh(t *testing.T) {
+	t.Parallel()
+	cfg := awstest.Config(t)
+	direct := dynamodb.NewFromConfig(cfg)
+	table := awstest.Table(t, direct)
+	lossy := &loseFirstAnswer{op: "DynamoDB_20120810.PutItem"}
+	store := pwaws.NewStore(dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: lossy} }), table)
+	ctx := context.Background()
+
+	fresh, err := store.MarkDelivery(ctx, "lost-answer", time.Hour)
+	if lossy.lost.Load() != 1 {
+		t.Fatal("no answer was lost: the test checks nothing")
+	}
+	if err != nil || !fresh {
+		t.Errorf("first mark, retried by the SDK = %v, %v; want fresh: its own first attempt is no duplicate", fresh, err)
+	}
+	fresh, err = pwaws.NewStore(direct, table).MarkDelivery(ctx, "lost-answer", time.Hour)
+	if err != nil || fresh {
+		t.Errorf("a redelivery of the id = %v, %v; want a duplicate", fresh, err)
 	}
 }

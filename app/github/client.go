@@ -397,6 +397,10 @@ func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r port.Repo, runID int
 func (g *ghAdapter) DownloadArtifact(ctx context.Context, r port.Repo, id int64, maxBytes int64) ([]byte, error) {
 	u, resp, err := g.c.Actions.DownloadArtifact(ctx, r.Owner, r.Name, id, 1)
 	if err != nil {
+		if resp != nil && resp.Response != nil {
+			// go-github says only "unexpected status code" here.
+			err = &statusError{resp: resp.Response, err: err}
+		}
 		return nil, fmt.Errorf("download artifact %d: %w", id, notFound(resp, err))
 	}
 	if err := plainHTTP(g.in.baseURL, u); err != nil {
@@ -514,6 +518,43 @@ func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([
 		opt.Page = resp.NextPage
 	}
 	return out, false, nil
+}
+
+// LabelAdders replays the issue's labeled and unlabeled events, oldest
+// first. GitHub lists events oldest first, so with more than maxPages
+// pages it reads the first page (to learn the last) and then the newest
+// maxPages-1.
+func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (map[string]port.LabelMark, error) {
+	out := map[string]port.LabelMark{}
+	replay := func(evs []*github.IssueEvent) {
+		for _, e := range evs {
+			name := strings.ToLower(e.GetLabel().GetName())
+			switch e.GetEvent() {
+			case "labeled":
+				out[name] = port.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
+			case "unlabeled":
+				delete(out, name)
+			}
+		}
+	}
+	opt := &github.ListOptions{PerPage: 100}
+	for page := 0; page < maxPages; page++ {
+		evs, resp, err := g.c.Issues.ListIssueEvents(ctx, r.Owner, r.Name, number, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list events of #%d: %w", number, err)
+		}
+		if page == 0 && resp.LastPage > maxPages {
+			// Too many to read them all: the newest pages decide.
+			opt.Page = resp.LastPage - (maxPages - 2)
+			continue
+		}
+		replay(evs)
+		if resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, nil
 }
 
 func (g *ghAdapter) GetPermission(ctx context.Context, r port.Repo, user string) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v66/github"
+
 	"github.com/planwarden/planwarden/app/port"
 )
 

@@ -15,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,6 +106,17 @@ type PR struct {
 	// Files are the files it changes, as GitHub's "list pull request
 	// files" returns them (at most 3,000).
 	Files []PRFile
+
+	events []event // its issue events, oldest first (labeled, unlabeled)
+}
+
+// event is an issue event of the fake: a label added or removed.
+type event struct {
+	ID    int64
+	Event string // labeled, unlabeled
+	Actor string
+	Label string
+	At    time.Time
 }
 
 // PRFile is one changed file of a pull request; a rename names the
@@ -326,6 +338,32 @@ func (s *Server) SetLabels(owner, repo string, pr int, labels ...string) {
 	if p, ok := s.prs[key(owner, repo, pr)]; ok {
 		p.Labels = append([]string(nil), labels...)
 	}
+}
+
+// Label puts label on a pull request as actor does on GitHub: the label
+// and its "labeled" issue event (LabelEvents lists them).
+func (s *Server) Label(owner, repo string, pr int, actor, label string) {
+	s.labelEvent(owner, repo, pr, actor, label, "labeled")
+}
+
+// Unlabel takes label off a pull request as actor does on GitHub.
+func (s *Server) Unlabel(owner, repo string, pr int, actor, label string) {
+	s.labelEvent(owner, repo, pr, actor, label, "unlabeled")
+}
+
+func (s *Server) labelEvent(owner, repo string, pr int, actor, label, kind string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.prs[key(owner, repo, pr)]
+	if !ok {
+		s.t.Fatalf("githubtest: no pull request %s/%s#%d to label", owner, repo, pr)
+	}
+	p.Labels = slices.DeleteFunc(p.Labels, func(l string) bool { return strings.EqualFold(l, label) })
+	if kind == "labeled" {
+		p.Labels = append(p.Labels, label)
+	}
+	s.nextID++
+	p.events = append(p.events, event{ID: s.nextID, Event: kind, Actor: actor, Label: label, At: time.Now().UTC()})
 }
 
 // Fail installs a fault.

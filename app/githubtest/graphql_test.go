@@ -11,6 +11,7 @@ import (
 // minimizes the comment; misspelt fields, a wrong enum value or a missing
 // subjectId are reported to the test, as GitHub would refuse them.
 func TestGraphQLMinimizeComment(t *testing.T) {
+	t.Parallel()
 	const mutation = `mutation($id: ID!, $classifier: ReportedContentClassifiers!) {
   minimizeComment(input: {subjectId: $id, classifier: $classifier}) { minimizedComment { isMinimized } }
 }`

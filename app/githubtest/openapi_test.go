@@ -23,6 +23,7 @@ func loadedSpec(t *testing.T) *spec {
 }
 
 func TestValidateAgainstGitHubDescription(t *testing.T) {
+	t.Parallel()
 	sp := loadedSpec(t)
 	t.Logf("GitHub's REST description loaded in %v (%d paths)", sp.loadTime, sp.doc.Paths.Len())
 	tests := map[string]struct {
@@ -68,6 +69,7 @@ func TestValidateAgainstGitHubDescription(t *testing.T) {
 }
 
 func TestValidateQueryAndHeaders(t *testing.T) {
+	t.Parallel()
 	sp := loadedSpec(t)
 	tests := map[string]struct {
 		method, url, contentType, body string
@@ -116,6 +118,7 @@ func (e *errorsTB) Errorf(format string, args ...any) {
 // TestServerReportsViolations goes through the fake: a request that does not
 // match the description is reported to the test, one that does is not.
 func TestServerReportsViolations(t *testing.T) {
+	t.Parallel()
 	loadedSpec(t)
 	tb := &errorsTB{TB: t}
 	s := New(tb)
@@ -149,6 +152,7 @@ func TestServerReportsViolations(t *testing.T) {
 // the shared corpus: regenerate it (go generate ./app/githubtest) when
 // either changes.
 func TestEmbeddedSpecIsCurrent(t *testing.T) {
+	t.Parallel()
 	full, err := os.ReadFile(SourceSpec())
 	if os.IsNotExist(err) {
 		t.Skipf("GitHub's REST description is not at %s (the shared corpus is absent): openapi.json is not compared", SourceSpec())
@@ -168,6 +172,7 @@ func TestEmbeddedSpecIsCurrent(t *testing.T) {
 // Every operation the fake serves routes in openapi.json, so a route added
 // without regenerating it fails here, not as a puzzling validation error.
 func TestEmbeddedSpecRoutesEveryServedOperation(t *testing.T) {
+	t.Parallel()
 	sp := loadedSpec(t)
 	for _, op := range ServedOperations() {
 		method, path, _ := cut(op)

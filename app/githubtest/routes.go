@@ -21,6 +21,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /repos/{owner}/{repo}/pulls/{n}/files", s.prFiles)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.prsForCommit)
 	api("GET /repos/{owner}/{repo}/issues/{n}/comments", s.listComments)
+	api("GET /repos/{owner}/{repo}/issues/{n}/events", s.listIssueEvents)
 	api("POST /repos/{owner}/{repo}/issues/{n}/comments", s.createComment)
 	api("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
 	api("POST /repos/{owner}/{repo}/issues/comments/{id}/reactions", s.react)
@@ -169,6 +170,47 @@ func (s *Server) prsForCommit(w http.ResponseWriter, r *http.Request) {
 
 func commentJSON(c *Comment) map[string]any {
 	return map[string]any{"id": c.ID, "node_id": c.NodeID, "body": c.Body, "user": map[string]any{"login": c.User}}
+}
+
+// listIssueEvents lists a pull request's label events, oldest first, a
+// page at a time with GitHub's next and last links.
+func (s *Server) listIssueEvents(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.prs[key(r.PathValue("owner"), r.PathValue("repo"), r.PathValue("n"))]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+		return
+	}
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		per = 30
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	all := p.events
+	last := max(1, (len(all)+per-1)/per)
+	lo, hi := min((page-1)*per, len(all)), min(page*per, len(all))
+	link := func(page int, rel string) string {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(page))
+		u.RawQuery = q.Encode()
+		return fmt.Sprintf(`<%s%s>; rel=%q`, s.URL, u.RequestURI(), rel)
+	}
+	if page < last {
+		w.Header().Set("Link", link(page+1, "next")+", "+link(last, "last"))
+	}
+	out := []any{}
+	for _, e := range all[lo:hi] {
+		out = append(out, map[string]any{
+			"id": e.ID, "node_id": fmt.Sprintf("LE_%d", e.ID), "url": fmt.Sprintf("%s/repos/%s/%s/issues/events/%d", s.APIURL, p.Owner, p.Repo, e.ID),
+			"actor": map[string]any{"login": e.Actor, "id": 1, "type": "User"}, "event": e.Event,
+			"commit_id": nil, "commit_url": nil, "created_at": e.At.Format(time.RFC3339),
+			"label": map[string]any{"name": e.Label, "color": "ededed"},
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {

@@ -44,6 +44,12 @@ type PRReader interface {
 	// ListWorkflowRuns returns the newest runs (up to 50) of a workflow
 	// file, newest first, filtered by event and branch when not empty.
 	ListWorkflowRuns(ctx context.Context, r Repo, workflowFile, event, branch string) ([]WorkflowRun, error)
+	// LabelAdders says who last added each label the pull request's
+	// events show as still on it, and when, keyed by the label's name in
+	// lower case: GitHub's record, not the webhook that may have been
+	// missed. On a pull request with very many events only the newest
+	// pages are read; a label added before them is absent.
+	LabelAdders(ctx context.Context, r Repo, number int) (map[string]LabelMark, error)
 }
 
 // Publisher writes what planwarden says: the check run, the one PR

@@ -45,9 +45,6 @@ type PRState struct {
 	// they cover. Every review checks them again against the base
 	// branch's config (package trust).
 	Grants []Grant `json:"grants,omitempty"`
-	// Labels are the override labels put on the PR while the App watched:
-	// who added each and when, for the comment.
-	Labels []LabelMark `json:"labels,omitempty"`
 	// Threads are the slash-command threads of the PR (the newest
 	// twenty, newest last), each with its one reply.
 	Threads []Thread `json:"threads,omitempty"`
@@ -122,7 +119,8 @@ type BlockingFinding struct {
 	Environment string `json:"environment"`
 }
 
-// LabelMark remembers who put an override label on the PR, and when.
+// LabelMark says who put a label on a pull request, and when (GitHub's
+// issue events).
 type LabelMark struct {
 	Name string    `json:"name"`
 	By   string    `json:"by,omitempty"`

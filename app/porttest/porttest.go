@@ -373,7 +373,6 @@ func fullState() port.PRState {
 		},
 		Runs:     []port.PlanRun{{ID: 9876543210, Attempt: 2, Path: ".github/workflows/planwarden-plan.yml", Event: "pull_request", HeadSHA: "0123456789abcdef0123456789abcdef01234567", HeadRepo: "octo/infra", Conclusion: "success"}},
 		Blocking: []port.BlockingFinding{{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "A100 to D4s", Environment: "prod"}},
-		Labels:   []port.LabelMark{{Name: "planwarden/accept-gpu-change", By: "carol", At: fixed}, {Name: "no-adder", At: fixed}},
 		Threads: []port.Thread{
 			{ID: "pw-7-1001", Command: "plan", ReplyID: 1002, By: "alice", At: fixed, Projects: []string{"gpu"}, Workflow: "planwarden-plan.yml", Ref: "feature-7",
 				Run: port.ThreadRun{ID: 502, URL: "https://github.com/octo/infra/actions/runs/502", Status: "completed", Conclusion: "success"}, Verdict: "pass", Minimized: true},

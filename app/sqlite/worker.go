@@ -14,7 +14,11 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 )
+
+// MaxBackoff is the longest wait between two attempts of a job.
+const MaxBackoff = 10 * time.Minute
 
 // WorkerOptions configure Run. Zero values mean the defaults.
 type WorkerOptions struct {
@@ -57,10 +61,10 @@ func (o WorkerOptions) withDefaults() WorkerOptions {
 		o.Poll = time.Second
 	}
 	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = 5
+		o.MaxAttempts = port.DefaultMaxAttempts
 	}
 	if o.Backoff == nil {
-		o.Backoff = Exponential(15*time.Second, 10*time.Minute)
+		o.Backoff = port.Exponential(port.DefaultRetryBase, MaxBackoff)
 	}
 	if o.Drain <= 0 {
 		o.Drain = 5 * time.Minute
@@ -86,17 +90,6 @@ func (d *DB) ownerLockPath(owner string) string {
 		return '_'
 	}, owner)
 	return filepath.Join(filepath.Dir(d.path), "owners", safe+".lock")
-}
-
-// Exponential is base, 2 base, 4 base ... up to limit.
-func Exponential(base, limit time.Duration) func(attempt int) time.Duration {
-	return func(attempt int) time.Duration {
-		d := base
-		for i := 1; i < attempt && d < limit; i++ {
-			d *= 2
-		}
-		return min(d, limit)
-	}
 }
 
 // Run runs queued jobs with process until ctx ends, then lets running jobs

@@ -40,6 +40,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	pwaws "github.com/planwarden/planwarden/app/aws"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 func main() {
@@ -81,7 +82,7 @@ func readSettings(getenv func(string) string) (settings, error) {
 		queueURL:        getenv("PLANWARDEN_QUEUE_URL"),
 		table:           getenv("PLANWARDEN_TABLE"),
 		githubAPIURL:    getenv("PLANWARDEN_GITHUB_API_URL"),
-		retryBase:       15 * time.Second,
+		retryBase:       port.DefaultRetryBase,
 	}
 	if s.role == "" {
 		s.role = builtRole

@@ -37,17 +37,6 @@ type sqsWorker struct {
 	giveUp func(ctx context.Context, j job.Job, cause error) error
 }
 
-// exponential is base, 2 base, 4 base ... up to limit.
-func exponential(base, limit time.Duration) func(int) time.Duration {
-	return func(receives int) time.Duration {
-		d := base
-		for i := 1; i < receives && d < limit; i++ {
-			d *= 2
-		}
-		return min(d, limit)
-	}
-}
-
 // batch runs a batch of queued jobs and reports the failed ones in
 // batchItemFailures, so SQS retries only those (the event source mapping
 // sets ReportBatchItemFailures). Jobs of one PR (one FIFO message group)

@@ -48,6 +48,7 @@ func cfnLint(t *testing.T, files ...string) (string, error) {
 // fails on a bad template (a queue attribute of the wrong type, a dangling
 // Ref) and passes the real one.
 func TestTemplatePassesCfnLint(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(templatePath)
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +124,7 @@ func (c cfn) props(t *testing.T, id, typ string) map[string]any {
 func js(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestTemplateTranslates(t *testing.T) {
+	t.Parallel()
 	tpl := translate(t)
 
 	t.Run("functions: one binary, arm64, provided.al2023", func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestJobsCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := sqlite.Open(dir)
 	if err != nil {

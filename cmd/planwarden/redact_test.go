@@ -34,6 +34,7 @@ func sameDigests(s string) string {
 }
 
 func TestRedactPlantedSecrets(t *testing.T) {
+	t.Parallel()
 	for name, tc := range plantedCases(t) {
 		t.Run(name, func(t *testing.T) {
 			data, err := json.Marshal(tc.plan)
@@ -61,6 +62,7 @@ func TestRedactPlantedSecrets(t *testing.T) {
 // and reviews both: the comment, the check run and the JSON report must be
 // the same, hidden values aside.
 func TestRedactCorpusReviewIdentical(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join(corpusPlans, "*", "*.json"))
 	if len(files) == 0 {
 		t.Skipf("plan corpus not found at %s (it lives beside the repo in ../shared); skipping", corpusPlans)
@@ -91,6 +93,7 @@ func TestRedactCorpusReviewIdentical(t *testing.T) {
 }
 
 func TestRedactCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := newFake(7)
 	pw := f.password()

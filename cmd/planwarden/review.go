@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/planwarden/planwarden/comment"
@@ -87,7 +86,6 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	inputs := make([]review.Input, 0, len(files))
 	seen := map[string]bool{}
 	stdinUsed := false
-	var planBytes int64
 	for i, f := range files {
 		if f == "-" {
 			if stdinUsed {
@@ -101,7 +99,6 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "planwarden review: read %s: %v\n", f, errors.Unwrap(err))
 			return exitUsage
 		}
-		planBytes += int64(len(data))
 		plan, err := planparse.Parse(displayName(f), data)
 		if err != nil {
 			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
@@ -124,7 +121,6 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		inputs = append(inputs, in)
 	}
-	setMemoryLimit(planBytes)
 	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region})
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		switch *format {
@@ -193,10 +189,20 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// readPlanFile reads the file f names, or standard input for "-".
+// readPlanFile reads the file f names, or standard input for "-". A
+// regular file is mapped into memory (read-only) where the system allows,
+// else read; the plan must not be truncated while planwarden runs.
 func readPlanFile(f string, stdin io.Reader) ([]byte, error) {
 	if f == "-" {
 		return io.ReadAll(stdin)
+	}
+	if fh, err := os.Open(f); err == nil {
+		defer fh.Close()
+		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
+			if data, ok := mapFile(fh, st.Size()); ok {
+				return data, nil
+			}
+		}
 	}
 	return os.ReadFile(f)
 }
@@ -242,16 +248,4 @@ func loadConfig(path string) (*rules.Config, error) {
 		return rules.DefaultConfig(), nil
 	}
 	return rules.LoadConfig(path)
-}
-
-// setMemoryLimit gives the garbage collector a soft limit that scales with
-// the plans (4.5x their size, at least 64 MiB), unless GOMEMLIMIT is set:
-// without one the heap may grow to twice its live size before a collection,
-// which on a 28 MB plan means 100 MB nobody uses. It is soft: a review that
-// needs more still gets it.
-func setMemoryLimit(planBytes int64) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetMemoryLimit(max(64<<20, 9*planBytes/2))
 }

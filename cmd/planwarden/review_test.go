@@ -24,6 +24,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 const example = "../../examples/plans/aks-gpu-typo.json"
 
 func TestReviewJSONContract(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "", "review", "--format", "json", "--project", "gpu", "--environment", "prod", example)
 	if code == exitUsage {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -85,6 +86,7 @@ func TestReviewJSONContract(t *testing.T) {
 }
 
 func TestReviewUsageAndInputErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	notJSON := filepath.Join(dir, "plan.json")
 	os.WriteFile(notJSON, []byte("{\n  oops"), 0o644)
@@ -128,6 +130,7 @@ func TestReviewUsageAndInputErrors(t *testing.T) {
 }
 
 func TestReviewStdinAndSeveralPlans(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(example)
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +157,7 @@ func TestReviewStdinAndSeveralPlans(t *testing.T) {
 // marks and checks that no marked value reaches the JSON report or the
 // markdown comment.
 func TestRedactionEndToEnd(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../../shared/corpus/plans/*/*.json")
 	files = append(files, "../../planparse/testdata/terraform-real.json")
 	if len(files) < 2 {

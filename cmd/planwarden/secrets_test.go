@@ -209,6 +209,17 @@ func plantedCases(t *testing.T) map[string]planted {
 // sees for one plan: the comment, the check run's output and the JSON report.
 func reviewAll(t *testing.T, name string, data []byte) string {
 	t.Helper()
+	parts := reviewParts(t, name, data)
+	return parts[0].text + parts[1].text + parts[2].text
+}
+
+// reviewPart is one thing planwarden shows for a plan.
+type reviewPart struct{ what, text string }
+
+// reviewParts renders the comment, the check run's output and the JSON
+// report of one plan, in that order.
+func reviewParts(t *testing.T, name string, data []byte) []reviewPart {
+	t.Helper()
 	p, err := planparse.Parse(name, data)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
@@ -220,16 +231,15 @@ func reviewAll(t *testing.T, name string, data []byte) string {
 	}
 	chk := comment.CheckOutput(r, comment.Options{})
 	var b strings.Builder
-	b.WriteString(comment.Render(r, comment.Options{}))
 	b.WriteString(chk.Title + chk.Summary + chk.Text)
 	for _, a := range chk.Annotations {
 		b.WriteString(a.Title + a.Message)
 	}
-	b.WriteString(js.String())
-	return b.String()
+	return []reviewPart{{"the comment", comment.Render(r, comment.Options{})}, {"the check run", b.String()}, {"the JSON report", js.String()}}
 }
 
 func TestPlantedSecretsNeverReachOutput(t *testing.T) {
+	t.Parallel()
 	cases := plantedCases(t)
 	if len(cases) != 25 {
 		t.Fatalf("%d cases; the issue lists 25 places", len(cases))

@@ -23,6 +23,7 @@ import (
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/metrics"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/receiver"
 	"github.com/planwarden/planwarden/app/sqlite"
 )
@@ -157,7 +158,7 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 			return c, fmt.Errorf("PLANWARDEN_LOG_LEVEL=%q: want debug, info, warn or error", v)
 		}
 	}
-	c.retryBase = 15 * time.Second
+	c.retryBase = port.DefaultRetryBase
 	if v := getenv("PLANWARDEN_RETRY_BASE_SECONDS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -259,7 +260,7 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 	worked := make(chan error, 1)
 	go func() {
 		worked <- db.Run(workCtx, sqlite.WorkerOptions{Logger: log, MaxAttempts: cfg.maxAttempts,
-			Backoff: sqlite.Exponential(cfg.retryBase, 10*time.Minute), Dead: func(ctx context.Context, j job.Job, cause error) {
+			Backoff: port.Exponential(cfg.retryBase, sqlite.MaxBackoff), Dead: func(ctx context.Context, j job.Job, cause error) {
 				m.Job(j.Event, "dead", 0)
 				if err := a.GiveUp(ctx, j, cause); err != nil {
 					log.Error("dead job: check not completed", "delivery", j.DeliveryID, "err", err)

@@ -27,6 +27,7 @@ import (
 )
 
 func TestServeEnvNamesWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	full := map[string]string{
 		"PLANWARDEN_APP_ID":         "123",
 		"PLANWARDEN_PRIVATE_KEY":    "-----BEGIN RSA PRIVATE KEY-----\nS0VZTUFURVJJQUw=\n-----END RSA PRIVATE KEY-----\n",
@@ -105,6 +106,7 @@ func TestServeRefusesWithoutSecretOnTheCommandLine(t *testing.T) {
 }
 
 func TestServeAnswersAndShutsDown(t *testing.T) {
+	t.Parallel()
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +166,7 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 }
 
 func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
+	t.Parallel()
 	gh := githubtest.New(t)
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -304,6 +307,7 @@ func get(t *testing.T, url string) (int, string) {
 }
 
 func TestServeReadinessAndMetrics(t *testing.T) {
+	t.Parallel()
 	gh := httptest.NewServer(http.NotFoundHandler()) // GitHub answers (a 404 is an answer)
 	defer gh.Close()
 	base, logs := runServeFor(t, serveConfig{apiURL: gh.URL + "/api/v3/", logLevel: slog.LevelWarn})
@@ -349,6 +353,7 @@ func TestServeReadinessAndMetrics(t *testing.T) {
 }
 
 func TestServeLogLevel(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"PLANWARDEN_APP_ID": "1", "PLANWARDEN_PRIVATE_KEY": string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte("x")})), "PLANWARDEN_WEBHOOK_SECRET": "s"}
 	for level, want := range map[string]slog.Level{"debug": slog.LevelDebug, "WARN": slog.LevelWarn, "": slog.LevelInfo} {
 		env["PLANWARDEN_LOG_LEVEL"] = level

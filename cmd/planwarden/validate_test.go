@@ -123,6 +123,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateSchema(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"validate", "--schema"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -141,6 +142,7 @@ func TestValidateSchema(t *testing.T) {
 }
 
 func TestValidateIsListed(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	run([]string{"help"}, strings.NewReader(""), &stdout, &stderr)
 	if !strings.Contains(stdout.String(), "  validate  check a repo config") {

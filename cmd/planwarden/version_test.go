@@ -9,6 +9,7 @@ import (
 )
 
 func TestFormatVersion(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		info debug.BuildInfo
 		want string
@@ -36,6 +37,7 @@ func TestFormatVersion(t *testing.T) {
 }
 
 func TestVersionAndHelpGoToStdout(t *testing.T) {
+	t.Parallel()
 	for _, arg := range []string{"--version", "version"} {
 		code, out, stderr := runCLI(t, "", arg)
 		if code != exitOK || !strings.HasPrefix(out, "planwarden ") || stderr != "" {
@@ -53,6 +55,7 @@ func TestVersionAndHelpGoToStdout(t *testing.T) {
 }
 
 func TestReviewOutWritesTheFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "review.md")
 	code, out, stderr := runCLI(t, "", "review", "--out", path, "--project", "gpu", "--environment", "prod", example)
@@ -80,6 +83,7 @@ func TestReviewOutWritesTheFile(t *testing.T) {
 }
 
 func TestReviewTextFormat(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "", "review", "--format", "text", "--project", "gpu", "--environment", "prod", example)
 	if code != exitFail {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -9,6 +9,7 @@ import (
 // A what-if file is reviewed beside a Terraform plan in one run, and the
 // Bicep typo blocks like the Terraform one.
 func TestReviewWhatIfBesidePlan(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "", "review", "--format", "json", "--environment", "prod",
 		"../../examples/bicep-gpu-vm/whatif-typo.json", "../../examples/plans/aks-gpu-typo.json")
 	if code != exitFail {
@@ -54,6 +55,7 @@ func TestReviewWhatIfBesidePlan(t *testing.T) {
 
 // Input that is neither a plan nor a what-if is refused, naming the file.
 func TestReviewNeitherPlanNorWhatIf(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI(t, `{"changes":[{"address":"x"}]}`, "review", "-")
 	if code != exitUsage || !strings.Contains(stderr, "<stdin>: not a plan") || !strings.Contains(stderr, "az deployment group what-if") {
 		t.Errorf("exit %d, stderr %s", code, stderr)

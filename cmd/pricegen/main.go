@@ -2,6 +2,9 @@
 // into planwarden: it imports a curated price table (CSV) and refreshes
 // prices from the Azure Retail Prices API and the AWS Price List bulk
 // offer files, merging into the existing catalog so GPU facts are kept.
+// It also writes the bulk layers under it: every Azure VM and EC2 type
+// (bulk) and Compute Engine machine types from a Cyclenerd pricing.yml
+// (gcp).
 //
 // Usage:
 //
@@ -9,6 +12,7 @@
 //	pricegen azure  -regions eastus,westeurope [-all] [-catalog ...] [-out FILE]
 //	pricegen aws    -regions us-east-1 [-services AmazonEC2,AmazonSageMaker] [-all] [-catalog ...] [-out FILE]
 //	pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.tsv]
+//	pricegen gcp    -yml pricing.yml [-commit SHA] [-out infra/catalog_bulk_gcp.tsv]
 //
 // See docs/pricing.md.
 package main
@@ -38,9 +42,12 @@ const usage = `usage:
   pricegen azure  -regions eastus,westeurope [-all] [-catalog infra/catalog.json] [-out FILE]
   pricegen aws    -regions us-east-1 [-services AmazonEC2,AmazonSageMaker] [-all] [-catalog infra/catalog.json] [-out FILE]
   pricegen bulk   -dir ../shared/data/catalog [-out infra/catalog_bulk.tsv]
+  pricegen gcp    -yml pricing.yml [-commit SHA] [-out infra/catalog_bulk_gcp.tsv]
 import, azure and aws merge into -catalog (prices replaced per SKU and region, GPU facts kept)
 and writes -out (default: the -catalog file); bulk writes the compact bulk catalog
-(every Azure VM price, every EC2 type) from the bulk snapshots. See docs/pricing.md.
+(every Azure VM price, every EC2 type) from the bulk snapshots; gcp writes the GCP machine
+types' on-demand prices per region from Cyclenerd's google-cloud-pricing-cost-calculator
+pricing.yml (-commit: the commit it was downloaded at, recorded as its source). See docs/pricing.md.
 `
 
 // run is main without the process: it returns the exit code (0 ok, 1
@@ -54,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 		return 0
 	}
 	mode := args[0]
-	if mode != "import" && mode != "azure" && mode != "aws" && mode != "bulk" {
+	if mode != "import" && mode != "azure" && mode != "aws" && mode != "bulk" && mode != "gcp" {
 		fmt.Fprintf(stderr, "pricegen: unknown mode %q\n%s", mode, usage)
 		return 2
 	}
@@ -72,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 	pageSize := fs.Int("page-size", 100, "azure: the API's page size, for the $skip fallback")
 	maxPages := fs.Int("max-pages", 2000, "azure: at most this many pages per region")
 	dir := fs.String("dir", "", "bulk: the directory of the bulk snapshots (azure-vm-prices.csv, aws-ec2.csv)")
+	yml := fs.String("yml", "", "gcp: a Cyclenerd google-cloud-pricing-cost-calculator pricing.yml")
+	commit := fs.String("commit", "", "gcp: the commit pricing.yml was taken at (recorded in the price source)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -88,6 +97,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 			*out = "infra/catalog_bulk.tsv"
 		}
 		return runBulk(*dir, *out, stdout, stderr)
+	}
+	if mode == "gcp" {
+		if *yml == "" {
+			fmt.Fprintf(stderr, "pricegen gcp: -yml is required\n%s", usage)
+			return 2
+		}
+		if *out == "" {
+			*out = "infra/catalog_bulk_gcp.tsv"
+		}
+		return runGCP(*yml, *commit, *out, stdout, stderr)
 	}
 	now := time.Now().UTC()
 	if *generated != "" {

@@ -177,6 +177,7 @@ var (
 )
 
 func TestPackageGraph(t *testing.T) {
+	t.Parallel()
 	g := newGraph(t, module+"/...")
 	for _, p := range goList(t, module+"/...") {
 		r := rel(p.ImportPath)
@@ -228,6 +229,7 @@ func more(bad []string) string {
 // The receiver binary (cmd/lambda -tags receiver) links the receiver's
 // side only.
 func TestReceiverBinaryIsLight(t *testing.T) {
+	t.Parallel()
 	const main = module + "/cmd/lambda"
 	g := newGraph(t, "-tags", "lambda.norpc,receiver", main)
 	var bad []string
@@ -251,6 +253,7 @@ func TestReceiverBinaryIsLight(t *testing.T) {
 // The rules above must catch what they guard against: a made-up graph
 // with one break of each.
 func TestChainNamesTheWay(t *testing.T) {
+	t.Parallel()
 	g := graph{
 		module + "/rules":          {Imports: []string{module + "/infra"}},
 		module + "/infra":          {Imports: []string{"net/http"}},

@@ -1,4 +1,4 @@
-package main
+package port
 
 import (
 	"testing"
@@ -6,14 +6,14 @@ import (
 )
 
 func TestExponentialBackoff(t *testing.T) {
-	b := exponential(15*time.Second, 15*time.Minute)
+	b := Exponential(15*time.Second, 15*time.Minute)
 	want := []time.Duration{15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 15 * time.Minute, 15 * time.Minute}
 	for i, w := range want {
 		if got := b(i + 1); got != w {
-			t.Errorf("receive %d: backoff %s, want %s", i+1, got, w)
+			t.Errorf("attempt %d: backoff %s, want %s", i+1, got, w)
 		}
 	}
-	if got := exponential(0, time.Minute)(4); got != 0 {
+	if got := Exponential(0, time.Minute)(4); got != 0 {
 		t.Errorf("a zero base backs off %s, want 0", got)
 	}
 }

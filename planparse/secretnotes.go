@@ -1,0 +1,416 @@
+package planparse
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"sync"
+	"weak"
+)
+
+// A value found secret by its name or its context (environment.DB_PASS, an
+// unmarked password attribute, DB_PASS=... inside a base64 user_data, a
+// password in a URL) is hidden wherever else the plan shows it, as a marked
+// value is: it joins the plan's secret set before any value is decoded.
+//
+// Finding them all up front must not cost the decode of every value that
+// the lazy reader avoids, so the one-pass reader takes notes as it
+// validates the value sections (skipNoting): the byte offsets of members
+// whose key names a secret (a cheap hint filter, then classify, cached per
+// key), of objects with a "value" string (a {name, value} pair whose name
+// may say secret), and of strings that may hold a secret in context (an
+// assignment, a URL with userinfo, a document or script, a base64 blob).
+// After the read, only those are decoded and judged (learn), by the same
+// rules that hide values on display.
+
+// secretNotes are the reader's notes on one plan's bytes.
+type secretNotes struct {
+	data  []byte
+	named []namedNote
+	pairs []int // offsets of objects with a "value" string (a {name, value} pair?)
+	texts []int // start and end offsets of string literals worth a search
+	// keys remembers, per slot of a small direct-mapped cache, a key seen
+	// last (as offsets into data) and whether it names a secret: the keys
+	// of a plan's values are mostly the same few hundred attribute names.
+	keys [2048]keySeen
+}
+
+type keySeen struct {
+	head   uint64 // the key's first eight bytes (keyHead)
+	k0, k1 int    // the key's bytes, data[k0:k1]; k1 == 0 for an empty slot
+	secret bool
+}
+
+// namedNote is an object member whose key names a secret: the key
+// literal's offsets (quotes included) and the value's.
+type namedNote struct{ k0, k1, v0, v1 int }
+
+// member notes an object member: the object starts at obj, its key literal
+// is data[k0:k1], its value data[v0:v1].
+func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
+	key := data[k0+1 : k1-1]
+	head := keyHead(data, k0+1, len(key))
+	slot := &n.keys[((head^uint64(len(key))<<56)*0x9E3779B97F4A7C15)>>53]
+	var secret bool
+	if slot.k1 != 0 && slot.head == head && slot.k1-slot.k0 == len(key) && (len(key) <= 8 || bytes.Equal(data[slot.k0+8:slot.k1], key[8:])) {
+		secret = slot.secret
+	} else {
+		if escaped || nameHints.in(key) {
+			name := stringAt(data[k0:k1])
+			secret = classify(name) != 0 || armSecretNames[strings.ToLower(name)]
+		}
+		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
+	}
+	if secret {
+		if c := data[v0]; c == '"' || c == '[' || c == '{' {
+			n.named = append(n.named, namedNote{k0, k1, v0, v1})
+		}
+		return
+	}
+	// {name, value}: learn reads the name (values are fewer than names).
+	if len(key) == 5 && string(key) == "value" && data[v0] == '"' {
+		n.pairs = append(n.pairs, obj)
+	}
+}
+
+// keyHead is the first eight bytes (fewer for a shorter key, zero-padded)
+// of the key of length l at data[i:], as a number.
+func keyHead(data []byte, i, l int) uint64 {
+	var w uint64
+	if i+8 <= len(data) {
+		w = binary.LittleEndian.Uint64(data[i:])
+		if l < 8 {
+			w &= 1<<(8*uint(l)) - 1
+		}
+		return w
+	}
+	for j := 0; j < l && j < 8; j++ {
+		w |= uint64(data[i+j]) << (8 * j)
+	}
+	return w
+}
+
+// text notes the string literal data[i:end] when it may hold a secret that
+// only its context gives away.
+func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
+	if mayHideSecret(data[i+1:end-1], escaped) {
+		n.texts = append(n.texts, i, end)
+	}
+}
+
+// readValueInto is readRawInto for a value section: the reader takes notes.
+func readValueInto(data []byte, v, d int, into *rawJSON, n *secretNotes) (int, error) {
+	end, err := skipNoting(data, v, d, n)
+	*into = nil
+	if err == nil && !isNull(data, v) {
+		*into = data[v:end:end]
+	}
+	return end, err
+}
+
+// hintSet is a set of hint words (lower case, 3 bytes or more) looked for
+// in any case: a bitset of their first two letters (lower-cased with |0x20)
+// rules most positions out with one load, then the words of that pair are
+// compared.
+type hintSet struct {
+	pairs [1 << 10]uint64
+	words map[uint16][]string
+}
+
+func newHintSet(words ...string) *hintSet {
+	h := &hintSet{words: map[uint16][]string{}}
+	for _, w := range words {
+		x := uint16(w[0])<<8 | uint16(w[1])
+		h.pairs[x>>6] |= 1 << (x & 63)
+		h.words[x] = append(h.words[x], w)
+	}
+	return h
+}
+
+// at reports whether b starts with one of the words.
+func (h *hintSet) at(b []byte) bool {
+	if len(b) < 3 {
+		return false
+	}
+	x := uint16(b[0]|0x20)<<8 | uint16(b[1]|0x20)
+	if h.pairs[x>>6]&(1<<(x&63)) == 0 {
+		return false
+	}
+	for _, w := range h.words[x] {
+		if hasFold(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// in reports whether b holds one of the words.
+func (h *hintSet) in(b []byte) bool {
+	for i := 0; i+3 <= len(b); i++ {
+		if h.at(b[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// nameHints: every name classify calls secret holds one of them (the
+	// secretHints and the name shapes of classifyName).
+	nameHints = newHintSet("pass", "pwd", "secret", "sas", "token", "key", "conn", "config", "cred", "cert", "data", "dsn", "auth")
+	// textHints: the detector's rules for text find a secret in context
+	// only where one of them is (the keywords of the named-assignment and
+	// connection-string rules, and a SAS signature).
+	textHints = newHintSet("pass", "pwd", "secret", "sig=", "token", "key", "cred", "auth")
+)
+
+// hasFold reports whether b starts with the lower-case word w, in any case.
+func hasFold(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if b[j]|0x20 != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// Byte classes for mayHideSecret.
+const (
+	notB64    = 1 << iota // outside the standard base64 alphabet
+	eqSign                // =
+	colon                 // :
+	atSign                // @
+	hintStart             // a letter a text hint starts with
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		if !(b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/' || b == '=') {
+			t[c] |= notB64
+		}
+		switch b {
+		case '=':
+			t[c] |= eqSign
+		case ':':
+			t[c] |= colon
+		case '@':
+			t[c] |= atSign
+		}
+		switch b {
+		case 'p', 's', 't', 'k', 'c', 'a', 'P', 'S', 'T', 'K', 'C', 'A':
+			t[c] |= hintStart
+		}
+	}
+	return t
+}()
+
+// mayHideSecret reports whether a string (its literal's inside, escaped
+// when escaped) may hold a secret that its context gives away: a text hint
+// with an assignment (=, ": ") or in a document or script (escaped: quotes
+// or line breaks), a URL with userinfo, or a standard base64 blob of text.
+func mayHideSecret(s []byte, escaped bool) bool {
+	var all uint8
+	for _, c := range s {
+		all |= byteClass[c]
+	}
+	switch {
+	case all&atSign != 0 && bytes.Contains(s, []byte("://")):
+		return true
+	case all&notB64 == 0:
+		// A blob of text: its first byte is below 0x80, so its first
+		// base64 digit is below 32 (A-Z, a-f; gzip starts H4sI).
+		return len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
+	case all&hintStart == 0 || !escaped && all&eqSign == 0 && (all&colon == 0 || !bytes.Contains(s, []byte(": "))):
+		return false
+	}
+	return textHints.in(s)
+}
+
+// learn judges what the notes point at and adds what is secret to s.
+func (n *secretNotes) learn(s *secretIndex) {
+	if n == nil {
+		return
+	}
+	data := n.data
+	for _, m := range n.named {
+		lit := data[m.k0:m.k1]
+		v := data[m.v0:m.v1]
+		if _, known := s.m[string(v[1:max(1, len(v)-1)])]; known && v[0] == '"' {
+			continue // marked: already in (a literal without escapes reads as itself)
+		}
+		s.learnNamed(stringAt(lit), v)
+	}
+	for _, o := range n.pairs {
+		nameRaw, _ := lookup(data[o:], "name") // lookup stops at the object's end
+		if len(nameRaw) == 0 || nameRaw[0] != '"' || !nameHints.in(nameRaw) {
+			continue
+		}
+		valueRaw, _ := lookup(data[o:], "value")
+		if v := stringAt(valueRaw); nameSaysSecret(stringAt(nameRaw), v) {
+			s.learn(v)
+		}
+	}
+	searched := map[string]struct{}{}
+	for i := 0; i < len(n.texts); i += 2 {
+		lit := data[n.texts[i]:n.texts[i+1]]
+		if _, done := searched[string(lit)]; done {
+			continue
+		}
+		searched[string(lit)] = struct{}{}
+		findSecrets(stringAt(lit), "", s.learn)
+	}
+}
+
+// learnNamed adds what a value under a secret-hinting name holds that the
+// name hides: a string, the strings of a list (elements take the list's
+// name), and of an object the value a variable, an output or a
+// configuration expression gives it ("value", "default", "constant_value",
+// "before", "after"). Other members of an object are judged by their own
+// names (the reader noted those it should).
+func (s *secretIndex) learnNamed(name string, raw []byte) {
+	if len(raw) == 0 {
+		return
+	}
+	switch raw[0] {
+	case '"':
+		v := stringAt(raw)
+		if classify(name)&nameSecret != 0 || armSecretNames[strings.ToLower(name)] || nameSaysSecret(name, v) {
+			s.learn(v)
+		}
+	case '[':
+		for _, e := range elements(raw) {
+			s.learnNamed(name, e)
+		}
+	case '{':
+		for _, k := range []string{"value", "default", "constant_value", "before", "after"} {
+			if v, ok := lookup(raw, k); ok && len(v) > 0 && v[0] != '{' {
+				s.learnNamed(name, v)
+			}
+		}
+	}
+}
+
+// learn adds a value found secret by its name or context, unless it is too
+// short or too common to hide everywhere: under minSecretLen, a word or
+// words without a digit or a sign (Required, Bearer, ml-runner: a setting,
+// hidden where it was found but not looked for elsewhere), a placeholder,
+// a reference or a plain URL.
+func (s *secretIndex) learn(v string) {
+	if len(v) < minSecretLen || onlyWords(v) || isPlainURL(v) || isPlaceholderValue(v) {
+		return
+	}
+	s.add(v)
+}
+
+// onlyWords reports whether v holds only letters, spaces, dots, dashes and
+// underscores.
+func onlyWords(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == ' ' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// collectFound adds to s what the detector finds by name or context in the
+// plan: the reader's notes on values, and the strings outside values that
+// the plan shows (instance keys of addresses, replace paths, import ids,
+// check messages, outputs under secret names).
+func collectFound(w *wirePlan, s *secretIndex) {
+	w.notes.learn(s)
+	search := func(x string) {
+		if len(x) >= minScanLen {
+			findSecrets(x, "", s.learn)
+		}
+	}
+	keys := func(addr string) {
+		if strings.Contains(addr, `["`) {
+			mapAddressKeys(addr, func(k string) (string, bool) { search(k); return "", false })
+		}
+	}
+	for _, list := range [][]wireResourceChange{w.ResourceChanges, w.ResourceDrift} {
+		for i := range list {
+			collectChange(&list[i], keys, search)
+		}
+	}
+	for i := range w.DeferredChanges {
+		collectChange(&w.DeferredChanges[i].ResourceChange, keys, search)
+	}
+	for name, o := range w.OutputChanges {
+		if IsSecretName(name) {
+			s.learnNamed(name, o.Before)
+			s.learnNamed(name, o.After)
+		}
+	}
+	for _, c := range w.Checks {
+		keys(c.Address.ToDisplay)
+		for _, in := range c.Instances {
+			keys(in.Address.ToDisplay)
+			for _, p := range in.Problems {
+				search(p.Message)
+			}
+		}
+	}
+}
+
+func collectChange(rc *wireResourceChange, keys, search func(string)) {
+	keys(rc.Address)
+	keys(rc.PreviousAddress)
+	keys(rc.ModuleAddress)
+	if len(rc.Index) > 0 && rc.Index[0] == '"' {
+		search(stringAt(rc.Index))
+	}
+	for _, p := range rc.Change.ReplacePaths {
+		for _, step := range elements(p) {
+			if len(step) > 0 && step[0] == '"' {
+				search(stringAt(step))
+			}
+		}
+	}
+	if rc.Change.Importing != nil {
+		search(rc.Change.Importing.ID)
+	}
+}
+
+// liveSets are the secret sets of the plans still in memory, so that a log
+// line quoting a plan string hides what the plan's review hides (RedactText);
+// a set leaves when its plan is collected.
+var liveSets struct {
+	sync.Mutex
+	sets []weak.Pointer[secretIndex]
+}
+
+// remember makes s one of the live sets.
+func remember(s *secretIndex) {
+	if s.size() == 0 {
+		return
+	}
+	liveSets.Lock()
+	defer liveSets.Unlock()
+	kept := liveSets.sets[:0]
+	for _, p := range liveSets.sets {
+		if p.Value() != nil {
+			kept = append(kept, p)
+		}
+	}
+	liveSets.sets = append(kept, weak.Make(s))
+}
+
+// live returns the live sets.
+func live() []*secretIndex {
+	liveSets.Lock()
+	defer liveSets.Unlock()
+	var out []*secretIndex
+	for _, p := range liveSets.sets {
+		if s := p.Value(); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
