@@ -71,6 +71,7 @@ func TestFoundValuesHiddenWhereEchoed(t *testing.T) {
 		"DB_PASS= in base64 user_data":     {body: attrs(map[string]any{"user_data": base64.StdEncoding.EncodeToString([]byte(script))})},
 		"password in gzip+base64 data":     {body: attrs(map[string]any{"user_data": gzipBase64(t, "#cloud-config\nchpasswd:\n  list: |\n    admin:x\npassword: "+s+"\n")})},
 		"Helm values (YAML in a string)":   {body: attrs(map[string]any{"values": []any{"replicaCount: 2\nauth:\n  rootPassword: " + s + "\n"}})},
+		"password: in one line of text":    {body: attrs(map[string]any{"notes": "db_password: " + s})},
 		"JSON container definitions":       {body: attrs(map[string]any{"container_definitions": `[{"name":"app","environment":[{"name":"DB_PASS","value":"` + s + `"}]}]`})},
 		"URL with a password":              {body: attrs(map[string]any{"source_location": "https://deploy:" + s + "@git.example.com/app.git"})},
 		"connection string":                {body: attrs(map[string]any{"app_settings": map[string]any{"DB": "Server=tcp:db,1433;Password=" + s + ";Encrypt=true"}})},
