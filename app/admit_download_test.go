@@ -12,7 +12,12 @@ import (
 // to almost nothing (far better than compressionBound).
 func planZip(t *testing.T, n int) []byte {
 	t.Helper()
-	plan := append([]byte(`{"format_version":"1.2","resource_changes":[]}`), bytes.Repeat([]byte(" "), n)...)
+	return zipPlan(t, append([]byte(`{"format_version":"1.2","resource_changes":[]}`), bytes.Repeat([]byte(" "), n)...))
+}
+
+// zipPlan is an artifact zip holding plan as plan.json.
+func zipPlan(t *testing.T, plan []byte) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	w, err := zw.Create("plan.json")

@@ -11,6 +11,16 @@ import (
 
 const acceptLabel = "planwarden/accept-gpu-change"
 
+// relabel has by take the override label off and put it on again, then
+// reviewer press Re-run; it returns the check's conclusion.
+func (h *harness) relabel(by, reviewer string) string {
+	h.t.Helper()
+	h.gh.Unlabel(owner, repo, 7, by, acceptLabel)
+	h.gh.Label(owner, repo, 7, by, acceptLabel)
+	h.rerunBy(reviewer, sha1)
+	return h.planwardenCheck(sha1).Conclusion
+}
+
 func TestALabelWhoseAdderGitHubDoesNotShowDoesNotCount(t *testing.T) {
 	t.Parallel()
 	h := typoPR(t)
@@ -44,11 +54,8 @@ func TestTheAuthorsOwnLabelDoesNotCountWhenItsWebhookWasMissed(t *testing.T) {
 	}
 
 	// Someone else takes it off and puts it on again: now it counts.
-	h.gh.Unlabel(owner, repo, 7, "carol", acceptLabel)
-	h.gh.Label(owner, repo, 7, "carol", acceptLabel)
-	h.rerunBy("reviewer2", sha1)
-	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
-		t.Errorf("check %q after carol labelled, want success", c.Conclusion)
+	if got := h.relabel("carol", "reviewer2"); got != "success" {
+		t.Errorf("check %q after carol labelled, want success", got)
 	}
 	if body := h.review().Body; strings.Count(body, "(added by carol)") != 2 {
 		t.Errorf("both findings should be overridden by carol's label:\n%s", body)
@@ -75,21 +82,15 @@ func TestOnABusyPRTheNewestLabelEventsDecide(t *testing.T) {
 
 	// The author removes it and adds it again at the end: the newest
 	// pages show the author, so it still does not count.
-	h.gh.Unlabel(owner, repo, 7, "octocat", acceptLabel)
-	h.gh.Label(owner, repo, 7, "octocat", acceptLabel)
-	h.rerunBy("reviewer4", sha1)
-	if c := h.planwardenCheck(sha1); c.Conclusion != "failure" {
-		t.Errorf("check %q after the author re-labelled, want failure", c.Conclusion)
+	if got := h.relabel("octocat", "reviewer4"); got != "failure" {
+		t.Errorf("check %q after the author re-labelled, want failure", got)
 	}
 	if body := h.review().Body; strings.Contains(body, "**Overridden**") || strings.Contains(body, "does not count") {
 		t.Errorf("the author's label is known and refused, with no unknown-adder note:\n%s", body)
 	}
 
 	// carol re-labels: the newest pages show her.
-	h.gh.Unlabel(owner, repo, 7, "carol", acceptLabel)
-	h.gh.Label(owner, repo, 7, "carol", acceptLabel)
-	h.rerunBy("reviewer5", sha1)
-	if c := h.planwardenCheck(sha1); c.Conclusion != "success" {
-		t.Errorf("check %q after carol re-labelled, want success", c.Conclusion)
+	if got := h.relabel("carol", "reviewer5"); got != "success" {
+		t.Errorf("check %q after carol re-labelled, want success", got)
 	}
 }

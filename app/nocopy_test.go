@@ -1,8 +1,6 @@
 package app
 
 import (
-	"archive/zip"
-	"bytes"
 	"runtime"
 	"strings"
 	"testing"
@@ -30,15 +28,8 @@ func TestAPlanIsReadIntoOneBufferAndParsedWithoutACopy(t *testing.T) {
 	long := strings.Repeat("x", size)
 	plan := []byte(`{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a",` +
 		`"provider_name":"registry.terraform.io/hashicorp/aws","change":{"actions":["update"],"before":{"user_data":"` + long + `"},"after":{"user_data":"y"}}}]}`)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, err := zw.Create("plan.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write(plan)
-	zw.Close()
-	data := buf.Bytes()
+	data := zipPlan(t, plan)
+	var err error
 
 	var files []planFile
 	extract := allocated(func() {
