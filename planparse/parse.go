@@ -135,9 +135,10 @@ func Parse(name string, data []byte) (*Plan, error) {
 			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets}},
 			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
 	}
+	z := &sanitizer{secrets: secrets} // shared by the plan's values
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
-		c, err := newChange(&w.ResourceChanges[i], secrets)
+		c, err := newChange(&w.ResourceChanges[i], z)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, sanitizer{secrets: secrets}.redactAddress(w.ResourceChanges[i].Address), err),
 				Hint: "the file looks hand-edited or truncated; " + showHint}
@@ -145,7 +146,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		p.Changes = append(p.Changes, c)
 	}
 	for i := range w.ResourceDrift {
-		c, err := newChange(&w.ResourceDrift[i], secrets)
+		c, err := newChange(&w.ResourceDrift[i], z)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
 		}
@@ -153,7 +154,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	for i := range w.DeferredChanges {
 		d := &w.DeferredChanges[i]
-		c, err := newChange(&d.ResourceChange, secrets)
+		c, err := newChange(&d.ResourceChange, z)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
@@ -279,8 +280,7 @@ func notPlan(name string, w *wirePlan) error {
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
 }
 
-func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
-	z := sanitizer{secrets: secrets}
+func newChange(w *wireResourceChange, z *sanitizer) (*Change, error) {
 	c := &Change{
 		Address:         z.redactAddress(w.Address),
 		PreviousAddress: z.redactAddress(w.PreviousAddress),
@@ -306,10 +306,10 @@ func newChange(w *wireResourceChange, secrets secretSet) (*Change, error) {
 	c.Action, c.ReplaceOrder = act, order
 	c.ReasonCode, c.Reason = actionReason(w.ActionReason)
 	for _, rp := range w.Change.ReplacePaths {
-		c.ReplacePaths = append(c.ReplacePaths, formatPath(rp, z))
+		c.ReplacePaths = append(c.ReplacePaths, formatPath(rp, *z))
 	}
 	if w.Change.Importing != nil {
-		c.Importing = &Import{ID: redactText(w.Change.Importing.ID, secrets), GeneratedConfig: w.Change.GeneratedConfig != ""}
+		c.Importing = &Import{ID: redactText(w.Change.Importing.ID, z.secrets), GeneratedConfig: w.Change.GeneratedConfig != ""}
 	}
 	return c, nil
 }

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -36,39 +37,52 @@ type Value struct {
 
 // lazy is an object or array of a plan not decoded yet, with the matching
 // parts of its sensitivity and unknown trees (nil when they have none),
-// the attribute name it sits under and the sanitizer that reads it. The
-// sanitizer's checks at its own level have been applied (resolve): none
-// hides it.
+// the attribute name it sits under and the sanitizer that reads it (shared
+// by every node of a plan). The sanitizer's checks at its own level have
+// been applied (resolve): none hides it.
 type lazy struct {
 	raw, sens, unk []byte
 	key            string
-	z              sanitizer
+	z              *sanitizer
 }
 
 // resolve is sanitizer.sanitize's decision for one node, taken without
 // decoding the node when it is an object or array that stays readable.
 // Scalars go through sanitize itself.
-func (z sanitizer) resolve(raw, sens, unk []byte, key string) Value {
+func (z *sanitizer) resolve(raw, sens, unk []byte, key string) Value {
+	var n lazy
+	if v, ok := z.resolveInto(raw, sens, unk, key, &n); !ok {
+		return v
+	}
+	heap := n
+	return Value{n: &heap}
+}
+
+// resolveInto is resolve filling *into, and reporting true, when the node
+// stays lazy: a walk down a path (Get) keeps its intermediate nodes off
+// the heap.
+func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (Value, bool) {
 	if isLiteral(sens, "true") {
-		return Value{v: z.hide(decodeOrNil(raw))}
+		return Value{v: z.hide(decodeOrNil(raw))}, false
 	}
 	if isLiteral(unk, "true") {
-		return Value{v: unknown{}}
+		return Value{v: unknown{}}, false
 	}
 	if len(raw) == 0 || isNull(raw, 0) {
 		if len(unk) > 0 && unk[0] == '{' {
 			// Unknown attributes of a null object: sanitize reads it as {}.
-			return z.resolve([]byte("{}"), sens, unk, key)
+			return z.resolveInto([]byte("{}"), sens, unk, key, into)
 		}
-		return Value{}
+		return Value{}, false
 	}
 	if raw[0] == '{' || raw[0] == '[' {
 		if key != "" && classify(key)&nameSecret != 0 {
-			return Value{v: z.hide(decodeOrNil(raw))}
+			return Value{v: z.hide(decodeOrNil(raw))}, false
 		}
-		return Value{n: &lazy{raw: raw, sens: sens, unk: unk, key: key, z: z}}
+		*into = lazy{raw: raw, sens: sens, unk: unk, key: key, z: z}
+		return Value{}, true
 	}
-	return Value{v: z.sanitize(decodeOrNil(raw), nil, nil, key)}
+	return Value{v: z.sanitize(decodeOrNil(raw), nil, nil, key)}, false
 }
 
 func isLiteral(raw []byte, word string) bool { return string(raw) == word }
@@ -97,15 +111,16 @@ func (v Value) tree() any {
 // child is the sanitized value one step below a lazy node, as sanitize
 // builds it: a secret key is shown renamed (keyText), the "value" of a
 // {name, value} pair is judged by the pair's name, and unknown attributes
-// absent from the object read as unknown.
-func (n *lazy) child(step any) Value {
+// absent from the object read as unknown. When the child is itself a lazy
+// node it fills *into and reports true.
+func (n *lazy) child(step any, into *lazy) (Value, bool) {
 	switch s := step.(type) {
 	case string:
 		if n.raw[0] != '{' {
-			return Value{}
+			return Value{}, false
 		}
 		if n.z.secretKey(s) {
-			return Value{} // sanitize renames a secret key: it is not there by name
+			return Value{}, false // sanitize renames a secret key: it is not there by name
 		}
 		key := s
 		raw, found := lookup(n.raw, s)
@@ -117,9 +132,9 @@ func (n *lazy) child(step any) Value {
 			// Unknown attributes are absent from "after"; sanitize adds
 			// them when reviewing.
 			if isLiteral(unk, "true") && n.z.redactKey == nil {
-				return Value{v: unknown{}}
+				return Value{v: unknown{}}, false
 			}
-			return Value{}
+			return Value{}, false
 		}
 		sens, _ := lookup(n.sens, key)
 		name := key
@@ -134,21 +149,21 @@ func (n *lazy) child(step any) Value {
 				}
 			}
 		}
-		return n.z.resolve(raw, sens, unk, name)
+		return n.z.resolveInto(raw, sens, unk, name, into)
 	case int:
 		if n.raw[0] != '[' || s < 0 {
-			return Value{}
+			return Value{}, false
 		}
 		raw, found := nth(n.raw, s)
 		if !found {
-			return Value{}
+			return Value{}, false
 		}
 		sens, _ := nth(n.sens, s)
 		unk, _ := nth(n.unk, s)
 		// Elements of a list inherit the list's name for the secret check.
-		return n.z.resolve(raw, sens, unk, n.key)
+		return n.z.resolveInto(raw, sens, unk, n.key, into)
 	}
-	return Value{}
+	return Value{}, false
 }
 
 // renamed finds the secret key that sanitize shows as text: a key of the
@@ -180,40 +195,50 @@ func (n *lazy) renamed(text string) (string, []byte, bool) {
 // lookup returns the value of key in the object raw (null included). When
 // an object repeats a key the first one counts, here and in every decode
 // of planparse (decodeJSON), so what a rule reads is what a reviewer sees.
+// raw has been validated (Parse): the walk only finds where keys and
+// values end, as skipValid does.
 func lookup(raw []byte, key string) ([]byte, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	var out []byte
-	found := false
-	_, _ = eachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-		end, err := skipValid(raw, v)
-		if err == nil && (!escaped && string(k) == key || escaped && unquote(k, true) == key) {
-			out, found = raw[v:end:end], true
-			return end, errStop
+	i := ws(raw, 1)
+	for i < len(raw) && raw[i] == '"' {
+		ke := stringEnd(raw, i)
+		k := raw[i+1 : ke-1]
+		v := ws(raw, ws(raw, ke)+1) // past the colon
+		end, _ := skipValid(raw, v)
+		// An escape makes a key longer than the text it stands for.
+		if len(k) == len(key) && string(k) == key && bytes.IndexByte(k, '\\') < 0 ||
+			len(k) > len(key) && bytes.IndexByte(k, '\\') >= 0 && unquote(k, true) == key {
+			return raw[v:end:end], true
 		}
-		return end, err
-	})
-	return out, found
+		i = ws(raw, end)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i = ws(raw, i+1)
+	}
+	return nil, false
 }
 
-// nth returns element i of the array raw.
+// nth returns element i of the array raw (validated, as for lookup).
 func nth(raw []byte, i int) ([]byte, bool) {
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil, false
 	}
-	var out []byte
-	k := 0
-	_, _ = eachElement(raw, 0, 0, func(v int) (int, error) {
-		end, err := skipValid(raw, v)
-		if err == nil && k == i {
-			out = raw[v:end:end]
-			return end, errStop
+	j := ws(raw, 1)
+	for k := 0; j < len(raw) && raw[j] != ']'; k++ {
+		end, _ := skipValid(raw, j)
+		if k == i {
+			return raw[j:end:end], true
 		}
-		k++
-		return end, err
-	})
-	return out, out != nil
+		j = ws(raw, end)
+		if j >= len(raw) || raw[j] != ',' {
+			break
+		}
+		j = ws(raw, j+1)
+	}
+	return nil, false
 }
 
 // errStop ends a walk early.
@@ -222,13 +247,24 @@ var errStop = &scanError{msg: "stop"}
 // Get walks a path of map keys (string) and list indexes (int) and returns
 // the value there; a missing step gives the null Value.
 func (v Value) Get(path ...any) Value {
-	for i, step := range path {
-		if v.n == nil {
-			return Value{v: eagerGet(v.v, path[i:])}
+	if v.n == nil || len(path) == 0 {
+		if len(path) == 0 {
+			return v
 		}
-		v = v.n.child(step)
+		return Value{v: eagerGet(v.v, path)}
 	}
-	return v
+	cur := *v.n
+	for i, step := range path {
+		next, ok := cur.child(step, &cur)
+		if !ok {
+			if i == len(path)-1 {
+				return next
+			}
+			return Value{v: eagerGet(next.v, path[i+1:])}
+		}
+	}
+	n := cur
+	return Value{n: &n}
 }
 
 func eagerGet(cur any, path []any) any {
