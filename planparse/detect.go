@@ -178,8 +178,53 @@ func findSecrets(s, name string, found func(string)) {
 	findDepth(s, name, 0, found)
 }
 
-// hasSecret reports whether findSecrets would find anything.
-func hasSecret(s, name string) bool { return findDepth(s, name, 0, nil) }
+// hasSecret reports whether findSecrets would find anything. It is
+// findDepth at depth 0 without a callback, with the verdict on s alone
+// memoized when it is clean: a plan repeats its values (ids, SKUs,
+// policies) in every change and resource, and the format rules and the
+// document decode are the costly part of a read.
+func hasSecret(s, name string) bool {
+	if name != "" && nameSaysSecret(name, s) {
+		return true
+	}
+	if len(s) < minScanLen {
+		return false
+	}
+	cacheable := len(s) <= maxCleanValueLen
+	if cacheable {
+		if _, clean := cleanValues.Load(s); clean {
+			return false
+		}
+	}
+	if findFormats(s, nil) {
+		return true
+	}
+	if text, ok := decodeBlob(s); ok {
+		// What a blob holds is judged by the name too: not memoized.
+		return findDepth(text, name, 1, nil)
+	}
+	if findInDocument(s, 0, nil) {
+		return true
+	}
+	if cacheable && cleanValueBytes.Add(int64(len(s))) <= maxCleanValueBytes {
+		cleanValues.Store(s, struct{}{})
+	}
+	return false
+}
+
+// cleanValues memoizes the strings (not blobs) in which the format rules
+// and the document walk found nothing, up to maxCleanValueBytes in all:
+// whether a string is secret by what it looks like does not depend on
+// where it sits.
+var (
+	cleanValues     sync.Map
+	cleanValueBytes atomic.Int64
+)
+
+const (
+	maxCleanValueLen   = 1 << 10
+	maxCleanValueBytes = 1 << 20
+)
 
 const maxDepth = 3
 

@@ -168,15 +168,34 @@ type secretSet = *secretIndex
 // one costs a lookup per position of the string, not a scan per secret (a
 // plan marking thousands of values sensitive read in 25 s without it).
 type secretIndex struct {
-	m        map[string]struct{}
-	mu       sync.Mutex
-	builtFor int                 // len(m) when byPrefix was built; -1: never
+	m   map[string]struct{}
+	mu  sync.Mutex                // serializes building idx
+	idx atomic.Pointer[longIndex] // built on first use and again after an add
+}
+
+// longIndex is the index of a secretIndex's long secrets, built when it
+// held n secrets.
+type longIndex struct {
+	n        int
 	long     []string            // secrets of minContainedLen bytes or more
-	byPrefix map[string][]string // long secrets by their first minContainedLen bytes
+	byPrefix map[string][]string // long secrets by their first minContainedLen bytes, when many
+	// filter has the bit prefixHash(p) set for every prefix p of byPrefix:
+	// most positions of a string are ruled out without a map lookup.
+	filter *[1 << (prefixBits - 6)]uint64
+}
+
+// prefixBits is the size of the prefix filter's hash (64 Kbit, 8 KB).
+const prefixBits = 16
+
+// prefixHash hashes the minContainedLen (8) bytes of s at i.
+func prefixHash(s string, i int) uint32 {
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	return uint32((x * 0x9E3779B97F4A7C15) >> (64 - prefixBits))
 }
 
 // newSecretSet returns an empty set.
-func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}, builtFor: -1} }
+func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}} }
 
 // add records a secret.
 func (s *secretIndex) add(x string) { s.m[x] = struct{}{} }
@@ -193,27 +212,34 @@ func (s *secretIndex) size() int {
 // index.
 const linearLimit = 16
 
-// longSecrets returns the long secrets and, when there are many, the index.
-func (s *secretIndex) longSecrets() ([]string, map[string][]string) {
+// longSecrets returns the index of the long secrets.
+func (s *secretIndex) longSecrets() *longIndex {
+	if x := s.idx.Load(); x != nil && x.n == len(s.m) {
+		return x
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.builtFor != len(s.m) {
-		s.long, s.byPrefix = s.long[:0], nil
-		for x := range s.m {
-			if len(x) >= minContainedLen {
-				s.long = append(s.long, x)
-			}
-		}
-		if len(s.long) > linearLimit {
-			s.byPrefix = make(map[string][]string, len(s.long))
-			for _, x := range s.long {
-				k := x[:minContainedLen]
-				s.byPrefix[k] = append(s.byPrefix[k], x)
-			}
-		}
-		s.builtFor = len(s.m)
+	if x := s.idx.Load(); x != nil && x.n == len(s.m) {
+		return x
 	}
-	return s.long, s.byPrefix
+	x := &longIndex{n: len(s.m)}
+	for k := range s.m {
+		if len(k) >= minContainedLen {
+			x.long = append(x.long, k)
+		}
+	}
+	if len(x.long) > linearLimit {
+		x.byPrefix = make(map[string][]string, len(x.long))
+		x.filter = new([1 << (prefixBits - 6)]uint64)
+		for _, k := range x.long {
+			p := k[:minContainedLen]
+			x.byPrefix[p] = append(x.byPrefix[p], k)
+			h := prefixHash(k, 0)
+			x.filter[h/64] |= 1 << (h % 64)
+		}
+	}
+	s.idx.Store(x)
+	return x
 }
 
 // containedIn calls hit for each long secret that str holds (each once per
@@ -223,18 +249,21 @@ func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool
 	if s.size() == 0 || len(str) < minContainedLen {
 		return
 	}
-	long, byPrefix := s.longSecrets()
-	if byPrefix == nil {
-		for _, x := range long {
-			if (!proper || len(x) < len(str)) && strings.Contains(str, x) && !hit(x) {
+	x := s.longSecrets()
+	if x.byPrefix == nil {
+		for _, k := range x.long {
+			if (!proper || len(k) < len(str)) && strings.Contains(str, k) && !hit(k) {
 				return
 			}
 		}
 		return
 	}
 	for i := 0; i+minContainedLen <= len(str); i++ {
-		for _, x := range byPrefix[str[i:i+minContainedLen]] {
-			if (!proper || len(x) < len(str)) && strings.HasPrefix(str[i:], x) && !hit(x) {
+		if h := prefixHash(str, i); x.filter[h/64]&(1<<(h%64)) == 0 {
+			continue
+		}
+		for _, k := range x.byPrefix[str[i:i+minContainedLen]] {
+			if (!proper || len(k) < len(str)) && strings.HasPrefix(str[i:], k) && !hit(k) {
 				return
 			}
 		}
