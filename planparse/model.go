@@ -114,6 +114,9 @@ type Change struct {
 
 	before, after Value
 	whatIf        *whatIfDiff // set for a what-if change: its diff comes from ARM's delta
+	// lb and la hold before's and after's nodes when they are objects:
+	// a change is one record, not three.
+	lb, la lazy
 }
 
 // Import describes an import that is part of a change.

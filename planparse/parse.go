@@ -136,9 +136,11 @@ func Parse(name string, data []byte) (*Plan, error) {
 			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
 	}
 	z := &sanitizer{secrets: secrets} // shared by the plan's values
+	// The changes are one allocation: they live as long as the plan.
 	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
+	slab := make([]Change, len(w.ResourceChanges))
 	for i := range w.ResourceChanges {
-		c, err := newChange(&w.ResourceChanges[i], z)
+		c, err := newChange(&w.ResourceChanges[i], z, &slab[i])
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, sanitizer{secrets: secrets}.redactAddress(w.ResourceChanges[i].Address), err),
 				Hint: "the file looks hand-edited or truncated; " + showHint}
@@ -146,7 +148,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		p.Changes = append(p.Changes, c)
 	}
 	for i := range w.ResourceDrift {
-		c, err := newChange(&w.ResourceDrift[i], z)
+		c, err := newChange(&w.ResourceDrift[i], z, &Change{})
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
 		}
@@ -154,7 +156,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	for i := range w.DeferredChanges {
 		d := &w.DeferredChanges[i]
-		c, err := newChange(&d.ResourceChange, z)
+		c, err := newChange(&d.ResourceChange, z, &Change{})
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
@@ -280,8 +282,9 @@ func notPlan(name string, w *wirePlan) error {
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
 }
 
-func newChange(w *wireResourceChange, z *sanitizer) (*Change, error) {
-	c := &Change{
+// newChange fills c from a resource change of the plan.
+func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) {
+	*c = Change{
 		Address:         z.redactAddress(w.Address),
 		PreviousAddress: z.redactAddress(w.PreviousAddress),
 		ModuleAddress:   z.redactAddress(w.ModuleAddress),
@@ -290,9 +293,9 @@ func newChange(w *wireResourceChange, z *sanitizer) (*Change, error) {
 		Name:            w.Name,
 		Provider:        w.ProviderName,
 		Deposed:         w.Deposed,
-		before:          z.resolve(w.Change.Before, w.Change.BeforeSensitive, nil, ""),
-		after:           z.resolve(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, ""),
 	}
+	c.before = z.resolveAt(w.Change.Before, w.Change.BeforeSensitive, nil, "", &c.lb)
+	c.after = z.resolveAt(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", &c.la)
 	if c.Mode == "" {
 		c.Mode = ModeManaged
 	}

@@ -36,14 +36,43 @@ type Value struct {
 }
 
 // lazy is an object or array of a plan not decoded yet, with the matching
-// parts of its sensitivity and unknown trees (nil when they have none),
-// the attribute name it sits under and the sanitizer that reads it (shared
-// by every node of a plan). The sanitizer's checks at its own level have
-// been applied (resolve): none hides it.
+// parts of its sensitivity and unknown trees (nil when both are empty), the
+// attribute name it sits under and the sanitizer that reads it (shared by
+// every node of a plan). The sanitizer's checks at its own level have been
+// applied (resolve): none hides it.
 type lazy struct {
-	raw, sens, unk []byte
-	key            string
-	z              *sanitizer
+	raw   []byte
+	marks *marks
+	key   string
+	z     *sanitizer
+}
+
+// marks are a lazy node's parts of the sensitivity and unknown trees. Most
+// nodes have none ({} or false, which read as nil does below an object or
+// array): they share no record.
+type marks struct{ sens, unk []byte }
+
+func (n *lazy) sens() []byte {
+	if n.marks == nil {
+		return nil
+	}
+	return n.marks.sens
+}
+
+func (n *lazy) unk() []byte {
+	if n.marks == nil {
+		return nil
+	}
+	return n.marks.unk
+}
+
+// noMarks reports whether a sensitivity or unknown node marks nothing below
+// an object or array: absent, false, {} or [].
+func noMarks(b []byte) bool {
+	if len(b) == 0 || isLiteral(b, "false") {
+		return true
+	}
+	return (b[0] == '{' || b[0] == '[') && ws(b, 1) == len(b)-1
 }
 
 // resolve is sanitizer.sanitize's decision for one node, taken without
@@ -56,6 +85,14 @@ func (z *sanitizer) resolve(raw, sens, unk []byte, key string) Value {
 	}
 	heap := n
 	return Value{n: &heap}
+}
+
+// resolveAt is resolve keeping a lazy node in *at (a change's own record).
+func (z *sanitizer) resolveAt(raw, sens, unk []byte, key string, at *lazy) Value {
+	if v, ok := z.resolveInto(raw, sens, unk, key, at); !ok {
+		return v
+	}
+	return Value{n: at}
 }
 
 // resolveInto is resolve filling *into, and reporting true, when the node
@@ -79,7 +116,10 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 		if key != "" && classify(key)&nameSecret != 0 {
 			return Value{v: z.hide(decodeOrNil(raw))}, false
 		}
-		*into = lazy{raw: raw, sens: sens, unk: unk, key: key, z: z}
+		*into = lazy{raw: raw, key: key, z: z}
+		if !noMarks(sens) || !noMarks(unk) {
+			into.marks = &marks{sens: sens, unk: unk}
+		}
 		return Value{}, true
 	}
 	return Value{v: z.sanitize(decodeOrNil(raw), nil, nil, key)}, false
@@ -105,7 +145,7 @@ func (v Value) tree() any {
 		return v.v
 	}
 	n := v.n
-	return n.z.sanitize(decodeOrNil(n.raw), decodeOrNil(n.sens), decodeOrNil(n.unk), n.key)
+	return n.z.sanitize(decodeOrNil(n.raw), decodeOrNil(n.sens()), decodeOrNil(n.unk()), n.key)
 }
 
 // child is the sanitized value one step below a lazy node, as sanitize
@@ -127,7 +167,7 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 		if !found && isRedactedText(s) {
 			key, raw, found = n.renamed(s)
 		}
-		unk, _ := lookup(n.unk, key)
+		unk, _ := lookup(n.unk(), key)
 		if !found {
 			// Unknown attributes are absent from "after"; sanitize adds
 			// them when reviewing.
@@ -136,7 +176,7 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 			}
 			return Value{}, false
 		}
-		sens, _ := lookup(n.sens, key)
+		sens, _ := lookup(n.sens(), key)
 		name := key
 		if key == "value" {
 			if pair, ok := lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
@@ -158,8 +198,8 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 		if !found {
 			return Value{}, false
 		}
-		sens, _ := nth(n.sens, s)
-		unk, _ := nth(n.unk, s)
+		sens, _ := nth(n.sens(), s)
+		unk, _ := nth(n.unk(), s)
 		// Elements of a list inherit the list's name for the secret check.
 		return n.z.resolveInto(raw, sens, unk, n.key, into)
 	}
@@ -186,8 +226,8 @@ func (n *lazy) renamed(text string) (string, []byte, bool) {
 		})
 	}
 	visit(n.raw, false)
-	if out == nil && len(n.unk) > 0 && n.unk[0] == '{' && n.z.redactKey == nil {
-		visit(n.unk, true)
+	if unk := n.unk(); out == nil && len(unk) > 0 && unk[0] == '{' && n.z.redactKey == nil {
+		visit(unk, true)
 	}
 	return key, out, out != nil
 }
@@ -381,7 +421,7 @@ func (v Value) List() []Value {
 		if n.raw[0] != '[' {
 			return nil
 		}
-		sens, unk := elements(n.sens), elements(n.unk)
+		sens, unk := elements(n.sens()), elements(n.unk())
 		out := []Value{}
 		for k, e := range elements(n.raw) {
 			out = append(out, n.z.resolve(e, at(sens, k), at(unk, k), n.key))

@@ -328,9 +328,9 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 		c.whatIf.fromPayload(before, true, secrets)
 	}
 	sort.SliceStable(c.whatIf.diffs, func(i, j int) bool { return c.whatIf.diffs[i].Path < c.whatIf.diffs[j].Path })
-	z := sanitizer{secrets: secrets}
-	c.before = z.resolve(before.raw, before.sens, nil, "")
-	c.after = z.resolve(after.raw, after.sens, after.unk, "")
+	z := &sanitizer{secrets: secrets}
+	c.before = z.resolveAt(before.raw, before.sens, nil, "", &c.lb)
+	c.after = z.resolveAt(after.raw, after.sens, after.unk, "", &c.la)
 	if before.raw == nil && after.raw == nil && c.Action != ActionNoop && c.Reason == "" {
 		// --result-format ResourceIdOnly: no SKU, count, region or tags to read.
 		c.Reason = "the what-if has no payloads for it: run it with --result-format FullResourcePayloads"
