@@ -374,13 +374,13 @@ func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, 
 		end, err := skipValid(r, v)
 		switch string(key) {
 		case "address":
-			address = x.z.redactAddress(stringAt(r[v:end]))
+			address = x.z.redactAddress(stringView(r[v:end]))
 		case "mode":
-			mode = stringAt(r[v:end])
+			mode = stringView(r[v:end])
 		case "type":
-			typ = stringAt(r[v:end])
+			typ = stringView(r[v:end])
 		case "name":
-			name = stringAt(r[v:end])
+			name = stringView(r[v:end])
 		case "values":
 			values = r[v:end:end]
 		case "sensitive_values":
@@ -428,7 +428,7 @@ func (x *stateIndex) at(address string) *StateResource {
 	x.addrOnce.Do(func() {
 		x.byAddr = make(map[string]*stateEntry, len(x.entries))
 		for _, e := range x.entries {
-			address := x.z.redactAddress(stringAt(lastMember(e.raw, "address")))
+			address := x.z.redactAddress(stringView(lastMember(e.raw, "address")))
 			if _, dup := x.byAddr[address]; !dup {
 				x.byAddr[address] = e
 			}

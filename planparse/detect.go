@@ -207,7 +207,7 @@ func hasSecret(s, name string) bool {
 		return true
 	}
 	if cacheable && cleanValueBytes.Add(int64(len(s))) <= maxCleanValueBytes {
-		cleanValues.Store(s, struct{}{})
+		cleanValues.Store(strings.Clone(s), struct{}{}) // s may be a view of a plan
 	}
 	return false
 }
@@ -459,7 +459,7 @@ func classify(name string) nameClass {
 	c := classifyName(name)
 	if nameCached.Load() < maxNameCache {
 		nameCached.Add(1)
-		nameCache.Store(name, c)
+		nameCache.Store(strings.Clone(name), c) // name may be a view of a plan
 	}
 	return c
 }

@@ -84,7 +84,9 @@ type wireDeferred struct {
 type rawJSON []byte
 
 // Parse reads one plan. name is used in errors and kept as Plan.File.
-// The plan refers to data: do not modify data afterwards.
+// The plan refers to data, and its strings (addresses, names) may be views
+// of it: do not modify data afterwards, and keep it readable (mapped) as
+// long as the plan or a string read from it is in use.
 // It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
@@ -300,7 +302,7 @@ func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) 
 		c.Mode = ModeManaged
 	}
 	if len(w.Index) > 0 && string(w.Index) != "null" {
-		c.Index = z.redactIndex(string(w.Index))
+		c.Index = z.redactIndex(view(w.Index))
 	}
 	act, order, err := action(w.Change.Actions)
 	if err != nil {
@@ -488,7 +490,12 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 	for _, v := range plannedSensitive {
 		s.collect(v, json.RawMessage("true"))
 	}
-	if cfgVars := member(member(w.Configuration, "root_module"), "variables"); len(w.Variables) > 0 && marksSensitive(cfgVars) {
+	// The section tests first: finding root_module's variables walks the
+	// configuration, and most plans declare no sensitive variable.
+	if len(w.Variables) == 0 || !marksSensitive(w.Configuration) {
+		return s
+	}
+	if cfgVars := member(member(w.Configuration, "root_module"), "variables"); marksSensitive(cfgVars) {
 		var decl map[string]struct {
 			Sensitive bool `json:"sensitive"`
 		}
@@ -509,6 +516,9 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 // sensitiveOutputs returns the values of the outputs planned_values marks
 // sensitive (older plans mark them only there).
 func sensitiveOutputs(planned []byte) map[string]json.RawMessage {
+	if !marksSensitive(planned) {
+		return nil // no walk to "outputs" past a large root_module
+	}
 	outputs := member(planned, "outputs")
 	if !marksSensitive(outputs) {
 		return nil

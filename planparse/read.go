@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"encoding/json"
+	"unsafe"
 
 	tfjson "github.com/hashicorp/terraform-json"
 )
@@ -206,9 +207,9 @@ func readResourceChange(data []byte, v, d int, field string, in interner, w *wir
 	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "address":
-			return readStringInto(data, v, "address", &w.Address)
+			return readStringView(data, v, "address", &w.Address)
 		case "previous_address":
-			return readStringInto(data, v, "previous_address", &w.PreviousAddress)
+			return readStringView(data, v, "previous_address", &w.PreviousAddress)
 		case "module_address":
 			return in.read(data, v, "module_address", &w.ModuleAddress)
 		case "mode":
@@ -216,11 +217,11 @@ func readResourceChange(data []byte, v, d int, field string, in interner, w *wir
 		case "type":
 			return in.read(data, v, "type", &w.Type)
 		case "name":
-			return readStringInto(data, v, "name", &w.Name)
+			return readStringView(data, v, "name", &w.Name)
 		case "provider_name":
 			return in.read(data, v, "provider_name", &w.ProviderName)
 		case "deposed":
-			return readStringInto(data, v, "deposed", &w.Deposed)
+			return readStringView(data, v, "deposed", &w.Deposed)
 		case "action_reason":
 			return in.read(data, v, "action_reason", &w.ActionReason)
 		case "index":
@@ -336,6 +337,43 @@ func readString(data []byte, v int, field string) (string, int, bool, error) {
 		return "", end, false, err
 	}
 	return unquote(data[v+1:end-1], slow), end, false, nil
+}
+
+// readStringView is readStringInto without a copy when the string has no
+// escapes: the result is a view of data (see view).
+func readStringView(data []byte, v int, field string, into *string) (int, error) {
+	if v < len(data) && data[v] == '"' {
+		end, slow, err := scanString(data, v)
+		if err == nil && !slow {
+			*into = view(data[v+1 : end-1])
+			return end, nil
+		}
+	}
+	return readStringInto(data, v, field, into)
+}
+
+// view returns b as a string without copying it. Parse's strings that are
+// views of its input (addresses, names, instance keys of changes and of
+// prior_state and planned_values resources) are why Parse's caller must
+// leave data unmodified, and readable, for as long as it uses the plan or
+// anything read from it; a heap buffer stays alive as long as one of them
+// does. Strings kept beyond a plan (planparse's memos) are copied.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// stringView is stringAt returning a view of lit when it has no escapes.
+func stringView(lit []byte) string {
+	if len(lit) < 2 || lit[0] != '"' {
+		return ""
+	}
+	if _, slow, err := scanString(lit, 0); err == nil && !slow {
+		return view(lit[1 : len(lit)-1])
+	}
+	return stringAt(lit)
 }
 
 func readStringInto(data []byte, v int, field string, into *string) (int, error) {

@@ -463,7 +463,7 @@ func (z sanitizer) secretKey(k string) bool {
 	}
 	if cleanKeyCount.Load() < maxNameCache {
 		cleanKeyCount.Add(1)
-		cleanKeys.Store(k, struct{}{})
+		cleanKeys.Store(strings.Clone(k), struct{}{}) // k may be a view of a plan
 	}
 	return false
 }
