@@ -163,10 +163,10 @@ func TestCorpusFalsePositives(t *testing.T) {
 		}
 		for i, c := range append(append([]*Change{}, p.Changes...), p.Drift...) {
 			rc := &w.ResourceChanges
-			if i >= len(*rc) {
-				rc, i = &w.ResourceDrift, i-len(*rc)
+			if i >= rc.Len() {
+				rc, i = &w.ResourceDrift, i-rc.Len()
 			}
-			wc := &(*rc)[i].Change
+			wc := &rc.At(i).Change
 			walk(decode(wc.Before), decode(wc.BeforeSensitive), "")
 			walk(decode(wc.After), decode(wc.AfterSensitive), "")
 			displayed++

@@ -42,7 +42,7 @@ func TestLazyValuesMatchFullDecode(t *testing.T) {
 		}
 		secrets := p.lazy.secrets
 		for i, c := range p.Changes {
-			wc := &w.ResourceChanges[i].Change
+			wc := &w.ResourceChanges.At(i).Change
 			for _, side := range []struct {
 				name      string
 				lazy      Value

@@ -23,8 +23,8 @@ type wirePlan struct {
 	Errored          bool
 	Complete         *bool
 	Applyable        *bool
-	ResourceChanges  []wireResourceChange
-	ResourceDrift    []wireResourceChange
+	ResourceChanges  wireList
+	ResourceDrift    wireList
 	OutputChanges    map[string]wireChange
 	DeferredChanges  []wireDeferred
 	Checks           []tfjson.CheckResultStatic
@@ -112,7 +112,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, &Error{File: name, Kind: ErrUnsupportedVersion, Detail: err.Error(),
 			Hint: "planwarden reads plan format 0.1 to 1.x; upgrade planwarden or produce the plan with a Terraform/OpenTofu release it supports"}
 	}
-	if len(w.ResourceChanges) == 0 && len(w.Values) > 0 && len(w.PlannedValues) == 0 {
+	if w.ResourceChanges.Len() == 0 && len(w.Values) > 0 && len(w.PlannedValues) == 0 {
 		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: "this is `terraform show -json` of a state, not of a plan",
 			Hint: "pass the plan file to `terraform show -json`: " + showHint}
 	}
@@ -139,18 +139,18 @@ func Parse(name string, data []byte) (*Plan, error) {
 	}
 	z := &sanitizer{secrets: secrets} // shared by the plan's values
 	// The changes are one allocation: they live as long as the plan.
-	p.Changes = make([]*Change, 0, len(w.ResourceChanges))
-	slab := make([]Change, len(w.ResourceChanges))
-	for i := range w.ResourceChanges {
-		c, err := newChange(&w.ResourceChanges[i], z, &slab[i])
+	p.Changes = make([]*Change, 0, w.ResourceChanges.Len())
+	slab := make([]Change, w.ResourceChanges.Len())
+	for i, rc := range w.ResourceChanges.All() {
+		c, err := newChange(rc, z, &slab[i])
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, sanitizer{secrets: secrets}.redactAddress(w.ResourceChanges[i].Address), err),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, sanitizer{secrets: secrets}.redactAddress(rc.Address), err),
 				Hint: "the file looks hand-edited or truncated; " + showHint}
 		}
 		p.Changes = append(p.Changes, c)
 	}
-	for i := range w.ResourceDrift {
-		c, err := newChange(&w.ResourceDrift[i], z, &Change{})
+	for i, rc := range w.ResourceDrift.All() {
+		c, err := newChange(rc, z, &Change{})
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
 		}
@@ -278,7 +278,7 @@ func notPlan(name string, w *wirePlan) error {
 	switch {
 	case w.Serial || w.Lineage:
 		detail = "this is a raw Terraform state file (it has serial/lineage)"
-	case len(w.ResourceChanges) > 0:
+	case w.ResourceChanges.Len() > 0:
 		detail = "it has resource_changes but no format_version"
 	}
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
@@ -471,9 +471,9 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 // declares sensitive. Only changes that carry a mark are decoded here.
 func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
 	s := newSecretSet()
-	for _, list := range [][]wireResourceChange{w.ResourceChanges, w.ResourceDrift} {
-		for i := range list {
-			c := &list[i].Change
+	for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
+		for _, rc := range list.All() {
+			c := &rc.Change
 			s.collect(c.Before, c.BeforeSensitive)
 			s.collect(c.After, c.AfterSensitive)
 		}

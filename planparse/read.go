@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"encoding/json"
+	"iter"
 	"unsafe"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -126,35 +127,68 @@ func readPlan(data []byte) (*wirePlan, error) {
 }
 
 // readChanges appends the resource changes of a list (or null) to into.
-// They are read into chunks of growing size and copied once into a
-// slice of the exact length: appended one by one, a slice of these
-// 360-byte records grows by a quarter at a time past 256 elements and
-// allocates about five times its final size (36 MB for 20,000 changes).
-func readChanges(data []byte, v, d int, field string, in interner, into *[]wireResourceChange) (int, error) {
-	var chunks [][]wireResourceChange
-	cur := make([]wireResourceChange, 0, 16)
-	end, err := readList(data, v, d, field, func(v int) (int, error) {
-		if len(cur) == cap(cur) {
-			chunks = append(chunks, cur)
-			cur = make([]wireResourceChange, 0, min(2*cap(cur), 4096))
-		}
-		cur = append(cur, wireResourceChange{})
-		return readResourceChange(data, v, d+1, field, in, &cur[len(cur)-1])
+func readChanges(data []byte, v, d int, field string, in interner, into *wireList) (int, error) {
+	return readList(data, v, d, field, func(v int) (int, error) {
+		return readResourceChange(data, v, d+1, field, in, into.add())
 	})
-	chunks = append(chunks, cur)
-	n := len(*into)
-	for _, c := range chunks {
-		n += len(c)
-	}
-	if n > len(*into) {
-		all := make([]wireResourceChange, 0, n)
-		all = append(all, *into...)
-		for _, c := range chunks {
-			all = append(all, c...)
+}
+
+// wireList is a list of resource changes read in chunks of growing size
+// that are never copied into one slice: appended one by one, a slice of
+// these 360-byte records grows by a quarter at a time past 256 elements
+// and allocates about five times its final size (36 MB for 20,000
+// changes); copied into one slice at the end, twice.
+type wireList struct {
+	chunks [][]wireResourceChange
+	n      int
+}
+
+// maxChunk is the largest chunk of a wireList (1.4 MB).
+const maxChunk = 4096
+
+// add appends a zero record and returns it.
+func (l *wireList) add() *wireResourceChange {
+	k := len(l.chunks) - 1
+	if k < 0 || len(l.chunks[k]) == cap(l.chunks[k]) {
+		size := 16
+		if k >= 0 {
+			size = min(2*cap(l.chunks[k]), maxChunk)
 		}
-		*into = all
+		l.chunks = append(l.chunks, make([]wireResourceChange, 0, size))
+		k++
 	}
-	return end, err
+	l.chunks[k] = append(l.chunks[k], wireResourceChange{})
+	l.n++
+	return &l.chunks[k][len(l.chunks[k])-1]
+}
+
+// Len is the number of records.
+func (l *wireList) Len() int { return l.n }
+
+// At returns record i.
+func (l *wireList) At(i int) *wireResourceChange {
+	for _, c := range l.chunks {
+		if i < len(c) {
+			return &c[i]
+		}
+		i -= len(c)
+	}
+	panic("wireList: index out of range")
+}
+
+// All yields the records with their index, in order.
+func (l *wireList) All() iter.Seq2[int, *wireResourceChange] {
+	return func(yield func(int, *wireResourceChange) bool) {
+		i := 0
+		for _, c := range l.chunks {
+			for j := range c {
+				if !yield(i, &c[j]) {
+					return
+				}
+				i++
+			}
+		}
+	}
 }
 
 // interner shares the strings a plan repeats on every change (types,

@@ -334,9 +334,9 @@ func collectFound(w *wirePlan, s *secretIndex) {
 			mapAddressKeys(addr, func(k string) (string, bool) { search(k); return "", false })
 		}
 	}
-	for _, list := range [][]wireResourceChange{w.ResourceChanges, w.ResourceDrift} {
-		for i := range list {
-			collectChange(&list[i], keys, search)
+	for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
+		for _, rc := range list.All() {
+			collectChange(rc, keys, search)
 		}
 	}
 	for i := range w.DeferredChanges {

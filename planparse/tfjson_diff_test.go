@@ -75,11 +75,11 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 	}
 	m := wireModel{FormatVersion: *w.FormatVersion, TerraformVersion: w.TerraformVersion, Timestamp: w.Timestamp,
 		Errored: w.Errored, Complete: w.Complete, Applyable: w.Applyable, Checks: len(w.Checks)}
-	for i := range w.ResourceChanges {
-		m.Changes = append(m.Changes, change(&w.ResourceChanges[i]))
+	for _, rc := range w.ResourceChanges.All() {
+		m.Changes = append(m.Changes, change(rc))
 	}
-	for i := range w.ResourceDrift {
-		m.Drift = append(m.Drift, change(&w.ResourceDrift[i]))
+	for _, rc := range w.ResourceDrift.All() {
+		m.Drift = append(m.Drift, change(rc))
 	}
 	for n, oc := range w.OutputChanges {
 		if m.Outputs == nil {
