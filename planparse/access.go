@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Before returns the sanitized prior value of the change (null for a
@@ -683,7 +684,11 @@ func AddressSteps(address string) []string {
 // module.a[0].aws_instance.b["x"] becomes module.a.aws_instance.b.
 // Quoted keys may hold brackets and dots; they are skipped whole.
 func StripInstanceKeys(address string) string {
+	if strings.IndexByte(address, '[') < 0 && utf8.ValidString(address) {
+		return address // nothing to strip (invalid UTF-8 is rewritten below)
+	}
 	var b strings.Builder
+	b.Grow(len(address))
 	scanAddress(address, func(_ int, r rune, topLevel bool) {
 		if topLevel && r != '[' {
 			b.WriteRune(r)
