@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -296,62 +297,121 @@ func (s *secretIndex) has(x any) bool {
 	return ok
 }
 
-// collect adds the leaves of raw that sens marks sensitive.
+// collect adds the leaves of raw that sens marks sensitive, reading both
+// in place as a decode of each would pair them: the first of repeated keys
+// counts, list elements pair by position, a mark of true takes every
+// string and number below it, and nothing is added when either holds a
+// number beyond float64 (the decode fails).
 func (s *secretIndex) collect(raw, sens []byte) {
 	if len(raw) == 0 || !bytes.Contains(sens, []byte("true")) {
 		return
 	}
-	var v, m any
-	if decodeNumber(raw, &v) != nil || decodeNumber(sens, &m) != nil {
+	if !numbersFit(raw) || !numbersFit(sens) {
 		return
 	}
-	s.walk(v, m)
+	s.walkRaw(raw, sens)
 }
 
-func (s *secretIndex) walk(v, mark any) {
-	if b, ok := mark.(bool); ok && b {
-		s.addAll(v)
+func (s *secretIndex) walkRaw(raw, mark []byte) {
+	if isLiteral(mark, "true") {
+		s.addAllRaw(raw)
 		return
 	}
-	switch t := v.(type) {
-	case map[string]any:
-		mm, _ := mark.(map[string]any)
-		for k, e := range t {
-			s.walk(e, mm[k])
-		}
-	case []any:
-		ml, _ := mark.([]any)
-		for i, e := range t {
-			if i < len(ml) {
-				s.walk(e, ml[i])
+	if len(raw) == 0 || len(mark) == 0 || !bytes.Contains(mark, []byte("true")) {
+		return // no mark below
+	}
+	switch {
+	case raw[0] == '{' && mark[0] == '{':
+		eachKey(mark, func(k string, mk []byte) {
+			if e, ok := lookup(raw, k); ok {
+				s.walkRaw(e, mk)
+			}
+		})
+	case raw[0] == '[' && mark[0] == '[':
+		marks := elements(mark)
+		for i, e := range elements(raw) {
+			if i < len(marks) {
+				s.walkRaw(e, marks[i])
 			}
 		}
 	}
 }
 
-func (s *secretIndex) addAll(v any) {
-	switch t := v.(type) {
-	case string:
-		if len(t) >= minSecretLen {
-			s.add(t)
-		}
-	case json.Number:
-		if len(t) >= minSecretLen {
-			s.add(t.String())
-		}
-	case float64:
-		if str := formatFloat(t); len(str) >= minSecretLen {
+func (s *secretIndex) addAllRaw(raw []byte) {
+	if len(raw) == 0 {
+		return
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		if str := stringAt(raw); len(str) >= minSecretLen {
 			s.add(str)
 		}
-	case map[string]any:
-		for _, e := range t {
-			s.addAll(e)
+	case c == '-' || c >= '0' && c <= '9':
+		if f, err := parseNumber(raw); err == nil {
+			if str := formatFloat(f); len(str) >= minSecretLen {
+				s.add(str)
+			}
 		}
-	case []any:
-		for _, e := range t {
-			s.addAll(e)
+	case c == '{':
+		eachKey(raw, func(_ string, v []byte) { s.addAllRaw(v) })
+	case c == '[':
+		for _, e := range elements(raw) {
+			s.addAllRaw(e)
 		}
 	}
+}
+
+// eachKey calls f with each key of the validated object raw and its value,
+// the first of repeated keys only (as a decode keeps it). The key may be a
+// view of raw: f must not keep it.
+func eachKey(raw []byte, f func(key string, v []byte)) {
+	var seen map[string]struct{}
+	var first []string
+	_, _ = eachMember(raw, 0, 0, func(kb []byte, escaped bool, v int) (int, error) {
+		end, err := skipValid(raw, v)
+		k := view(kb) // f reads a key only during the call
+		if escaped {
+			k = unquote(kb, true)
+		}
+		dup := false
+		if seen != nil {
+			_, dup = seen[k]
+		} else {
+			dup = slices.Contains(first, k)
+		}
+		if !dup {
+			if first = append(first, k); len(first) > 16 && seen == nil {
+				seen = map[string]struct{}{}
+				for _, x := range first {
+					seen[x] = struct{}{}
+				}
+			} else if seen != nil {
+				seen[k] = struct{}{}
+			}
+			f(k, raw[v:end:end])
+		}
+		return end, err
+	})
+}
+
+// numbersFit reports whether every number of the validated JSON raw
+// decodes to a float64 (decodeJSON refuses the value otherwise).
+func numbersFit(raw []byte) bool {
+	for i := 0; i < len(raw); {
+		switch c := raw[i]; {
+		case c == '"':
+			i = stringEnd(raw, i)
+		case c == '-' || c >= '0' && c <= '9':
+			end, _ := skipValid(raw, i)
+			if _, err := parseNumber(raw[i:end]); err != nil {
+				return false
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return true
 }
 
 // decodeValue decodes raw JSON, then redacts what the sensitivity tree
