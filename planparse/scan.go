@@ -465,7 +465,8 @@ func eachElement(data []byte, i, depth int, f func(v int) (int, error)) (int, er
 // an `any` (objects as map[string]any, arrays as []any, numbers as
 // float64), refusing nesting deeper than MaxDepth and anything after the
 // value. Unlike encoding/json, the first of repeated keys counts, as in
-// Value.Get.
+// Value.Get, and strings (keys and values) without escapes are views of raw
+// (see view), not copies.
 func decodeJSON(raw []byte) (any, error) {
 	v, end, err := decodeAt(raw, ws(raw, 0), 0)
 	if err != nil {
@@ -490,7 +491,10 @@ func decodeAt(data []byte, i, depth int) (any, int, error) {
 				return end, err
 			}
 			// The first of repeated keys counts (see lookup).
-			k := unquote(key, escaped)
+			k := view(key)
+			if escaped {
+				k = unquote(key, true)
+			}
 			if _, dup := m[k]; !dup {
 				m[k] = x
 			}
@@ -510,7 +514,10 @@ func decodeAt(data []byte, i, depth int) (any, int, error) {
 		if err != nil {
 			return nil, end, err
 		}
-		return unquote(data[i+1:end-1], slow), end, nil
+		if !slow {
+			return view(data[i+1 : end-1]), end, nil
+		}
+		return unquote(data[i+1:end-1], true), end, nil
 	case c == 't':
 		end, err := literal(data, i, "true")
 		return true, end, err

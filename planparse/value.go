@@ -122,7 +122,18 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 		}
 		return Value{}, true
 	}
-	return Value{v: z.sanitize(decodeOrNil(raw), nil, nil, key)}, false
+	return Value{v: z.sanitize(scalarAt(raw), nil, nil, key)}, false
+}
+
+// scalarAt is decodeOrNil for a scalar, reading a string without escapes
+// as a view of the plan's bytes (see view) instead of a copy.
+func scalarAt(raw []byte) any {
+	if len(raw) >= 2 && raw[0] == '"' {
+		if end, slow, err := scanString(raw, 0); err == nil && !slow && end == len(raw) {
+			return view(raw[1 : end-1])
+		}
+	}
+	return decodeOrNil(raw)
 }
 
 func isLiteral(raw []byte, word string) bool { return string(raw) == word }
