@@ -3,6 +3,7 @@ package planparse
 import (
 	"encoding/json"
 	"iter"
+	"slices"
 	"unsafe"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -279,12 +280,22 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange)
 	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "actions":
-			return readList(data, v, d+1, "actions", func(v int) (int, error) {
+			var buf [4]tfjson.Action
+			got := buf[:0]
+			end, err := readList(data, v, d+1, "actions", func(v int) (int, error) {
 				var s string
 				end, err := in.read(data, v, "actions", &s)
-				w.Actions = append(w.Actions, tfjson.Action(s))
+				got = append(got, tfjson.Action(s))
 				return end, err
 			})
+			switch {
+			case len(got) == 0:
+			case w.Actions == nil:
+				w.Actions = sharedActions(got)
+			default: // a repeated "actions" key: the lists add up
+				w.Actions = append(slices.Clone(w.Actions), got...)
+			}
+			return end, err
 		case "before":
 			return readValueInto(data, v, d+1, &w.Before, in.notes)
 		case "after":
@@ -320,6 +331,22 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange)
 		}
 		return skipValue(data, v, d+1)
 	})
+}
+
+// commonActions are the action lists of nearly every change, shared by
+// the changes that have them (read only).
+var commonActions = []tfjson.Actions{{tfjson.ActionNoop}, {tfjson.ActionCreate}, {tfjson.ActionUpdate},
+	{tfjson.ActionDelete}, {tfjson.ActionRead}, {tfjson.ActionDelete, tfjson.ActionCreate},
+	{tfjson.ActionCreate, tfjson.ActionDelete}, {tfjson.ActionForget}}
+
+// sharedActions returns a's common list, or a copy of a.
+func sharedActions(a []tfjson.Action) tfjson.Actions {
+	for _, c := range commonActions {
+		if slices.Equal(c, a) {
+			return c
+		}
+	}
+	return slices.Clone(a)
 }
 
 // readList reads an array (or null) of elements with f.
