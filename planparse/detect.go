@@ -184,7 +184,16 @@ func findSecrets(s, name string, found func(string)) {
 // policies) in every change and resource, and the format rules and the
 // document decode are the costly part of a read.
 func hasSecret(s, name string) bool {
-	if name != "" && nameSaysSecret(name, s) {
+	var c nameClass
+	if name != "" && s != "" {
+		c = classify(name)
+	}
+	return hasSecretClass(s, name, c)
+}
+
+// hasSecretClass is hasSecret with name's class (classify) given.
+func hasSecretClass(s, name string, c nameClass) bool {
+	if name != "" && classSaysSecret(c, s) {
 		return true
 	}
 	if len(s) < minScanLen {
@@ -417,15 +426,23 @@ func shannon(s string) float64 {
 // unless the name is public by design, *_KEY, *AUTH* and *CRED* when the
 // value looks random (a key name or an ARN is not a key).
 func nameSaysSecret(name, value string) bool {
-	if value == "" || !nameVerdict(name, value) || isPlainURL(value) {
+	if value == "" {
+		return false
+	}
+	return classSaysSecret(classify(name), value)
+}
+
+// classSaysSecret is nameSaysSecret for a name already classified.
+func classSaysSecret(c nameClass, value string) bool {
+	if value == "" || !nameVerdict(c, value) || isPlainURL(value) {
 		return false
 	}
 	// Last: the allowlist's regexes are the costly part.
 	return !isPlaceholderValue(value)
 }
 
-func nameVerdict(name, value string) bool {
-	switch c := classify(name); {
+func nameVerdict(c nameClass, value string) bool {
+	switch {
 	case c&nameSecret != 0 || c&namePass != 0:
 		return true
 	case c&nameKey != 0:

@@ -492,16 +492,14 @@ func (z sanitizer) keyText(k string) string {
 	return z.placeholder([]byte(k))
 }
 
-// secretString reports whether a string leaf under name is secret: a
-// known secret, one inside it, or what the detector finds.
-func (z sanitizer) secretString(s, name string) bool {
-	if isRedactedText(s) {
-		return false
-	}
-	if z.secrets.contains(s) {
+// secretString reports whether a string leaf under name (of class c) is
+// secret: one holding a known secret, or what the detector finds. sanitize
+// has ruled out redacted text and a known secret equal to s.
+func (z sanitizer) secretString(s, name string, c nameClass) bool {
+	if z.secrets.holds(s) {
 		return true
 	}
-	return hasSecret(s, name)
+	return hasSecretClass(s, name, c)
 }
 
 // secretKey reports whether a map key or an instance key is secret.
@@ -536,6 +534,16 @@ var (
 	cleanKeyCount atomic.Int32
 )
 
+// holds reports whether str holds a known secret shorter than itself.
+func (s *secretIndex) holds(str string) bool {
+	if s.size() == 0 || len(str) < minSecretLen {
+		return false
+	}
+	found := false
+	s.containedIn(str, true, func(string) bool { found = true; return false })
+	return found
+}
+
 // contains reports whether s is, or holds, a known secret.
 func (s *secretIndex) contains(str string) bool {
 	if s.size() == 0 || len(str) < minSecretLen {
@@ -544,9 +552,7 @@ func (s *secretIndex) contains(str string) bool {
 	if _, ok := s.m[str]; ok {
 		return true
 	}
-	found := false
-	s.containedIn(str, true, func(string) bool { found = true; return false })
-	return found
+	return s.holds(str)
 }
 
 // sanitize returns x with sensitive leaves replaced by markers. sens is the
@@ -566,12 +572,15 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if z.secrets.has(x) {
 		return z.hide(x)
 	}
-	if key != "" && hiddenByName(x) && classify(key)&nameSecret != 0 {
-		return z.hide(x)
+	var cls nameClass // what key says, for the checks below
+	if key != "" && hiddenByName(x) {
+		if cls = classify(key); cls&nameSecret != 0 {
+			return z.hide(x)
+		}
 	}
 	switch t := x.(type) {
 	case string:
-		if z.secretString(t, key) {
+		if z.secretString(t, key, cls) {
 			return z.hide(t)
 		}
 	case map[string]any:
