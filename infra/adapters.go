@@ -213,7 +213,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
 	default:
 		// EKS launches t3.medium when neither instance_types nor a launch template says.
-		g = Group{SKU: a.cat.Lookup(CloudAWS, "t3.medium")}
+		g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
 	}
 	sc := v.Get("scaling_config", 0)
 	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
@@ -405,7 +405,7 @@ func gcpSpot(sched planparse.Value) bool {
 func (a *analysis) gcpMachine(v planparse.Value) Group {
 	g := a.group(CloudGCP, v, "machine_type")
 	if i := strings.LastIndexByte(g.SKU.Name, '/'); i >= 0 {
-		g.SKU = a.cat.Lookup(CloudGCP, g.SKU.Name[i+1:])
+		g.SKU = a.lookup(CloudGCP, g.SKU.Name[i+1:])
 	}
 	return g
 }

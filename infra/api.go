@@ -78,6 +78,59 @@ type analysis struct {
 	byState   map[string]planparse.Value     // section + type + "." + field + "=" + value
 	stateDone map[string]bool
 	provider  map[*planparse.ProviderConfig]string
+	// skus and quotes remember the catalog's answers: a large plan asks
+	// about the same few SKUs and regions thousands of times.
+	skus    map[skuKey]SKU
+	quotes  map[quoteKey]*quoted
+	unknown map[string]string
+}
+
+type skuKey struct{ cloud, name string }
+
+type quoteKey struct{ cloud, name, region string }
+
+// quoted is the catalog's price of one SKU in one region, without attached
+// accelerators: the list and your price, or why there is none.
+type quoted struct {
+	q                Quote
+	list, yours      *float64
+	how, noPriceText string
+}
+
+// lookup is a.cat.Lookup, remembered.
+func (a *analysis) lookup(cloud, name string) SKU {
+	k := skuKey{cloud, name}
+	if s, ok := a.skus[k]; ok {
+		return s
+	}
+	if a.skus == nil {
+		a.skus = map[skuKey]SKU{}
+	}
+	s := a.cat.Lookup(cloud, name)
+	a.skus[k] = s
+	return s
+}
+
+// quote prices a SKU in a region (list price, your price), remembered;
+// list is nil when the catalog has no price there, and noPriceText says why.
+func (a *analysis) quote(cloud, name, region string) *quoted {
+	k := quoteKey{cloud, name, region}
+	if x, ok := a.quotes[k]; ok {
+		return x
+	}
+	if a.quotes == nil {
+		a.quotes = map[quoteKey]*quoted{}
+	}
+	x := &quoted{}
+	if q, ok := a.cat.Quote(cloud, name, region); ok {
+		list := round6(q.USDPerHour)
+		yours, how := a.opt.Pricing.apply(cloud, name, list)
+		x.q, x.list, x.yours, x.how = q, &list, &yours, how
+	} else {
+		x.noPriceText = a.noPrice(cloud, name, region)
+	}
+	a.quotes[k] = x
+	return x
 }
 
 // when says which side of a change a lookup is for.
@@ -181,7 +234,7 @@ func (a *analysis) price(s *Side, g *Group) {
 	case name == "":
 		g.Unpriced = "no SKU in the plan"
 	case !g.SKU.Known:
-		g.Unpriced = fmt.Sprintf("%s is not in the catalog and no family rule knows it", name)
+		g.Unpriced = a.notInCatalog(name)
 	case g.Spot:
 		g.Unpriced = "spot or low-priority capacity: the catalog has on-demand prices only"
 	case g.Windows:
@@ -195,9 +248,16 @@ func (a *analysis) price(s *Side, g *Group) {
 	if g.Unpriced != "" {
 		return
 	}
-	q, ok := a.cat.Quote(g.SKU.Cloud, name, s.Region)
-	if !ok {
-		g.Unpriced = a.noPrice(g.SKU.Cloud, name, s.Region)
+	x := a.quote(g.SKU.Cloud, name, s.Region)
+	if x.list == nil {
+		g.Unpriced = x.noPriceText
+		return
+	}
+	q := x.q
+	if len(g.Attached) == 0 {
+		// Shared by every group of this SKU and region: nothing writes through them.
+		g.ListHourly, g.Hourly, g.PriceNote = x.list, x.yours, x.how
+		g.PriceBasis, g.PriceRegion = q.Basis, q.Region
 		return
 	}
 	p := q.USDPerHour
@@ -213,6 +273,20 @@ func (a *analysis) price(s *Side, g *Group) {
 	yours, how := a.opt.Pricing.apply(g.SKU.Cloud, name, list)
 	g.ListHourly, g.Hourly, g.PriceNote = &list, &yours, how
 	g.PriceBasis, g.PriceRegion = q.Basis, q.Region
+}
+
+// notInCatalog is the reason a SKU nobody knows has no price, one string
+// per name.
+func (a *analysis) notInCatalog(name string) string {
+	if r, ok := a.unknown[name]; ok {
+		return r
+	}
+	if a.unknown == nil {
+		a.unknown = map[string]string{}
+	}
+	r := name + " is not in the catalog and no family rule knows it"
+	a.unknown[name] = r
+	return r
 }
 
 // noPrice says why a SKU has no price in a region, naming up to five

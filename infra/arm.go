@@ -137,7 +137,7 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 func (a *analysis) gpuPoolName(c *planparse.Change) string {
 	for _, v := range []planparse.Value{c.After(), c.Before()} {
 		for _, p := range v.Get("properties", "agentPoolProfiles").List() {
-			if a.cat.Lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
+			if a.lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
 				return strAt(p, "name")
 			}
 			for k, x := range stringMap(p, "nodeLabels") {

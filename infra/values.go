@@ -47,7 +47,7 @@ func skuAt(v planparse.Value, path ...any) (name string, unknown bool) {
 // group builds a group for a SKU attribute, looking the SKU up.
 func (a *analysis) group(cloud string, v planparse.Value, path ...any) Group {
 	name, unknown := skuAt(v, path...)
-	g := Group{SKU: a.cat.Lookup(cloud, name)}
+	g := Group{SKU: a.lookup(cloud, name)}
 	if name == "" {
 		g.SKU = SKU{Cloud: cloud}
 		if unknown {
