@@ -302,32 +302,30 @@ func (a *analysis) noPrice(cloud, name, region string) string {
 	return fmt.Sprintf("no price for %s in the catalog", name)
 }
 
-// sideCost sums a side's groups at min, expected and max scale; all nil
-// when any group is unpriced.
-func sideCost(s *Side) (minH, expH, maxH *float64) {
+// sideCost sums a side's groups at min, expected and max scale; ok is
+// false when any group is unpriced. A side that does not exist costs 0.
+func sideCost(s *Side) (lo, exp, hi float64, ok bool) {
 	if s == nil {
-		z := 0.0
-		return &z, &z, &z
+		return 0, 0, 0, true
 	}
 	if len(s.Groups) == 0 {
-		return nil, nil, nil
+		return 0, 0, 0, false
 	}
-	var lo, mid, hi float64
 	for _, g := range s.Groups {
 		if g.Hourly == nil {
-			return nil, nil, nil
+			return 0, 0, 0, false
 		}
 		lo += *g.Hourly * float64(g.Scale.Min)
-		mid += *g.Hourly * float64(g.Scale.Expected)
+		exp += *g.Hourly * float64(g.Scale.Expected)
 		hi += *g.Hourly * float64(g.Scale.Max)
 	}
-	return ptr(lo), ptr(mid), ptr(hi)
+	return round6(lo), round6(exp), round6(hi), true
 }
 
 // listCost is a side's list-price cost at the expected scale: exp itself
-// when no group has a price of your own, nil when exp is nil.
-func listCost(s *Side, exp *float64) *float64 {
-	if exp == nil || s == nil {
+// when no group has a price of your own.
+func listCost(s *Side, exp float64) float64 {
+	if s == nil {
 		return exp
 	}
 	var sum float64
@@ -337,7 +335,7 @@ func listCost(s *Side, exp *float64) *float64 {
 		}
 		sum += *g.ListHourly * float64(g.Scale.Expected)
 	}
-	return ptr(sum)
+	return round6(sum)
 }
 
 func (a *analysis) cost(r *Resource, c *planparse.Change) {
@@ -371,26 +369,36 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		}
 	}
 	slices.Sort(r.Cost.PriceRegions)
-	_, bExp, bMax := sideCost(r.Before)
-	aMin, aExp, aMax := sideCost(r.After)
+	// The figures live in the resource itself: one allocation, not eight.
+	f := &r.figures
+	set := func(i int, v float64, ok bool) *float64 {
+		if !ok {
+			return nil
+		}
+		f[i] = v
+		return &f[i]
+	}
+	_, bExp, bMax, bOK := sideCost(r.Before)
+	aMin, aExp, aMax, aOK := sideCost(r.After)
 	if c.Action == planparse.ActionForget {
 		// Terraform stops managing the object; it keeps running and billing.
-		aMin, aExp, aMax = bExp, bExp, bMax
+		aMin, aExp, aMax, aOK = bExp, bExp, bMax, bOK
 	}
-	r.Cost.ListHourlyBefore, r.Cost.ListHourlyAfter = listCost(r.Before, bExp), listCost(r.After, aExp)
+	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = set(0, bExp, bOK), set(1, bMax, bOK)
+	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = set(2, aExp, aOK), set(3, aMin, aOK), set(4, aMax, aOK)
+	r.Cost.ListHourlyBefore = set(5, listCost(r.Before, bExp), bOK)
+	r.Cost.ListHourlyAfter = set(6, listCost(r.After, aExp), aOK)
 	if c.Action == planparse.ActionForget {
 		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
 	}
-	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = bExp, bMax
-	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = aExp, aMin, aMax
-	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bExp != nil && aExp != nil {
-		r.Cost.OverlapHourly = ptr(*bExp + *aExp)
+	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bOK && aOK {
+		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
 	}
 	// A SageMaker endpoint moving to another configuration runs both
 	// fleets until the new one is in service (blue/green deployment).
 	if r.Kind == KindEndpoint && c.Action == planparse.ActionUpdate && r.Before != nil && r.After != nil &&
-		r.Before.Config != r.After.Config && bExp != nil && aExp != nil {
-		r.Cost.OverlapHourly = ptr(*bExp + *aExp)
+		r.Before.Config != r.After.Config && bOK && aOK {
+		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
 	}
 }
 
