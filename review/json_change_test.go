@@ -2,12 +2,9 @@ package review_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"reflect"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/review"
 )
@@ -52,18 +49,7 @@ func TestChangeRowsMatchReflection(t *testing.T) {
 	}
 	for name, changes := range tests {
 		t.Run(name, func(t *testing.T) {
-			r := &review.Report{Projects: []*review.Project{{Name: "p", Changes: changes}}}
-			want, err := json.MarshalIndent(r, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got bytes.Buffer
-			if err := r.WriteJSON(&got); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want)+"\n", got.String()); diff != "" {
-				t.Errorf("change rows differ from MarshalIndent (-want +got):\n%s", diff)
-			}
+			writeMatchesMarshalIndent(t, &review.Report{Projects: []*review.Project{{Name: "p", Changes: changes}}})
 		})
 	}
 	t.Run("a figure encoding/json refuses", func(t *testing.T) {
