@@ -65,8 +65,7 @@ func Build(inputs []Input, opt Options) *Report {
 		r.Projects = append(r.Projects, p)
 		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
 	}
-	res := opt.Config.Evaluate(ruleIn, nil)
-	res = opt.Config.Conclude(append(res.Findings, opt.Findings...), opt.Overrides)
+	res := opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}
