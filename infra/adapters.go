@@ -52,8 +52,7 @@ func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
 	g.Scale = aksScale(pool)
 	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), labels: mapAt(pool, "node_labels"),
-		Taints: stringList(pool, "node_taints")}
+	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
 	if boolAt(pool, "only_critical_addons_enabled") {
 		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
 	}
@@ -65,7 +64,7 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 	pool := v.Get("default_node_pool", 0)
 	s, g := aksPool(a, pool)
 	s.Groups = []Group{g}
-	s.tags = func() map[string]string { return mergeMaps(stringMap(v, "tags"), stringMap(pool, "tags")) }
+	s.src, s.tagsFrom, s.labelsFrom = v, fromAKSClusterTags, fromAKSClusterLabels
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -77,7 +76,7 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	s, g := aksPool(a, v)
 	s.Groups = []Group{g}
-	s.tags = mapAt(v, "tags")
+	s.src, s.tagsFrom, s.labelsFrom = v, fromTags, fromNodeLabels
 	id, _ := v.Get("kubernetes_cluster_id").Str()
 	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
 		if s.Region = location(cl, "location"); s.Region != "" {
@@ -98,7 +97,7 @@ func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, p
 }
 
 func azureSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), tags: mapAt(v, "tags")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -142,11 +141,8 @@ func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 
 // --- AWS ---
 
-// awsTags prefers tags_all (provider default_tags included) when known.
-func awsTags(v planparse.Value) func() map[string]string {
-	return func() map[string]string { return stringMap(awsTagValue(v)) }
-}
-
+// awsTagValue is the tags an AWS resource reads: tags_all (provider
+// default_tags included) when known, else tags.
 func awsTagValue(v planparse.Value) planparse.Value {
 	if t := v.Get("tags_all"); t.IsMap() {
 		return t
@@ -165,7 +161,7 @@ func awsTagName(v planparse.Value) string {
 }
 
 func awsSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, tags: awsTags(v)}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, src: v, tagsFrom: fromAWSTags}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -223,7 +219,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 	s := awsSide(v, g)
 	s.Name = strAt(v, "node_group_name")
 	s.ImageType = strAt(v, "ami_type")
-	s.labels = mapAt(v, "labels")
+	s.labelsFrom = fromLabels
 	s.Taints = taintBlocks(v, "taint")
 	return s
 }
@@ -286,24 +282,14 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	s := awsSide(v, g)
-	s.tags = func() map[string]string {
-		own := awsTags(v)()
-		tags := map[string]string{}
-		for _, t := range v.Get("tag").List() {
-			tags[strAt(t, "key")] = t.Get("value").Display()
-		}
-		if len(tags) > 0 {
-			return mergeMaps(own, tags)
-		}
-		return own
-	}
+	s.tagsFrom = fromASGTags
 	s.Name = strAt(v, "name")
 	return s
 }
 
 // sagemakerConfig prices each production and shadow variant.
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
-	s := &Side{Name: strAt(v, "name"), tags: awsTags(v), Config: strAt(v, "name")}
+	s := &Side{Name: strAt(v, "name"), src: v, tagsFrom: fromAWSTags, Config: strAt(v, "name")}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -356,7 +342,7 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	if s.Config == "" {
 		s.Config = name
 	}
-	s.Name, s.tags = strAt(v, "name"), awsTags(v)
+	s.Name, s.src, s.tagsFrom = strAt(v, "name"), v, fromAWSTags
 	if reg := awsRegion(v); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
 	} else if reg := awsRegion(cfg); reg != "" {
@@ -415,7 +401,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), tags: mapAt(v, "labels")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -474,7 +460,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 		g.Scale = fixedScale(times(n), zones)
 	}
 	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
-		labels: mapAt(nc, "labels"), tags: mapAt(nc, "resource_labels"), Taints: taintBlocks(nc, "taint"),
+		src: v, labelsFrom: fromGKELabels, tagsFrom: fromGKETags, Taints: taintBlocks(nc, "taint"),
 		ImageType: strAt(nc, "image_type")}
 	if s.Region = zoneRegion(loc); s.Region != "" {
 		s.RegionSource = RegionFromResource
