@@ -183,8 +183,10 @@ func awsRegion(v planparse.Value) string {
 	if n := len(az); n > 1 && az[n-1] >= 'a' && az[n-1] <= 'z' && az[n-2] >= '0' && az[n-2] <= '9' {
 		return NormalizeRegion(az[:n-1])
 	}
-	if parts := strings.SplitN(strAt(v, "arn"), ":", 5); len(parts) == 5 && parts[0] == "arn" && parts[3] != "" {
-		return NormalizeRegion(parts[3])
+	if arn := strAt(v, "arn"); strings.HasPrefix(arn, "arn:") {
+		if parts := strings.SplitN(arn, ":", 5); len(parts) == 5 && parts[3] != "" {
+			return NormalizeRegion(parts[3])
+		}
 	}
 	return ""
 }

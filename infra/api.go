@@ -72,17 +72,20 @@ type analysis struct {
 	cat       *Catalog
 	opt       Options
 	byAddr    map[string]*planparse.Change
-	byType    map[string][]*planparse.Change // managed changes by resource type, in plan order
-	byField   map[string][]*planparse.Change // type + "." + field + "=" + value, either side
-	byBase    map[string][]string            // address without instance keys -> addresses
-	byState   map[string]planparse.Value     // section + type + "." + field + "=" + value
-	stateDone map[string]bool
+	byType    map[string][]*planparse.Change   // managed changes by resource type, in plan order
+	byField   map[fieldKey][]*planparse.Change // either side's field value
+	fieldDone map[fieldKey]bool                // type and field indexed in byField
+	byBase    map[string][]string              // address without instance keys -> addresses
+	byState   map[stateKey]planparse.Value     // section and field value
+	stateDone map[fieldKey]bool
+	byValue   map[relKey]relHit // relatedByValue's answers
 	provider  map[*planparse.ProviderConfig]string
 	// skus and quotes remember the catalog's answers: a large plan asks
 	// about the same few SKUs and regions thousands of times.
 	skus    map[skuKey]SKU
 	quotes  map[quoteKey]*quoted
 	unknown map[string]string
+	regions map[string][]string
 }
 
 type skuKey struct{ cloud, name string }
@@ -302,6 +305,20 @@ func (a *analysis) noPrice(cloud, name, region string) string {
 	return fmt.Sprintf("no price for %s in the catalog", name)
 }
 
+// regionList is a one-region PriceRegions list, shared by every resource
+// priced in that region: its capacity is 1, so an append copies it.
+func (a *analysis) regionList(region string) []string {
+	l, ok := a.regions[region]
+	if !ok {
+		if a.regions == nil {
+			a.regions = map[string][]string{}
+		}
+		l = []string{region}
+		a.regions[region] = l
+	}
+	return l[:1:1]
+}
+
 // sideCost sums a side's groups at min, expected and max scale; ok is
 // false when any group is unpriced. A side that does not exist costs 0.
 func sideCost(s *Side) (lo, exp, hi float64, ok bool) {
@@ -350,7 +367,10 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 			if g.Hourly != nil {
 				r.Cost.Approximate = r.Cost.Approximate || g.PriceBasis == BasisApproximate
 				r.Cost.YourPrice = r.Cost.YourPrice || g.PriceNote != ""
-				if !slices.Contains(r.Cost.PriceRegions, g.PriceRegion) {
+				switch {
+				case len(r.Cost.PriceRegions) == 0:
+					r.Cost.PriceRegions = a.regionList(g.PriceRegion)
+				case !slices.Contains(r.Cost.PriceRegions, g.PriceRegion):
 					r.Cost.PriceRegions = append(r.Cost.PriceRegions, g.PriceRegion)
 				}
 			}
