@@ -262,23 +262,17 @@ func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w
 func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	var g Group
 	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
+	ov := mip.Get("override")
 	switch {
-	case mip.Get("override").Len() > 0 && strAt(mip, "override", 0, "instance_type") != "":
-		g = a.group(CloudAWS, mip, "override", 0, "instance_type")
+	case ov.Len() > 0 && strAt(ov, 0, "instance_type") != "":
+		g = a.group(CloudAWS, ov, 0, "instance_type")
 	case mip.Get("launch_template_specification").Len() > 0:
 		g = a.launchTemplateGroup(c, v, w, "launch_template_id", "launch_template_name",
 			"mixed_instances_policy", "launch_template", "launch_template_specification")
 	case v.Get("launch_template").Len() > 0:
 		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
-	case strAt(v, "launch_configuration") != "":
-		lc, ok := a.related(c, w, "aws_launch_configuration", "name", strAt(v, "launch_configuration"), "launch_configuration")
-		if !ok {
-			g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch configuration not found in the plan"}
-		} else {
-			g = a.group(CloudAWS, lc, "instance_type")
-		}
 	default:
-		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "no launch template or configuration in the plan"}
+		g = a.launchConfigurationGroup(c, v, w)
 	}
 	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
@@ -289,9 +283,24 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	return s
 }
 
+// launchConfigurationGroup reads the instance type of an ASG's launch
+// configuration.
+func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Value, w when) Group {
+	name := strAt(v, "launch_configuration")
+	if name == "" {
+		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "no launch template or configuration in the plan"}
+	}
+	lc, ok := a.related(c, w, "aws_launch_configuration", "name", name, "launch_configuration")
+	if !ok {
+		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch configuration not found in the plan"}
+	}
+	return a.group(CloudAWS, lc, "instance_type")
+}
+
 // sagemakerConfig prices each production and shadow variant.
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
-	s := &Side{Name: strAt(v, "name"), src: v, tagsFrom: fromAWSTags, Config: strAt(v, "name")}
+	name := strAt(v, "name")
+	s := &Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -330,10 +339,10 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	name, unknown := skuAt(v, "endpoint_config_name")
 	cfg, ok := a.related(c, w, "aws_sagemaker_endpoint_configuration", "name", name, "endpoint_config_name")
 	var s *Side
+	self := strAt(v, "name")
 	if ok {
-		s = sagemakerConfig(a, c, cfg, w)
-		s.Config = strAt(cfg, "name")
-		a.endpointAutoscaling(c, strAt(v, "name"), w, s)
+		s = sagemakerConfig(a, c, cfg, w) // its Config is the configuration's name, its Region the configuration's
+		a.endpointAutoscaling(c, self, w, s)
 	} else {
 		reason := "endpoint configuration " + name + " not found in the plan"
 		if unknown {
@@ -344,10 +353,9 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	if s.Config == "" {
 		s.Config = name
 	}
-	s.Name, s.src, s.tagsFrom = strAt(v, "name"), v, fromAWSTags
+	s.Name, s.src, s.tagsFrom = self, v, fromAWSTags
+	// The endpoint's own region, else its configuration's (set above).
 	if reg := awsRegion(v); reg != "" {
-		s.Region, s.RegionSource = reg, RegionFromResource
-	} else if reg := awsRegion(cfg); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
 	}
 	return s
