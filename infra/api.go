@@ -87,6 +87,9 @@ type analysis struct {
 	quotes  map[quoteKey]*quoted
 	unknown map[string]string
 	regions map[string][]string
+	// regionOf is the change whose provider region regionWas is.
+	regionOf  *planparse.Change
+	regionWas string
 }
 
 type skuKey struct{ cloud, name string }
@@ -193,6 +196,17 @@ func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w wh
 
 // providerRegion is the constant region (or zone's region) of the change's provider block.
 func (a *analysis) providerRegion(c *planparse.Change) string {
+	// Both sides of a change ask in turn; finding the provider block
+	// allocates (the address without instance keys).
+	if c == a.regionOf {
+		return a.regionWas
+	}
+	reg := a.providerRegionOf(c)
+	a.regionOf, a.regionWas = c, reg
+	return reg
+}
+
+func (a *analysis) providerRegionOf(c *planparse.Change) string {
 	pc := a.p.ProviderConfigFor(c)
 	if pc == nil {
 		return ""
