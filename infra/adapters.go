@@ -52,8 +52,7 @@ func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
 	g.Scale = aksScale(pool)
 	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), labels: mapAt(pool, "node_labels"),
-		Taints: stringList(pool, "node_taints")}
+	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
 	if boolAt(pool, "only_critical_addons_enabled") {
 		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
 	}
@@ -65,7 +64,7 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 	pool := v.Get("default_node_pool", 0)
 	s, g := aksPool(a, pool)
 	s.Groups = []Group{g}
-	s.tags = func() map[string]string { return mergeMaps(stringMap(v, "tags"), stringMap(pool, "tags")) }
+	s.src, s.tagsFrom, s.labelsFrom = v, fromAKSClusterTags, fromAKSClusterLabels
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -77,7 +76,7 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	s, g := aksPool(a, v)
 	s.Groups = []Group{g}
-	s.tags = mapAt(v, "tags")
+	s.src, s.tagsFrom, s.labelsFrom = v, fromTags, fromNodeLabels
 	id, _ := v.Get("kubernetes_cluster_id").Str()
 	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
 		if s.Region = location(cl, "location"); s.Region != "" {
@@ -98,7 +97,7 @@ func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, p
 }
 
 func azureSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), tags: mapAt(v, "tags")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -142,11 +141,8 @@ func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 
 // --- AWS ---
 
-// awsTags prefers tags_all (provider default_tags included) when known.
-func awsTags(v planparse.Value) func() map[string]string {
-	return func() map[string]string { return stringMap(awsTagValue(v)) }
-}
-
+// awsTagValue is the tags an AWS resource reads: tags_all (provider
+// default_tags included) when known, else tags.
 func awsTagValue(v planparse.Value) planparse.Value {
 	if t := v.Get("tags_all"); t.IsMap() {
 		return t
@@ -165,7 +161,7 @@ func awsTagName(v planparse.Value) string {
 }
 
 func awsSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, tags: awsTags(v)}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, src: v, tagsFrom: fromAWSTags}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -187,8 +183,10 @@ func awsRegion(v planparse.Value) string {
 	if n := len(az); n > 1 && az[n-1] >= 'a' && az[n-1] <= 'z' && az[n-2] >= '0' && az[n-2] <= '9' {
 		return NormalizeRegion(az[:n-1])
 	}
-	if parts := strings.SplitN(strAt(v, "arn"), ":", 5); len(parts) == 5 && parts[0] == "arn" && parts[3] != "" {
-		return NormalizeRegion(parts[3])
+	if arn := strAt(v, "arn"); strings.HasPrefix(arn, "arn:") {
+		if parts := strings.SplitN(arn, ":", 5); len(parts) == 5 && parts[3] != "" {
+			return NormalizeRegion(parts[3])
+		}
 	}
 	return ""
 }
@@ -213,7 +211,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
 	default:
 		// EKS launches t3.medium when neither instance_types nor a launch template says.
-		g = Group{SKU: a.cat.Lookup(CloudAWS, "t3.medium")}
+		g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
 	}
 	sc := v.Get("scaling_config", 0)
 	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
@@ -223,7 +221,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 	s := awsSide(v, g)
 	s.Name = strAt(v, "node_group_name")
 	s.ImageType = strAt(v, "ami_type")
-	s.labels = mapAt(v, "labels")
+	s.labelsFrom = fromLabels
 	s.Taints = taintBlocks(v, "taint")
 	return s
 }
@@ -264,46 +262,45 @@ func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w
 func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	var g Group
 	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
+	ov := mip.Get("override")
 	switch {
-	case mip.Get("override").Len() > 0 && strAt(mip, "override", 0, "instance_type") != "":
-		g = a.group(CloudAWS, mip, "override", 0, "instance_type")
+	case ov.Len() > 0 && strAt(ov, 0, "instance_type") != "":
+		g = a.group(CloudAWS, ov, 0, "instance_type")
 	case mip.Get("launch_template_specification").Len() > 0:
 		g = a.launchTemplateGroup(c, v, w, "launch_template_id", "launch_template_name",
 			"mixed_instances_policy", "launch_template", "launch_template_specification")
 	case v.Get("launch_template").Len() > 0:
 		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
-	case strAt(v, "launch_configuration") != "":
-		lc, ok := a.related(c, w, "aws_launch_configuration", "name", strAt(v, "launch_configuration"), "launch_configuration")
-		if !ok {
-			g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch configuration not found in the plan"}
-		} else {
-			g = a.group(CloudAWS, lc, "instance_type")
-		}
 	default:
-		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "no launch template or configuration in the plan"}
+		g = a.launchConfigurationGroup(c, v, w)
 	}
 	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	s := awsSide(v, g)
-	s.tags = func() map[string]string {
-		own := awsTags(v)()
-		tags := map[string]string{}
-		for _, t := range v.Get("tag").List() {
-			tags[strAt(t, "key")] = t.Get("value").Display()
-		}
-		if len(tags) > 0 {
-			return mergeMaps(own, tags)
-		}
-		return own
-	}
+	s.tagsFrom = fromASGTags
 	s.Name = strAt(v, "name")
 	return s
 }
 
+// launchConfigurationGroup reads the instance type of an ASG's launch
+// configuration.
+func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Value, w when) Group {
+	name := strAt(v, "launch_configuration")
+	if name == "" {
+		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "no launch template or configuration in the plan"}
+	}
+	lc, ok := a.related(c, w, "aws_launch_configuration", "name", name, "launch_configuration")
+	if !ok {
+		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch configuration not found in the plan"}
+	}
+	return a.group(CloudAWS, lc, "instance_type")
+}
+
 // sagemakerConfig prices each production and shadow variant.
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
-	s := &Side{Name: strAt(v, "name"), tags: awsTags(v), Config: strAt(v, "name")}
+	name := strAt(v, "name")
+	s := &Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -342,10 +339,10 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	name, unknown := skuAt(v, "endpoint_config_name")
 	cfg, ok := a.related(c, w, "aws_sagemaker_endpoint_configuration", "name", name, "endpoint_config_name")
 	var s *Side
+	self := strAt(v, "name")
 	if ok {
-		s = sagemakerConfig(a, c, cfg, w)
-		s.Config = strAt(cfg, "name")
-		a.endpointAutoscaling(c, strAt(v, "name"), w, s)
+		s = sagemakerConfig(a, c, cfg, w) // its Config is the configuration's name, its Region the configuration's
+		a.endpointAutoscaling(c, self, w, s)
 	} else {
 		reason := "endpoint configuration " + name + " not found in the plan"
 		if unknown {
@@ -356,10 +353,9 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	if s.Config == "" {
 		s.Config = name
 	}
-	s.Name, s.tags = strAt(v, "name"), awsTags(v)
+	s.Name, s.src, s.tagsFrom = self, v, fromAWSTags
+	// The endpoint's own region, else its configuration's (set above).
 	if reg := awsRegion(v); reg != "" {
-		s.Region, s.RegionSource = reg, RegionFromResource
-	} else if reg := awsRegion(cfg); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
 	}
 	return s
@@ -405,7 +401,7 @@ func gcpSpot(sched planparse.Value) bool {
 func (a *analysis) gcpMachine(v planparse.Value) Group {
 	g := a.group(CloudGCP, v, "machine_type")
 	if i := strings.LastIndexByte(g.SKU.Name, '/'); i >= 0 {
-		g.SKU = a.cat.Lookup(CloudGCP, g.SKU.Name[i+1:])
+		g.SKU = a.lookup(CloudGCP, g.SKU.Name[i+1:])
 	}
 	return g
 }
@@ -415,7 +411,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), tags: mapAt(v, "labels")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -474,7 +470,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 		g.Scale = fixedScale(times(n), zones)
 	}
 	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
-		labels: mapAt(nc, "labels"), tags: mapAt(nc, "resource_labels"), Taints: taintBlocks(nc, "taint"),
+		src: v, labelsFrom: fromGKELabels, tagsFrom: fromGKETags, Taints: taintBlocks(nc, "taint"),
 		ImageType: strAt(nc, "image_type")}
 	if s.Region = zoneRegion(loc); s.Region != "" {
 		s.RegionSource = RegionFromResource

@@ -1,6 +1,7 @@
 package infra
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -72,12 +73,71 @@ type analysis struct {
 	cat       *Catalog
 	opt       Options
 	byAddr    map[string]*planparse.Change
-	byType    map[string][]*planparse.Change // managed changes by resource type, in plan order
-	byField   map[string][]*planparse.Change // type + "." + field + "=" + value, either side
-	byBase    map[string][]string            // address without instance keys -> addresses
-	byState   map[string]planparse.Value     // section + type + "." + field + "=" + value
-	stateDone map[string]bool
+	byType    map[string][]*planparse.Change   // managed changes by resource type, in plan order
+	byField   map[fieldKey][]*planparse.Change // either side's field value
+	fieldDone map[fieldKey]bool                // type and field indexed in byField
+	byBase    map[string][]string              // address without instance keys -> addresses
+	byState   map[stateKey]planparse.Value     // section and field value
+	stateDone map[fieldKey]bool
+	byValue   map[relKey]relHit // relatedByValue's answers
 	provider  map[*planparse.ProviderConfig]string
+	// skus and quotes remember the catalog's answers: a large plan asks
+	// about the same few SKUs and regions thousands of times.
+	skus    map[skuKey]SKU
+	quotes  map[quoteKey]*quoted
+	unknown map[string]string
+	regions map[string][]string
+	// regionOf is the change whose provider region regionWas is.
+	regionOf  *planparse.Change
+	regionWas string
+}
+
+type skuKey struct{ cloud, name string }
+
+type quoteKey struct{ cloud, name, region string }
+
+// quoted is the catalog's price of one SKU in one region, without attached
+// accelerators: the list and your price, or why there is none.
+type quoted struct {
+	q                Quote
+	list, yours      *float64
+	how, noPriceText string
+}
+
+// lookup is a.cat.Lookup, remembered.
+func (a *analysis) lookup(cloud, name string) SKU {
+	k := skuKey{cloud, name}
+	if s, ok := a.skus[k]; ok {
+		return s
+	}
+	if a.skus == nil {
+		a.skus = map[skuKey]SKU{}
+	}
+	s := a.cat.Lookup(cloud, name)
+	a.skus[k] = s
+	return s
+}
+
+// quote prices a SKU in a region (list price, your price), remembered;
+// list is nil when the catalog has no price there, and noPriceText says why.
+func (a *analysis) quote(cloud, name, region string) *quoted {
+	k := quoteKey{cloud, name, region}
+	if x, ok := a.quotes[k]; ok {
+		return x
+	}
+	if a.quotes == nil {
+		a.quotes = map[quoteKey]*quoted{}
+	}
+	x := &quoted{}
+	if q, ok := a.cat.Quote(cloud, name, region); ok {
+		list := round6(q.USDPerHour)
+		yours, how := a.opt.Pricing.apply(cloud, name, list)
+		x.q, x.list, x.yours, x.how = q, &list, &yours, how
+	} else {
+		x.noPriceText = a.noPrice(cloud, name, region)
+	}
+	a.quotes[k] = x
+	return x
 }
 
 // when says which side of a change a lookup is for.
@@ -136,6 +196,17 @@ func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w wh
 
 // providerRegion is the constant region (or zone's region) of the change's provider block.
 func (a *analysis) providerRegion(c *planparse.Change) string {
+	// Both sides of a change ask in turn; finding the provider block
+	// allocates (the address without instance keys).
+	if c == a.regionOf {
+		return a.regionWas
+	}
+	reg := a.providerRegionOf(c)
+	a.regionOf, a.regionWas = c, reg
+	return reg
+}
+
+func (a *analysis) providerRegionOf(c *planparse.Change) string {
 	pc := a.p.ProviderConfigFor(c)
 	if pc == nil {
 		return ""
@@ -181,7 +252,7 @@ func (a *analysis) price(s *Side, g *Group) {
 	case name == "":
 		g.Unpriced = "no SKU in the plan"
 	case !g.SKU.Known:
-		g.Unpriced = fmt.Sprintf("%s is not in the catalog and no family rule knows it", name)
+		g.Unpriced = a.notInCatalog(name)
 	case g.Spot:
 		g.Unpriced = "spot or low-priority capacity: the catalog has on-demand prices only"
 	case g.Windows:
@@ -195,9 +266,16 @@ func (a *analysis) price(s *Side, g *Group) {
 	if g.Unpriced != "" {
 		return
 	}
-	q, ok := a.cat.Quote(g.SKU.Cloud, name, s.Region)
-	if !ok {
-		g.Unpriced = a.noPrice(g.SKU.Cloud, name, s.Region)
+	x := a.quote(g.SKU.Cloud, name, s.Region)
+	if x.list == nil {
+		g.Unpriced = x.noPriceText
+		return
+	}
+	q := x.q
+	if len(g.Attached) == 0 {
+		// Shared by every group of this SKU and region: nothing writes through them.
+		g.ListHourly, g.Hourly, g.PriceNote = x.list, x.yours, x.how
+		g.PriceBasis, g.PriceRegion = q.Basis, q.Region
 		return
 	}
 	p := q.USDPerHour
@@ -215,6 +293,20 @@ func (a *analysis) price(s *Side, g *Group) {
 	g.PriceBasis, g.PriceRegion = q.Basis, q.Region
 }
 
+// notInCatalog is the reason a SKU nobody knows has no price, one string
+// per name.
+func (a *analysis) notInCatalog(name string) string {
+	if r, ok := a.unknown[name]; ok {
+		return r
+	}
+	if a.unknown == nil {
+		a.unknown = map[string]string{}
+	}
+	r := name + " is not in the catalog and no family rule knows it"
+	a.unknown[name] = r
+	return r
+}
+
 // noPrice says why a SKU has no price in a region, naming up to five
 // regions that have one.
 func (a *analysis) noPrice(cloud, name, region string) string {
@@ -228,32 +320,44 @@ func (a *analysis) noPrice(cloud, name, region string) string {
 	return fmt.Sprintf("no price for %s in the catalog", name)
 }
 
-// sideCost sums a side's groups at min, expected and max scale; all nil
-// when any group is unpriced.
-func sideCost(s *Side) (minH, expH, maxH *float64) {
+// regionList is a one-region PriceRegions list, shared by every resource
+// priced in that region: its capacity is 1, so an append copies it.
+func (a *analysis) regionList(region string) []string {
+	l, ok := a.regions[region]
+	if !ok {
+		if a.regions == nil {
+			a.regions = map[string][]string{}
+		}
+		l = []string{region}
+		a.regions[region] = l
+	}
+	return l[:1:1]
+}
+
+// sideCost sums a side's groups at min, expected and max scale; ok is
+// false when any group is unpriced. A side that does not exist costs 0.
+func sideCost(s *Side) (lo, exp, hi float64, ok bool) {
 	if s == nil {
-		z := 0.0
-		return &z, &z, &z
+		return 0, 0, 0, true
 	}
 	if len(s.Groups) == 0 {
-		return nil, nil, nil
+		return 0, 0, 0, false
 	}
-	var lo, mid, hi float64
 	for _, g := range s.Groups {
 		if g.Hourly == nil {
-			return nil, nil, nil
+			return 0, 0, 0, false
 		}
 		lo += *g.Hourly * float64(g.Scale.Min)
-		mid += *g.Hourly * float64(g.Scale.Expected)
+		exp += *g.Hourly * float64(g.Scale.Expected)
 		hi += *g.Hourly * float64(g.Scale.Max)
 	}
-	return ptr(lo), ptr(mid), ptr(hi)
+	return round6(lo), round6(exp), round6(hi), true
 }
 
 // listCost is a side's list-price cost at the expected scale: exp itself
-// when no group has a price of your own, nil when exp is nil.
-func listCost(s *Side, exp *float64) *float64 {
-	if exp == nil || s == nil {
+// when no group has a price of your own.
+func listCost(s *Side, exp float64) float64 {
+	if s == nil {
 		return exp
 	}
 	var sum float64
@@ -263,7 +367,7 @@ func listCost(s *Side, exp *float64) *float64 {
 		}
 		sum += *g.ListHourly * float64(g.Scale.Expected)
 	}
-	return ptr(sum)
+	return round6(sum)
 }
 
 func (a *analysis) cost(r *Resource, c *planparse.Change) {
@@ -278,7 +382,10 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 			if g.Hourly != nil {
 				r.Cost.Approximate = r.Cost.Approximate || g.PriceBasis == BasisApproximate
 				r.Cost.YourPrice = r.Cost.YourPrice || g.PriceNote != ""
-				if !slices.Contains(r.Cost.PriceRegions, g.PriceRegion) {
+				switch {
+				case len(r.Cost.PriceRegions) == 0:
+					r.Cost.PriceRegions = a.regionList(g.PriceRegion)
+				case !slices.Contains(r.Cost.PriceRegions, g.PriceRegion):
 					r.Cost.PriceRegions = append(r.Cost.PriceRegions, g.PriceRegion)
 				}
 			}
@@ -297,26 +404,36 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		}
 	}
 	slices.Sort(r.Cost.PriceRegions)
-	_, bExp, bMax := sideCost(r.Before)
-	aMin, aExp, aMax := sideCost(r.After)
+	// The figures live in the resource itself: one allocation, not eight.
+	f := &r.figures
+	set := func(i int, v float64, ok bool) *float64 {
+		if !ok {
+			return nil
+		}
+		f[i] = v
+		return &f[i]
+	}
+	_, bExp, bMax, bOK := sideCost(r.Before)
+	aMin, aExp, aMax, aOK := sideCost(r.After)
 	if c.Action == planparse.ActionForget {
 		// Terraform stops managing the object; it keeps running and billing.
-		aMin, aExp, aMax = bExp, bExp, bMax
+		aMin, aExp, aMax, aOK = bExp, bExp, bMax, bOK
 	}
-	r.Cost.ListHourlyBefore, r.Cost.ListHourlyAfter = listCost(r.Before, bExp), listCost(r.After, aExp)
+	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = set(0, bExp, bOK), set(1, bMax, bOK)
+	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = set(2, aExp, aOK), set(3, aMin, aOK), set(4, aMax, aOK)
+	r.Cost.ListHourlyBefore = set(5, listCost(r.Before, bExp), bOK)
+	r.Cost.ListHourlyAfter = set(6, listCost(r.After, aExp), aOK)
 	if c.Action == planparse.ActionForget {
 		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
 	}
-	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = bExp, bMax
-	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = aExp, aMin, aMax
-	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bExp != nil && aExp != nil {
-		r.Cost.OverlapHourly = ptr(*bExp + *aExp)
+	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bOK && aOK {
+		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
 	}
 	// A SageMaker endpoint moving to another configuration runs both
 	// fleets until the new one is in service (blue/green deployment).
 	if r.Kind == KindEndpoint && c.Action == planparse.ActionUpdate && r.Before != nil && r.After != nil &&
-		r.Before.Config != r.After.Config && bExp != nil && aExp != nil {
-		r.Cost.OverlapHourly = ptr(*bExp + *aExp)
+		r.Before.Config != r.After.Config && bOK && aOK {
+		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
 	}
 }
 
@@ -360,6 +477,22 @@ func FormatUSD(v float64, symbol string) string {
 	if cents == 0 {
 		sign = ""
 	}
+	if cents < 0 {
+		return formatUSDSlow(sign, symbol, cents) // an overflowed amount, as it always read
+	}
+	var buf, digits [48]byte
+	b := append(append(buf[:0], sign...), symbol...)
+	whole := strconv.AppendInt(digits[:0], cents/100, 10)
+	for i, d := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, d)
+	}
+	return string(append(b, '.', byte('0'+cents%100/10), byte('0'+cents%10)))
+}
+
+func formatUSDSlow(sign, symbol string, cents int64) string {
 	whole := strconv.FormatInt(cents/100, 10)
 	frac := fmt.Sprintf("%02d", cents%100)
 	var b strings.Builder
@@ -376,6 +509,29 @@ func FormatUSD(v float64, symbol string) string {
 // decided on its decimal digits to the millionth so that float noise
 // (128.555 stored as 128.55499999...) does not round the wrong way.
 func roundCents(v float64) int64 {
+	var buf [64]byte
+	b := strconv.AppendFloat(buf[:0], v, 'f', 6, 64)
+	dot := bytes.IndexByte(b, '.')
+	if dot < 1 || dot > 15 {
+		return roundCentsSlow(v)
+	}
+	var c int64
+	for _, d := range b[:dot] {
+		if d < '0' || d > '9' {
+			return roundCentsSlow(v)
+		}
+		c = c*10 + int64(d-'0')
+	}
+	c = c*100 + int64(b[dot+1]-'0')*10 + int64(b[dot+2]-'0')
+	if b[dot+3] >= '5' {
+		c++
+	}
+	return c
+}
+
+// roundCentsSlow is roundCents for what the digit loop does not take
+// (a sign, 16 or more whole digits).
+func roundCentsSlow(v float64) int64 {
 	s := strconv.FormatFloat(v, 'f', 6, 64)
 	whole, frac, _ := strings.Cut(s, ".")
 	c, err := strconv.ParseInt(whole+frac[:2], 10, 64)

@@ -39,7 +39,7 @@ func adapterFor(typ string) (adapter, bool) {
 
 // armSide is what every ARM resource has: name, location and tags.
 func armSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: armName(v), tags: mapAt(v, "tags")}
+	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: armName(v), src: v, tagsFrom: fromTags}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -91,8 +91,9 @@ func armPool(a *analysis, pool planparse.Value, name string) (*Side, Group) {
 	}
 	g.Spot = strings.EqualFold(strAt(pool, "scaleSetPriority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "osType"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: name, labels: mapAt(pool, "nodeLabels"), Taints: stringList(pool, "nodeTaints"),
-		tags: mapAt(pool, "tags")}
+	s := &Side{SKU: g.SKU.Name, Name: name, Taints: stringList(pool, "nodeTaints")}
+	s.setCustom(false, mapAt(pool, "nodeLabels"))
+	s.setCustom(true, mapAt(pool, "tags"))
 	return s, g
 }
 
@@ -123,8 +124,8 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 			s.Groups = append(s.Groups, pg)
 		}
 	}
-	poolTags := s.tags
-	s.tags = func() map[string]string { return mergeMaps(stringMap(v, "tags"), poolTags()) }
+	poolTags := s.custom.tags
+	s.setCustom(true, func() map[string]string { return mergeMaps(stringMap(v, "tags"), poolTags()) })
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -137,7 +138,7 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 func (a *analysis) gpuPoolName(c *planparse.Change) string {
 	for _, v := range []planparse.Value{c.After(), c.Before()} {
 		for _, p := range v.Get("properties", "agentPoolProfiles").List() {
-			if a.cat.Lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
+			if a.lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
 				return strAt(p, "name")
 			}
 			for k, x := range stringMap(p, "nodeLabels") {

@@ -1,6 +1,10 @@
 package infra
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestFormatUSD(t *testing.T) {
 	t.Parallel()
@@ -28,5 +32,33 @@ func TestFormatUSD(t *testing.T) {
 				t.Errorf("FormatUSD(%v) = %q, want %q", tc.v, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFormatUSDMatchesSlowPath holds FormatUSD's digit loop to the
+// formatting it replaced (FormatFloat, ParseInt, Sprintf) over edge
+// amounts and a spread of random ones, both signs.
+func TestFormatUSDMatchesSlowPath(t *testing.T) {
+	t.Parallel()
+	vals := []float64{0, 0.004999, 0.005, 0.0049999999, 1, 9.99, 128.555, 128.545, 999.995, 999999.995,
+		1234567.891, 1e14 + 0.125, 999999999999999.9, 1e15, 1e16 + 0.5, 1e17, 9.2e16, 1e18, 5e-324, 1.7976931348623157e308}
+	r := rand.New(rand.NewPCG(12, 7))
+	for i := 0; i < 20000; i++ {
+		vals = append(vals, r.Float64()*math.Pow(10, float64(r.IntN(17))))
+	}
+	for _, v := range vals {
+		for _, x := range []float64{v, -v} {
+			sign, abs := "", x
+			if abs < 0 {
+				sign, abs = "-", -abs
+			}
+			cents := roundCentsSlow(abs)
+			if cents == 0 {
+				sign = ""
+			}
+			if got, want := FormatUSD(x, "$"), formatUSDSlow(sign, "$", cents); got != want {
+				t.Fatalf("FormatUSD(%v) = %q, the slow path gives %q", x, got, want)
+			}
+		}
 	}
 }

@@ -20,17 +20,8 @@ import (
 // when that one is null) and false when nothing matched.
 func (a *analysis) related(c *planparse.Change, w when, typ, field, val string, exprPath ...string) (planparse.Value, bool) {
 	if val != "" {
-		for _, o := range a.changesWith(typ, field, val) {
-			if v := pick(o, w); !v.IsNull() {
-				return v, true
-			}
-		}
-		// Decoding prior_state and planned_values is the costly step of a
-		// large plan: only a value that can name such a resource gets there.
-		if plausible(typ, field, val) {
-			if v, ok := a.stateWith(w, typ, field, val); ok {
-				return v, true
-			}
+		if v, ok := a.relatedByValue(w, typ, field, val); ok {
+			return v, true
 		}
 	}
 	for _, addr := range a.refAddresses(c, typ, exprPath) {
@@ -47,6 +38,50 @@ func (a *analysis) related(c *planparse.Change, w when, typ, field, val string, 
 		}
 	}
 	return planparse.Value{}, false
+}
+
+// relKey is a lookup of related: side, type, field and value.
+type relKey struct {
+	w               when
+	typ, field, val string
+}
+
+// relHit is what relatedByValue found.
+type relHit struct {
+	v  planparse.Value
+	ok bool
+}
+
+// relatedByValue is related's first two steps (a change, else a state
+// resource, whose field equals val), remembered: many pools name the same
+// cluster.
+func (a *analysis) relatedByValue(w when, typ, field, val string) (planparse.Value, bool) {
+	k := relKey{w, typ, field, val}
+	if h, ok := a.byValue[k]; ok {
+		return h.v, h.ok
+	}
+	if a.byValue == nil {
+		a.byValue = map[relKey]relHit{}
+	}
+	h := a.findByValue(w, typ, field, val)
+	a.byValue[k] = h
+	return h.v, h.ok
+}
+
+func (a *analysis) findByValue(w when, typ, field, val string) relHit {
+	for _, o := range a.changesWith(typ, field, val) {
+		if v := pick(o, w); !v.IsNull() {
+			return relHit{v, true}
+		}
+	}
+	// Decoding prior_state and planned_values is the costly step of a
+	// large plan: only a value that can name such a resource gets there.
+	if plausible(typ, field, val) {
+		if v, ok := a.stateWith(w, typ, field, val); ok {
+			return relHit{v, true}
+		}
+	}
+	return relHit{}
 }
 
 // plausible reports whether val can be the field of a resource of typ:
@@ -122,15 +157,15 @@ func (a *analysis) changesOfType(typ string) []*planparse.Change {
 // decoded.
 func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 	if a.byField == nil {
-		a.byField = map[string][]*planparse.Change{}
+		a.byField = map[fieldKey][]*planparse.Change{}
+		a.fieldDone = map[fieldKey]bool{}
 	}
-	done := typ + "." + field
-	if _, ok := a.byField[done]; !ok {
-		a.byField[done] = nil
+	if done := (fieldKey{typ: typ, field: field}); !a.fieldDone[done] {
+		a.fieldDone[done] = true
 		for _, c := range a.changesOfType(typ) {
 			for _, v := range []planparse.Value{c.Before(), c.After()} {
 				if s, ok := v.Get(field).Str(); ok && s != "" {
-					k := done + "=" + strings.ToLower(s)
+					k := fieldKey{typ, field, strings.ToLower(s)}
 					if l := a.byField[k]; len(l) == 0 || l[len(l)-1] != c {
 						a.byField[k] = append(l, c)
 					}
@@ -138,8 +173,11 @@ func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 			}
 		}
 	}
-	return a.byField[done+"="+strings.ToLower(val)]
+	return a.byField[fieldKey{typ, field, strings.ToLower(val)}]
 }
+
+// fieldKey is a type, a field and a value (lower case) of it.
+type fieldKey struct{ typ, field, val string }
 
 // stateWith searches prior_state (before) or planned_values (after), then
 // the other, for a resource of a type whose field equals val. Each
@@ -147,11 +185,10 @@ func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 // resources of that type only.
 func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, bool) {
 	if a.byState == nil {
-		a.byState = map[string]planparse.Value{}
-		a.stateDone = map[string]bool{}
+		a.byState = map[stateKey]planparse.Value{}
+		a.stateDone = map[fieldKey]bool{}
 	}
-	done := typ + "." + field
-	if !a.stateDone[done] {
+	if done := (fieldKey{typ: typ, field: field}); !a.stateDone[done] {
 		a.stateDone[done] = true
 		for i, l := range [][]*planparse.StateResource{a.p.PriorResourcesOfType(typ), a.p.PlannedResourcesOfType(typ)} {
 			for _, r := range l {
@@ -159,7 +196,7 @@ func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, b
 					continue
 				}
 				if s := strAt(r.Values, field); s != "" {
-					k := stateKey(i, done, s)
+					k := stateKey{i, fieldKey{typ, field, strings.ToLower(s)}}
 					if _, dup := a.byState[k]; !dup {
 						a.byState[k] = r.Values
 					}
@@ -167,20 +204,23 @@ func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, b
 			}
 		}
 	}
-	order := []int{0, 1}
+	order := [2]int{0, 1}
 	if w == after {
-		order = []int{1, 0}
+		order = [2]int{1, 0}
 	}
+	lower := strings.ToLower(val)
 	for _, i := range order {
-		if v, ok := a.byState[stateKey(i, done, val)]; ok {
+		if v, ok := a.byState[stateKey{i, fieldKey{typ, field, lower}}]; ok {
 			return v, true
 		}
 	}
 	return planparse.Value{}, false
 }
 
-func stateKey(section int, done, val string) string {
-	return string(rune('0'+section)) + done + "=" + strings.ToLower(val)
+// stateKey is a section (0 prior_state, 1 planned_values) and a field value.
+type stateKey struct {
+	section int
+	fieldKey
 }
 
 // refAddresses resolves the configuration references of the expression at

@@ -121,10 +121,14 @@ type Side struct {
 	// "provider", "default", or "" when unknown.
 	Region       string
 	RegionSource string
-	// tags and labels read the side's cloud tags and a pool's node labels
-	// from the plan when asked (Tags, Labels): few rules read them, and a
-	// map per resource was most of a large plan's live heap.
-	tags, labels func() map[string]string
+	// The side's cloud tags and a pool's node labels are read from the plan
+	// when asked (Tags, Labels, Tag): few rules read them, and a map per
+	// resource was most of a large plan's live heap. src is the value they
+	// are read from, tagsFrom and labelsFrom say how; custom holds maps
+	// and readers given otherwise (SetTags, SetLabels, ARM pools).
+	src                  planparse.Value
+	tagsFrom, labelsFrom mapFrom
+	custom               *customMaps
 	// Taints are Kubernetes node taints in key=value:Effect form with the
 	// Kubernetes effect names (NoSchedule, PreferNoSchedule, NoExecute),
 	// whatever form the provider uses.
@@ -143,25 +147,48 @@ type Side struct {
 // resource labels), pool tags merged over cluster tags for AKS; nil when
 // it has none. Each call reads them from the plan afresh.
 func (s *Side) Tags() map[string]string {
-	if s == nil || s.tags == nil {
+	if s == nil {
 		return nil
 	}
-	return s.tags()
+	return s.readMap(s.tagsFrom, true)
 }
 
 // Labels are the Kubernetes node labels of a pool; nil when it has none.
 // Each call reads them from the plan afresh.
 func (s *Side) Labels() map[string]string {
-	if s == nil || s.labels == nil {
+	if s == nil {
 		return nil
 	}
-	return s.labels()
+	return s.readMap(s.labelsFrom, false)
+}
+
+// Tag is Tags()[key], read without decoding the other tags when the tag
+// is there.
+func (s *Side) Tag(key string) string {
+	if s == nil {
+		return ""
+	}
+	return s.readKey(s.tagsFrom, true, key)
+}
+
+// Label is Labels()[key], read without decoding the other labels when
+// the label is there.
+func (s *Side) Label(key string) string {
+	if s == nil {
+		return ""
+	}
+	return s.readKey(s.labelsFrom, false, key)
 }
 
 // SetTags and SetLabels give the side fixed tags or labels (for sides
 // built outside Analyze).
-func (s *Side) SetTags(m map[string]string)   { s.tags = func() map[string]string { return m } }
-func (s *Side) SetLabels(m map[string]string) { s.labels = func() map[string]string { return m } }
+func (s *Side) SetTags(m map[string]string) {
+	s.setCustom(true, func() map[string]string { return m })
+}
+
+func (s *Side) SetLabels(m map[string]string) {
+	s.setCustom(false, func() map[string]string { return m })
+}
 
 // HasGPU reports whether any group of the side carries accelerators,
 // built into its SKU or attached (an attached accelerator is only recorded
@@ -216,6 +243,8 @@ type Resource struct {
 	// Before is nil for a create; After is nil for a delete.
 	Before, After *Side
 	Cost          Cost
+	// figures hold the values Cost's figures point at.
+	figures [8]float64
 }
 
 // Cost is the hourly USD estimate of one change. A nil figure is unknown,

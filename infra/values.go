@@ -47,7 +47,7 @@ func skuAt(v planparse.Value, path ...any) (name string, unknown bool) {
 // group builds a group for a SKU attribute, looking the SKU up.
 func (a *analysis) group(cloud string, v planparse.Value, path ...any) Group {
 	name, unknown := skuAt(v, path...)
-	g := Group{SKU: a.cat.Lookup(cloud, name)}
+	g := Group{SKU: a.lookup(cloud, name)}
 	if name == "" {
 		g.SKU = SKU{Cloud: cloud}
 		if unknown {
@@ -93,7 +93,105 @@ func stringMap(v planparse.Value, path ...any) map[string]string {
 	return m
 }
 
-// mapAt is stringMap read when asked: what Side.tags and Side.labels hold.
+// mapFrom says where a side reads its tags or labels from (Side.src).
+type mapFrom uint8
+
+const (
+	fromNone             mapFrom = iota
+	fromTags                     // src.tags
+	fromLabels                   // src.labels
+	fromNodeLabels               // src.node_labels
+	fromAWSTags                  // src.tags_all when it is a map, else src.tags
+	fromAKSClusterTags           // src.tags, with default_node_pool[0].tags over them
+	fromAKSClusterLabels         // src.default_node_pool[0].node_labels
+	fromASGTags                  // AWS tags, with the tag blocks over them
+	fromGKELabels                // src.node_config[0].labels
+	fromGKETags                  // src.node_config[0].resource_labels
+	fromCustom                   // Side.custom
+)
+
+// customMaps are a side's tags and labels given as readers.
+type customMaps struct{ tags, labels func() map[string]string }
+
+func (s *Side) setCustom(tags bool, f func() map[string]string) {
+	if s.custom == nil {
+		s.custom = &customMaps{}
+	}
+	if tags {
+		s.custom.tags, s.tagsFrom = f, fromCustom
+	} else {
+		s.custom.labels, s.labelsFrom = f, fromCustom
+	}
+}
+
+// readMap reads the tags or labels a mapFrom names; nil when there are none.
+func (s *Side) readMap(from mapFrom, tags bool) map[string]string {
+	switch from {
+	case fromAKSClusterTags:
+		return mergeMaps(stringMap(s.src, "tags"), stringMap(s.src.Get("default_node_pool", 0), "tags"))
+	case fromASGTags:
+		own := stringMap(awsTagValue(s.src))
+		blocks := map[string]string{}
+		for _, t := range s.src.Get("tag").List() {
+			blocks[strAt(t, "key")] = t.Get("value").Display()
+		}
+		if len(blocks) > 0 {
+			return mergeMaps(own, blocks)
+		}
+		return own
+	case fromCustom:
+		f := s.custom.labels
+		if tags {
+			f = s.custom.tags
+		}
+		if f == nil {
+			return nil
+		}
+		return f()
+	}
+	if m, ok := s.winningMap(from); ok {
+		return stringMap(m)
+	}
+	return nil
+}
+
+// winningMap is the map value whose entries the tags or labels take
+// first, for the mapFroms that have one.
+func (s *Side) winningMap(from mapFrom) (planparse.Value, bool) {
+	switch from {
+	case fromTags:
+		return s.src.Get("tags"), true
+	case fromLabels:
+		return s.src.Get("labels"), true
+	case fromNodeLabels:
+		return s.src.Get("node_labels"), true
+	case fromAWSTags:
+		return awsTagValue(s.src), true
+	case fromAKSClusterTags:
+		return s.src.Get("default_node_pool", 0, "tags"), true
+	case fromAKSClusterLabels:
+		return s.src.Get("default_node_pool", 0, "node_labels"), true
+	case fromGKELabels:
+		return s.src.Get("node_config", 0, "labels"), true
+	case fromGKETags:
+		return s.src.Get("node_config", 0, "resource_labels"), true
+	}
+	return planparse.Value{}, false
+}
+
+// readKey is readMap(from, tags)[key]: a key present in the winning map
+// is read alone; anything else (absent, null, renamed as a secret, or a
+// merge without a winning map) reads the whole map.
+func (s *Side) readKey(from mapFrom, tags bool, key string) string {
+	if m, ok := s.winningMap(from); ok && m.IsMap() {
+		if x := m.Get(key); !x.IsNull() {
+			return x.Display()
+		}
+	}
+	return s.readMap(from, tags)[key]
+}
+
+// mapAt is stringMap read when asked (an ARM pool's tags and labels).
 func mapAt(v planparse.Value, path ...any) func() map[string]string {
 	return func() map[string]string { return stringMap(v, path...) }
 }

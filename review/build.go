@@ -65,8 +65,7 @@ func Build(inputs []Input, opt Options) *Report {
 		r.Projects = append(r.Projects, p)
 		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
 	}
-	res := opt.Config.Evaluate(ruleIn, nil)
-	res = opt.Config.Conclude(append(res.Findings, opt.Findings...), opt.Overrides)
+	res := opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}
@@ -104,9 +103,10 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	for _, res := range resources {
 		byAddr[res.Address] = res
 	}
-	for _, c := range plan.Changes {
-		ch := newChange(c, byAddr[c.Address])
-		p.Changes = append(p.Changes, ch)
+	rows := make([]Change, len(plan.Changes)) // one allocation for every row
+	for i, c := range plan.Changes {
+		fillChange(&rows[i], c, byAddr[c.Address])
+		p.Changes = append(p.Changes, &rows[i])
 		p.Summary.count(c)
 	}
 	for _, c := range plan.Drift {
@@ -138,7 +138,14 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 }
 
 func newChange(c *planparse.Change, res *infra.Resource) *Change {
-	ch := &Change{
+	ch := &Change{}
+	fillChange(ch, c, res)
+	return ch
+}
+
+// fillChange sets a report row from a change and infra's view of it.
+func fillChange(ch *Change, c *planparse.Change, res *infra.Resource) {
+	*ch = Change{
 		Address: c.Address, Type: c.Type, Mode: string(c.Mode), Action: string(c.Action),
 		ReplaceOrder: string(c.ReplaceOrder), PreviousAddress: c.PreviousAddress,
 		Importing: c.Importing != nil, ReplacePaths: c.ReplacePaths, Reason: c.Reason,
@@ -165,7 +172,6 @@ func newChange(c *planparse.Change, res *infra.Resource) *Change {
 			ch.PriceRegion = strings.Join(res.Cost.PriceRegions, ",")
 		}
 	}
-	return ch
 }
 
 func (s *Summary) count(c *planparse.Change) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // WriteJSON writes the report as indented JSON: the same bytes as
@@ -62,6 +63,12 @@ var (
 // their own marshalling) goes through json.MarshalIndent.
 func (e *encoder) value(v reflect.Value, prefix string) error {
 	t := v.Type()
+	if t == changeType && !v.IsNil() && changeRowsFast() {
+		if c := v.Interface().(*Change); finite(c.HourlyBefore, c.HourlyAfter, c.ListHourlyBefore, c.ListHourlyAfter) {
+			e.writeChange(c, prefix)
+			return nil
+		}
+	}
 	if m := e.marshaling(t); m.self || v.CanAddr() && m.viaPointer {
 		return e.marshal(v, prefix)
 	}
@@ -126,13 +133,7 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		e.w.WriteByte(']')
 		return nil
 	case reflect.String:
-		s := v.String()
-		if !htmlSafe(s) {
-			return e.marshal(v, prefix)
-		}
-		e.w.WriteByte('"')
-		e.w.WriteString(s)
-		e.w.WriteByte('"')
+		e.str(v.String())
 		return nil
 	case reflect.Bool:
 		e.w.WriteString(strconv.FormatBool(v.Bool()))
@@ -150,22 +151,104 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return e.marshal(v, prefix) // encoding/json's error
 		}
-		// encoding/json's (ES6) format: exponents only outside [1e-6, 1e21).
-		format := byte('f')
-		if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-			format = 'e'
-		}
-		b := strconv.AppendFloat(e.buf[:0], f, format, -1, 64)
-		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-		e.buf = b
-		e.w.Write(b)
+		e.float(f)
 		return nil
 	}
 	return e.marshal(v, prefix)
 }
+
+// float writes a finite float64 in encoding/json's (ES6) format:
+// exponents only outside [1e-6, 1e21).
+func (e *encoder) float(f float64) {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(e.buf[:0], f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	e.buf = b
+	e.w.Write(b)
+}
+
+// str writes s quoted as encoding/json does, HTML characters escaped.
+func (e *encoder) str(s string) {
+	if htmlSafe(s) {
+		e.w.WriteByte('"')
+		e.w.WriteString(s)
+		e.w.WriteByte('"')
+		return
+	}
+	e.buf = appendString(e.buf[:0], s)
+	e.w.Write(e.buf)
+}
+
+// appendString is encoding/json's appendString with escapeHTML: control
+// characters, quotes, backslashes, <, > and & escaped, invalid UTF-8 as
+// U+FFFD, U+2028 and U+2029 escaped.
+func appendString(dst []byte, src string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(src); {
+		if b := src[i]; b < utf8.RuneSelf {
+			if safeByte[b] || b == 0x7f {
+				i++
+				continue
+			}
+			dst = append(dst, src[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(src[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, src[start:]...)
+	return append(dst, '"')
+}
+
+// safeByte marks the ASCII bytes encoding/json writes as they are: the
+// printable ones but quotes, backslashes and the HTML characters (DEL is
+// written as it is too; htmlSafe leaves it to appendString).
+var safeByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 // deeper is the indent one level below prefix (indents are spaces only),
 // cut from a constant where it fits, so indenting allocates nothing.
@@ -195,8 +278,7 @@ func (e *encoder) marshal(v reflect.Value, prefix string) error {
 // ASCII without quotes, backslashes or the HTML characters it escapes.
 func htmlSafe(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !safeByte[s[i]] {
 			return false
 		}
 	}
@@ -280,4 +362,124 @@ func jsonName(f reflect.StructField) (string, bool, bool) {
 		name = f.Name
 	}
 	return name, strings.Contains(opts, "omitempty"), true
+}
+
+// changeKeys are the fields writeChange writes, in Change's order, with
+// omitempty marked by a trailing ",". Change rows are most of a large
+// report, so they are written without reflection; when Change's fields no
+// longer match this list, rows go through reflection like everything
+// else (and TestChangeRowsMatchReflection fails, to have the list updated).
+var changeKeys = []string{
+	"address", "type", "mode", "action", "replace_order,", "previous_address", "importing",
+	"replace_paths", "reason", "deferred_reason,", "triggers_actions,", "sku_before", "sku_after",
+	"hourly_before", "hourly_after", "price_basis,", "price_region,", "list_hourly_before",
+	"list_hourly_after", "price_note,",
+}
+
+var changeType = reflect.TypeFor[*Change]()
+
+// changeRowsFast reports whether writeChange knows every field of Change.
+var changeRowsFast = sync.OnceValue(func() bool {
+	t := changeType.Elem()
+	fs, ok := fieldsOf(t)
+	if !ok || len(fs) != len(changeKeys) || changeType.Implements(marshalerType) || changeType.Implements(textMarshalerType) ||
+		t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		return false
+	}
+	for i, f := range fs {
+		name, omit := strings.CutSuffix(changeKeys[i], ",")
+		key, _ := json.Marshal(name)
+		if f.key != string(key)+": " || f.omitEmpty != omit {
+			return false
+		}
+	}
+	return true
+})
+
+// finite reports whether every figure is nil or finite (encoding/json
+// refuses the others: the reflection path returns its error).
+func finite(figures ...*float64) bool {
+	for _, f := range figures {
+		if f != nil && (math.IsInf(*f, 0) || math.IsNaN(*f)) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeChange writes one change row as the reflection path would.
+func (e *encoder) writeChange(c *Change, prefix string) {
+	inner := deeper(prefix)
+	first := true
+	key := func(k string) {
+		if !first {
+			e.w.WriteByte(',')
+		}
+		first = false
+		e.newline(inner)
+		e.w.WriteString(k)
+	}
+	str := func(k, s string) { key(k); e.str(s) }
+	opt := func(k, s string) {
+		if s != "" {
+			str(k, s)
+		}
+	}
+	num := func(k string, f *float64) {
+		key(k)
+		if f == nil {
+			e.w.WriteString("null")
+			return
+		}
+		e.float(*f)
+	}
+	list := func(l []string) {
+		if l == nil {
+			e.w.WriteString("null")
+			return
+		}
+		if len(l) == 0 {
+			e.w.WriteString("[]")
+			return
+		}
+		e.w.WriteByte('[')
+		in := deeper(inner)
+		for i, s := range l {
+			if i > 0 {
+				e.w.WriteByte(',')
+			}
+			e.newline(in)
+			e.str(s)
+		}
+		e.newline(inner)
+		e.w.WriteByte(']')
+	}
+	e.w.WriteByte('{')
+	str(`"address": `, c.Address)
+	str(`"type": `, c.Type)
+	str(`"mode": `, c.Mode)
+	str(`"action": `, c.Action)
+	opt(`"replace_order": `, c.ReplaceOrder)
+	str(`"previous_address": `, c.PreviousAddress)
+	key(`"importing": `)
+	e.w.WriteString(strconv.FormatBool(c.Importing))
+	key(`"replace_paths": `)
+	list(c.ReplacePaths)
+	str(`"reason": `, c.Reason)
+	opt(`"deferred_reason": `, c.DeferredReason)
+	if len(c.TriggersActions) > 0 {
+		key(`"triggers_actions": `)
+		list(c.TriggersActions)
+	}
+	str(`"sku_before": `, c.SKUBefore)
+	str(`"sku_after": `, c.SKUAfter)
+	num(`"hourly_before": `, c.HourlyBefore)
+	num(`"hourly_after": `, c.HourlyAfter)
+	opt(`"price_basis": `, c.PriceBasis)
+	opt(`"price_region": `, c.PriceRegion)
+	num(`"list_hourly_before": `, c.ListHourlyBefore)
+	num(`"list_hourly_after": `, c.ListHourlyAfter)
+	opt(`"price_note": `, c.PriceNote)
+	e.newline(prefix)
+	e.w.WriteByte('}')
 }

@@ -32,21 +32,28 @@ func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
 	}
 	for name, inputs := range tests {
 		t.Run(name, func(t *testing.T) {
-			r := review.Build(inputs, review.Options{})
-			want, err := json.MarshalIndent(r, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got bytes.Buffer
-			if err := r.WriteJSON(&got); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want)+"\n", got.String()); diff != "" {
-				t.Errorf("WriteJSON differs from MarshalIndent (-want +got):\n%s", diff)
-			}
-			reviewtest.ValidateReport(t, name, got.Bytes())
+			got := writeMatchesMarshalIndent(t, review.Build(inputs, review.Options{}))
+			reviewtest.ValidateReport(t, name, got)
 		})
 	}
+}
+
+// writeMatchesMarshalIndent checks WriteJSON against json.MarshalIndent
+// and returns what WriteJSON wrote.
+func writeMatchesMarshalIndent(t *testing.T, r *review.Report) []byte {
+	t.Helper()
+	want, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := r.WriteJSON(&got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want)+"\n", got.String()); diff != "" {
+		t.Errorf("WriteJSON differs from MarshalIndent (-want +got):\n%s", diff)
+	}
+	return got.Bytes()
 }
 
 func mustParse(t *testing.T, plan string) *planparse.Plan {

@@ -1,9 +1,9 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/planwarden/planwarden/infra"
@@ -179,11 +179,23 @@ type Result struct {
 // The verdict is fail when a blocking finding is not overridden, warn when
 // there are warnings or overridden blocking findings, and pass otherwise.
 func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
+	return c.EvaluateWith(projects, nil, overrides)
+}
+
+// EvaluateWith is Evaluate with findings made outside the plans (the
+// app's provenance findings) joining the plans' findings under one
+// verdict: the same result as Conclude(append(Evaluate(projects,
+// nil).Findings, extra...), overrides), without sorting twice.
+func (c *Config) EvaluateWith(projects []Project, extra []Finding, overrides []Override) Result {
 	if c == nil {
 		c = DefaultConfig()
 	}
 	settings := c.Rules.byID()
-	findings := []Finding{}
+	// Every rule runs first, so that the findings are allocated once at
+	// their number (12,000 on a large plan), then each draft is completed
+	// in the same order.
+	var batches []batch
+	n := len(extra)
 	for _, p := range projects {
 		s := newScope(c, p)
 		for _, id := range builtinIDs() {
@@ -192,28 +204,48 @@ func (c *Config) Evaluate(projects []Project, overrides []Override) Result {
 			if set != nil && set.severityFor(s.env, "") == SeverityOff {
 				continue
 			}
-			for _, d := range r.check(s) {
-				sev := d.severity
-				if sev == "" {
-					sev = r.severity(s)
-				}
-				sev = set.severityFor(s.env, sev)
-				if sev == SeverityOff {
-					continue
-				}
-				findings = append(findings, c.finding(s, id, sev, d))
+			if ds := r.check(s); len(ds) > 0 {
+				batches = append(batches, batch{s: s, id: id, r: r, set: set, drafts: ds})
+				n += len(ds)
 			}
 		}
 		for _, cr := range c.custom {
-			for _, d := range cr.check(s) {
-				if d.severity == SeverityOff {
-					continue
-				}
-				findings = append(findings, c.finding(s, cr.def.ID, d.severity, d))
+			if ds := cr.check(s); len(ds) > 0 {
+				batches = append(batches, batch{s: s, id: cr.def.ID, drafts: ds})
+				n += len(ds)
 			}
 		}
 	}
-	return c.Conclude(findings, overrides)
+	findings := make([]Finding, 0, n)
+	// A blocking finding's remedy ends with the same override hint as
+	// every other of its rule: the joined texts are made once.
+	remedies := map[remedyKey]string{}
+	for _, b := range batches {
+		for _, d := range b.drafts {
+			sev := d.severity
+			if b.r != nil { // a built-in rule: its default, then the config's setting
+				if sev == "" {
+					sev = b.r.severity(b.s)
+				}
+				sev = b.set.severityFor(b.s.env, sev)
+			}
+			if sev == SeverityOff {
+				continue
+			}
+			findings = append(findings, c.finding(b.s, b.id, sev, d, remedies))
+		}
+	}
+	return c.conclude(append(findings, extra...), overrides)
+}
+
+// batch is the drafts one rule made for one project; r and set are nil
+// for a custom rule (its drafts carry their severity).
+type batch struct {
+	s      *scope
+	id     string
+	r      rule
+	set    *RuleSetting
+	drafts []draft
 }
 
 // Conclude applies overrides to findings (as Evaluate does), orders them and
@@ -223,7 +255,11 @@ func (c *Config) Conclude(findings []Finding, overrides []Override) Result {
 	if c == nil {
 		c = DefaultConfig()
 	}
-	findings = slices.Clone(findings)
+	return c.conclude(slices.Clone(findings), overrides)
+}
+
+// conclude is Conclude on findings it may reorder and change.
+func (c *Config) conclude(findings []Finding, overrides []Override) Result {
 	if findings == nil {
 		findings = []Finding{}
 	}
@@ -241,21 +277,20 @@ func (c *Config) Conclude(findings []Finding, overrides []Override) Result {
 			}
 		}
 	}
-	sort.SliceStable(findings, func(i, j int) bool {
-		a, b := findings[i], findings[j]
+	slices.SortStableFunc(findings, func(a, b Finding) int {
 		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra < rb
+			return cmp.Compare(ra, rb)
 		}
 		if a.Project != b.Project {
-			return a.Project < b.Project
+			return strings.Compare(a.Project, b.Project)
 		}
 		if a.Address != b.Address {
-			return a.Address < b.Address
+			return strings.Compare(a.Address, b.Address)
 		}
 		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
+			return strings.Compare(a.Rule, b.Rule)
 		}
-		return a.Message < b.Message
+		return strings.Compare(a.Message, b.Message)
 	})
 	return Result{Findings: findings, Verdict: VerdictOf(findings)}
 }
@@ -288,12 +323,21 @@ func rank(f Finding) int {
 	return 3
 }
 
+// remedyKey is a blocking finding's rule, environment and own remedy.
+type remedyKey struct{ rule, env, remedy string }
+
 // finding completes a draft; a blocking finding's remedy ends with who may
 // override it.
-func (c *Config) finding(s *scope, id string, sev Severity, d draft) Finding {
+func (c *Config) finding(s *scope, id string, sev Severity, d draft, remedies map[remedyKey]string) Finding {
 	f := Finding{Rule: id, Severity: sev, Address: d.address, Message: d.message, Project: s.project.Name, Remedy: d.remedy}
 	if sev == SeverityBlock {
-		f.Remedy = joinSentences(f.Remedy, c.overrideHint(id, s.env))
+		k := remedyKey{id, s.env, d.remedy}
+		r, ok := remedies[k]
+		if !ok {
+			r = joinSentences(d.remedy, c.overrideHint(id, s.env))
+			remedies[k] = r
+		}
+		f.Remedy = r
 	}
 	return f
 }

@@ -397,6 +397,11 @@ func adminGrants(typ string, v planparse.Value) []string {
 // allowsStarOnStar reports whether an IAM policy document has a statement
 // that allows every action on every resource.
 func allowsStarOnStar(doc string) bool {
+	// Without escapes, the decoded text holds the bytes as written: an
+	// Allow of "*" (or "*:*") on "*" needs the word and two stars.
+	if !strings.Contains(doc, "\\") && (strings.Count(doc, "*") < 2 || !strings.Contains(doc, "Allow")) {
+		return false
+	}
 	var d struct {
 		Statement json.RawMessage
 	}

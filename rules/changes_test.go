@@ -284,3 +284,30 @@ func TestPlanErrored(t *testing.T) {
 		"complete plan": {},
 	})
 }
+
+// TestAllowsStarOnStar covers the policy texts the quick test before the
+// decode must not misjudge: escaped stars and words, one star, no Allow.
+func TestAllowsStarOnStar(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		doc  string
+		want bool
+	}{
+		"allow star on star":               {`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`, true},
+		"allow *:* on star, one statement": {`{"Statement":{"Effect":"Allow","Action":["s3:*","*:*"],"Resource":["*"]}}`, true},
+		"escaped star":                     {`{"Statement":[{"Effect":"Allow","Action":"\u002a","Resource":"*"}]}`, true},
+		"escaped Allow":                    {`{"Statement":[{"Effect":"\u0041llow","Action":"*","Resource":"*"}]}`, true},
+		"lower-case keys":                  {`{"statement":[{"effect":"Allow","action":"*","resource":"*"}]}`, true},
+		"one star":                         {`{"Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`, false},
+		"deny star on star":                {`{"Statement":[{"Effect":"Deny","Action":"*","Resource":"*"}]}`, false},
+		"stars elsewhere":                  {`{"Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"arn:aws:s3:::b/*"}]}`, false},
+		"not JSON":                         {`Allow * *`, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := allowsStarOnStar(tc.doc); got != tc.want {
+				t.Errorf("allowsStarOnStar(%s) = %v, want %v", tc.doc, got, tc.want)
+			}
+		})
+	}
+}

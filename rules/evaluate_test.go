@@ -217,3 +217,29 @@ func TestConcludeWithDigest(t *testing.T) {
 		t.Errorf("two findings that say different things have one digest")
 	}
 }
+
+// TestEvaluateWithIsConcludeOfEvaluate holds EvaluateWith (one pass, as
+// review.Build calls it) to what it stands for: the plans' findings and
+// the extra ones concluded together.
+func TestEvaluateWithIsConcludeOfEvaluate(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)
+	projects := []Project{
+		{Name: "ml", Environment: "prod", Resources: []*infra.Resource{typoPool, untaintedPool, cleanPool}},
+		{Name: "web", Environment: "dev", Resources: []*infra.Resource{typoPool}},
+	}
+	extra := []Finding{
+		{Rule: RuleMissingPlan, Severity: SeverityBlock, Project: "api", Message: "no plan"},
+		{Rule: RuleGPUSKULoss, Severity: SeverityBlock, Project: "ml", Address: typoPool.Address, Message: "from outside"},
+	}
+	overrides := []Override{{Rule: RuleGPUSKULoss, Project: "ml", By: "alice", At: at}}
+	cfg := DefaultConfig()
+	want := cfg.Conclude(append(cfg.Evaluate(projects, nil).Findings, extra...), overrides)
+	got := cfg.EvaluateWith(projects, extra, overrides)
+	if len(got.Findings) < 5 {
+		t.Fatalf("only %d findings; the case should have several of each kind:\n%v", len(got.Findings), lines(got.Findings))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("EvaluateWith differs from Conclude(Evaluate + extra) (-want +got):\n%s", diff)
+	}
+}

@@ -237,15 +237,11 @@ func (requiredTags) check(s *scope) []draft {
 			continue
 		}
 		var missing []string
-		tags, labels := r.After.Tags(), map[string]string(nil)
-		if strings.HasPrefix(r.Type, "google_") {
-			labels = r.After.Labels()
-		}
 		for _, t := range required {
-			if strings.TrimSpace(tags[t]) != "" {
+			if strings.TrimSpace(r.After.Tag(t)) != "" {
 				continue
 			}
-			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(labels[t]) != "" {
+			if strings.HasPrefix(r.Type, "google_") && strings.TrimSpace(r.After.Label(t)) != "" {
 				continue
 			}
 			missing = append(missing, t)
