@@ -214,17 +214,42 @@ func (a *analysis) providerRegionOf(c *planparse.Change) string {
 	if reg, ok := a.provider[pc]; ok {
 		return reg
 	}
-	var reg string
-	if e := pc.Expressions["region"]; e != nil && e.HasConstant {
-		reg, _ = e.Constant.Str()
-	}
-	if e := pc.Expressions["zone"]; reg == "" && e != nil && e.HasConstant {
-		z, _ := e.Constant.Str()
-		reg = zoneRegion(z)
+	reg := a.exprString(pc, "region")
+	if reg == "" {
+		reg = zoneRegion(a.exprString(pc, "zone"))
 	}
 	reg = NormalizeRegion(reg)
 	a.provider[pc] = reg
 	return reg
+}
+
+// exprString is the string a provider block gives the argument key: a
+// constant, or, in the root module's block, a root variable named alone
+// (region = var.region), read from the values the plan was made with. A
+// variable in a module's block is the module's, which the plan does not
+// hold; any other expression is unknown here.
+func (a *analysis) exprString(pc *planparse.ProviderConfig, key string) string {
+	e := pc.Expressions[key]
+	if e == nil {
+		return ""
+	}
+	if e.HasConstant {
+		s, _ := e.Constant.Str()
+		return s
+	}
+	if name, ok := strings.CutPrefix(singleRef(e.References), "var."); ok && pc.ModuleAddress == "" && !strings.ContainsAny(name, ".[") {
+		s, _ := a.p.Variable(name).Str()
+		return s
+	}
+	return ""
+}
+
+// singleRef is the one reference of an expression, or "".
+func singleRef(refs []string) string {
+	if len(refs) != 1 {
+		return ""
+	}
+	return refs[0]
 }
 
 // zoneRegion turns a GCP zone (us-central1-a) into its region; a region

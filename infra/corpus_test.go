@@ -13,7 +13,8 @@ import (
 // corpus, the share of SKU-bearing change sides (a before or after side
 // that names a SKU) that get an hourly figure; the rest must be unpriced
 // with a reason. The target is 90%; the floor below is the share measured
-// when the GCP bulk layer came (126 of 134, 94.0%), so a regression fails.
+// since provider regions given as root variables resolve (127 of 134,
+// 94.8%), so a regression fails.
 // Run it with -v to see the figures and the reasons:
 //
 //	go test ./infra -run TestCorpusPricedShare -v
@@ -83,7 +84,7 @@ func TestCorpusPricedShare(t *testing.T) {
 	for _, r := range rs {
 		t.Logf("  unpriced x%d: %s", reasons[r], r)
 	}
-	const floor = 0.94
+	const floor = 0.947
 	if share < floor {
 		t.Errorf("only %.1f%% of the SKU-bearing change sides priced; want at least %.0f%% (the target is 90%%)", 100*share, 100*floor)
 	}

@@ -212,6 +212,7 @@ type ProviderConfig struct {
 
 type lazyPlan struct {
 	configuration json.RawMessage
+	variables     []byte // the plan's root variables, as in its "variables"
 	secrets       secretSet
 
 	prior, planned stateIndex
@@ -266,6 +267,22 @@ func (p *Plan) PriorResourcesOfType(typ string) []*StateResource { return p.lazy
 // PriorResourcesOfType).
 func (p *Plan) PlannedResourcesOfType(typ string) []*StateResource {
 	return p.lazy.planned.ofType(typ)
+}
+
+// Variable returns the value the plan gives the root module's variable
+// name (null when it gives none), sanitized like every value: a variable
+// the configuration declares sensitive, or whose name says it holds a
+// secret, reads as sensitive.
+func (p *Plan) Variable(name string) Value {
+	v, ok := lookup(p.lazy.variables, name)
+	if !ok {
+		return Value{}
+	}
+	if v, ok = lookup(v, "value"); !ok {
+		return Value{}
+	}
+	z := &sanitizer{secrets: p.lazy.secrets}
+	return z.resolve(v, nil, nil, name)
 }
 
 // PriorResource returns the prior_state resource at address, or nil.

@@ -133,7 +133,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Applyable:        w.Applyable,
 		Actions:          actions,
 		DeferredActions:  deferredActions,
-		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), secrets: secrets,
+		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), variables: w.Variables, secrets: secrets,
 			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets}},
 			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
 	}
