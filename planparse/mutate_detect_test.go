@@ -34,3 +34,21 @@ func TestEncodingLayersLookedThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleSecretGroup: a rule whose secret is not its first group (the
+// SonarQube token: group 1 is the word login or token, group 2 the token)
+// hides the token in a log line, not the word before it.
+func TestRuleSecretGroup(t *testing.T) {
+	t.Parallel()
+	tok := "squ_3f9a1c2e7b6d5a4f8e0c1b2a3d4e5f6a7b8c9d0e"
+	for line, want := range map[string]string{
+		"SONAR_LOGIN=" + tok:                            "SONAR_LOGIN=" + SensitiveText,
+		"sonar.login: " + tok:                           "sonar.login: " + SensitiveText,
+		"mvn sonar:sonar -Dsonar.login=" + tok + " -X":  "mvn sonar:sonar -Dsonar.login=" + SensitiveText + " -X",
+		"ci: sonar_login => '" + tok + "' (from vault)": "ci: sonar_login => '" + SensitiveText + "' (from vault)",
+	} {
+		if got := RedactText(line); got != want {
+			t.Errorf("RedactText(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
