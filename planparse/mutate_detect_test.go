@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -49,6 +50,36 @@ func TestRuleSecretGroup(t *testing.T) {
 	} {
 		if got := RedactText(line); got != want {
 			t.Errorf("RedactText(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestWrappedBase64Decoded: base64 wrapped at 76 columns (the base64
+// command, openssl, MIME) with \n or \r\n line breaks is decoded like an
+// unwrapped blob: the script it encodes holds a DB_PASS=, so it is hidden.
+func TestWrappedBase64Decoded(t *testing.T) {
+	t.Parallel()
+	script := "#!/bin/bash\nset -eu\nexport APP_ENV=production\nexport DB_PASS=" + foundSecret + "\n/opt/app/start --port 8080 --workers 4\n"
+	enc := base64.StdEncoding.EncodeToString([]byte(script))
+	for _, nl := range []string{"", "\n", "\r\n"} {
+		var lines []string
+		for s := enc; s != ""; {
+			n := min(76, len(s))
+			if nl == "" {
+				n = len(s)
+			}
+			lines = append(lines, s[:n])
+			s = s[n:]
+		}
+		blob := strings.Join(lines, nl) + nl
+		b, err := json.Marshal(blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := mustParse(t, "plan.json", `{"format_version":"1.2","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a",
+"change":{"actions":["create"],"before":null,"after":{"notes":`+string(b)+`},"after_unknown":{},"after_sensitive":{}}}]}`)
+		if got := p.Changes[0].After().Get("notes").Display(); got != SensitiveText {
+			t.Errorf("line breaks %q: notes = %.40q…, want %s", nl, got, SensitiveText)
 		}
 	}
 }
