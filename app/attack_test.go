@@ -17,6 +17,8 @@ import (
 const (
 	sha2 = "2222222222222222222222222222222222222222"
 	sha3 = "3333333333333333333333333333333333333333"
+	sha4 = "4444444444444444444444444444444444444444"
+	sha5 = "5555555555555555555555555555555555555555"
 )
 
 // artifact is one artifact of a run.
@@ -157,8 +159,8 @@ func TestAttackAnotherWorkflowsArtifactIsIgnored(t *testing.T) {
 func TestAttackThePRsOwnPlanWorkflowIsNotTrusted(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.config("main", stackConfig("prod"))
-	h.gh.SetFile(owner, repo, "main", planWorkflow, []byte("on: pull_request\njobs:\n  plan:\n    steps:\n      - uses: ./.github/actions/terraform\n      - uses: actions/upload-artifact@v4\n"))
+	h.config("main", stackConfig("prod")+"plan_workflow_inputs: [ci/**]\n")
+	h.gh.SetFile(owner, repo, "main", planWorkflow, []byte("on: pull_request\njobs:\n  plan:\n    steps:\n      - uses: ./.github/actions/terraform\n      - run: ./scripts/plan.sh\n      - uses: actions/upload-artifact@v4\n"))
 	clean := []artifact{plan(t, "stack", "bucket-lifecycle.json", "")}
 
 	// The honest path: the same clean plan, nothing of the workflow changed.
@@ -169,9 +171,11 @@ func TestAttackThePRsOwnPlanWorkflowIsNotTrusted(t *testing.T) {
 	for i, tc := range []struct{ name, file string }{
 		{"the plan workflow itself", planWorkflow},
 		{"a local action the plan workflow uses", ".github/actions/terraform/action.yml"},
+		{"a script a step of the plan workflow runs", "scripts/plan.sh"},
+		{"a file plan_workflow_inputs names", "ci/terraform-wrapper.py"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sha := []string{sha2, sha3}[i]
+			sha := []string{sha2, sha3, sha4, sha5}[i]
 			h.push(sha, "infra/main.tf", tc.file)
 			h.run(runSpec{id: 601 + int64(i), sha: sha, artifacts: clean})
 			h.wantCheck(sha, "failure", "a clean plan made by the PR's own "+tc.name)

@@ -225,7 +225,8 @@ const maxUsedFiles = 20
 
 // planWorkflowUses returns the repository files the plan workflows use, as
 // the base branch has them: local actions (`uses: ./...`, and what their
-// action.yml uses in turn) and called reusable workflows.
+// action.yml uses in turn), called reusable workflows, and the scripts
+// their run: steps execute (trust.RunFiles).
 func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
 	var used []trust.Used
 	type file struct{ path, via string }
@@ -259,11 +260,15 @@ func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg 
 				logger(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
 				break
 			}
+			via := "used by " + f.path
+			if f.via != "" {
+				via += ", " + f.via
+			}
+			runs, _ := trust.RunFiles(data) // the same YAML LocalUses read
+			for _, r := range runs {
+				used = append(used, trust.Used{Path: r, Via: "run by a step of " + strings.TrimPrefix(via, "used by ")})
+			}
 			for _, u := range uses {
-				via := "used by " + f.path
-				if f.via != "" {
-					via += ", " + f.via
-				}
 				kind := "a local action"
 				if strings.HasSuffix(u, ".yml") || strings.HasSuffix(u, ".yaml") {
 					kind = "a reusable workflow"

@@ -29,6 +29,9 @@ type Bulk struct {
 	azureSrc     Price               // Source and Observed of every Azure price
 	awsSrc       Price
 	gcpSrc       Price
+
+	wholeOnce sync.Once
+	whole     map[string]string // GPU chip -> an EC2 type with whole GPUs of it (wholeGPUType)
 }
 
 // bulkLine is one row's fields after the name, parsed when a lookup
@@ -489,6 +492,9 @@ func (b *Bulk) facts(cloud, name string) (SKU, bool) {
 		if e == nil {
 			return SKU{}, false
 		}
+		if e.gpus == 0 && e.accels == 0 && e.gpuName != "" && e.gpuMemMiB > 0 {
+			return b.partition(e, cloud, name)
+		}
 		return e.sku(cloud, name), true
 	case CloudGCP:
 		if _, g := b.gcpLine(name); g != nil {
@@ -496,6 +502,55 @@ func (b *Bulk) facts(cloud, name string) (SKU, bool) {
 		}
 	}
 	return SKU{}, false
+}
+
+// partition returns the facts of an EC2 type with part of a GPU
+// (g6f.large: an eighth of an L4): DescribeInstanceTypes gives it a GPU
+// count of 0, the chip, and the memory of its part. Its GPU count is that
+// memory's share of a whole GPU of the chip, and its model is the whole
+// GPU's with the share, as Azure's partitioned SKUs read. Without a type
+// of whole GPUs of the chip to compare with, the type is unknown rather
+// than CPU-only.
+func (b *Bulk) partition(e *ec2Bulk, cloud, name string) (SKU, bool) {
+	b.wholeOnce.Do(b.indexWholeGPUs)
+	wholeType, ok := b.whole[e.gpuMaker+"/"+e.gpuName]
+	if !ok {
+		return SKU{}, false
+	}
+	w := b.ec2Row(wholeType)
+	full := w.sku(CloudAWS, wholeType)
+	share := float64(e.gpuMemMiB) / float64(w.gpuMemMiB)
+	if share <= 0 || share >= 1 {
+		return SKU{}, false
+	}
+	s := e.sku(cloud, name)
+	s.GPUCount = round4(share)
+	s.GPUMemoryGiB = round4(full.GPUMemoryGiB / full.GPUCount * share)
+	s.Accelerator = full.Accelerator
+	if d := math.Round(1 / share); math.Abs(d*share-1) < 1e-9 {
+		s.GPUModel = full.GPUModel + " (1/" + strconv.Itoa(int(d)) + " partition)"
+	} else {
+		s.GPUModel = full.GPUModel + " (" + strconv.FormatFloat(s.GPUCount, 'f', -1, 64) + " of one GPU)"
+	}
+	return s, true
+}
+
+// indexWholeGPUs finds, for each GPU chip of the EC2 rows, the type with
+// whole GPUs of it and the most memory per GPU (the first such name in
+// order on a tie), for partition.
+func (b *Bulk) indexWholeGPUs() {
+	b.whole = map[string]string{}
+	mem := map[string]int{}
+	for name, l := range b.ec2 {
+		e, err := parseEC2(l)
+		if err != nil || e.gpus == 0 {
+			continue
+		}
+		k := e.gpuMaker + "/" + e.gpuName
+		if m, seen := mem[k]; !seen || e.gpuMemMiB > m || e.gpuMemMiB == m && name < b.whole[k] {
+			mem[k], b.whole[k] = e.gpuMemMiB, name
+		}
+	}
 }
 
 func (e *ec2Bulk) sku(cloud, name string) SKU {

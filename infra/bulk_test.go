@@ -84,8 +84,9 @@ func TestEmbeddedBulkReproducesEC2Sample(t *testing.T) {
 	t.Parallel()
 	rows, col := readEC2File(t)
 	cat := DefaultCatalog()
+	whole := wholeGPUMiB(rows, col)
 	for line, r := range sample50(rows) {
-		checkEC2Row(t, cat, line, r, col)
+		checkEC2Row(t, cat, line, r, col, whole)
 	}
 }
 
@@ -96,28 +97,56 @@ func TestEmbeddedBulkHasEveryAcceleratedEC2Type(t *testing.T) {
 	t.Parallel()
 	rows, col := readEC2File(t)
 	cat := DefaultCatalog()
-	n := 0
+	n, parts := 0, 0
+	whole := wholeGPUMiB(rows, col)
 	for i, r := range rows[1:] {
 		if r[col["gpu_count"]] == "" && r[col["accelerator_count"]] == "" {
 			continue
 		}
 		n++
-		checkEC2Row(t, cat, i+2, r, col)
+		if r[col["gpu_count"]] == "0" {
+			parts++
+		}
+		checkEC2Row(t, cat, i+2, r, col, whole)
+	}
+	if parts == 0 {
+		t.Errorf("no type with part of a GPU (g6f) in the EC2 file")
 	}
 	if n < 50 {
 		t.Errorf("only %d accelerated types in the EC2 file", n)
 	}
 }
 
-func checkEC2Row(t *testing.T, cat *Catalog, line int, r []string, col map[string]int) {
+// wholeGPUMiB is, for each GPU chip of the EC2 file, the most memory one
+// whole GPU of it has.
+func wholeGPUMiB(rows [][]string, col map[string]int) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rows[1:] {
+		if n, _ := strconv.Atoi(r[col["gpu_count"]]); n > 0 {
+			mib, _ := strconv.ParseFloat(r[col["gpu_memory_mib_per_gpu"]], 64)
+			out[r[col["gpu_name"]]] = max(out[r[col["gpu_name"]]], mib)
+		}
+	}
+	return out
+}
+
+// checkEC2Row checks the catalog's facts and price of one row of the EC2
+// file. A row with a GPU chip and a GPU count of 0 has part of a GPU: its
+// count is its GPU memory's share of the chip's whole GPU (whole).
+func checkEC2Row(t *testing.T, cat *Catalog, line int, r []string, col map[string]int, whole map[string]float64) {
 	t.Helper()
 	name := r[col["instance_type"]]
 	gpus, _ := strconv.Atoi(r[col["gpu_count"]])
 	accels, _ := strconv.Atoi(r[col["accelerator_count"]])
 	vcpu, _ := strconv.Atoi(r[col["vcpu"]])
+	want := float64(gpus + accels)
+	if chip := r[col["gpu_name"]]; want == 0 && chip != "" {
+		mib, _ := strconv.ParseFloat(r[col["gpu_memory_mib_per_gpu"]], 64)
+		want = round4(mib / whole[chip])
+	}
 	s := cat.Lookup(CloudAWS, name)
-	if !s.Known || s.GPUCount != float64(gpus+accels) || s.HasGPU() != (gpus+accels > 0) {
-		t.Errorf("line %d: %s: catalog known %v, %v x %q (%s); file %d GPUs + %d accelerators", line, name, s.Known, s.GPUCount, s.GPUModel, s.Accelerator, gpus, accels)
+	if !s.Known || s.GPUCount != want || s.HasGPU() != (want > 0) {
+		t.Errorf("line %d: %s: catalog known %v, %v x %q (%s); file %d GPUs + %d accelerators, want %v", line, name, s.Known, s.GPUCount, s.GPUModel, s.Accelerator, gpus, accels, want)
 	}
 	if curated := cat.rows[key(CloudAWS, name)]; curated == nil && s.VCPU != vcpu {
 		t.Errorf("line %d: %s: catalog %d vCPU, file %d", line, name, s.VCPU, vcpu)

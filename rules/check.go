@@ -85,16 +85,11 @@ func (ps *problems) check(c *Config) {
 			ps.at(p+".directory", "expected a directory inside the repo, relative to its root, got %q", d)
 		}
 		for j, g := range pr.Paths {
-			q := fmt.Sprintf("%s.paths[%d]", p, j)
-			switch {
-			case strings.TrimSpace(g) == "":
-				ps.at(q, "expected a glob of repo files such as infra/gpu/**, got an empty string")
-			case strings.HasPrefix(g, "/") || strings.HasPrefix(g, "./") || slices.Contains(strings.Split(g, "/"), ".."):
-				ps.at(q, "expected a glob relative to the repo root, such as infra/gpu/**, got %q", g)
-			case !doublestar.ValidatePattern(g):
-				ps.at(q, "expected a glob such as infra/gpu/** (*, ?, [...], {a,b} and ** are allowed), got %q", g)
-			}
+			checkGlob(ps, fmt.Sprintf("%s.paths[%d]", p, j), g, "infra/gpu/**")
 		}
+	}
+	for i, g := range c.PlanWorkflowInputs {
+		checkGlob(ps, fmt.Sprintf("plan_workflow_inputs[%d]", i), g, "scripts/plan/**")
 	}
 
 	settings := c.Rules.byID()
@@ -255,4 +250,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkGlob reports at p a glob of repo files that is empty, not relative
+// to the repo root, or not a glob; example is one that would be.
+func checkGlob(ps *problems, p, g, example string) {
+	switch {
+	case strings.TrimSpace(g) == "":
+		ps.at(p, "expected a glob of repo files such as %s, got an empty string", example)
+	case strings.HasPrefix(g, "/") || strings.HasPrefix(g, "./") || slices.Contains(strings.Split(g, "/"), ".."):
+		ps.at(p, "expected a glob relative to the repo root, such as %s, got %q", example, g)
+	case !doublestar.ValidatePattern(g):
+		ps.at(p, "expected a glob such as %s (*, ?, [...], {a,b} and ** are allowed), got %q", example, g)
+	}
 }

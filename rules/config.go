@@ -40,13 +40,14 @@ const DefaultDestroyWorkflow = "destroy-staging.yml"
 // rules (a Config built by hand runs no custom rules). A Config is not
 // changed by its methods, so one may serve concurrent Evaluate calls.
 type Config struct {
-	Version       int                          `yaml:"version" doc:"Config format version; must be 1." enum:"1" required:"true"`
-	Projects      []ProjectConfig              `yaml:"projects,omitempty" doc:"Terraform projects (root modules) of the repo and the plan artifact CI uploads for each."`
-	Environments  map[string]EnvironmentConfig `yaml:"environments,omitempty" doc:"Environments by name. An entry replaces the built-in entry of the same name (prod is protected; staging may be destroyed with /destroy-staging)."`
-	Rules         RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
-	Overrides     map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
-	CustomRules   []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
-	PlanWorkflows []string                     `yaml:"plan_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs make the plans planwarden reviews; every other workflow's artifacts are ignored; /plan dispatches the first. Default: [.github/workflows/planwarden-plan.yml]." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
+	Version            int                          `yaml:"version" doc:"Config format version; must be 1." enum:"1" required:"true"`
+	Projects           []ProjectConfig              `yaml:"projects,omitempty" doc:"Terraform projects (root modules) of the repo and the plan artifact CI uploads for each."`
+	Environments       map[string]EnvironmentConfig `yaml:"environments,omitempty" doc:"Environments by name. An entry replaces the built-in entry of the same name (prod is protected; staging may be destroyed with /destroy-staging)."`
+	Rules              RuleSettings                 `yaml:"rules,omitempty" doc:"Settings of the built-in rules."`
+	Overrides          map[string]OverridePolicy    `yaml:"overrides,omitempty" doc:"Who may override a blocking finding, by rule id (built-in or custom), or * for every rule." keys:"rule"`
+	CustomRules        []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
+	PlanWorkflows      []string                     `yaml:"plan_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs make the plans planwarden reviews; every other workflow's artifacts are ignored; /plan dispatches the first. Default: [.github/workflows/planwarden-plan.yml]." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
+	PlanWorkflowInputs []string                     `yaml:"plan_workflow_inputs,omitempty" doc:"Repository files the plan workflows run besides workflow and action files (scripts, Makefiles, tool configs), as globs from the repo root (infra/scripts/**). A pull request that changes one fails the check with plan-workflow-changed, like a change to a plan workflow itself. Scripts a workflow's run: steps name (./plan.sh, scripts/plan.py, make) are found without it."`
 	// CheckPerProject asks for one more check run per project.
 	CheckPerProject bool `yaml:"check_per_project,omitempty" doc:"Also publish one check run per project, named planwarden/<project>, so branch protection can require projects one by one."`
 	// MinimizeOutdated is nil for the default (true).

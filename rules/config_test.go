@@ -92,6 +92,7 @@ custom_rules:
     remedy: Use an A100 in dev.
     environments: {staging: warn}
 plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-sagemaker.yaml]
+plan_workflow_inputs: ["scripts/plan/**", Makefile]
 pricing:
   prices:
     Standard_NC24ads_A100_v4: 2.90
@@ -142,7 +143,8 @@ func TestEveryKey(t *testing.T) {
 			ID: "no-h100-in-dev", When: `change.sku.gpu_model.contains("H100") && project.environment == "dev"`, Severity: SeverityBlock,
 			Message: "{address} uses an H100 ({sku}) in {environment}", Remedy: "Use an A100 in dev.", Environments: map[string]Severity{"staging": SeverityWarn},
 		}},
-		PlanWorkflows: []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
+		PlanWorkflows:      []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
+		PlanWorkflowInputs: []string{"scripts/plan/**", "Makefile"},
 		Pricing: PricingConfig{Prices: map[string]float64{"Standard_NC24ads_A100_v4": 2.90},
 			Discounts: []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}}},
 	}
@@ -291,17 +293,25 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated, pricing (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated, pricing (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
 			want: []string{
 				`planwarden.yml:2: plan_workflows[0]: expected a workflow file as a path from the repo root, such as .github/workflows/planwarden-plan.yml, got "plan.yml"`,
 				`planwarden.yml:2: plan_workflows[2]: .github/workflows/plan.yml is listed twice (also plan_workflows[1])`,
+			},
+		},
+		"plan workflow inputs that escape or do not parse": {
+			yml: "version: 1\nplan_workflow_inputs: [./plan.sh, \"scripts/[a\", \" \"]\n",
+			want: []string{
+				`planwarden.yml:2: plan_workflow_inputs[0]: expected a glob relative to the repo root, such as scripts/plan/**, got "./plan.sh"`,
+				`planwarden.yml:2: plan_workflow_inputs[1]: expected a glob such as scripts/plan/** (*, ?, [...], {a,b} and ** are allowed), got "scripts/[a"`,
+				`planwarden.yml:2: plan_workflow_inputs[2]: expected a glob of repo files such as scripts/plan/**, got an empty string`,
 			},
 		},
 		"project paths that escape or do not parse": {
@@ -672,7 +682,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, check_per_project, minimize_outdated, pricing (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))

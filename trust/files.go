@@ -61,16 +61,25 @@ type Used struct {
 	Via string
 }
 
+// parseYAML reads a workflow or action file's first document.
+func parseYAML(data []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("not YAML: %v", err)
+	}
+	return &doc, nil
+}
+
 // LocalUses returns the repository paths a workflow or composite action
 // file uses (`uses: ./path`, in jobs and in steps), cleaned and relative to
 // the repository root, without duplicates, in file order. Remote actions
 // (owner/repo@ref) and docker:// images are not returned: the pull request
 // cannot change them.
 func LocalUses(data []byte) ([]string, error) {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("not YAML: %v", err)
+	doc, err := parseYAML(data)
+	if err != nil {
+		return nil, err
 	}
 	var out []string
 	var walk func(n *yaml.Node, depth int)
@@ -93,8 +102,177 @@ func LocalUses(data []byte) ([]string, error) {
 			walk(c, depth+1)
 		}
 	}
-	walk(&doc, 0)
+	walk(doc, 0)
 	return out, nil
+}
+
+// RunFiles returns the repository files a workflow or composite action
+// file's `run:` steps execute, relative to the repository root, without
+// duplicates, in file order: a command or sourced file given as a path
+// (./plan.sh, scripts/plan, . ./env.sh), any argument that names a script
+// (python tools/check.py, bash -e x.bash), and for make the makefile it
+// reads (-f FILE, or Makefile, makefile and GNUmakefile in -C DIR or the
+// step's directory). Paths are read against the step's working-directory
+// (or the job's or workflow's defaults.run.working-directory). A word
+// holding an expression, a variable or a glob is not a path planwarden can
+// know and is left out; so are absolute paths and paths leaving the
+// repository. plan_workflow_inputs names whatever this does not find.
+func RunFiles(data []byte) ([]string, error) {
+	doc, err := parseYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	add := func(dir, p string) {
+		if !known(dir) {
+			return
+		}
+		p = path.Join(dir, p)
+		if p == "." || p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, p) {
+			return
+		}
+		out = append(out, p)
+	}
+	var walk func(n *yaml.Node, dir string, depth int)
+	walk = func(n *yaml.Node, dir string, depth int) {
+		if n == nil || depth > 50 {
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			if d := scalarAt(n, "defaults", "run", "working-directory"); d != "" {
+				dir = d
+			}
+			if run := scalarAt(n, "run"); run != "" {
+				stepDir := dir
+				if d := scalarAt(n, "working-directory"); d != "" {
+					stepDir = d
+				}
+				for _, f := range shellFiles(run) {
+					add(stepDir, f)
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c, dir, depth+1)
+		}
+	}
+	walk(doc, "", 0)
+	return out, nil
+}
+
+// scalarAt is the scalar value at the path of keys below the mapping n, or "".
+func scalarAt(n *yaml.Node, keys ...string) string {
+	for _, k := range keys {
+		if n.Kind != yaml.MappingNode {
+			return ""
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return ""
+		}
+		n = next
+	}
+	if n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return strings.TrimSpace(n.Value)
+}
+
+// scriptExts are the file endings that make an argument a script a step runs.
+var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".ps1", ".rb", ".pl", ".js", ".mjs", ".cjs", ".ts"}
+
+// shellFiles returns the files a shell script runs, relative to its own
+// directory (see RunFiles). It reads commands split at newlines, ;, &, |
+// and parentheses, and words split at blanks, quotes dropped: enough for
+// the steps of a workflow, not a shell.
+func shellFiles(script string) []string {
+	var out []string
+	cwd := "" // the directory cd moved to, relative to the step's
+	emit := func(p string) {
+		if known(cwd) && known(p) {
+			out = append(out, path.Join(cwd, p))
+		}
+	}
+	script = strings.ReplaceAll(script, "\\\n", " ") // a line continued
+	commands := strings.FieldsFunc(script, func(r rune) bool { return strings.ContainsRune("\n;&|()", r) })
+	for _, c := range commands {
+		words := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(c))
+		// Skip variable assignments and command prefixes to the command word.
+		i := 0
+		for i < len(words) && (strings.Contains(words[i], "=") && !strings.HasPrefix(words[i], "-") ||
+			slices.Contains([]string{"sudo", "exec", "env", "time", "nohup", "command", "then", "do", "else", "!"}, words[i])) {
+			i++
+		}
+		if i == len(words) {
+			continue
+		}
+		cmd, args := words[i], words[i+1:]
+		switch {
+		case cmd == "cd" || cmd == "pushd":
+			if len(args) == 0 || !known(args[0]) {
+				cwd = "$" // somewhere planwarden cannot follow
+			} else {
+				cwd = path.Join(cwd, args[0])
+			}
+		case cmd == "make" || cmd == "gmake":
+			for _, f := range makefiles(args) {
+				emit(f)
+			}
+		case cmd == "." || cmd == "source":
+			if len(args) > 0 {
+				emit(args[0])
+			}
+		case strings.Contains(cmd, "/"):
+			emit(cmd)
+		}
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") && slices.ContainsFunc(scriptExts, func(ext string) bool { return strings.HasSuffix(a, ext) }) {
+				emit(a)
+			}
+		}
+	}
+	return out
+}
+
+// known reports whether p is a relative path planwarden can follow: no
+// expression, variable, glob or home directory, not absolute.
+func known(p string) bool {
+	return !strings.ContainsAny(p, "$`*?[{~") && !strings.HasPrefix(p, "/")
+}
+
+// makefiles returns the makefiles a make command with args reads.
+func makefiles(args []string) []string {
+	dir, files := "", []string(nil)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-C" || a == "--directory" || a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(args):
+			i++
+			if a == "-C" || a == "--directory" {
+				dir = args[i]
+			} else {
+				files = append(files, args[i])
+			}
+		case strings.HasPrefix(a, "--directory="):
+			dir = strings.TrimPrefix(a, "--directory=")
+		case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+			_, f, _ := strings.Cut(a, "=")
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	for i, f := range files {
+		files[i] = path.Join(dir, f)
+	}
+	return files
 }
 
 // WorkflowChanges returns a plan-workflow-changed finding for each file of
@@ -116,6 +294,10 @@ func WorkflowChanges(cfg *rules.Config, ch Changes, used []Used, project string)
 	for _, f := range ch.Files {
 		if cfg.IsPlanWorkflow(f) {
 			add(f, fmt.Sprintf("this pull request changes the plan workflow %s, and its plan was made by the pull request's own version of it, so the plan artifact cannot be trusted.", f))
+			continue
+		}
+		if matchAny(cfg.PlanWorkflowInputs, f) {
+			add(f, fmt.Sprintf("this pull request changes %s, which the config's plan_workflow_inputs says the plan workflows run, and the plan was made with the pull request's own version of it, so the plan artifact cannot be trusted.", f))
 			continue
 		}
 		for _, u := range used {
