@@ -12,6 +12,11 @@
 #
 #   scripts/mutate-cases.sh rules /tmp/out/rules.json
 #
+# With MUTATE_RETRY_LIVED=1 it also retries the mutants gremlins reported
+# LIVED: after adding tests, this re-judges an earlier run's survivors
+# (gremlins' KILLED stay killed: tests were only added) without running
+# gremlins again.
+#
 # Prints LIVED mutants as it goes and, last, one line:
 # "cases PKG: killed K, lived L, not viable N". A LIVED mutant here is
 # either a case clause no test judges or code no test runs.
@@ -34,7 +39,9 @@ if ! (cd "$work" && go test -count=1 "./$pkg" >/dev/null 2>&1); then
 fi
 
 # file line column type, one NOT COVERED mutant a line.
-mutants=$(jq -r '.files[] | .file_name as $f | .mutations[] | select(.status == "NOT COVERED") |
+retry=${MUTATE_RETRY_LIVED:-0}
+mutants=$(jq -r --argjson retry "$retry" '.files[] | .file_name as $f | .mutations[] |
+	select(.status == "NOT COVERED" or ($retry == 1 and .status == "LIVED")) |
 	"\($f) \(.line) \(.column) \(.type)"' "$report")
 
 killed=0 lived=0 inviable=0
