@@ -502,22 +502,6 @@ func memberFrom(raw []byte, key string) []byte {
 	return out
 }
 
-// eachListed calls f with every object element of the array raw (nothing
-// when raw is not an array).
-func eachListed(raw []byte, f func([]byte)) {
-	i := ws(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
-		return
-	}
-	_, _ = eachElement(raw, i, 0, func(v int) (int, error) {
-		end, err := skipValid(raw, v)
-		if err == nil && raw[v] == '{' {
-			f(raw[v:end:end])
-		}
-		return end, err
-	})
-}
-
 // stringAt decodes a string literal, or gives "" for anything else.
 func stringAt(lit []byte) string {
 	if len(lit) < 2 || lit[0] != '"' {

@@ -306,6 +306,22 @@ func findFormats(s string, found func(string)) bool {
 	return hit
 }
 
+// hasRuleKeyword reports whether s holds a keyword of any rule: the cheap
+// test before a text is searched for secrets to hide wherever they reappear.
+func hasRuleKeyword(s []byte) bool {
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.lower = appendLower(sc.lower[:0], string(s))
+	clear(sc.hits)
+	sc.d.trie.Walk(sc.lower, sc.walk)
+	for _, b := range sc.hits {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func appendLower(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]

@@ -220,14 +220,35 @@ func mayHideSecret(s []byte, escaped bool) bool {
 	switch {
 	case all&atSign != 0 && bytes.Contains(s, []byte("://")):
 		return true
-	case all&notB64 == 0:
+	case all&notB64 == 0 || escaped && wrappedBase64(s):
 		// A blob of text: its first byte is below 0x80, so its first
 		// base64 digit is below 32 (A-Z, a-f; gzip starts H4sI).
 		return len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
-	case all&hintStart == 0 || !escaped && all&eqSign == 0 && (all&colon == 0 || !bytes.Contains(s, []byte(": "))):
+	case !escaped && all&eqSign == 0 && (all&colon == 0 || !bytes.Contains(s, []byte(": "))):
 		return false
+	case all&hintStart != 0 && textHints.in(s):
+		return true
 	}
-	return textHints.in(s)
+	// A credential format a rule finds only by its context (sonar.login=,
+	// SONAR_TOKEN=): any keyword of the detector's rules.
+	return hasRuleKeyword(s)
+}
+
+// wrappedBase64 reports whether an escaped literal's inside is base64
+// broken into lines (\n or \r\n escapes, as base64 -w76 writes it).
+func wrappedBase64(s []byte) bool {
+	breaks := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r') {
+			i++
+			breaks++
+			continue
+		}
+		if byteClass[s[i]]&notB64 != 0 {
+			return false
+		}
+	}
+	return breaks > 0
 }
 
 // learn judges what the notes point at and adds what is secret to s.
