@@ -287,9 +287,7 @@ func findFormats(s string, found func(string)) bool {
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.lower = appendLower(sc.lower[:0], s)
-	clear(sc.hits)
-	sc.d.trie.Walk(sc.lower, sc.walk)
+	walkKeywords(sc, s)
 	hit := false
 	for w, b := range sc.hits {
 		for b != 0 {
@@ -311,9 +309,7 @@ func findFormats(s string, found func(string)) bool {
 func hasRuleKeyword(s []byte) bool {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.lower = appendLower(sc.lower[:0], string(s))
-	clear(sc.hits)
-	sc.d.trie.Walk(sc.lower, sc.walk)
+	walkKeywords(sc, s)
 	for _, b := range sc.hits {
 		if b != 0 {
 			return true
@@ -322,7 +318,14 @@ func hasRuleKeyword(s []byte) bool {
 	return false
 }
 
-func appendLower(dst []byte, s string) []byte {
+// walkKeywords marks in sc.hits the rules whose keywords s holds, in any case.
+func walkKeywords[S string | []byte](sc *scratch, s S) {
+	sc.lower = appendLower(sc.lower[:0], s)
+	clear(sc.hits)
+	sc.d.trie.Walk(sc.lower, sc.walk)
+}
+
+func appendLower[S string | []byte](dst []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {
