@@ -226,7 +226,7 @@ const maxUsedFiles = 20
 // planWorkflowUses returns the repository files the plan workflows use, as
 // the base branch has them: local actions (`uses: ./...`, and what their
 // action.yml uses in turn), called reusable workflows, and the scripts
-// their run: steps execute (trust.RunFiles).
+// their run: steps execute (trust.WorkflowUses).
 func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
 	var used []trust.Used
 	type file struct{ path, via string }
@@ -255,7 +255,7 @@ func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg 
 			if err != nil {
 				return nil, err
 			}
-			uses, err := trust.LocalUses(data)
+			uses, runs, err := trust.WorkflowUses(data)
 			if err != nil {
 				logger(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
 				break
@@ -264,7 +264,6 @@ func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg 
 			if f.via != "" {
 				via += ", " + f.via
 			}
-			runs, _ := trust.RunFiles(data) // the same YAML LocalUses read
 			for _, r := range runs {
 				used = append(used, trust.Used{Path: r, Via: "run by a step of " + strings.TrimPrefix(via, "used by ")})
 			}

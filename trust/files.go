@@ -71,16 +71,12 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 	return &doc, nil
 }
 
-// LocalUses returns the repository paths a workflow or composite action
+// localUses returns the repository paths a workflow or composite action
 // file uses (`uses: ./path`, in jobs and in steps), cleaned and relative to
 // the repository root, without duplicates, in file order. Remote actions
 // (owner/repo@ref) and docker:// images are not returned: the pull request
 // cannot change them.
-func LocalUses(data []byte) ([]string, error) {
-	doc, err := parseYAML(data)
-	if err != nil {
-		return nil, err
-	}
+func localUses(doc *yaml.Node) []string {
 	var out []string
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
@@ -103,10 +99,21 @@ func LocalUses(data []byte) ([]string, error) {
 		}
 	}
 	walk(doc, 0)
-	return out, nil
+	return out
 }
 
-// RunFiles returns the repository files a workflow or composite action
+// WorkflowUses returns what a workflow or composite action file uses from
+// the repository: its local actions and reusable workflows (localUses) and
+// the files its run: steps execute (runFiles).
+func WorkflowUses(data []byte) (uses, runs []string, err error) {
+	doc, err := parseYAML(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return localUses(doc), runFiles(doc), nil
+}
+
+// runFiles returns the repository files a workflow or composite action
 // file's `run:` steps execute, relative to the repository root, without
 // duplicates, in file order: a command or sourced file given as a path
 // (./plan.sh, scripts/plan, . ./env.sh), any argument that names a script
@@ -117,11 +124,7 @@ func LocalUses(data []byte) ([]string, error) {
 // holding an expression, a variable or a glob is not a path planwarden can
 // know and is left out; so are absolute paths and paths leaving the
 // repository. plan_workflow_inputs names whatever this does not find.
-func RunFiles(data []byte) ([]string, error) {
-	doc, err := parseYAML(data)
-	if err != nil {
-		return nil, err
-	}
+func runFiles(doc *yaml.Node) []string {
 	var out []string
 	add := func(dir, p string) {
 		if !known(dir) {
@@ -157,7 +160,7 @@ func RunFiles(data []byte) ([]string, error) {
 		}
 	}
 	walk(doc, "", 0)
-	return out, nil
+	return out
 }
 
 // scalarAt is the scalar value at the path of keys below the mapping n, or "".
@@ -184,11 +187,14 @@ func scalarAt(n *yaml.Node, keys ...string) string {
 	return strings.TrimSpace(n.Value)
 }
 
+// commandPrefixes are the words before a command word that run it.
+var commandPrefixes = []string{"sudo", "exec", "env", "time", "nohup", "command", "then", "do", "else", "!"}
+
 // scriptExts are the file endings that make an argument a script a step runs.
 var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".ps1", ".rb", ".pl", ".js", ".mjs", ".cjs", ".ts"}
 
 // shellFiles returns the files a shell script runs, relative to its own
-// directory (see RunFiles). It reads commands split at newlines, ;, &, |
+// directory (see runFiles). It reads commands split at newlines, ;, &, |
 // and parentheses, and words split at blanks, quotes dropped: enough for
 // the steps of a workflow, not a shell.
 func shellFiles(script string) []string {
@@ -206,7 +212,7 @@ func shellFiles(script string) []string {
 		// Skip variable assignments and command prefixes to the command word.
 		i := 0
 		for i < len(words) && (strings.Contains(words[i], "=") && !strings.HasPrefix(words[i], "-") ||
-			slices.Contains([]string{"sudo", "exec", "env", "time", "nohup", "command", "then", "do", "else", "!"}, words[i])) {
+			slices.Contains(commandPrefixes, words[i])) {
 			i++
 		}
 		if i == len(words) {

@@ -8,7 +8,7 @@ import (
 	"github.com/planwarden/planwarden/rules"
 )
 
-// A plan workflow's run: steps execute repository files a pull request can
+// A plan workflow's run: steps (WorkflowUses' second list) execute repository files a pull request can
 // change: each must be found, read against the right directory, and
 // nothing that is not a file the step runs (a Terraform directory, a
 // variable, an absolute path) may count.
@@ -44,7 +44,7 @@ jobs:
       - run: make
       - run: sudo ./setup.sh && make --file=ci.mk
 `
-	got, err := RunFiles([]byte(wf))
+	_, got, err := WorkflowUses([]byte(wf))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +60,11 @@ jobs:
 		"svc/ci.mk",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("RunFiles (-want +got):\n%s", diff)
-	}
-	if _, err := RunFiles([]byte("jobs: [")); err == nil {
-		t.Errorf("broken YAML: no error")
+		t.Errorf("WorkflowUses run files (-want +got):\n%s", diff)
 	}
 }
 
-// A run: step's script found by RunFiles counts like a local action: the
+// A run: step's script WorkflowUses finds counts like a local action: the
 // PR that changes it gets plan-workflow-changed, and so does a PR that
 // changes a file plan_workflow_inputs names; a Terraform file does not.
 func TestWorkflowChangesRunFilesAndInputs(t *testing.T) {

@@ -204,15 +204,15 @@ jobs:
   reusable:
     uses: ./.github/workflows/plan-common.yml
 `
-	got, err := LocalUses([]byte(wf))
+	got, _, err := WorkflowUses([]byte(wf))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{".github/actions/setup-terraform", ".github/workflows/plan-common.yml"}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("LocalUses (-want +got):\n%s", diff)
+		t.Errorf("WorkflowUses local uses (-want +got):\n%s", diff)
 	}
-	if _, err := LocalUses([]byte("jobs: [")); err == nil {
+	if _, _, err := WorkflowUses([]byte("jobs: [")); err == nil {
 		t.Errorf("broken YAML: no error")
 	}
 }
