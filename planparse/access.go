@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -743,6 +744,13 @@ func skipValid(data []byte, i int) (int, error) {
 	case '{', '[':
 		depth := 0
 		for i < len(data) {
+			// Eight bytes at a time past those that are no quote or bracket.
+			for i+8 <= len(data) && !structural8(binary.LittleEndian.Uint64(data[i:])) {
+				i += 8
+			}
+			if i >= len(data) {
+				break
+			}
 			switch data[i] {
 			case '"':
 				i = stringEnd(data, i)
@@ -766,6 +774,16 @@ func skipValid(data []byte, i int) (int, error) {
 		i++
 	}
 	return i, nil
+}
+
+// structural8 reports whether any of eight bytes (little endian) may be a
+// quote or a bracket: with bit 5 set, '[' and ']' read as '{' and '}'.
+func structural8(x uint64) bool {
+	y := x | ones*0x20
+	open := y ^ (ones * '{')
+	closing := y ^ (ones * '}')
+	quote := x ^ (ones * '"')
+	return ((open-ones)&^open|(closing-ones)&^closing|(quote-ones)&^quote)&highs != 0
 }
 
 // stringEnd returns the offset past the valid string that starts at

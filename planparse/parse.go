@@ -123,6 +123,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	members := newMemberCache() // shared by the plan's values
 	p := &Plan{
 		File:             name,
 		FormatVersion:    *w.FormatVersion,
@@ -134,10 +135,10 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Actions:          actions,
 		DeferredActions:  deferredActions,
 		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), variables: w.Variables, secrets: secrets,
-			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets}},
-			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
+			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets, members: members}},
+			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets, members: members}}},
 	}
-	z := &sanitizer{secrets: secrets} // shared by the plan's values
+	z := &sanitizer{secrets: secrets, members: members} // shared by the plan's values
 	// The changes are one allocation: they live as long as the plan.
 	p.Changes = make([]*Change, 0, w.ResourceChanges.Len())
 	slab := make([]Change, w.ResourceChanges.Len())

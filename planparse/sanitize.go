@@ -449,6 +449,8 @@ func decodeNumber(raw []byte, into *any) error {
 type sanitizer struct {
 	secrets   secretSet
 	redactKey []byte // HMAC key of redact mode; nil in review mode
+	// members is the plan's member cache (membercache.go), nil for none.
+	members *memberCache
 }
 
 // digest is a keyed digest of b: per process in review mode, per run of
