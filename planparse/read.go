@@ -15,7 +15,8 @@ import (
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
 func readPlan(data []byte) (*wirePlan, error) {
-	w := &wirePlan{notes: &secretNotes{data: data}}
+	w := &wirePlan{notes: &secretNotes{data: data},
+		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
 	in := interner{strs: map[string]string{}, notes: w.notes}
 	i := ws(data, 0)
 	if i < len(data) && data[i] != '{' {
@@ -88,9 +89,9 @@ func readPlan(data []byte) (*wirePlan, error) {
 			}
 			return end, err
 		case "prior_state":
-			return readValueInto(data, v, d, &w.PriorState, w.notes)
+			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
 		case "planned_values":
-			return readValueInto(data, v, d, &w.PlannedValues, w.notes)
+			return readState(data, v, d, &w.PlannedValues, w.notes, &w.plannedScan)
 		case "configuration":
 			return readValueInto(data, v, d, &w.Configuration, w.notes)
 		case "variables":

@@ -1,0 +1,357 @@
+package planparse
+
+import (
+	"hash/maphash"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// prior_state and planned_values are more than half of a plan's bytes, and
+// a review looks up a few of their resources (a node pool's parent
+// cluster, an ASG's launch template). Parse's one pass over them records,
+// per resource, where its object starts, its type and a hash of its
+// address (12 bytes; stateScan), and a lookup reads the bytes of the
+// resources it asks for only: nothing walks a whole section after Parse,
+// so a caller may release the sections' pages (Plan.SparseRanges).
+
+// stateIndex is prior_state's or planned_values' resources in the order
+// of PriorResources (root module first, then child modules breadth
+// first). A resource's address, names and values are decoded (and
+// sanitized) when a caller asks for that resource.
+type stateIndex struct {
+	raw   []byte     // the section (prior_state, planned_values)
+	ents  []stateEnt // its resources
+	types []string   // type names by stateEnt.typ
+	z     sanitizer
+
+	addrOnce sync.Once
+	byHash   []uint32 // indexes of ents sorted by address hash, made on the first lookup by address
+
+	mu      sync.Mutex                // guards decoded
+	decoded map[uint32]*StateResource // the resources asked for, by index of ents
+}
+
+// stateEnt is one resource of a section: where its object starts in the
+// section, its type (an index of stateIndex.types) and the hash of its
+// address as lookups by address see it (redacted).
+type stateEnt struct{ off, hash, typ uint32 }
+
+// addrSeed keys the address hashes (stateEnt.hash).
+var addrSeed = maphash.MakeSeed()
+
+func addrHash(address string) uint32 { return uint32(maphash.String(addrSeed, address)) }
+
+// stateScan is what the read of a prior_state or planned_values section
+// records for its index (readState).
+type stateScan struct {
+	root  []string // the path from the section to its root module
+	start int      // the section's offset in the plan's bytes
+	mods  []int32  // the depth of each module, in the order the read met them
+	recs  []stateRec
+	types map[string]uint32
+	names []string
+	// keyed are the resources whose address has quoted instance keys (a
+	// secret key is shown redacted): their hash is made once the plan's
+	// secrets are known.
+	keyed []keyedAddr
+}
+
+// stateRec is a stateEnt as the read records it, with its module.
+type stateRec struct {
+	stateEnt
+	mod int32
+}
+
+type keyedAddr struct {
+	rec    int // index of recs
+	k0, k1 int // the address literal, as offsets of the plan's bytes
+}
+
+// resource records a resource object at data[r] of module mod whose last
+// "type" and "address" members are the literals typ and addr (nil when
+// absent).
+func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, addrAt int) {
+	t := stringView(typ) // "" for a type that is no string, as a decode of the field gives
+	id, ok := s.types[t]
+	if !ok {
+		if s.types == nil {
+			s.types = map[string]uint32{}
+		}
+		id = uint32(len(s.names))
+		t = strings.Clone(t) // the name outlives a release of the section's pages
+		s.types[t] = id
+		s.names = append(s.names, t)
+	}
+	a := stringView(addr)
+	if strings.Contains(a, `["`) {
+		s.keyed = append(s.keyed, keyedAddr{len(s.recs), addrAt, addrAt + len(addr)})
+	}
+	s.recs = append(s.recs, stateRec{stateEnt{off: uint32(r - s.start), hash: addrHash(a), typ: id}, mod})
+}
+
+// readState reads a prior_state or planned_values section at data[v] as
+// readValueInto does (validating it, taking the secret notes) and records
+// its resources in s: the module at s.root, its resources and its child
+// modules'. The first of repeated "values", "root_module", "resources" and
+// "child_modules" members counts, and a resource's last "type" and
+// "address" (as a decode of the resource keeps them).
+func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateScan) (int, error) {
+	*s = stateScan{root: s.root, start: v}
+	end, err := s.path(data, v, d, s.root, n)
+	*into = nil
+	if err == nil && !isNull(data, v) {
+		*into = data[v:end:end]
+	}
+	if err != nil || len(data) > math.MaxUint32 {
+		s.recs = nil // no index past 4 GiB: lookups find nothing
+	}
+	return end, err
+}
+
+// keyAt is the offset in data of the opening quote of key, a key that
+// eachMember handed over: a slice of data that keeps data's capacity.
+func keyAt(data, key []byte) int { return cap(data) - cap(key) - 1 }
+
+// noted walks a member's value, telling n of the member.
+func noted(data []byte, obj int, key []byte, escaped bool, v, depth int, n *secretNotes,
+	walk func() (int, error)) (int, error) {
+	end, err := walk()
+	if err == nil && n != nil {
+		k0 := keyAt(data, key)
+		n.member(data, obj, k0, k0+len(key)+2, escaped, v, end)
+	}
+	return end, err
+}
+
+func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNotes) (int, error) {
+	if len(path) == 0 {
+		return s.module(data, v, depth, 0, n)
+	}
+	if byteAt(data, v) != '{' {
+		return skipNoting(data, v, depth, n)
+	}
+	found := false
+	return eachMember(data, v, depth, func(key []byte, escaped bool, mv int) (int, error) {
+		return noted(data, v, key, escaped, mv, depth, n, func() (int, error) {
+			if !found && string(key) == path[0] {
+				found = true
+				return s.path(data, mv, depth+1, path[1:], n)
+			}
+			return skipNoting(data, mv, depth+1, n)
+		})
+	})
+}
+
+// module reads a module object at data[v] whose depth below the root
+// module is modDepth.
+func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretNotes) (int, error) {
+	if byteAt(data, v) != '{' {
+		return skipNoting(data, v, depth, n)
+	}
+	mod := int32(len(s.mods))
+	s.mods = append(s.mods, modDepth)
+	seenResources, seenChildren := false, false
+	return eachMember(data, v, depth, func(key []byte, escaped bool, mv int) (int, error) {
+		return noted(data, v, key, escaped, mv, depth, n, func() (int, error) {
+			switch {
+			case string(key) == "resources" && !seenResources:
+				seenResources = true
+				if byteAt(data, mv) == '[' {
+					return eachElement(data, mv, depth+1, func(r int) (int, error) {
+						if byteAt(data, r) != '{' {
+							return skipNoting(data, r, depth+2, n)
+						}
+						return s.resourceAt(data, r, depth+2, mod, n)
+					})
+				}
+			case string(key) == "child_modules" && !seenChildren:
+				seenChildren = true
+				if byteAt(data, mv) == '[' {
+					return eachElement(data, mv, depth+1, func(e int) (int, error) {
+						return s.module(data, e, depth+2, modDepth+1, n)
+					})
+				}
+			}
+			return skipNoting(data, mv, depth+1, n)
+		})
+	})
+}
+
+// resourceAt reads a resource object at data[r].
+func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNotes) (int, error) {
+	var typ, addr []byte
+	addrAt := 0
+	end, err := eachMember(data, r, depth, func(key []byte, escaped bool, mv int) (int, error) {
+		return noted(data, r, key, escaped, mv, depth, n, func() (int, error) {
+			end, err := skipNoting(data, mv, depth+1, n)
+			switch string(key) {
+			case "type":
+				typ = data[mv:end]
+			case "address":
+				addr, addrAt = data[mv:end], mv
+			}
+			return end, err
+		})
+	})
+	if err == nil {
+		s.resource(data, r, mod, typ, addr, addrAt)
+	}
+	return end, err
+}
+
+// build makes the index of a section from its read, once the plan's
+// secrets (z) are known: a keyed address is hashed as lookups see it,
+// redacted.
+func (x *stateIndex) build(raw []byte, data []byte, s *stateScan, z sanitizer) {
+	for _, k := range s.keyed {
+		if s.recs != nil {
+			s.recs[k.rec].hash = addrHash(z.redactAddress(stringView(data[k.k0:k.k1])))
+		}
+	}
+	// Breadth first: the read met the modules depth first, and modules of
+	// one depth come in the same order either way.
+	if slices.ContainsFunc(s.mods, func(d int32) bool { return d > 0 }) {
+		slices.SortStableFunc(s.recs, func(a, b stateRec) int { return int(s.mods[a.mod] - s.mods[b.mod]) })
+	}
+	x.raw, x.types, x.z = raw, s.names, z
+	if len(s.recs) > 0 {
+		x.ents = make([]stateEnt, len(s.recs))
+		for i, r := range s.recs {
+			x.ents[i] = r.stateEnt
+		}
+	}
+}
+
+// Range is a span of the bytes given to Parse: data[Start:End].
+type Range struct{ Start, End int }
+
+// SparseRanges returns the spans of the bytes given to Parse that the plan
+// reads again only sparsely once Parse has returned: prior_state and
+// planned_values, of which a lookup (PriorResource, PlannedResourcesOfType,
+// ...) reads the resources it asks for and nothing else. No string or value
+// of the plan read before a lookup (changes, outputs, checks, the secret
+// set) points into them. A caller that mapped the file may release their
+// pages (madvise MADV_DONTNEED on a read-only mapping): the data must stay
+// readable, as Parse says, and a lookup then reads the few pages it needs
+// back from the file. The spans are in the order of the plan, disjoint;
+// empty for a plan that has neither section or was re-encoded (UTF-16).
+func (p *Plan) SparseRanges() []Range { return slices.Clone(p.sparse) }
+
+// sparseRanges finds the sections of SparseRanges in the caller's bytes in,
+// of which data is the plan as read (in past a byte-order mark).
+func sparseRanges(in, data []byte, w *wirePlan) []Range {
+	if len(in) == 0 || len(data) == 0 || &in[len(in)-1] != &data[len(data)-1] {
+		return nil // re-encoded: data is a copy
+	}
+	shift := len(in) - len(data)
+	var out []Range
+	for _, sec := range []struct {
+		raw   []byte
+		start int
+	}{{w.PriorState, w.priorScan.start}, {w.PlannedValues, w.plannedScan.start}} {
+		if len(sec.raw) > 0 {
+			out = append(out, Range{shift + sec.start, shift + sec.start + len(sec.raw)})
+		}
+	}
+	slices.SortFunc(out, func(a, b Range) int { return a.Start - b.Start })
+	return out
+}
+
+// fields decodes an entry's address, mode, type, name, values and
+// sensitive_values (the last of repeated members, as a decode keeps).
+func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, sensitive []byte) {
+	_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
+		end, err := skipValid(r, v)
+		switch string(key) {
+		case "address":
+			address = x.z.redactAddress(stringView(r[v:end]))
+		case "mode":
+			mode = stringView(r[v:end])
+		case "type":
+			typ = stringView(r[v:end])
+		case "name":
+			name = stringView(r[v:end])
+		case "values":
+			values = r[v:end:end]
+		case "sensitive_values":
+			sensitive = r[v:end:end]
+		}
+		return end, err
+	})
+	return
+}
+
+// object is the bytes of entry i's resource object.
+func (x *stateIndex) object(i uint32) []byte {
+	off := int(x.ents[i].off)
+	end, _ := skipValid(x.raw, off)
+	return x.raw[off:end:end]
+}
+
+// resource makes entry i's StateResource on first use; its Values are a
+// view of the plan's bytes, decoded as they are read.
+func (x *stateIndex) resource(i uint32) *StateResource {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if r, ok := x.decoded[i]; ok {
+		return r
+	}
+	address, m, _, name, values, sens := x.fields(x.object(i))
+	mode := Mode(m)
+	if mode == "" {
+		mode = ModeManaged
+	}
+	r := &StateResource{Address: address, Mode: mode, Type: x.types[x.ents[i].typ], Name: name,
+		Values: x.z.resolve(values, sens, nil, "")}
+	if x.decoded == nil {
+		x.decoded = map[uint32]*StateResource{}
+	}
+	x.decoded[i] = r
+	return r
+}
+
+func (x *stateIndex) all() []*StateResource {
+	var out []*StateResource
+	for i := range x.ents {
+		out = append(out, x.resource(uint32(i)))
+	}
+	return out
+}
+
+func (x *stateIndex) ofType(typ string) []*StateResource {
+	id := slices.Index(x.types, typ)
+	if id < 0 {
+		return nil
+	}
+	var out []*StateResource
+	for i, e := range x.ents {
+		if e.typ == uint32(id) {
+			out = append(out, x.resource(uint32(i)))
+		}
+	}
+	return out
+}
+
+// at finds the first resource whose (redacted) address is address: the
+// entries of its hash are read, no other.
+func (x *stateIndex) at(address string) *StateResource {
+	x.addrOnce.Do(func() {
+		x.byHash = make([]uint32, len(x.ents))
+		for i := range x.byHash {
+			x.byHash[i] = uint32(i)
+		}
+		sort.SliceStable(x.byHash, func(a, b int) bool { return x.ents[x.byHash[a]].hash < x.ents[x.byHash[b]].hash })
+	})
+	h := addrHash(address)
+	k := sort.Search(len(x.byHash), func(j int) bool { return x.ents[x.byHash[j]].hash >= h })
+	for ; k < len(x.byHash) && x.ents[x.byHash[k]].hash == h; k++ {
+		// Stable: entries of one hash stay in order, the first counts.
+		if r := x.resource(x.byHash[k]); r.Address == address {
+			return r
+		}
+	}
+	return nil
+}
