@@ -124,7 +124,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: "this is `terraform show -json` of a state, not of a plan",
 			Hint: "pass the plan file to `terraform show -json`: " + showHint}
 	}
-	plannedSensitive := sensitiveOutputs(w.PlannedValues)
+	plannedSensitive := sensitiveOutputs(w.plannedScan.outputs)
 	secrets := collectSecrets(w, plannedSensitive)
 	collectFound(w, secrets) // secretnotes.go
 	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
@@ -524,12 +524,9 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 }
 
 // sensitiveOutputs returns the values of the outputs planned_values marks
-// sensitive (older plans mark them only there).
-func sensitiveOutputs(planned []byte) map[string]json.RawMessage {
-	if !marksSensitive(planned) {
-		return nil // no walk to "outputs" past a large root_module
-	}
-	outputs := member(planned, "outputs")
+// sensitive (older plans mark them only there), given planned_values'
+// "outputs" (recorded by the read: stateScan.outputs).
+func sensitiveOutputs(outputs []byte) map[string]json.RawMessage {
 	if !marksSensitive(outputs) {
 		return nil
 	}

@@ -57,6 +57,10 @@ type stateScan struct {
 	// secret key is shown redacted): their hash is made once the plan's
 	// secrets are known.
 	keyed []keyedAddr
+	// outputs is the section's first "outputs" member (nil when absent or
+	// null), for sensitiveOutputs: no search of the whole section for a
+	// sensitivity flag.
+	outputs []byte
 }
 
 // stateRec is a stateEnt as the read records it, with its module.
@@ -133,14 +137,21 @@ func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNote
 	if byteAt(data, v) != '{' {
 		return skipNoting(data, v, depth, n)
 	}
-	found := false
+	found, section, outputs := false, len(path) == len(s.root), false
 	return eachMember(data, v, depth, func(key []byte, escaped bool, mv int) (int, error) {
 		return noted(data, v, key, escaped, mv, depth, n, func() (int, error) {
 			if !found && string(key) == path[0] {
 				found = true
 				return s.path(data, mv, depth+1, path[1:], n)
 			}
-			return skipNoting(data, mv, depth+1, n)
+			end, err := skipNoting(data, mv, depth+1, n)
+			if section && !outputs && string(key) == "outputs" {
+				outputs = true // the first counts, as member reads it
+				if err == nil && !isNull(data, mv) {
+					s.outputs = data[mv:end:end]
+				}
+			}
+			return end, err
 		})
 	})
 }
