@@ -3,7 +3,9 @@ package planparse
 import (
 	"bytes"
 	"math"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -18,6 +20,30 @@ import (
 // goroutines reading one plan share it safely.
 type memberCache struct {
 	slots [cacheSlots]cacheSlot
+	// steps remembers whether the keys callers read by (Get's steps: a
+	// program's few attribute names) are secret keys of the plan, whose
+	// secret set does not change after Parse; at most maxSteps of them.
+	steps     sync.Map // string -> bool
+	stepCount atomic.Int32
+}
+
+// maxSteps bounds memberCache.steps.
+const maxSteps = 1024
+
+// secretStep is z.secretKey(k) for a key a caller reads by, remembered.
+func (c *memberCache) secretStep(z *sanitizer, k string) bool {
+	if c == nil {
+		return z.secretKey(k)
+	}
+	if v, ok := c.steps.Load(k); ok {
+		return v.(bool)
+	}
+	secret := z.secretKey(k)
+	if c.stepCount.Load() < maxSteps {
+		c.stepCount.Add(1)
+		c.steps.Store(strings.Clone(k), secret) // k may be a view of a plan
+	}
+	return secret
 }
 
 const (

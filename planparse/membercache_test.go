@@ -163,3 +163,38 @@ func TestMemberCacheConcurrentReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretStepsRemembered: whether a key read by is a secret key of the
+// plan is remembered per plan, for at most maxSteps keys; a secret key
+// reads as absent (sanitize shows it renamed) whether remembered or not.
+func TestSecretStepsRemembered(t *testing.T) {
+	t.Parallel()
+	secret := "Tr0ub4dor-and-3xyz"
+	p := mustParse(t, "plan.json", `{"format_version":"1.2","resource_changes":[{"address":"a.b","type":"a","name":"b","change":{"actions":["update"],
+	  "before":{"marked":"`+secret+`"},"after":{"keys":{"`+secret+`":"user","plain":"x"}},"before_sensitive":{"marked":true},"after_sensitive":{}}}]}`)
+	v := p.Changes[0].After().Get("keys")
+	c := p.Changes[0].la.z.members
+	for round := range 2 {
+		if got := v.Get(secret); !got.IsNull() {
+			t.Fatalf("round %d: the secret key reads by name: %s", round, got.Display())
+		}
+		if got := v.Get("plain").Display(); got != "x" {
+			t.Fatalf("round %d: plain = %q", round, got)
+		}
+	}
+	if s, ok := c.steps.Load(secret); !ok || s != true {
+		t.Errorf("the secret key is not remembered as secret: %v %v", s, ok)
+	}
+	for i := range 2 * maxSteps {
+		v.Get(fmt.Sprintf("key-%d", i))
+	}
+	if n := c.stepCount.Load(); n > maxSteps {
+		t.Errorf("%d keys remembered, at most %d", n, maxSteps)
+	}
+	c2 := newMemberCache()
+	c2.stepCount.Store(maxSteps)
+	z := &sanitizer{secrets: p.lazy.secrets}
+	if !c2.secretStep(z, secret) || c2.secretStep(z, "plain") {
+		t.Errorf("past the bound, secretStep does not answer as secretKey")
+	}
+}

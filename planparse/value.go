@@ -169,7 +169,7 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 		if n.raw[0] != '{' {
 			return Value{}, false
 		}
-		if n.z.secretKey(s) {
+		if n.z.members.secretStep(n.z, s) {
 			return Value{}, false // sanitize renames a secret key: it is not there by name
 		}
 		key := s
