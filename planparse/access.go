@@ -242,6 +242,22 @@ func (p *Plan) PlannedResourcesOfType(typ string) []*StateResource {
 	return p.lazy.planned.ofType(typ)
 }
 
+// PriorResourcesWith lists prior_state's resources of type typ whose
+// string attribute field (at the top of their values) equals value in any
+// case (strings.ToLower of both; an empty value matches nothing), in the
+// order of PriorResources. For field "id" or "name" it reads only the
+// resources whose value Parse recorded a matching hash of, not every
+// resource of the type: on a large plan whose state pages were released
+// (SparseRanges), prefer it to filtering PriorResourcesOfType.
+func (p *Plan) PriorResourcesWith(typ, field, value string) []*StateResource {
+	return p.lazy.prior.with(typ, field, value)
+}
+
+// PlannedResourcesWith is PriorResourcesWith for planned_values.
+func (p *Plan) PlannedResourcesWith(typ, field, value string) []*StateResource {
+	return p.lazy.planned.with(typ, field, value)
+}
+
 // Variable returns the value the plan gives the root module's variable
 // name (null when it gives none), sanitized like every value: a variable
 // the configuration declares sensitive, or whose name says it holds a

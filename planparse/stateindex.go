@@ -35,9 +35,31 @@ type stateIndex struct {
 }
 
 // stateEnt is one resource of a section: where its object starts in the
-// section, its type (an index of stateIndex.types) and the hash of its
-// address as lookups by address see it (redacted).
-type stateEnt struct{ off, hash, typ uint32 }
+// section, its type (an index of stateIndex.types), the hash of its
+// address as lookups by address see it (redacted) and short hashes of its
+// values' id and name in lower case (fieldHash; 0 for none), which
+// resourcesWith narrows its reads by.
+type stateEnt struct {
+	off, hash, typ uint32
+	id, name       uint16
+}
+
+// fieldHash is the short hash of a string attribute's value in lower case.
+func fieldHash(s string) uint16 {
+	var buf [128]byte
+	b := buf[:0]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || len(b) == len(buf) {
+			return uint16(maphash.String(addrSeed, strings.ToLower(s)))
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return uint16(maphash.Bytes(addrSeed, b))
+}
 
 // addrSeed keys the address hashes (stateEnt.hash).
 var addrSeed = maphash.MakeSeed()
@@ -76,24 +98,31 @@ type keyedAddr struct {
 
 // resource records a resource object at data[r] of module mod whose last
 // "type" and "address" members are the literals typ and addr (nil when
-// absent).
-func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, addrAt int) {
+// absent), and whose values' id and name are the literals id and name.
+func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, addrAt int, id, name []byte) {
 	t := stringView(typ) // "" for a type that is no string, as a decode of the field gives
-	id, ok := s.types[t]
+	tid, ok := s.types[t]
 	if !ok {
 		if s.types == nil {
 			s.types = map[string]uint32{}
 		}
-		id = uint32(len(s.names))
+		tid = uint32(len(s.names))
 		t = strings.Clone(t) // the name outlives a release of the section's pages
-		s.types[t] = id
+		s.types[t] = tid
 		s.names = append(s.names, t)
 	}
 	a := stringView(addr)
 	if strings.Contains(a, `["`) {
 		s.keyed = append(s.keyed, keyedAddr{len(s.recs), addrAt, addrAt + len(addr)})
 	}
-	s.recs = append(s.recs, stateRec{stateEnt{off: uint32(r - s.start), hash: addrHash(a), typ: id}, mod})
+	e := stateEnt{off: uint32(r - s.start), hash: addrHash(a), typ: tid}
+	if len(id) > 0 && id[0] == '"' {
+		e.id = fieldHash(stringView(id))
+	}
+	if len(name) > 0 && name[0] == '"' {
+		e.name = fieldHash(stringView(name))
+	}
+	s.recs = append(s.recs, stateRec{e, mod})
 }
 
 // readState reads a prior_state or planned_values section at data[v] as
@@ -195,20 +224,40 @@ func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretN
 func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNotes) (int, error) {
 	var typ, addr []byte
 	addrAt := 0
+	var id, name []byte // of the last "values" (a decode's), the first of repeated keys (lookup's)
 	end, err := eachMember(data, r, depth, func(key []byte, escaped bool, mv int) (int, error) {
 		return noted(data, r, key, escaped, mv, depth, n, func() (int, error) {
+			if string(key) == "values" && byteAt(data, mv) == '{' {
+				id, name = nil, nil
+				seenID, seenName := false, false
+				end, err := eachMember(data, mv, depth+1, func(k []byte, esc bool, fv int) (int, error) {
+					return noted(data, mv, k, esc, fv, depth+1, n, func() (int, error) {
+						end, err := skipNoting(data, fv, depth+2, n)
+						switch {
+						case !seenID && keyIs(k, "id"):
+							seenID, id = true, data[fv:end]
+						case !seenName && keyIs(k, "name"):
+							seenName, name = true, data[fv:end]
+						}
+						return end, err
+					})
+				})
+				return end, err
+			}
 			end, err := skipNoting(data, mv, depth+1, n)
 			switch string(key) {
 			case "type":
 				typ = data[mv:end]
 			case "address":
 				addr, addrAt = data[mv:end], mv
+			case "values":
+				id, name = nil, nil // a last "values" that is no object
 			}
 			return end, err
 		})
 	})
 	if err == nil {
-		s.resource(data, r, mod, typ, addr, addrAt)
+		s.resource(data, r, mod, typ, addr, addrAt, id, name)
 	}
 	return end, err
 }
@@ -341,6 +390,27 @@ func (x *stateIndex) ofType(typ string) []*StateResource {
 	for i, e := range x.ents {
 		if e.typ == uint32(id) {
 			out = append(out, x.resource(uint32(i)))
+		}
+	}
+	return out
+}
+
+// with lists the resources of type typ whose values' string attribute
+// field, in lower case, is value's (see PriorResourcesWith).
+func (x *stateIndex) with(typ, field, value string) []*StateResource {
+	id := slices.Index(x.types, typ)
+	if id < 0 || value == "" {
+		return nil
+	}
+	want, h := strings.ToLower(value), fieldHash(value)
+	var out []*StateResource
+	for i, e := range x.ents {
+		if e.typ != uint32(id) || field == "id" && e.id != h || field == "name" && e.name != h {
+			continue
+		}
+		r := x.resource(uint32(i))
+		if s, ok := r.Values.Get(field).Str(); ok && strings.ToLower(s) == want {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -330,3 +330,138 @@ func TestStateSecretsNamedAtEveryLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestResourcesWithReadsAsFilter: PriorResourcesWith and
+// PlannedResourcesWith list what filtering the resources of the type by
+// the sanitized string attribute (in lower case) lists, on every plan
+// (corpus, fixtures, mixes, edge cases), for the recorded fields (id,
+// name) and others, for every value present, changed in case, or absent.
+func TestResourcesWithReadsAsFilter(t *testing.T) {
+	t.Parallel()
+	files := diffFiles(t)
+	for name, data := range stateEdgePlans() {
+		files[name] = data
+	}
+	files["with edges"] = []byte(`{"format_version":"1.2","resource_changes":[],"planned_values":{"root_module":{"resources":[
+	  {"address":"t.a","type":"t","values":{"i\u0064":"Esc-ID","name":"first","name":"second"}},
+	  {"address":"t.b","type":"t","values":{"id":"esc-id","name":"Ünïcode-Name"},"sensitive_values":{}},
+	  {"address":"t.c","type":"t","values":{"id":"hidden-id"},"sensitive_values":{"id":true}},
+	  {"address":"t.d","type":"t","values":{"id":"old-id"},"values":{"id":"new-id","name":7}},
+	  {"address":"t.e","type":"t","values":{"id":"` + strings.Repeat("Long-", 40) + `"},"values":null},
+	  {"address":"t.f","type":"t","values":{"id":"` + strings.Repeat("LONG-", 40) + `"}}]}}}`)
+	show := func(rs []*StateResource) string {
+		var b strings.Builder
+		for _, r := range rs {
+			fmt.Fprintf(&b, "%p %s\n", r, r.Address)
+		}
+		return b.String()
+	}
+	compared := 0
+	for name, data := range files {
+		p, err := Parse(name, data)
+		if err != nil || p.Tool != "" {
+			continue
+		}
+		for _, sec := range []struct {
+			name string
+			with func(typ, field, value string) []*StateResource
+			of   func(typ string) []*StateResource
+			all  func() []*StateResource
+		}{{"prior_state", p.PriorResourcesWith, p.PriorResourcesOfType, p.PriorResources},
+			{"planned_values", p.PlannedResourcesWith, p.PlannedResourcesOfType, p.PlannedResources}} {
+			types := map[string]bool{}
+			for _, r := range sec.all() {
+				types[r.Type] = true
+			}
+			for typ := range types {
+				for _, field := range []string{"id", "name", "arn", "resource_id", "missing"} {
+					values := map[string]bool{"": true, "no-such-value": true}
+					for _, r := range sec.of(typ) {
+						if s, ok := r.Values.Get(field).Str(); ok {
+							values[s], values[strings.ToUpper(s)], values[s+"-x"] = true, true, true
+						}
+					}
+					for v := range values {
+						var want []*StateResource
+						for _, r := range sec.of(typ) {
+							if s, ok := r.Values.Get(field).Str(); ok && v != "" && strings.ToLower(s) == strings.ToLower(v) {
+								want = append(want, r)
+							}
+						}
+						if got := sec.with(typ, field, v); show(got) != show(want) {
+							t.Fatalf("%s %s: %s with %s = %q:\n%s\nfiltered:\n%s", name, sec.name, typ, field, v, show(got), show(want))
+						}
+						compared++
+					}
+				}
+			}
+		}
+	}
+	if compared < 2000 {
+		t.Errorf("only %d lookups compared", compared)
+	}
+	p := mustParse(t, "edges", string(files["with edges"]))
+	for _, c := range []struct{ field, value, want string }{
+		{"id", "ESC-id", "t.a t.b"}, {"name", "first", "t.a"}, {"name", "second", ""}, {"name", "ünïcode-name", "t.b"},
+		{"id", "hidden-id", ""}, {"id", "new-id", "t.d"}, {"id", "old-id", ""}, {"id", strings.Repeat("long-", 40), "t.f"},
+	} {
+		var got []string
+		for _, r := range p.PlannedResourcesWith("t", c.field, c.value) {
+			got = append(got, r.Address)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("with %s = %q: %q, want %q", c.field, c.value, got, c.want)
+		}
+	}
+}
+
+// TestResourcesWithReadsCandidatesOnly: a lookup by id or name reads the
+// bytes of the resources whose recorded hash matches, not the other
+// resources of the type (their bytes blanked, as released pages could
+// be, it still finds its resource).
+func TestResourcesWithReadsCandidatesOnly(t *testing.T) {
+	t.Parallel()
+	data := plantest.Clusters(300)
+	p, err := Parse("clusters", bytes.Clone(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const typ = "aws_sagemaker_endpoint_configuration"
+	all := p.PlannedResourcesOfType(typ)
+	if len(all) < 10 {
+		t.Fatalf("%d %s in planned_values", len(all), typ)
+	}
+	target := all[len(all)/2]
+	name, _ := target.Values.Get("name").Str()
+	q, err := Parse("clusters", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &q.lazy.planned
+	var keep []byte
+	for i := range x.ents {
+		if obj := x.object(uint32(i)); strings.Contains(string(obj), `"`+target.Address+`"`) {
+			keep = bytes.Clone(obj)
+			at := int(uintptr(unsafe.Pointer(unsafe.SliceData(obj))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+			blanked := false
+			for _, r := range q.SparseRanges() {
+				if r.Start <= at && at < r.End {
+					copy(data[r.Start:r.End], bytes.Repeat([]byte(" "), r.End-r.Start))
+					copy(data[at:], keep)
+					blanked = true
+				}
+			}
+			if !blanked {
+				t.Fatalf("%s lies in no sparse range", target.Address)
+			}
+			break
+		}
+	}
+	if keep == nil {
+		t.Fatalf("%s not found in the index", target.Address)
+	}
+	got := q.PlannedResourcesWith(typ, "name", strings.ToUpper(name))
+	if len(got) != 1 || got[0].Address != target.Address {
+		t.Fatalf("with name %q after the other resources were blanked: %v", name, got)
+	}
+}
