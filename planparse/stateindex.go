@@ -72,7 +72,8 @@ type stateScan struct {
 	root  []string // the path from the section to its root module
 	start int      // the section's offset in the plan's bytes
 	mods  []int32  // the depth of each module, in the order the read met them
-	recs  []stateRec
+	recs  [][]stateRec // in chunks (see wireList: no slice grown a quarter at a time)
+	n     int          // records in recs
 	types map[string]uint32
 	names []string
 	// keyed are the resources whose address has quoted instance keys (a
@@ -113,7 +114,7 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, ad
 	}
 	a := stringView(addr)
 	if strings.Contains(a, `["`) {
-		s.keyed = append(s.keyed, keyedAddr{len(s.recs), addrAt, addrAt + len(addr)})
+		s.keyed = append(s.keyed, keyedAddr{s.n, addrAt, addrAt + len(addr)})
 	}
 	e := stateEnt{off: uint32(r - s.start), hash: addrHash(a), typ: tid}
 	if len(id) > 0 && id[0] == '"' {
@@ -122,7 +123,17 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, ad
 	if len(name) > 0 && name[0] == '"' {
 		e.name = fieldHash(stringView(name))
 	}
-	s.recs = append(s.recs, stateRec{e, mod})
+	k := len(s.recs) - 1
+	if k < 0 || len(s.recs[k]) == cap(s.recs[k]) {
+		size := 64
+		if k >= 0 {
+			size = min(2*cap(s.recs[k]), maxChunk)
+		}
+		s.recs = append(s.recs, make([]stateRec, 0, size))
+		k++
+	}
+	s.recs[k] = append(s.recs[k], stateRec{e, mod})
+	s.n++
 }
 
 // readState reads a prior_state or planned_values section at data[v] as
@@ -139,7 +150,7 @@ func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateSca
 		*into = data[v:end:end]
 	}
 	if err != nil || len(data) > math.MaxUint32 {
-		s.recs = nil // no index past 4 GiB: lookups find nothing
+		s.recs, s.n, s.keyed = nil, 0, nil // no index past 4 GiB: lookups find nothing
 	}
 	return end, err
 }
@@ -266,21 +277,39 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 // secrets (z) are known: a keyed address is hashed as lookups see it,
 // redacted.
 func (x *stateIndex) build(raw []byte, data []byte, s *stateScan, z sanitizer) {
-	for _, k := range s.keyed {
-		if s.recs != nil {
-			s.recs[k.rec].hash = addrHash(z.redactAddress(stringView(data[k.k0:k.k1])))
-		}
+	x.raw, x.types, x.z = raw, s.names, z
+	if s.n == 0 {
+		return
 	}
 	// Breadth first: the read met the modules depth first, and modules of
-	// one depth come in the same order either way.
-	if slices.ContainsFunc(s.mods, func(d int32) bool { return d > 0 }) {
-		slices.SortStableFunc(s.recs, func(a, b stateRec) int { return int(s.mods[a.mod] - s.mods[b.mod]) })
+	// one depth come in the same order either way; a counting sort by
+	// depth keeps the read's order within a depth.
+	var at []int // the next place of a record of each depth
+	for _, c := range s.recs {
+		for _, r := range c {
+			d := int(s.mods[r.mod])
+			for len(at) <= d {
+				at = append(at, 0)
+			}
+			at[d]++
+		}
 	}
-	x.raw, x.types, x.z = raw, s.names, z
-	if len(s.recs) > 0 {
-		x.ents = make([]stateEnt, len(s.recs))
-		for i, r := range s.recs {
-			x.ents[i] = r.stateEnt
+	for d, next := 0, 0; d < len(at); d++ {
+		at[d], next = next, next+at[d]
+	}
+	x.ents = make([]stateEnt, s.n)
+	i, keyed := 0, s.keyed
+	for _, c := range s.recs {
+		for _, r := range c {
+			if len(keyed) > 0 && keyed[0].rec == i {
+				k := keyed[0]
+				r.hash = addrHash(z.redactAddress(stringView(data[k.k0:k.k1])))
+				keyed = keyed[1:]
+			}
+			d := s.mods[r.mod]
+			x.ents[at[d]] = r.stateEnt
+			at[d]++
+			i++
 		}
 	}
 }
