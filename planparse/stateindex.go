@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -47,18 +48,20 @@ type stateEnt struct {
 // fieldHash is the short hash of a string attribute's value in lower case.
 func fieldHash(s string) uint16 {
 	var buf [128]byte
-	b := buf[:0]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 || len(b) == len(buf) {
-			return uint16(maphash.String(addrSeed, strings.ToLower(s)))
-		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
+	if len(s) > len(buf) {
+		return uint16(maphash.String(addrSeed, strings.ToLower(s)))
 	}
-	return uint16(maphash.Bytes(addrSeed, b))
+	n := copy(buf[:], s)
+	for i := 0; i < n; i += 8 { // eight bytes at a time (the buffer's tail is zeros)
+		x := binary.LittleEndian.Uint64(buf[i:])
+		if x&highs != 0 {
+			return uint16(maphash.String(addrSeed, strings.ToLower(s))) // not ASCII
+		}
+		// The bytes from 'A' to 'Z' gain 0x20.
+		upper := (x + ones*(0x80-'A')) &^ (x + ones*(0x80-'Z'-1)) & highs
+		binary.LittleEndian.PutUint64(buf[i:], x|upper>>2)
+	}
+	return uint16(maphash.Bytes(addrSeed, buf[:n]))
 }
 
 // addrSeed keys the address hashes (stateEnt.hash).
@@ -69,13 +72,14 @@ func addrHash(address string) uint32 { return uint32(maphash.String(addrSeed, ad
 // stateScan is what the read of a prior_state or planned_values section
 // records for its index (readState).
 type stateScan struct {
-	root  []string // the path from the section to its root module
-	start int      // the section's offset in the plan's bytes
-	mods  []int32  // the depth of each module, in the order the read met them
+	root  []string     // the path from the section to its root module
+	start int          // the section's offset in the plan's bytes
+	mods  []int32      // the depth of each module, in the order the read met them
 	recs  [][]stateRec // in chunks (see wireList: no slice grown a quarter at a time)
 	n     int          // records in recs
 	types map[string]uint32
 	names []string
+	last  uint32 // the type of the resource recorded last
 	// keyed are the resources whose address has quoted instance keys (a
 	// secret key is shown redacted): their hash is made once the plan's
 	// secrets are known.
@@ -102,7 +106,13 @@ type keyedAddr struct {
 // absent), and whose values' id and name are the literals id and name.
 func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, addrAt int, id, name []byte) {
 	t := stringView(typ) // "" for a type that is no string, as a decode of the field gives
-	tid, ok := s.types[t]
+	var tid uint32
+	ok := false
+	if len(s.names) > 0 && s.names[s.last] == t { // resources of a type come together
+		tid, ok = s.last, true
+	} else {
+		tid, ok = s.types[t]
+	}
 	if !ok {
 		if s.types == nil {
 			s.types = map[string]uint32{}
@@ -112,6 +122,7 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, ad
 		s.types[t] = tid
 		s.names = append(s.names, t)
 	}
+	s.last = tid
 	a := stringView(addr)
 	if strings.Contains(a, `["`) {
 		s.keyed = append(s.keyed, keyedAddr{s.n, addrAt, addrAt + len(addr)})
@@ -155,21 +166,6 @@ func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateSca
 	return end, err
 }
 
-// keyAt is the offset in data of the opening quote of key, a key that
-// eachMember handed over: a slice of data that keeps data's capacity.
-func keyAt(data, key []byte) int { return cap(data) - cap(key) - 1 }
-
-// noted walks a member's value, telling n of the member.
-func noted(data []byte, obj int, key []byte, escaped bool, v, depth int, n *secretNotes,
-	walk func() (int, error)) (int, error) {
-	end, err := walk()
-	if err == nil && n != nil {
-		k0 := keyAt(data, key)
-		n.member(data, obj, k0, k0+len(key)+2, escaped, v, end)
-	}
-	return end, err
-}
-
 func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNotes) (int, error) {
 	if len(path) == 0 {
 		return s.module(data, v, depth, 0, n)
@@ -178,21 +174,19 @@ func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNote
 		return skipNoting(data, v, depth, n)
 	}
 	found, section, outputs := false, len(path) == len(s.root), false
-	return eachMember(data, v, depth, func(key []byte, escaped bool, mv int) (int, error) {
-		return noted(data, v, key, escaped, mv, depth, n, func() (int, error) {
-			if !found && string(key) == path[0] {
-				found = true
-				return s.path(data, mv, depth+1, path[1:], n)
+	return eachNoted(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+		if !found && string(key) == path[0] {
+			found = true
+			return s.path(data, mv, depth+1, path[1:], n)
+		}
+		end, err := skipNoting(data, mv, depth+1, n)
+		if section && !outputs && string(key) == "outputs" {
+			outputs = true // the first counts, as member reads it
+			if err == nil && !isNull(data, mv) {
+				s.outputs = data[mv:end:end]
 			}
-			end, err := skipNoting(data, mv, depth+1, n)
-			if section && !outputs && string(key) == "outputs" {
-				outputs = true // the first counts, as member reads it
-				if err == nil && !isNull(data, mv) {
-					s.outputs = data[mv:end:end]
-				}
-			}
-			return end, err
-		})
+		}
+		return end, err
 	})
 }
 
@@ -205,29 +199,27 @@ func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretN
 	mod := int32(len(s.mods))
 	s.mods = append(s.mods, modDepth)
 	seenResources, seenChildren := false, false
-	return eachMember(data, v, depth, func(key []byte, escaped bool, mv int) (int, error) {
-		return noted(data, v, key, escaped, mv, depth, n, func() (int, error) {
-			switch {
-			case string(key) == "resources" && !seenResources:
-				seenResources = true
-				if byteAt(data, mv) == '[' {
-					return eachElement(data, mv, depth+1, func(r int) (int, error) {
-						if byteAt(data, r) != '{' {
-							return skipNoting(data, r, depth+2, n)
-						}
-						return s.resourceAt(data, r, depth+2, mod, n)
-					})
-				}
-			case string(key) == "child_modules" && !seenChildren:
-				seenChildren = true
-				if byteAt(data, mv) == '[' {
-					return eachElement(data, mv, depth+1, func(e int) (int, error) {
-						return s.module(data, e, depth+2, modDepth+1, n)
-					})
-				}
+	return eachNoted(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+		switch {
+		case string(key) == "resources" && !seenResources:
+			seenResources = true
+			if byteAt(data, mv) == '[' {
+				return eachElement(data, mv, depth+1, func(r int) (int, error) {
+					if byteAt(data, r) != '{' {
+						return skipNoting(data, r, depth+2, n)
+					}
+					return s.resourceAt(data, r, depth+2, mod, n)
+				})
 			}
-			return skipNoting(data, mv, depth+1, n)
-		})
+		case string(key) == "child_modules" && !seenChildren:
+			seenChildren = true
+			if byteAt(data, mv) == '[' {
+				return eachElement(data, mv, depth+1, func(e int) (int, error) {
+					return s.module(data, e, depth+2, modDepth+1, n)
+				})
+			}
+		}
+		return skipNoting(data, mv, depth+1, n)
 	})
 }
 
@@ -236,36 +228,31 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	var typ, addr []byte
 	addrAt := 0
 	var id, name []byte // of the last "values" (a decode's), the first of repeated keys (lookup's)
-	end, err := eachMember(data, r, depth, func(key []byte, escaped bool, mv int) (int, error) {
-		return noted(data, r, key, escaped, mv, depth, n, func() (int, error) {
-			if string(key) == "values" && byteAt(data, mv) == '{' {
-				id, name = nil, nil
-				seenID, seenName := false, false
-				end, err := eachMember(data, mv, depth+1, func(k []byte, esc bool, fv int) (int, error) {
-					return noted(data, mv, k, esc, fv, depth+1, n, func() (int, error) {
-						end, err := skipNoting(data, fv, depth+2, n)
-						switch {
-						case !seenID && keyIs(k, "id"):
-							seenID, id = true, data[fv:end]
-						case !seenName && keyIs(k, "name"):
-							seenName, name = true, data[fv:end]
-						}
-						return end, err
-					})
-				})
+	end, err := eachNoted(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+		if string(key) == "values" && byteAt(data, mv) == '{' {
+			id, name = nil, nil
+			seenID, seenName := false, false
+			return eachNoted(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
+				end, err := skipNoting(data, fv, depth+2, n)
+				switch {
+				case !seenID && keyIs(k, "id"):
+					seenID, id = true, data[fv:end]
+				case !seenName && keyIs(k, "name"):
+					seenName, name = true, data[fv:end]
+				}
 				return end, err
-			}
-			end, err := skipNoting(data, mv, depth+1, n)
-			switch string(key) {
-			case "type":
-				typ = data[mv:end]
-			case "address":
-				addr, addrAt = data[mv:end], mv
-			case "values":
-				id, name = nil, nil // a last "values" that is no object
-			}
-			return end, err
-		})
+			})
+		}
+		end, err := skipNoting(data, mv, depth+1, n)
+		switch string(key) {
+		case "type":
+			typ = data[mv:end]
+		case "address":
+			addr, addrAt = data[mv:end], mv
+		case "values":
+			id, name = nil, nil // a last "values" that is no object
+		}
+		return end, err
 	})
 	if err == nil {
 		s.resource(data, r, mod, typ, addr, addrAt, id, name)

@@ -3,6 +3,7 @@ package planparse
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"testing"
 	"unsafe"
@@ -463,5 +464,25 @@ func TestResourcesWithReadsCandidatesOnly(t *testing.T) {
 	got := q.PlannedResourcesWith(typ, "name", strings.ToUpper(name))
 	if len(got) != 1 || got[0].Address != target.Address {
 		t.Fatalf("with name %q after the other resources were blanked: %v", name, got)
+	}
+}
+
+// TestFieldHashIsHashOfLowerCase: fieldHash lowers eight bytes at a time;
+// it must hash what strings.ToLower gives, for every ASCII byte at every
+// place of a word, for non-ASCII text and for long values.
+func TestFieldHashIsHashOfLowerCase(t *testing.T) {
+	t.Parallel()
+	texts := []string{"", "A", "Ünïcode-ID", strings.Repeat("MiXeD-", 30)}
+	for c := 0; c < 0x80; c++ {
+		for _, n := range []int{1, 7, 8, 9, 16, 127, 128} {
+			b := []byte(strings.Repeat("aZ", 64)[:n])
+			b[n-1], b[n/2] = byte(c), byte(c)
+			texts = append(texts, string(b))
+		}
+	}
+	for _, s := range texts {
+		if got, want := fieldHash(s), uint16(maphash.String(addrSeed, strings.ToLower(s))); got != want {
+			t.Fatalf("fieldHash(%q) = %d, the hash of its lower case %d", s, got, want)
+		}
 	}
 }
