@@ -13,10 +13,12 @@ import (
 // prior_state and planned_values are more than half of a plan's bytes, and
 // a review looks up a few of their resources (a node pool's parent
 // cluster, an ASG's launch template). Parse's one pass over them records,
-// per resource, where its object starts, its type and a hash of its
-// address (12 bytes; stateScan), and a lookup reads the bytes of the
-// resources it asks for only: nothing walks a whole section after Parse,
-// so a caller may release the sections' pages (Plan.SparseRanges).
+// per resource, where its object starts, its type, a hash of its address
+// and short hashes of its values' id and name (16 bytes; stateScan), and a
+// lookup reads the bytes of the resources it asks for only: nothing walks
+// a whole section after Parse, so a caller may release the sections' pages
+// (Plan.SparseRanges). Offsets are 32 bits: a plan of 4 GiB or more has no
+// state index (its lookups find nothing).
 
 // stateIndex is prior_state's or planned_values' resources in the order
 // of PriorResources (root module first, then child modules breadth
