@@ -32,8 +32,8 @@ const maxSteps = 1024
 
 // secretStep is z.secretKey(k) for a key a caller reads by, remembered.
 func (c *memberCache) secretStep(z *sanitizer, k string) bool {
-	if c == nil {
-		return z.secretKey(k)
+	if c == nil || len(k) < minContainedLen {
+		return z.secretKey(k) // a map lookup at most: no cheaper remembered
 	}
 	if v, ok := c.steps.Load(k); ok {
 		return v.(bool)
