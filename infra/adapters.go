@@ -10,7 +10,7 @@ import (
 // adapter knows where one resource type keeps its SKU, counts, region and tags.
 type adapter struct {
 	kind Kind
-	side func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side
+	side func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side
 }
 
 // adapters is the registry of supported resource types.
@@ -47,12 +47,12 @@ func aksScale(pool planparse.Value) Scale {
 	return fixedScale(n, 1)
 }
 
-func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
+func aksPool(a *analysis, pool planparse.Value) (Side, Group) {
 	g := a.group(CloudAzure, pool, "vm_size")
 	g.Scale = aksScale(pool)
 	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
+	s := Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
 	if boolAt(pool, "only_critical_addons_enabled") {
 		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
 	}
@@ -60,10 +60,10 @@ func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
 }
 
 // aksCluster is the cluster's default_node_pool.
-func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	pool := v.Get("default_node_pool", 0)
 	s, g := aksPool(a, pool)
-	s.Groups = []Group{g}
+	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromAKSClusterTags, fromAKSClusterLabels
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
@@ -73,9 +73,9 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 
 // aksNodePool takes its region from the parent cluster, found through
 // kubernetes_cluster_id.
-func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	s, g := aksPool(a, v)
-	s.Groups = []Group{g}
+	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromTags, fromNodeLabels
 	id, _ := v.Get("kubernetes_cluster_id").Str()
 	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
@@ -86,18 +86,18 @@ func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	return s
 }
 
-func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) *Side {
-	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
+	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 		g := a.group(CloudAzure, v, sizeAttr)
 		g.Scale = fixedScale(count{n: 1, known: true}, 1)
 		g.Windows = windows
 		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
-		return azureSide(v, g)
+		return azureSide(a, v, g)
 	}
 }
 
-func azureSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
+func azureSide(a *analysis, v planparse.Value, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -106,27 +106,27 @@ func azureSide(v planparse.Value, g Group) *Side {
 
 // azureLegacyVM is azurerm_virtual_machine: Windows when it has an
 // os_profile_windows_config block or a Windows OS disk.
-func azureLegacyVM(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func azureLegacyVM(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudAzure, v, "vm_size")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Windows = v.Get("os_profile_windows_config").Len() > 0 ||
 		strings.EqualFold(strAt(v, "storage_os_disk", 0, "os_type"), "windows")
-	return azureSide(v, g)
+	return azureSide(a, v, g)
 }
 
-func azureVMSS(windows bool) func(*analysis, *planparse.Change, planparse.Value, when) *Side {
-	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func azureVMSS(windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
+	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 		g := a.group(CloudAzure, v, "sku")
 		g.Scale = fixedScale(intAt(v, "instances"), 0)
 		g.Windows = windows
 		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
-		return azureSide(v, g)
+		return azureSide(a, v, g)
 	}
 }
 
 // amlCluster is an Azure ML compute cluster: it idles at min_node_count
 // and scales to max_node_count under load.
-func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudAzure, v, "vm_size")
 	ss := v.Get("scale_settings", 0)
 	lo, hi := intAt(ss, "min_node_count"), intAt(ss, "max_node_count")
@@ -136,7 +136,7 @@ func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 	g.Scale = rangeScale(lo, count{}, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = strings.EqualFold(strAt(v, "vm_priority"), "lowpriority")
-	return azureSide(v, g)
+	return azureSide(a, v, g)
 }
 
 // --- AWS ---
@@ -160,8 +160,8 @@ func awsTagName(v planparse.Value) string {
 	return ""
 }
 
-func awsSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, src: v, tagsFrom: fromAWSTags}
+func awsSide(a *analysis, v planparse.Value, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), src: v, tagsFrom: fromAWSTags}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -191,16 +191,16 @@ func awsRegion(v planparse.Value) string {
 	return ""
 }
 
-func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudAWS, v, "instance_type")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Spot = strings.EqualFold(strAt(v, "instance_market_options", 0, "market_type"), "spot")
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.Name = awsTagName(v)
 	return s
 }
 
-func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var g Group
 	switch types := v.Get("instance_types"); {
 	case types.Len() > 0:
@@ -218,7 +218,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = strings.EqualFold(strAt(v, "capacity_type"), "spot")
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.Name = strAt(v, "node_group_name")
 	s.ImageType = strAt(v, "ami_type")
 	s.labelsFrom = fromLabels
@@ -259,7 +259,7 @@ func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w
 	return g
 }
 
-func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var g Group
 	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
 	ov := mip.Get("override")
@@ -277,7 +277,7 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
 	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.tagsFrom = fromASGTags
 	s.Name = strAt(v, "name")
 	return s
@@ -298,9 +298,9 @@ func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Val
 }
 
 // sagemakerConfig prices each production and shadow variant.
-func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	name := strAt(v, "name")
-	s := &Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
+	s := Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -325,30 +325,34 @@ func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when
 			if s.SKU == "" && !list.shadow {
 				s.SKU = g.SKU.Name
 			}
-			s.Groups = append(s.Groups, g)
+			if s.Groups == nil {
+				s.Groups = a.one(g)
+			} else {
+				s.Groups = append(s.Groups, g)
+			}
 		}
 	}
 	if len(s.Groups) == 0 {
-		s.Groups = []Group{{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: "no production variants in the plan"}}
+		s.Groups = a.one(Group{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: "no production variants in the plan"})
 	}
 	return s
 }
 
 // sagemakerEndpoint is priced through the endpoint configuration it names.
-func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	name, unknown := skuAt(v, "endpoint_config_name")
 	cfg, ok := a.related(c, w, "aws_sagemaker_endpoint_configuration", "name", name, "endpoint_config_name")
-	var s *Side
+	var s Side
 	self := strAt(v, "name")
 	if ok {
 		s = sagemakerConfig(a, c, cfg, w) // its Config is the configuration's name, its Region the configuration's
-		a.endpointAutoscaling(c, self, w, s)
+		a.endpointAutoscaling(c, self, w, &s)
 	} else {
 		reason := "endpoint configuration " + name + " not found in the plan"
 		if unknown {
 			reason = "endpoint configuration known only after apply"
 		}
-		s = &Side{Config: name, Groups: []Group{{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason}}}
+		s = Side{Config: name, Groups: a.one(Group{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason})}
 	}
 	if s.Config == "" {
 		s.Config = name
@@ -361,10 +365,10 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	return s
 }
 
-func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudSageMaker, v, "instance_type")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.Name = strAt(v, "name")
 	return s
 }
@@ -406,12 +410,12 @@ func (a *analysis) gcpMachine(v planparse.Value) Group {
 	return g
 }
 
-func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.gcpMachine(v)
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -423,7 +427,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 // node_locations, else its cluster's (found through the cluster
 // attribute), else one for a zonal location and three (the GKE default)
 // for a regional one. The cluster's location stands in for a missing one.
-func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	nc := v.Get("node_config", 0)
 	g := a.gcpMachine(nc)
 	g.Attached = gcpAttached(nc.Get("guest_accelerator"), g.SKU)
@@ -469,7 +473,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	} else {
 		g.Scale = fixedScale(times(n), zones)
 	}
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"),
 		src: v, labelsFrom: fromGKELabels, tagsFrom: fromGKETags, Taints: taintBlocks(nc, "taint"),
 		ImageType: strAt(nc, "image_type")}
 	if s.Region = zoneRegion(loc); s.Region != "" {

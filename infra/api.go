@@ -87,6 +87,11 @@ type analysis struct {
 	quotes  map[quoteKey]*quoted
 	unknown map[string]string
 	regions map[string][]string
+	// scratch holds the group an adapter returns (one); groups and
+	// figures are what sides and costs share (keep, cost).
+	scratch [1]Group
+	groups  map[groupKey][]Group
+	figures map[[8]uint64]*[8]float64
 	// regionOf is the change whose provider region regionWas is.
 	regionOf  *planparse.Change
 	regionWas string
@@ -163,23 +168,51 @@ func (w when) of(c *planparse.Change) planparse.Value {
 }
 
 func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
-	r := &Resource{Address: c.Address, Type: c.Type, Kind: ad.kind, Action: c.Action, ReplaceOrder: c.ReplaceOrder}
+	bv, av := c.Before(), c.After()
+	hasBefore := !bv.IsNull()
+	// A forget has no after side of its own: the object keeps running as
+	// it was (see cost), outside Terraform.
+	hasAfter := !av.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget
+	// The resource and its sides are one allocation.
+	var r *Resource
+	switch {
+	case hasBefore && hasAfter:
+		blk := &struct {
+			r    Resource
+			b, a Side
+		}{}
+		r = &blk.r
+		r.Before, r.After = &blk.b, &blk.a
+	case hasBefore || hasAfter:
+		blk := &struct {
+			r Resource
+			s Side
+		}{}
+		r = &blk.r
+		if hasBefore {
+			r.Before = &blk.s
+		} else {
+			r.After = &blk.s
+		}
+	default:
+		r = &Resource{}
+	}
+	r.Address, r.Type, r.Kind, r.Action, r.ReplaceOrder = c.Address, c.Type, ad.kind, c.Action, c.ReplaceOrder
 	if ad.kind == KindEndpointConfig {
 		r.Cost.BilledVia = "aws_sagemaker_endpoint"
 	}
-	if v := c.Before(); !v.IsNull() {
-		r.Before = a.side(c, ad, v, before)
+	if hasBefore {
+		a.side(r.Before, c, ad, bv, before)
 	}
-	// A forget has no after side of its own: the object keeps running as
-	// it was (see cost), outside Terraform.
-	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget {
-		r.After = a.side(c, ad, v, after)
+	if hasAfter {
+		a.side(r.After, c, ad, av, after)
 	}
 	a.cost(r, c)
 	return r
 }
 
-func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w when) *Side {
+// side fills *dst with side w of a change, its groups priced.
+func (a *analysis) side(dst *Side, c *planparse.Change, ad adapter, v planparse.Value, w when) {
 	s := ad.side(a, c, v, w)
 	if s.Region == "" {
 		if reg := a.providerRegion(c); reg != "" {
@@ -189,9 +222,64 @@ func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w wh
 		}
 	}
 	for i := range s.Groups {
-		a.price(s, &s.Groups[i])
+		a.price(&s, &s.Groups[i])
 	}
-	return s
+	s.Groups = a.keep(s.Groups)
+	*dst = s
+}
+
+// one is a one-group list for an adapter to return: it lives in the
+// analysis until side keeps it (see keep), so the usual side, one group,
+// costs no allocation of its own.
+func (a *analysis) one(g Group) []Group {
+	a.scratch[0] = g
+	return a.scratch[:1:1]
+}
+
+// maxShared bounds the groups and figures an analysis shares: past it a
+// plan of all-different resources gets its own copies, as before.
+const maxShared = 1 << 14
+
+// keep returns the groups a side keeps: a single group without attached
+// accelerators is shared with every side that has an equal one (a large
+// plan has a few hundred distinct groups in thousands of sides; nothing
+// writes through a side's groups); one still in the scratch list is copied.
+func (a *analysis) keep(gs []Group) []Group {
+	if len(gs) == 0 || &gs[0] != &a.scratch[0] {
+		return gs
+	}
+	g := gs[0]
+	if g.Attached != nil {
+		return []Group{g}
+	}
+	k := groupKeyOf(&g)
+	if l, ok := a.groups[k]; ok {
+		return l
+	}
+	l := []Group{g}
+	if len(a.groups) < maxShared {
+		if a.groups == nil {
+			a.groups = map[groupKey][]Group{}
+		}
+		a.groups[k] = l
+	}
+	return l
+}
+
+// groupKey is a Group without its attached accelerators (a group that has
+// some is not shared).
+type groupKey struct {
+	name                             string
+	sku                              SKU
+	scale                            Scale
+	serverless, shadow, spot, window bool
+	hourly, listHourly               *float64
+	note, basis, region, unpriced    string
+}
+
+func groupKeyOf(g *Group) groupKey {
+	return groupKey{g.Name, g.SKU, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
+		g.Hourly, g.ListHourly, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced}
 }
 
 // providerRegion is the constant region (or zone's region) of the change's provider block.
@@ -429,14 +517,14 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		}
 	}
 	slices.Sort(r.Cost.PriceRegions)
-	// The figures live in the resource itself: one allocation, not eight.
-	f := &r.figures
-	set := func(i int, v float64, ok bool) *float64 {
-		if !ok {
-			return nil
+	// The figures are computed into f (set marks the known ones), then
+	// shared with every resource whose figures are the same (figuresOf).
+	var f [8]float64
+	var known uint8
+	put := func(i int, v float64, ok bool) {
+		if ok {
+			f[i], known = v, known|1<<i
 		}
-		f[i] = v
-		return &f[i]
 	}
 	_, bExp, bMax, bOK := sideCost(r.Before)
 	aMin, aExp, aMax, aOK := sideCost(r.After)
@@ -444,22 +532,62 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		// Terraform stops managing the object; it keeps running and billing.
 		aMin, aExp, aMax, aOK = bExp, bExp, bMax, bOK
 	}
-	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = set(0, bExp, bOK), set(1, bMax, bOK)
-	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = set(2, aExp, aOK), set(3, aMin, aOK), set(4, aMax, aOK)
-	r.Cost.ListHourlyBefore = set(5, listCost(r.Before, bExp), bOK)
-	r.Cost.ListHourlyAfter = set(6, listCost(r.After, aExp), aOK)
-	if c.Action == planparse.ActionForget {
-		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
-	}
+	put(0, bExp, bOK)
+	put(1, bMax, bOK)
+	put(2, aExp, aOK)
+	put(3, aMin, aOK)
+	put(4, aMax, aOK)
+	put(5, listCost(r.Before, bExp), bOK)
+	put(6, listCost(r.After, aExp), aOK)
 	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bOK && aOK {
-		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
+		put(7, round6(bExp+aExp), true)
 	}
 	// A SageMaker endpoint moving to another configuration runs both
 	// fleets until the new one is in service (blue/green deployment).
 	if r.Kind == KindEndpoint && c.Action == planparse.ActionUpdate && r.Before != nil && r.After != nil &&
 		r.Before.Config != r.After.Config && bOK && aOK {
-		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
+		put(7, round6(bExp+aExp), true)
 	}
+	if known == 0 {
+		return
+	}
+	p := a.figuresOf(&f)
+	at := func(i int) *float64 {
+		if known&(1<<i) == 0 {
+			return nil
+		}
+		return &p[i]
+	}
+	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = at(0), at(1)
+	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = at(2), at(3), at(4)
+	r.Cost.ListHourlyBefore, r.Cost.ListHourlyAfter = at(5), at(6)
+	if c.Action == planparse.ActionForget {
+		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
+	}
+	r.Cost.OverlapHourly = at(7)
+}
+
+// figuresOf returns the shared copy of a resource's eight figures: a
+// large plan has a few hundred distinct sets among thousands of
+// resources, and nothing writes through a Cost's figures. Figures are
+// told apart by their bits (0 and -0 are not the same figure).
+func (a *analysis) figuresOf(f *[8]float64) *[8]float64 {
+	var k [8]uint64
+	for i, x := range f {
+		k[i] = math.Float64bits(x)
+	}
+	if p, ok := a.figures[k]; ok {
+		return p
+	}
+	p := new([8]float64)
+	*p = *f
+	if len(a.figures) < maxShared {
+		if a.figures == nil {
+			a.figures = map[[8]uint64]*[8]float64{}
+		}
+		a.figures[k] = p
+	}
+	return p
 }
 
 // Delta returns HourlyAfter - HourlyBefore, nil when either is unknown.

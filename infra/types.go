@@ -243,8 +243,6 @@ type Resource struct {
 	// Before is nil for a create; After is nil for a delete.
 	Before, After *Side
 	Cost          Cost
-	// figures hold the values Cost's figures point at.
-	figures [8]float64
 }
 
 // Cost is the hourly USD estimate of one change. A nil figure is unknown,
