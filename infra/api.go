@@ -22,13 +22,33 @@ type Options struct {
 	Pricing Pricing
 }
 
+// RegionSource says where a side's region came from; its String is
+// "resource", "parent cluster", "provider", "default", or "" when the
+// region is unknown. It is a byte so that a Side stays small.
+type RegionSource uint8
+
 // Region sources, as Side.RegionSource reports them.
 const (
-	RegionFromResource = "resource"
-	RegionFromParent   = "parent cluster"
-	RegionFromProvider = "provider"
-	RegionFromDefault  = "default"
+	RegionFromNone RegionSource = iota
+	RegionFromResource
+	RegionFromParent
+	RegionFromProvider
+	RegionFromDefault
 )
+
+func (r RegionSource) String() string {
+	switch r {
+	case RegionFromResource:
+		return "resource"
+	case RegionFromParent:
+		return "parent cluster"
+	case RegionFromProvider:
+		return "provider"
+	case RegionFromDefault:
+		return "default"
+	}
+	return ""
+}
 
 // Supported reports whether Analyze understands a resource type.
 func Supported(resourceType string) bool { _, ok := adapterFor(resourceType); return ok }
@@ -254,7 +274,10 @@ func (a *analysis) keep(gs []Group) []Group {
 	}
 	k := groupKeyOf(&g)
 	if l, ok := a.groups[k]; ok {
-		return l
+		if l[0].SKU == g.SKU {
+			return l
+		}
+		return []Group{g} // another SKU of the same name: not shared
 	}
 	l := []Group{g}
 	if len(a.groups) < maxShared {
@@ -267,10 +290,9 @@ func (a *analysis) keep(gs []Group) []Group {
 }
 
 // groupKey is a Group without its attached accelerators (a group that has
-// some is not shared).
+// some is not shared), its SKU by cloud and name (keep compares the rest).
 type groupKey struct {
-	name                             string
-	sku                              SKU
+	name, cloud, sku                 string
 	scale                            Scale
 	serverless, shadow, spot, window bool
 	hourly, listHourly               *float64
@@ -278,7 +300,7 @@ type groupKey struct {
 }
 
 func groupKeyOf(g *Group) groupKey {
-	return groupKey{g.Name, g.SKU, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
+	return groupKey{g.Name, g.SKU.Cloud, g.SKU.Name, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
 		g.Hourly, g.ListHourly, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced}
 }
 

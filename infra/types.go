@@ -78,10 +78,10 @@ type Group struct {
 	Name  string // variant name, or "" for the resource itself
 	SKU   SKU
 	Scale Scale
-	// Serverless is true for SageMaker serverless variants: no hourly price.
-	Serverless bool
 	// Accelerators attached separately (GCP guest_accelerator): per instance.
 	Attached []Attached
+	// Serverless is true for SageMaker serverless variants: no hourly price.
+	Serverless bool
 	// Shadow is true for a SageMaker shadow variant (it bills like any other).
 	Shadow bool
 	// Spot is true for spot / low-priority capacity, which the catalog does not price.
@@ -117,17 +117,16 @@ type Side struct {
 	// unknown; see Groups for everything priced.
 	SKU    string
 	Groups []Group
-	// Region and where it came from: "resource", "parent cluster",
-	// "provider", "default", or "" when unknown.
+	// Region and where it came from (RegionFromNone when unknown).
 	Region       string
-	RegionSource string
+	RegionSource RegionSource
 	// The side's cloud tags and a pool's node labels are read from the plan
 	// when asked (Tags, Labels, Tag): few rules read them, and a map per
 	// resource was most of a large plan's live heap. src is the value they
 	// are read from, tagsFrom and labelsFrom say how; custom holds maps
 	// and readers given otherwise (SetTags, SetLabels, ARM pools).
-	src                  planparse.Value
 	tagsFrom, labelsFrom mapFrom
+	src                  planparse.Value
 	custom               *customMaps
 	// Taints are Kubernetes node taints in key=value:Effect form with the
 	// Kubernetes effect names (NoSchedule, PreferNoSchedule, NoExecute),
@@ -264,8 +263,8 @@ type Cost struct {
 	// YourPrice is true when a figure is your price (Options.Pricing), not
 	// the list price; ListHourlyBefore/After are the list-price figures at
 	// the expected scale (equal to HourlyBefore/After otherwise).
-	YourPrice                         bool
 	ListHourlyBefore, ListHourlyAfter *float64
+	YourPrice                         bool
 	// Approximate is true when a figure uses another region's list price
 	// (a group's PriceBasis is BasisApproximate); PriceRegions lists, sorted,
 	// the regions whose prices the figures use.
