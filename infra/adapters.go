@@ -150,14 +150,21 @@ func awsTagValue(v planparse.Value) planparse.Value {
 	return v.Get("tags")
 }
 
-// awsTagName is awsTags' "Name", read without decoding the other tags: ""
-// when there is none, "null" for a null one (as the map shows it).
-func awsTagName(v planparse.Value) string {
-	t := awsTagValue(v)
-	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
-		return x.Display()
+// awsTagName is the "Name" of an AWS resource's tags, read without
+// decoding the other tags: "" when there is none, "null" for a null one
+// (as the map shows it). from is where the tags are (fromAWSTags decided).
+func awsTagName(v planparse.Value) (name string, from mapFrom) {
+	from = fromTags
+	t := v.Get("tags_all")
+	if t.IsMap() {
+		from = fromTagsAll
+	} else {
+		t = v.Get("tags")
 	}
-	return ""
+	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
+		return x.Display(), from
+	}
+	return "", from
 }
 
 func awsSide(a *analysis, v planparse.Value, g Group) Side {
@@ -196,7 +203,7 @@ func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Spot = strings.EqualFold(strAt(v, "instance_market_options", 0, "market_type"), "spot")
 	s := awsSide(a, v, g)
-	s.Name = awsTagName(v)
+	s.Name, s.tagsFrom = awsTagName(v)
 	return s
 }
 
