@@ -114,7 +114,9 @@ type Attached struct {
 // Side is a resource as it is before or after the change.
 type Side struct {
 	// SKU is the primary group's SKU name as written in the plan, "" when
-	// unknown; see Groups for everything priced.
+	// unknown; see Groups for everything priced. Analyze shares equal
+	// groups between sides (and a Cost's figures between resources): read
+	// them, never write through them.
 	SKU    string
 	Groups []Group
 	// Region and where it came from (RegionFromNone when unknown).
