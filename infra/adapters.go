@@ -209,16 +209,19 @@ func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 
 func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var g Group
-	switch types := v.Get("instance_types"); {
+	types := v.Get("instance_types")
+	switch {
 	case types.Len() > 0:
 		g = a.group(CloudAWS, types, 0)
 	case types.IsUnknown():
 		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply"}
-	case v.Get("launch_template").Len() > 0:
-		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
 	default:
-		// EKS launches t3.medium when neither instance_types nor a launch template says.
-		g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
+		if lt := v.Get("launch_template"); lt.Len() > 0 {
+			g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
+		} else {
+			// EKS launches t3.medium when neither instance_types nor a launch template says.
+			g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
+		}
 	}
 	sc := v.Get("scaling_config", 0)
 	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
@@ -234,13 +237,10 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) S
 }
 
 // launchTemplateGroup reads the instance type of the launch template a
-// resource's block points at (EKS and ASG launch_template: id/name; a
-// mixed instances policy's specification: launch_template_id/_name).
-func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w when, idAttr, nameAttr string, path ...string) Group {
-	lt := v
-	for _, p := range path {
-		lt = lt.Get(p, 0)
-	}
+// resource's block lt points at (EKS and ASG launch_template: id/name; a
+// mixed instances policy's specification: launch_template_id/_name); path
+// is where the block is in the resource, for its configuration references.
+func (a *analysis) launchTemplateGroup(c *planparse.Change, lt planparse.Value, w when, idAttr, nameAttr string, path ...string) Group {
 	var tmpl planparse.Value
 	var ok bool
 	if id := strAt(lt, idAttr); id != "" {
@@ -269,16 +269,18 @@ func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w
 func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var g Group
 	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
-	ov := mip.Get("override")
-	switch {
-	case ov.Len() > 0 && strAt(ov, 0, "instance_type") != "":
-		g = a.group(CloudAWS, ov, 0, "instance_type")
-	case mip.Get("launch_template_specification").Len() > 0:
-		g = a.launchTemplateGroup(c, v, w, "launch_template_id", "launch_template_name",
+	override := ""
+	if ov := mip.Get("override"); ov.Len() > 0 {
+		override = strAt(ov, 0, "instance_type")
+	}
+	if override != "" {
+		g = Group{SKU: a.lookup(CloudAWS, override)}
+	} else if spec := mip.Get("launch_template_specification"); spec.Len() > 0 {
+		g = a.launchTemplateGroup(c, spec.Get(0), w, "launch_template_id", "launch_template_name",
 			"mixed_instances_policy", "launch_template", "launch_template_specification")
-	case v.Get("launch_template").Len() > 0:
-		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
-	default:
+	} else if lt := v.Get("launch_template"); lt.Len() > 0 {
+		g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
+	} else {
 		g = a.launchConfigurationGroup(c, v, w)
 	}
 	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
@@ -442,9 +444,10 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	loc := location(v, "location")
 	zones := v.Get("node_locations").Len()
 	if zones == 0 || loc == "" {
-		cl, ok := a.related(c, w, "google_container_cluster", "id", strAt(v, "cluster"), "cluster")
+		cluster := strAt(v, "cluster")
+		cl, ok := a.related(c, w, "google_container_cluster", "id", cluster, "cluster")
 		if !ok {
-			cl, ok = a.related(c, w, "google_container_cluster", "name", strAt(v, "cluster"))
+			cl, ok = a.related(c, w, "google_container_cluster", "name", cluster)
 		}
 		if ok {
 			if zones == 0 {
