@@ -112,9 +112,10 @@ type analysis struct {
 	scratch [1]Group
 	groups  map[groupKey][]Group
 	figures map[[8]uint64]*[8]float64
-	// regionOf is the change whose provider region regionWas is.
-	regionOf  *planparse.Change
-	regionWas string
+	// regionOf is the change whose provider region regionWas is; poolOf
+	// the ARM cluster change whose GPU pool poolWas names.
+	regionOf, poolOf   *planparse.Change
+	regionWas, poolWas string
 }
 
 type skuKey struct{ cloud, name string }

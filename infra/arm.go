@@ -136,6 +136,14 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 // change that has a GPU SKU or says it is for GPUs (name, labels, taints),
 // looking at the after side first, then the before side; "" when none.
 func (a *analysis) gpuPoolName(c *planparse.Change) string {
+	// Both sides of a change ask in turn.
+	if c != a.poolOf {
+		a.poolOf, a.poolWas = c, a.findGPUPool(c)
+	}
+	return a.poolWas
+}
+
+func (a *analysis) findGPUPool(c *planparse.Change) string {
 	for _, v := range []planparse.Value{c.After(), c.Before()} {
 		for _, p := range v.Get("properties", "agentPoolProfiles").List() {
 			if a.lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
