@@ -78,12 +78,35 @@ func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromTags, fromNodeLabels
 	id, _ := v.Get("kubernetes_cluster_id").Str()
-	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
-		if s.Region = location(cl, "location"); s.Region != "" {
-			s.RegionSource = RegionFromParent
-		}
+	if s.Region = a.clusterLocation(c, w, id); s.Region != "" {
+		s.RegionSource = RegionFromParent
 	}
 	return s
+}
+
+// clusterLocation is the location of a node pool's parent AKS cluster,
+// found through kubernetes_cluster_id; "" when not found. A cluster found
+// by its id has its location read once per side, not once per pool.
+func (a *analysis) clusterLocation(c *planparse.Change, w when, id string) string {
+	const typ = "azurerm_kubernetes_cluster"
+	if id != "" {
+		k := relKey{w, typ, "id", id}
+		if reg, ok := a.locations[k]; ok {
+			return reg
+		}
+		if cl, ok := a.relatedByValue(w, typ, "id", id); ok {
+			reg := location(cl, "location")
+			if a.locations == nil {
+				a.locations = map[relKey]string{}
+			}
+			a.locations[k] = reg
+			return reg
+		}
+	}
+	if cl, ok := a.related(c, w, typ, "", "", "kubernetes_cluster_id"); ok {
+		return location(cl, "location")
+	}
+	return ""
 }
 
 func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
