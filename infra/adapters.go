@@ -264,24 +264,46 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) S
 // mixed instances policy's specification: launch_template_id/_name); path
 // is where the block is in the resource, for its configuration references.
 func (a *analysis) launchTemplateGroup(c *planparse.Change, lt planparse.Value, w when, idAttr, nameAttr string, path ...string) Group {
-	var tmpl planparse.Value
-	var ok bool
 	if id := strAt(lt, idAttr); id != "" {
-		tmpl, ok = a.related(c, w, "aws_launch_template", "id", id)
+		if g, ok := a.templateGroup(w, "id", id); ok {
+			return g
+		}
 	}
-	if name := strAt(lt, nameAttr); !ok && name != "" {
-		tmpl, ok = a.related(c, w, "aws_launch_template", "name", name)
+	if name := strAt(lt, nameAttr); name != "" {
+		if g, ok := a.templateGroup(w, "name", name); ok {
+			return g
+		}
 	}
 	for _, attr := range []string{idAttr, nameAttr} {
-		if ok {
-			break
-		}
 		expr := append(append([]string(nil), path...), attr)
-		tmpl, ok = a.related(c, w, "aws_launch_template", "", "", expr...)
+		if tmpl, ok := a.related(c, w, "aws_launch_template", "", "", expr...); ok {
+			return a.templateGroupOf(tmpl)
+		}
 	}
+	return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch template not found in the plan"}
+}
+
+// templateGroup is the group of the launch template whose field is val
+// (related's first steps), remembered: many groups share a few templates.
+func (a *analysis) templateGroup(w when, field, val string) (Group, bool) {
+	k := relKey{w, "aws_launch_template", field, val}
+	if g, ok := a.templates[k]; ok {
+		return g, true
+	}
+	tmpl, ok := a.relatedByValue(w, "aws_launch_template", field, val)
 	if !ok {
-		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch template not found in the plan"}
+		return Group{}, false
 	}
+	g := a.templateGroupOf(tmpl)
+	if a.templates == nil {
+		a.templates = map[relKey]Group{}
+	}
+	a.templates[k] = g
+	return g, true
+}
+
+// templateGroupOf reads a launch template's instance type.
+func (a *analysis) templateGroupOf(tmpl planparse.Value) Group {
 	g := a.group(CloudAWS, tmpl, "instance_type")
 	if g.SKU.Name == "" && g.Unpriced == "" {
 		g.Unpriced = "the launch template sets no instance_type"

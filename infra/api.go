@@ -100,6 +100,7 @@ type analysis struct {
 	byState   map[stateKey]planparse.Value     // section and field value
 	stateDone map[fieldKey]bool
 	byValue   map[relKey]relHit // relatedByValue's answers
+	templates map[relKey]Group  // templateGroup's answers
 	locations map[relKey]string // clusterLocation's answers for clusters found by id
 	provider  map[*planparse.ProviderConfig]string
 	// skus and quotes remember the catalog's answers: a large plan asks
