@@ -112,7 +112,8 @@ type analysis struct {
 	// scratch holds the group an adapter returns (one); groups and
 	// figures are what sides and costs share (keep, cost).
 	scratch [1]Group
-	groups  map[groupKey][]Group
+	groups  map[groupHash][][]Group
+	shared  int // groups in groups
 	figures map[[8]uint64]*[8]float64
 	// regionOf is the change whose provider region regionWas is; poolOf
 	// the ARM cluster change whose GPU pool poolWas names.
@@ -275,35 +276,49 @@ func (a *analysis) keep(gs []Group) []Group {
 	if g.Attached != nil {
 		return []Group{g}
 	}
-	k := groupKeyOf(&g)
-	if l, ok := a.groups[k]; ok {
-		if l[0].SKU == g.SKU {
+	// The map is keyed by a few telling fields (cheap to hash); the
+	// candidates are compared whole.
+	k := groupHash{g.Name, g.SKU.Name, g.Unpriced, g.Hourly, g.Scale.Min, g.Scale.Expected, g.Scale.Max}
+	same := groupOf(&g)
+	for _, l := range a.groups[k] {
+		if groupOf(&l[0]) == same && l[0].SKU == g.SKU {
 			return l
 		}
-		return []Group{g} // another SKU of the same name: not shared
 	}
 	l := []Group{g}
-	if len(a.groups) < maxShared {
+	if a.shared < maxShared && len(a.groups[k]) < maxCandidates {
 		if a.groups == nil {
-			a.groups = map[groupKey][]Group{}
+			a.groups = map[groupHash][][]Group{}
 		}
-		a.groups[k] = l
+		a.groups[k] = append(a.groups[k], l)
+		a.shared++
 	}
 	return l
 }
 
-// groupKey is a Group without its attached accelerators (a group that has
-// some is not shared), its SKU by cloud and name (keep compares the rest).
-type groupKey struct {
-	name, cloud, sku                 string
+// groupHash is what keep looks a group up by; at most maxCandidates
+// groups share one.
+type groupHash struct {
+	name, sku, unpriced string
+	hourly              *float64
+	min, expected, max  int
+}
+
+const maxCandidates = 4
+
+// groupFields is a Group without its attached accelerators (a group that
+// has some is not shared) and its SKU but for the cloud (keep compares it
+// apart): two groups with equal groupFields and SKUs are the same group.
+type groupFields struct {
+	name, cloud                      string
 	scale                            Scale
 	serverless, shadow, spot, window bool
 	hourly, listHourly               *float64
 	note, basis, region, unpriced    string
 }
 
-func groupKeyOf(g *Group) groupKey {
-	return groupKey{g.Name, g.SKU.Cloud, g.SKU.Name, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
+func groupOf(g *Group) groupFields {
+	return groupFields{g.Name, g.SKU.Cloud, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
 		g.Hourly, g.ListHourly, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced}
 }
 
