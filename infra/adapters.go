@@ -11,26 +11,30 @@ import (
 type adapter struct {
 	kind Kind
 	side func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side
+	// own says a side is made from its own value (and the provider's
+	// region) alone, not from other resources looked up on its side of
+	// the change: equal values make equal sides (see analysis.resource).
+	own bool
 }
 
 // adapters is the registry of supported resource types.
 var adapters = map[string]adapter{
-	"azurerm_kubernetes_cluster":                {KindNodePool, aksCluster},
-	"azurerm_kubernetes_cluster_node_pool":      {KindNodePool, aksNodePool},
-	"azurerm_linux_virtual_machine":             {KindVM, azureVM("size", false)},
-	"azurerm_windows_virtual_machine":           {KindVM, azureVM("size", true)},
-	"azurerm_virtual_machine":                   {KindVM, azureLegacyVM},
-	"azurerm_linux_virtual_machine_scale_set":   {KindScaleSet, azureVMSS(false)},
-	"azurerm_windows_virtual_machine_scale_set": {KindScaleSet, azureVMSS(true)},
-	"azurerm_machine_learning_compute_cluster":  {KindComputeCluster, amlCluster},
-	"aws_instance":                              {KindVM, awsInstance},
-	"aws_eks_node_group":                        {KindNodePool, eksNodeGroup},
-	"aws_autoscaling_group":                     {KindScaleSet, awsASG},
-	"aws_sagemaker_endpoint_configuration":      {KindEndpointConfig, sagemakerConfig},
-	"aws_sagemaker_endpoint":                    {KindEndpoint, sagemakerEndpoint},
-	"aws_sagemaker_notebook_instance":           {KindNotebook, sagemakerNotebook},
-	"google_compute_instance":                   {KindVM, gceInstance},
-	"google_container_node_pool":                {KindNodePool, gkeNodePool},
+	"azurerm_kubernetes_cluster":                {KindNodePool, aksCluster, false},
+	"azurerm_kubernetes_cluster_node_pool":      {KindNodePool, aksNodePool, false},
+	"azurerm_linux_virtual_machine":             {KindVM, azureVM("size", false), true},
+	"azurerm_windows_virtual_machine":           {KindVM, azureVM("size", true), true},
+	"azurerm_virtual_machine":                   {KindVM, azureLegacyVM, true},
+	"azurerm_linux_virtual_machine_scale_set":   {KindScaleSet, azureVMSS(false), true},
+	"azurerm_windows_virtual_machine_scale_set": {KindScaleSet, azureVMSS(true), true},
+	"azurerm_machine_learning_compute_cluster":  {KindComputeCluster, amlCluster, true},
+	"aws_instance":                              {KindVM, awsInstance, true},
+	"aws_eks_node_group":                        {KindNodePool, eksNodeGroup, false},
+	"aws_autoscaling_group":                     {KindScaleSet, awsASG, false},
+	"aws_sagemaker_endpoint_configuration":      {KindEndpointConfig, sagemakerConfig, false},
+	"aws_sagemaker_endpoint":                    {KindEndpoint, sagemakerEndpoint, false},
+	"aws_sagemaker_notebook_instance":           {KindNotebook, sagemakerNotebook, true},
+	"google_compute_instance":                   {KindVM, gceInstance, true},
+	"google_container_node_pool":                {KindNodePool, gkeNodePool, false},
 }
 
 // --- Azure ---

@@ -229,7 +229,13 @@ func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
 		a.side(r.Before, c, ad, bv, before)
 	}
 	if hasAfter {
-		a.side(r.After, c, ad, av, after)
+		if hasBefore && ad.own && av.Same(bv) {
+			// An unchanged value (most no-op and many update changes):
+			// the after side is the before side, read once.
+			*r.After = *r.Before
+		} else {
+			a.side(r.After, c, ad, av, after)
+		}
 	}
 	a.cost(r, c)
 	return r

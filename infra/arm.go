@@ -10,11 +10,11 @@ import (
 // templates) names them: payloads are the resource's REST shape, with
 // its settings under properties. ARM type names are case-insensitive.
 var armAdapters = map[string]adapter{
-	"Microsoft.Compute/virtualMachines":                     {KindVM, armVM},
-	"Microsoft.Compute/virtualMachineScaleSets":             {KindScaleSet, armVMSS},
-	"Microsoft.ContainerService/managedClusters":            {KindNodePool, armManagedCluster},
-	"Microsoft.ContainerService/managedClusters/agentPools": {KindNodePool, armAgentPool},
-	"Microsoft.MachineLearningServices/workspaces/computes": {KindComputeCluster, armAMLCompute},
+	"Microsoft.Compute/virtualMachines":                     {KindVM, armVM, false},
+	"Microsoft.Compute/virtualMachineScaleSets":             {KindScaleSet, armVMSS, false},
+	"Microsoft.ContainerService/managedClusters":            {KindNodePool, armManagedCluster, false},
+	"Microsoft.ContainerService/managedClusters/agentPools": {KindNodePool, armAgentPool, false},
+	"Microsoft.MachineLearningServices/workspaces/computes": {KindComputeCluster, armAMLCompute, false},
 }
 
 // armAdaptersFold finds an ARM adapter whatever the type's case.
