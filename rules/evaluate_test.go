@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -241,5 +243,42 @@ func TestEvaluateWithIsConcludeOfEvaluate(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EvaluateWith differs from Conclude(Evaluate + extra) (-want +got):\n%s", diff)
+	}
+}
+
+// Findings alike in rank, project, address, rule and message keep the order
+// they came in (their remedies tell them apart), and the keys order the
+// rest, on more findings than a small sort handles by insertion.
+func TestConcludeKeepsTheOrderOfLikeFindings(t *testing.T) {
+	t.Parallel()
+	var in, want []Finding
+	for i := range 40 {
+		f := Finding{Rule: RuleStatefulDelete, Severity: SeverityBlock, Project: "ml", Address: "aws_s3_bucket.b", Message: "deleted", Remedy: fmt.Sprint("remedy ", i)}
+		if i%3 == 1 {
+			f.Severity = SeverityWarn
+		}
+		in = append(in, f)
+	}
+	// The keys first (block before warn), then the input order among equals.
+	for _, sev := range []Severity{SeverityBlock, SeverityWarn} {
+		for _, f := range in {
+			if f.Severity == sev {
+				want = append(want, f)
+			}
+		}
+	}
+	// Interleave findings that sort before and after them by address.
+	for i := range 20 {
+		in = slices.Insert(in, 2*i, Finding{Rule: RuleIAMAdmin, Severity: SeverityBlock, Project: "ml", Address: fmt.Sprintf("aws_iam_role.r%02d", 19-i), Message: "admin"})
+	}
+	var roles []Finding
+	for i := range 20 {
+		roles = append(roles, Finding{Rule: RuleIAMAdmin, Severity: SeverityBlock, Project: "ml", Address: fmt.Sprintf("aws_iam_role.r%02d", i), Message: "admin"})
+	}
+	// aws_iam_role.* < aws_s3_bucket.b among the blocking findings.
+	want = append(roles, want...)
+	got := DefaultConfig().Conclude(in, nil).Findings
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }
