@@ -226,3 +226,34 @@ func isDisplayable(v planparse.Value) bool {
 	s, ok := v.Str()
 	return ok && !v.IsSensitive() && !v.IsUnknown() && len(s) <= 80
 }
+
+// sentence builds a finding's text in one buffer: a message of many parts
+// (names, figures, SKUs) costs one string at the end rather than one per
+// part, which matters at thousands of findings per plan.
+type sentence []byte
+
+func (t *sentence) add(parts ...string) {
+	for _, p := range parts {
+		*t = append(*t, p...)
+	}
+}
+
+// code adds s as code() quotes it.
+func (t *sentence) code(s string) {
+	if strings.ContainsAny(s, "`\r\n") {
+		*t = append(*t, code(s)...)
+		return
+	}
+	*t = append(append(append(*t, '`'), s...), '`')
+}
+
+// subject adds subject(r).
+func (t *sentence) subject(r *infra.Resource) {
+	t.add(kindNoun(r.Kind), " ")
+	t.code(displayName(r))
+}
+
+// money adds money(v).
+func (t *sentence) money(v float64) { t.add(infra.FormatUSD(v, "$"), "/h") }
+
+func (t sentence) String() string { return string(t) }
