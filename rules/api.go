@@ -111,10 +111,10 @@ type scope struct {
 	protected bool
 	changes   []*planparse.Change
 	resources []*infra.Resource
-	resByAddr map[string]*infra.Resource
-	chByAddr  map[string]*planparse.Change
-	custom    []celSubject        // what custom rules see, built on first use
-	endpoints []*planparse.Change // SageMaker endpoints, built on first use
+	resByAddr map[string]*infra.Resource   // by address, built on first use
+	chByAddr  map[string]*planparse.Change // by address, built on first use
+	custom    []celSubject                 // what custom rules see, built on first use
+	endpoints []*planparse.Change          // SageMaker endpoints, built on first use
 	listed    bool
 }
 
@@ -132,6 +132,30 @@ func (s *scope) sagemakerEndpoints() []*planparse.Change {
 	return s.endpoints
 }
 
+// resourceAt is infra's view of the resource at addr (nil: none).
+func (s *scope) resourceAt(addr string) *infra.Resource {
+	if s.resByAddr == nil {
+		s.resByAddr = make(map[string]*infra.Resource, len(s.resources))
+		for _, r := range s.resources {
+			if r != nil {
+				s.resByAddr[r.Address] = r
+			}
+		}
+	}
+	return s.resByAddr[addr]
+}
+
+// changeAt is the change at addr (nil: none).
+func (s *scope) changeAt(addr string) *planparse.Change {
+	if s.chByAddr == nil {
+		s.chByAddr = make(map[string]*planparse.Change, len(s.changes))
+		for _, ch := range s.changes {
+			s.chByAddr[ch.Address] = ch
+		}
+	}
+	return s.chByAddr[addr]
+}
+
 func newScope(c *Config, p Project) *scope {
 	s := &scope{cfg: c, project: p, env: p.Environment}
 	if s.env == "" {
@@ -145,16 +169,6 @@ func newScope(c *Config, p Project) *scope {
 		s.changes = p.Plan.Changes
 	}
 	s.resources = p.Resources
-	s.resByAddr = make(map[string]*infra.Resource, len(p.Resources))
-	for _, r := range p.Resources {
-		if r != nil {
-			s.resByAddr[r.Address] = r
-		}
-	}
-	s.chByAddr = make(map[string]*planparse.Change, len(s.changes))
-	for _, ch := range s.changes {
-		s.chByAddr[ch.Address] = ch
-	}
 	return s
 }
 

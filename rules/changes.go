@@ -62,7 +62,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type == "azapi_resource" {
 			noun = azapiEndpoint(ch)
 		}
-		if noun == "" && (slices.Contains(extra, ch.Type) || s.resByAddr[ch.Address] != nil && s.resByAddr[ch.Address].Kind == infra.KindEndpoint) {
+		if noun == "" && (slices.Contains(extra, ch.Type) || s.resourceAt(ch.Address) != nil && s.resourceAt(ch.Address).Kind == infra.KindEndpoint) {
 			noun = "endpoint"
 		}
 		if ch.Type == "aws_sagemaker_endpoint_configuration" {
@@ -164,17 +164,32 @@ func forcedBy(ch *planparse.Change) string {
 		}
 		return "the plan does not say which attribute forces it"
 	}
-	diffs := map[string]planparse.AttrDiff{}
-	for _, d := range ch.Diff() {
-		diffs[d.Path] = d
-	}
+	var diffs map[string]planparse.AttrDiff // the whole diff, made only for a nested path
 	parts := make([]string, 0, len(ch.ReplacePaths))
 	for _, p := range ch.ReplacePaths {
 		part := code(p)
-		if d, ok := diffs[p]; ok && isDisplayable(d.Before) && isDisplayable(d.After) {
-			b, _ := d.Before.Str()
-			a, _ := d.After.Str()
-			part += " " + strconv.Quote(b) + " -> " + strconv.Quote(a)
+		var before, after planparse.Value
+		if topAttribute(p) {
+			// A top-level attribute is in the diff when its two leaves
+			// differ: read the two rather than diffing the whole change.
+			// (ARM what-if changes, whose diff is ARM's, have no replace
+			// paths.)
+			before, after = ch.Before().Get(p), ch.After().Get(p)
+		} else {
+			if diffs == nil {
+				diffs = map[string]planparse.AttrDiff{}
+				for _, d := range ch.Diff() {
+					diffs[d.Path] = d
+				}
+			}
+			d := diffs[p]
+			before, after = d.Before, d.After
+		}
+		if isDisplayable(before) && isDisplayable(after) {
+			// (Two equal leaves are no difference.)
+			if b, _ := before.Str(); b != str(after) {
+				part += " " + strconv.Quote(b) + " -> " + strconv.Quote(str(after))
+			}
 		}
 		parts = append(parts, part)
 	}
@@ -183,6 +198,18 @@ func forcedBy(ch *planparse.Change) string {
 		verb = "force"
 	}
 	return strings.Join(parts, ", ") + " " + verb + " the replacement"
+}
+
+// topAttribute reports whether a replace path names a top-level attribute
+// (an identifier: the diff's path for it is the name itself).
+func topAttribute(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return p != ""
 }
 
 // statefulTypes are the resources that hold data, with their nouns.

@@ -36,6 +36,7 @@ func (costIncrease) check(s *scope) []draft {
 	var nD, nM int
 	worst := Severity("")
 	remedy := "" // the same for every resource: made at the first finding
+	var msg sentence
 	for _, r := range s.resources {
 		a := s.action(r)
 		// A resource billed through another (a SageMaker endpoint
@@ -65,7 +66,7 @@ func (costIncrease) check(s *scope) []draft {
 			continue
 		}
 		worst = worse(worst, sev)
-		msg := make(sentence, 0, 192)
+		msg = msg[:0]
 		msg.subject(r)
 		msg.add(" can cost ")
 		if lD != "" {
@@ -292,6 +293,7 @@ func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 
 func (unpricedSKU) check(s *scope) []draft {
 	var out []draft
+	var msg sentence
 	for _, r := range s.resources {
 		if r.After == nil || len(r.Cost.Unpriced) == 0 || !changing(s.action(r)) {
 			continue
@@ -308,7 +310,7 @@ func (unpricedSKU) check(s *scope) []draft {
 				}
 				seen[key] = true
 			}
-			msg := make(sentence, 0, 160)
+			msg = msg[:0]
 			msg.add("the cost of ")
 			msg.subject(r)
 			if u.SKU != "" {

@@ -195,7 +195,7 @@ func (s *scope) action(r *infra.Resource) planparse.Action {
 	if r.Action != "" {
 		return r.Action
 	}
-	if ch := s.chByAddr[r.Address]; ch != nil {
+	if ch := s.changeAt(r.Address); ch != nil {
 		return ch.Action
 	}
 	switch {
