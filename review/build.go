@@ -72,12 +72,17 @@ func Build(inputs []Input, opt Options) *Report {
 	for _, p := range r.Projects {
 		byName[p.Name] = p
 	}
+	if len(r.Projects) == 1 {
+		// Every finding is the one project's: the result's slice is its
+		// own, not a copy grown by appending (12,000 findings on a large plan).
+		r.Projects[0].Findings = res.Findings
+	}
 	for _, f := range res.Findings {
 		p := byName[f.Project]
 		if p == nil && len(r.Projects) > 0 {
 			p = r.Projects[0]
 		}
-		if p != nil {
+		if p != nil && len(r.Projects) > 1 {
 			p.Findings = append(p.Findings, f)
 		}
 		if f.Override != nil {
