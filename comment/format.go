@@ -36,16 +36,16 @@ var actionRank = func() map[string]int {
 // actionKey is the group a change is listed under: its action, or move /
 // import for a change that only moves or imports.
 func actionKey(c *review.Change) string {
-	if c.Action == string(planparse.ActionNoop) || c.Action == "" {
+	if c.Action() == string(planparse.ActionNoop) || c.Action() == "" {
 		switch {
-		case c.PreviousAddress != "" && c.PreviousAddress != c.Address:
+		case c.PreviousAddress() != "" && c.PreviousAddress() != c.Address():
 			return "move"
-		case c.Importing:
+		case c.Importing():
 			return "import"
 		}
 		return "no-op"
 	}
-	return c.Action
+	return c.Action()
 }
 
 func actionLabel(key string) string {

@@ -123,7 +123,7 @@ func newView(r *review.Report, opt Options) *view {
 	for _, p := range r.Projects {
 		addSummary(&v.total, p.Summary)
 		for _, c := range p.Changes {
-			v.priced = v.priced || c.HourlyBefore != nil || c.HourlyAfter != nil
+			v.priced = v.priced || c.HourlyBefore() != nil || c.HourlyAfter() != nil
 		}
 		for _, f := range p.Findings {
 			k := findingKey(f.Project, p.Name, f.Address)
@@ -301,7 +301,7 @@ func (v *view) prepare() {
 	var eps []changeRef
 	for i, p := range v.r.Projects {
 		for _, c := range p.Changes {
-			if c.Action == string(planparse.ActionReplace) && isEndpoint(c) {
+			if c.Action() == string(planparse.ActionReplace) && isEndpoint(c) {
 				eps = append(eps, changeRef{p, i, c})
 			}
 		}

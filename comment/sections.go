@@ -44,7 +44,7 @@ func (v *view) gpuList() (table, *lazyItems[string]) {
 			if r == nil || actionKey(c) == "no-op" || actionKey(c) == "read" {
 				continue
 			}
-			k := findingKey("", p.Name, c.Address)
+			k := findingKey("", p.Name, c.Address())
 			if !r.Before.HasGPU() && !r.After.HasGPU() && !v.gpuIssues[k] {
 				continue
 			}
@@ -67,7 +67,7 @@ func (v *view) gpuList() (table, *lazyItems[string]) {
 func (v *view) gpuRow(ref changeRef) string {
 	p, i, c := ref.p, ref.i, ref.c
 	r := c.Resource
-	cells := []string{codeCell(c.Address)}
+	cells := []string{codeCell(c.Address())}
 	if v.multi {
 		cells = append(cells, codeCell(v.projectName(p, i)))
 	}
@@ -80,8 +80,8 @@ func (v *view) gpuRow(ref changeRef) string {
 	if after == nil {
 		ha = "—"
 	}
-	if c.PriceNote != "" {
-		ha += " (" + text(c.PriceNote) + ")"
+	if c.PriceNote() != "" {
+		ha += " (" + text(c.PriceNote()) + ")"
 	}
 	fl := fleet(r.Before, after)
 	if actionKey(c) == "forget" {
@@ -114,7 +114,7 @@ func isEndpoint(c *review.Change) bool {
 	if c.Resource != nil {
 		return c.Resource.Kind == infra.KindEndpoint
 	}
-	return endpointTypes[c.Type]
+	return endpointTypes[c.Type()]
 }
 
 // endpoints lists serving endpoints that are replaced, with what forces it.
@@ -134,7 +134,7 @@ func (v *view) endpoints(limit int) (string, int) {
 }
 
 func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
-	s := code(c.Address)
+	s := code(c.Address())
 	if v.multi {
 		s += " in " + code(v.projectName(p, i))
 	}
@@ -146,18 +146,18 @@ func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
 	switch {
 	case len(forced) > 0:
 		s += "replaced because " + strings.Join(forced, ", ") + " cannot be changed in place. "
-	case c.Reason != "":
-		s += "replaced because " + text(c.Reason) + ". "
+	case c.Reason() != "":
+		s += "replaced because " + text(c.Reason()) + ". "
 	default:
 		s += "replaced. "
 	}
-	switch c.ReplaceOrder {
+	switch c.ReplaceOrder() {
 	case string(planparse.CreateThenDelete):
 		s += "The new endpoint is created before the old one is deleted; both bill while it runs."
 	default:
 		s += "The old endpoint is deleted first: requests fail until the new one is in service."
 	}
-	for _, rp := range c.ReplacePaths {
+	for _, rp := range c.ReplacePaths() {
 		if rp == "name" {
 			s += " Its name changes, so callers that use the old name break."
 			break
@@ -171,10 +171,10 @@ func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
 func (v *view) forcing(c *review.Change) []string {
 	var out []string
 	var diffs []planparse.AttrDiff
-	if c.Source != nil && len(c.ReplacePaths) > 0 {
+	if c.Source != nil && len(c.ReplacePaths()) > 0 {
 		diffs = c.Source.Diff()
 	}
-	for _, rp := range c.ReplacePaths {
+	for _, rp := range c.ReplacePaths() {
 		if len(out) == 5 {
 			out = append(out, "…")
 			break
@@ -304,9 +304,9 @@ func (v *view) approximateItems() []string {
 		var addrs []string
 		regions := map[string]bool{}
 		for _, c := range p.Changes {
-			if c.PriceBasis == infra.BasisApproximate {
-				addrs = append(addrs, code(c.Address))
-				regions[c.PriceRegion] = true
+			if c.PriceBasis() == infra.BasisApproximate {
+				addrs = append(addrs, code(c.Address()))
+				regions[c.PriceRegion()] = true
 			}
 		}
 		if len(addrs) == 0 {

@@ -150,33 +150,7 @@ func newChange(c *planparse.Change, res *infra.Resource) *Change {
 
 // fillChange sets a report row from a change and infra's view of it.
 func fillChange(ch *Change, c *planparse.Change, res *infra.Resource) {
-	*ch = Change{
-		Address: c.Address, Type: c.Type, Mode: string(c.Mode), Action: string(c.Action),
-		ReplaceOrder: string(c.ReplaceOrder), PreviousAddress: c.PreviousAddress,
-		Importing: c.Importing != nil, ReplacePaths: c.ReplacePaths, Reason: c.Reason,
-		Source: c, Resource: res,
-	}
-	if ch.ReplacePaths == nil {
-		ch.ReplacePaths = []string{}
-	}
-	if res != nil {
-		if res.Before != nil {
-			ch.SKUBefore = res.Before.SKU
-		}
-		if res.After != nil {
-			ch.SKUAfter = res.After.SKU
-		}
-		ch.HourlyBefore, ch.HourlyAfter = res.Cost.HourlyBefore, res.Cost.HourlyAfter
-		ch.ListHourlyBefore, ch.ListHourlyAfter = res.Cost.ListHourlyBefore, res.Cost.ListHourlyAfter
-		ch.PriceNote = priceNote(res)
-		if len(res.Cost.PriceRegions) > 0 {
-			ch.PriceBasis = infra.BasisExact
-			if res.Cost.Approximate {
-				ch.PriceBasis = infra.BasisApproximate
-			}
-			ch.PriceRegion = strings.Join(res.Cost.PriceRegions, ",")
-		}
-	}
+	*ch = Change{Source: c, Resource: res}
 }
 
 func (s *Summary) count(c *planparse.Change) {

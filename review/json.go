@@ -83,7 +83,7 @@ var (
 func (e *encoder) value(v reflect.Value, prefix string) error {
 	t := v.Type()
 	if t == changeType && !v.IsNil() && changeRowsFast() {
-		if c := v.Interface().(*Change); finite(c.HourlyBefore, c.HourlyAfter, c.ListHourlyBefore, c.ListHourlyAfter) {
+		if c := v.Interface().(*Change); finite(c.HourlyBefore(), c.HourlyAfter(), c.ListHourlyBefore(), c.ListHourlyAfter()) {
 			e.writeChange(c, prefix)
 			return nil
 		}
@@ -401,11 +401,12 @@ func jsonName(f reflect.StructField) (string, bool, bool) {
 	return name, strings.Contains(opts, "omitempty"), true
 }
 
-// changeKeys are the fields writeChange writes, in Change's order, with
+// changeKeys are the fields writeChange writes, in ChangeRow's order, with
 // omitempty marked by a trailing ",". Change rows are most of a large
-// report, so they are written without reflection; when Change's fields no
-// longer match this list, rows go through reflection like everything
-// else (and TestChangeRowsMatchReflection fails, to have the list updated).
+// report, so they are written without reflection; when ChangeRow's fields
+// no longer match this list, rows go through Change.MarshalJSON like
+// everything else (and TestChangeRowsMatchReflection fails, to have the
+// list updated).
 var changeKeys = []string{
 	"address", "type", "mode", "action", "replace_order,", "previous_address", "importing",
 	"replace_paths", "reason", "deferred_reason,", "triggers_actions,", "sku_before", "sku_after",
@@ -415,12 +416,11 @@ var changeKeys = []string{
 
 var changeType = reflect.TypeFor[*Change]()
 
-// changeRowsFast reports whether writeChange knows every field of Change.
+// changeRowsFast reports whether writeChange knows every field of ChangeRow.
 var changeRowsFast = sync.OnceValue(func() bool {
-	t := changeType.Elem()
+	t := reflect.TypeFor[ChangeRow]()
 	fs, ok := fieldsOf(t)
-	if !ok || len(fs) != len(changeKeys) || changeType.Implements(marshalerType) || changeType.Implements(textMarshalerType) ||
-		t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+	if m := (&encoder{marshals: map[reflect.Type]marshaling{}}).marshaling(t); !ok || len(fs) != len(changeKeys) || m.self || m.viaPointer {
 		return false
 	}
 	for i, f := range fs {
@@ -492,31 +492,31 @@ func (e *encoder) writeChange(c *Change, prefix string) {
 		e.byte(']')
 	}
 	e.byte('{')
-	str(`"address": `, c.Address)
-	str(`"type": `, c.Type)
-	str(`"mode": `, c.Mode)
-	str(`"action": `, c.Action)
-	opt(`"replace_order": `, c.ReplaceOrder)
-	str(`"previous_address": `, c.PreviousAddress)
+	str(`"address": `, c.Address())
+	str(`"type": `, c.Type())
+	str(`"mode": `, c.Mode())
+	str(`"action": `, c.Action())
+	opt(`"replace_order": `, c.ReplaceOrder())
+	str(`"previous_address": `, c.PreviousAddress())
 	key(`"importing": `)
-	e.string(strconv.FormatBool(c.Importing))
+	e.string(strconv.FormatBool(c.Importing()))
 	key(`"replace_paths": `)
-	list(c.ReplacePaths)
-	str(`"reason": `, c.Reason)
+	list(c.ReplacePaths())
+	str(`"reason": `, c.Reason())
 	opt(`"deferred_reason": `, c.DeferredReason)
 	if len(c.TriggersActions) > 0 {
 		key(`"triggers_actions": `)
 		list(c.TriggersActions)
 	}
-	str(`"sku_before": `, c.SKUBefore)
-	str(`"sku_after": `, c.SKUAfter)
-	num(`"hourly_before": `, c.HourlyBefore)
-	num(`"hourly_after": `, c.HourlyAfter)
-	opt(`"price_basis": `, c.PriceBasis)
-	opt(`"price_region": `, c.PriceRegion)
-	num(`"list_hourly_before": `, c.ListHourlyBefore)
-	num(`"list_hourly_after": `, c.ListHourlyAfter)
-	opt(`"price_note": `, c.PriceNote)
+	str(`"sku_before": `, c.SKUBefore())
+	str(`"sku_after": `, c.SKUAfter())
+	num(`"hourly_before": `, c.HourlyBefore())
+	num(`"hourly_after": `, c.HourlyAfter())
+	opt(`"price_basis": `, c.PriceBasis())
+	opt(`"price_region": `, c.PriceRegion())
+	num(`"list_hourly_before": `, c.ListHourlyBefore())
+	num(`"list_hourly_after": `, c.ListHourlyAfter())
+	opt(`"price_note": `, c.PriceNote())
 	e.newline(prefix)
 	e.byte('}')
 }
