@@ -21,9 +21,12 @@ import (
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
 //	pk = "delivery#<X-GitHub-Delivery>", expires_at, attempt (deleted again by ForgetDelivery)
-//	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, state (a map of port.PRState's JSON fields)
+//	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, attempt, state (a map of port.PRState's JSON fields)
 //
 // version counts the writes of a PR's state; PutPR is conditional on it.
+// attempt is a random token of the call that wrote the item, so that a
+// call whose write landed but whose answer was lost knows its own write
+// when the SDK's retry fails the condition.
 //
 // DynamoDB deletes expired items lazily (within days), so reads and the
 // delivery condition treat an item past expires_at as absent.
@@ -33,8 +36,8 @@ const (
 	VersionAttribute = "version"
 
 	stateAttribute = "state"
-	// attemptAttribute: the token of the MarkDelivery call that wrote a
-	// delivery item.
+	// attemptAttribute: the token of the MarkDelivery or PutPR call that
+	// wrote an item.
 	attemptAttribute = "attempt"
 	deliveryPrefix   = "delivery#"
 	prPrefix         = "pr#"
@@ -66,9 +69,7 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 	// fails the condition on the item it wrote itself. Each call writes a
 	// token of its own and reads the item back on a failed condition, so
 	// its own earlier attempt is no duplicate.
-	token := make([]byte, 12)
-	rand.Read(token)
-	attempt := hex.EncodeToString(token)
+	attempt := attemptToken()
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: sdkaws.String(s.table),
 		Item: map[string]types.AttributeValue{
@@ -83,13 +84,29 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 	})
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		mine, _ := failed.Item[attemptAttribute].(*types.AttributeValueMemberS)
-		return mine != nil && mine.Value == attempt, nil
+		return wroteIt(failed, attempt), nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("mark delivery %s in dynamodb: %w", deliveryID, err)
 	}
 	return true, nil
+}
+
+// attemptToken is a random token for one conditional put (attemptAttribute).
+func attemptToken() string {
+	token := make([]byte, 12)
+	rand.Read(token)
+	return hex.EncodeToString(token)
+}
+
+// wroteIt reports whether the item that failed a conditional put (returned
+// with ReturnValuesOnConditionCheckFailure ALL_OLD) is the one this call's
+// own earlier attempt wrote: the SDK retries a put whose answer it did not
+// get (a 5xx, a broken connection) though the first attempt may have
+// landed, and the retry then fails the condition on its own write.
+func wroteIt(failed *types.ConditionalCheckFailedException, attempt string) bool {
+	mine, _ := failed.Item[attemptAttribute].(*types.AttributeValueMemberS)
+	return mine != nil && mine.Value == attempt
 }
 
 // ForgetDelivery deletes the delivery id's item, so that GitHub's
@@ -139,7 +156,11 @@ func (s *Store) PR(ctx context.Context, key string) (port.PRState, bool, error) 
 // PutPR writes the state of one pull request if the stored version is
 // still st.Version: a conditional put (ConditionExpression) on the item's
 // version attribute, so of two jobs that read one version only the first
-// write lands; the other gets port.ErrConflict and re-reads.
+// write lands; the other gets port.ErrConflict and re-reads. A put the
+// SDK retried after its answer was lost is no conflict with itself
+// (wroteIt): the caller would re-apply its change on top of its own write,
+// and a change that reads what it finds (a revoked override counted as
+// gone) would then tell the user that nothing was done.
 func (s *Store) PutPR(ctx context.Context, key string, st port.PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr state: empty key")
@@ -151,15 +172,18 @@ func (s *Store) PutPR(ctx context.Context, key string, st port.PRState, ttl time
 		return fmt.Errorf("encode pr state %s: %w", key, err)
 	}
 	now := s.now()
+	attempt := attemptToken()
 	in := &dynamodb.PutItemInput{
 		TableName: sdkaws.String(s.table),
 		Item: map[string]types.AttributeValue{
 			KeyAttribute:     &types.AttributeValueMemberS{Value: prPrefix + key},
 			TTLAttribute:     epoch(now.Add(ttl)),
 			VersionAttribute: &types.AttributeValueMemberN{Value: strconv.FormatInt(st.Version, 10)},
+			attemptAttribute: &types.AttributeValueMemberS{Value: attempt},
 			stateAttribute:   av,
 		},
-		ExpressionAttributeNames: map[string]string{"#pk": KeyAttribute},
+		ExpressionAttributeNames:            map[string]string{"#pk": KeyAttribute},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
 	if read == 0 {
 		// No state was read: there is none, it has expired, or it was
@@ -176,6 +200,9 @@ func (s *Store) PutPR(ctx context.Context, key string, st port.PRState, ttl time
 	_, err = s.client.PutItem(ctx, in)
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
+		if wroteIt(failed, attempt) {
+			return nil
+		}
 		return fmt.Errorf("put pr state %s at version %d: %w", key, read, port.ErrConflict)
 	}
 	if err != nil {

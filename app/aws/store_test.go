@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -239,5 +240,45 @@ func TestMarkDeliveryRetriedAfterALostAnswerIsFresh(t *testing.T) {
 	fresh, err = pwaws.NewStore(direct, table).MarkDelivery(ctx, "lost-answer", time.Hour)
 	if err != nil || fresh {
 		t.Errorf("a redelivery of the id = %v, %v; want a duplicate", fresh, err)
+	}
+}
+
+// The SDK retries a PR state put whose first attempt landed but whose
+// answer was lost; the retry fails the version condition on the item its
+// own first attempt wrote. That is the put succeeding, not a conflict: on
+// a conflict the caller re-reads and re-applies its change on top of its
+// own write (a revoked override would then count as never recorded, and
+// the PR would not be reviewed again). A real second writer of the same
+// version still conflicts.
+func TestPutPRRetriedAfterALostAnswerLands(t *testing.T) {
+	t.Parallel()
+	cfg := awstest.Config(t)
+	direct := dynamodb.NewFromConfig(cfg)
+	table := awstest.Table(t, direct)
+	ctx := context.Background()
+	for _, read := range []int64{0, 1} {
+		key := fmt.Sprintf("o/r#%d", read+1)
+		if read > 0 { // a state at version 1 to write over
+			if err := pwaws.NewStore(direct, table).PutPR(ctx, key, port.PRState{HeadSHA: "a"}, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lossy := &loseFirstAnswer{op: "DynamoDB_20120810.PutItem"}
+		store := pwaws.NewStore(dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: lossy} }), table)
+		err := store.PutPR(ctx, key, port.PRState{HeadSHA: "b", Version: read}, time.Hour)
+		if lossy.lost.Load() != 1 {
+			t.Fatal("no answer was lost: the test checks nothing")
+		}
+		if err != nil {
+			t.Errorf("put at version %d, retried by the SDK = %v; want success: its own first attempt is no conflict", read, err)
+		}
+		st, ok, err := pwaws.NewStore(direct, table).PR(ctx, key)
+		if err != nil || !ok || st.HeadSHA != "b" || st.Version != read+1 {
+			t.Errorf("state after the put at version %d = %+v, %v, %v; want head b at version %d", read, st, ok, err, read+1)
+		}
+		err = pwaws.NewStore(direct, table).PutPR(ctx, key, port.PRState{HeadSHA: "c", Version: read}, time.Hour)
+		if !errors.Is(err, port.ErrConflict) {
+			t.Errorf("another writer's put at version %d = %v; want port.ErrConflict", read, err)
+		}
 	}
 }

@@ -1,27 +1,26 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	tfjson "github.com/hashicorp/terraform-json"
-
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
-// The figures of `make bench`: whole `planwarden review` runs as separate
-// processes (so peak memory is the process's own), side by side with
-// terraform-json's bare decode of the same file, on two generated plan
-// mixes at 20,000 and 100,000 changes.
+// The figures of `make bench`: whole `planwarden review` runs of the
+// real binary, each a process of its own (so peak memory is the
+// process's own), side by side with terraform-json's bare decode of the
+// same file (a small program of its own, testdata/tfjsondecode), on two
+// generated plan mixes at 20,000 and 100,000 changes. testdata/peak runs
+// each one and reports its CPU, wall time and peak RSS.
 
 // benchMixes are the generated plans: Large's fleet of GPU pools, VMs,
 // endpoint configurations, buckets and plain resources, and Clusters'
@@ -51,6 +50,7 @@ type childRun struct {
 //	go test -run '^$' -bench ReviewFigures -benchtime 5x ./cmd/planwarden
 func BenchmarkReviewFigures(b *testing.B) {
 	dir := b.TempDir()
+	bins := buildFigureBinaries(b, dir)
 	for _, mix := range benchMixes {
 		for _, n := range []int{20000, 100000} {
 			b.Run(fmt.Sprintf("%s/%d", mix.name, n), func(b *testing.B) {
@@ -65,7 +65,7 @@ func BenchmarkReviewFigures(b *testing.B) {
 				runs := map[string][]childRun{}
 				for b.Loop() {
 					for _, k := range kinds {
-						runs[k] = append(runs[k], runChild(b, k, path))
+						runs[k] = append(runs[k], runChild(b, bins, k, path))
 					}
 				}
 				ratio := func(num, den string, of func(childRun) time.Duration) float64 {
@@ -116,74 +116,52 @@ func median(xs []float64) float64 {
 	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }
 
-// runChild runs this test binary as TestFiguresChild doing kind on path.
-func runChild(b *testing.B, kind, path string) childRun {
+// figureBinaries are the programs BenchmarkReviewFigures runs.
+type figureBinaries struct{ planwarden, tfjson, peak string }
+
+// buildFigureBinaries builds planwarden (as `make build` does), the
+// terraform-json yardstick and the peak wrapper into dir.
+func buildFigureBinaries(b *testing.B, dir string) figureBinaries {
 	b.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFiguresChild$")
-	cmd.Env = append(os.Environ(), "PLANWARDEN_FIGURES_CHILD="+kind, "PLANWARDEN_FIGURES_PLAN="+path)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bins := figureBinaries{planwarden: filepath.Join(dir, "planwarden"), tfjson: filepath.Join(dir, "tfjsondecode"), peak: filepath.Join(dir, "peak")}
+	for out, pkg := range map[string]string{bins.planwarden: ".", bins.tfjson: "./testdata/tfjsondecode", bins.peak: "./testdata/peak"} {
+		if msg, err := exec.Command(goTool, "build", "-o", out, pkg).CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
+	}
+	return bins
+}
+
+// runChild runs kind (tfjson, or the review format) on path under the
+// peak wrapper and reads the figures it reports.
+func runChild(b *testing.B, bins figureBinaries, kind, path string) childRun {
+	b.Helper()
+	args := []string{bins.planwarden, "review", "--format", kind, path}
+	if kind == "tfjson" {
+		args = []string{bins.tfjson, path}
+	}
+	cmd := exec.Command(bins.peak, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	var exit *exec.ExitError
+	// review exits 1 when its verdict is fail; anything else is an error.
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == exitFail && kind != "tfjson") {
 		b.Fatalf("%s on %s: %v\n%s", kind, path, err, stderr.String())
 	}
-	r := childRun{wall: time.Since(start), cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-	// The child reports its own peak: rusage's maxrss would also count
-	// this (large) process, whose memory the child shares until it execs.
-	if _, after, ok := strings.Cut(stderr.String(), peakLine); ok {
-		kb, _ := strconv.ParseFloat(strings.Fields(after)[0], 64)
-		r.peakMB = kb / 1024
-	} else {
-		b.Fatalf("%s on %s: the child reported no peak memory:\n%s", kind, path, stderr.String())
+	_, after, ok := strings.Cut(stderr.String(), peakLine)
+	var wallNS, cpuNS, kb int64
+	if ok {
+		_, err = fmt.Sscanf(after, "wall-ns %d cpu-ns %d maxrss-kb %d", &wallNS, &cpuNS, &kb)
 	}
-	return r
+	if !ok || err != nil {
+		b.Fatalf("%s on %s: the peak wrapper reported no figures (%v):\n%s", kind, path, err, stderr.String())
+	}
+	return childRun{wall: time.Duration(wallNS), cpu: time.Duration(cpuNS), peakMB: float64(kb) / 1024}
 }
 
-const peakLine = "figures-peak-kb: "
-
-// reportPeak writes this process's peak resident memory (VmHWM) for
-// runChild; it is Linux only, where the figures are taken.
-func reportPeak(t *testing.T) {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skipf("no /proc/self/status, cannot measure peak memory: %v", err)
-	}
-	for _, l := range strings.Split(string(status), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			fmt.Fprintf(os.Stderr, "%s%s\n", peakLine, strings.Fields(v)[0])
-			return
-		}
-	}
-	t.Fatal("no VmHWM in /proc/self/status")
-}
-
-// TestFiguresChild is the child process of BenchmarkReviewFigures; it
-// does nothing in a normal test run.
-func TestFiguresChild(t *testing.T) {
-	kind, path := os.Getenv("PLANWARDEN_FIGURES_CHILD"), os.Getenv("PLANWARDEN_FIGURES_PLAN")
-	if kind == "" {
-		t.Skip("only run as BenchmarkReviewFigures' child process")
-	}
-	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer devnull.Close()
-	if kind == "tfjson" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var p tfjson.Plan
-		if err := json.Unmarshal(data, &p); err != nil {
-			t.Fatal(err)
-		}
-		reportPeak(t)
-		runtime.KeepAlive(&p)
-		return
-	}
-	if code := run([]string{"review", "--format", kind, path}, strings.NewReader(""), devnull, os.Stderr); code == exitUsage {
-		t.Fatalf("review exited %d", code)
-	}
-	reportPeak(t)
-}
+const peakLine = "peak: "
