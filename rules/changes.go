@@ -54,6 +54,7 @@ func (endpointReplacement) severity(s *scope) Severity {
 func (endpointReplacement) check(s *scope) []draft {
 	extra := s.cfg.Rules.EndpointReplacement.ExtraTypes
 	var out []draft
+	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Action != planparse.ActionReplace || ch.Mode == planparse.ModeData {
 			continue
@@ -72,12 +73,14 @@ func (endpointReplacement) check(s *scope) []draft {
 		if noun == "" {
 			continue
 		}
-		name := objectName(ch)
-		msg := fmt.Sprintf("%s %s is destroyed and recreated (%s)", noun, code(name), forcedBy(ch))
+		msg = msg[:0]
+		msg.add(noun, " ")
+		msg.code(objectName(ch))
+		msg.add(" is destroyed and recreated (", forcedBy(ch), ")")
 		if ch.ReplaceOrder == planparse.CreateThenDelete {
-			msg += "; callers of the old one break when it is deleted"
+			msg.add("; callers of the old one break when it is deleted")
 		} else {
-			msg += ", so it stops serving until the new one is in service"
+			msg.add(", so it stops serving until the new one is in service")
 		}
 		remedy := "Keep the attribute that forces the replacement as it is; to roll out a new model, point the endpoint at a new endpoint configuration instead, which updates it in place without downtime."
 		if slices.Contains(ch.ReplacePaths, "name") {
@@ -89,7 +92,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type != "aws_sagemaker_endpoint" {
 			remedy = "Keep the attribute that forces the replacement as it is; to move to a new endpoint, create it alongside the old one, switch callers, then delete the old one."
 		}
-		out = append(out, draft{address: ch.Address, message: msg, remedy: remedy})
+		out = append(out, draft{address: ch.Address, message: msg.String(), remedy: remedy})
 	}
 	return out
 }
@@ -266,6 +269,7 @@ func (statefulDelete) severity(*scope) Severity { return SeverityBlock }
 func (statefulDelete) check(s *scope) []draft {
 	extra := s.cfg.Rules.StatefulDelete.ExtraTypes
 	var out []draft
+	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Mode == planparse.ModeData || ch.Action != planparse.ActionDelete && ch.Action != planparse.ActionReplace {
 			continue
@@ -277,14 +281,16 @@ func (statefulDelete) check(s *scope) []draft {
 			}
 			noun = ch.Type
 		}
-		var msg string
+		msg = msg[:0]
+		msg.add(noun, " ")
+		msg.code(objectName(ch))
 		if ch.Action == planparse.ActionDelete {
-			msg = fmt.Sprintf("%s %s is deleted, and the data in it with it", noun, code(objectName(ch)))
+			msg.add(" is deleted, and the data in it with it")
 		} else {
-			msg = fmt.Sprintf("%s %s is destroyed and recreated (%s), so the data in it is lost", noun, code(objectName(ch)), forcedBy(ch))
+			msg.add(" is destroyed and recreated (", forcedBy(ch), "), so the data in it is lost")
 		}
 		out = append(out, draft{
-			address: ch.Address, message: msg,
+			address: ch.Address, message: msg.String(),
 			remedy: "If the data must go, back it up first and say so in the pull request; otherwise keep the resource (a rename of the Terraform address is a moved block, not a delete) and consider lifecycle { prevent_destroy = true }.",
 		})
 	}
