@@ -180,7 +180,8 @@ func perNode(s *infra.Side) string {
 		return "none"
 	}
 	var parts []string
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		var items []string
 		if g.SKU.HasGPU() {
 			items = append(items, text(orUnknown(g.SKU.GPUModel, "accelerator"))+" × "+num(g.SKU.GPUCount))
@@ -221,7 +222,8 @@ func nodes(s *infra.Side) string {
 		return "—"
 	}
 	var parts []string
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		var p string
 		switch {
 		case g.Scale.Unknown:

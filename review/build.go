@@ -186,7 +186,8 @@ func priceNote(r *infra.Resource) string {
 		if s == nil {
 			continue
 		}
-		for _, g := range s.Groups {
+		for gi := range s.Groups {
+			g := &s.Groups[gi]
 			if g.PriceNote != "" && !slices.Contains(notes, g.PriceNote) {
 				notes = append(notes, g.PriceNote)
 			}

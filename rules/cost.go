@@ -263,7 +263,8 @@ func nodesText(r *infra.Resource) string {
 			return 0, false
 		}
 		n := 0
-		for _, g := range s.Groups {
+		for gi := range s.Groups {
+			g := &s.Groups[gi]
 			if g.Scale.Unknown {
 				return 0, false
 			}
@@ -359,12 +360,14 @@ func (allowedSKUs) check(s *scope) []draft {
 		old := map[string]bool{}
 		if r.Before != nil {
 			old[strings.ToLower(r.Before.SKU)] = true
-			for _, g := range r.Before.Groups {
+			for gi := range r.Before.Groups {
+				g := &r.Before.Groups[gi]
 				old[strings.ToLower(g.SKU.Name)] = true
 			}
 		}
 		names := []string{r.After.SKU}
-		for _, g := range r.After.Groups {
+		for gi := range r.After.Groups {
+			g := &r.After.Groups[gi]
 			names = append(names, g.SKU.Name)
 		}
 		seen := map[string]bool{}

@@ -73,7 +73,8 @@ func primary(s *infra.Side) infra.SKU {
 	if s == nil {
 		return infra.SKU{}
 	}
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		if g.SKU.Name == s.SKU {
 			return g.SKU
 		}
@@ -93,7 +94,8 @@ func knownNoGPU(s *infra.Side) bool {
 	if len(s.Groups) == 0 {
 		return false
 	}
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		if !g.SKU.Known || g.SKU.Name == "" || g.Serverless {
 			return false
 		}

@@ -302,7 +302,8 @@ func (retiredSKU) check(s *scope) []draft {
 		if r.After == nil || !changing(s.action(r)) {
 			continue
 		}
-		for _, g := range r.After.Groups {
+		for gi := range r.After.Groups {
+			g := &r.After.Groups[gi]
 			if !g.SKU.Retired || (r.Before != nil && sameSKUGroup(r.Before, g)) {
 				continue // keeping a retired SKU is reported by no rule: nothing in this PR changed it
 			}
@@ -321,8 +322,9 @@ func (retiredSKU) check(s *scope) []draft {
 	return out
 }
 
-func sameSKUGroup(before *infra.Side, g infra.Group) bool {
-	for _, b := range before.Groups {
+func sameSKUGroup(before *infra.Side, g *infra.Group) bool {
+	for gi := range before.Groups {
+		b := &before.Groups[gi]
 		if b.Name == g.Name && b.SKU.Name == g.SKU.Name {
 			return true
 		}
