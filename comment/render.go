@@ -119,7 +119,11 @@ func newView(r *review.Report, opt Options) *view {
 	if r == nil {
 		r = &review.Report{Verdict: rules.VerdictPass}
 	}
-	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: map[issueKey]bool{}, gpuIssues: map[issueKey]bool{}}
+	n := 0
+	for _, p := range r.Projects {
+		n += len(p.Findings)
+	}
+	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: make(map[issueKey]bool, n), gpuIssues: map[issueKey]bool{}}
 	for _, p := range r.Projects {
 		addSummary(&v.total, p.Summary)
 		for _, c := range p.Changes {

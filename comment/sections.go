@@ -239,22 +239,27 @@ func (v *view) cost(limit int) (string, int) {
 // unpricedItems lists what has no price and why, once per item.
 func (v *view) unpricedItems() *lazyItems[string] {
 	type item struct {
-		ref changeRef
-		u   review.Unpriced
+		p    *review.Project
+		i, u int // the project's place and the item's in its Cost.Unpriced
 	}
-	var items []item
+	n := 0
+	for _, p := range v.r.Projects {
+		n += len(p.Cost.Unpriced)
+	}
+	items := make([]item, 0, n)
 	for i, p := range v.r.Projects {
-		seen := map[review.Unpriced]bool{}
-		for _, u := range p.Cost.Unpriced {
+		seen := make(map[review.Unpriced]bool, len(p.Cost.Unpriced))
+		for k, u := range p.Cost.Unpriced {
 			if seen[u] {
 				continue
 			}
 			seen[u] = true
-			items = append(items, item{changeRef{p: p, i: i}, u})
+			items = append(items, item{p, i, k})
 		}
 	}
 	return newLazy(len(items), func(j int) string {
-		u, p, i := items[j].u, items[j].ref.p, items[j].ref.i
+		p, i := items[j].p, items[j].i
+		u := p.Cost.Unpriced[items[j].u]
 		s := "Not priced: " + code(u.Address)
 		if u.SKU != "" {
 			s += " (" + code(u.SKU) + ")"
@@ -296,20 +301,27 @@ func (v *view) costCaption() string {
 	return s + " Unknown figures stay unknown, never 0."
 }
 
+// approximateNamed is how many approximately priced resources a project's
+// item names before it counts the rest.
+const approximateNamed = 5
+
 // approximateItems names, once per project, the resources priced at
 // another region's list price.
 func (v *view) approximateItems() []string {
 	var out []string
 	for i, p := range v.r.Projects {
-		var addrs []string
+		var addrs []string // the first ones named, then counted
+		n := 0
 		regions := map[string]bool{}
 		for _, c := range p.Changes {
 			if c.PriceBasis() == infra.BasisApproximate {
-				addrs = append(addrs, code(c.Address()))
+				if n++; n <= approximateNamed {
+					addrs = append(addrs, code(c.Address()))
+				}
 				regions[c.PriceRegion()] = true
 			}
 		}
-		if len(addrs) == 0 {
+		if n == 0 {
 			continue
 		}
 		rs := make([]string, 0, len(regions))
@@ -317,7 +329,7 @@ func (v *view) approximateItems() []string {
 			rs = append(rs, code(r))
 		}
 		slices.Sort(rs)
-		s := "≈ Approximate: " + listSome(addrs, 5)
+		s := "≈ Approximate: " + listCounted(addrs, n)
 		if v.multi {
 			s += " in " + code(v.projectName(p, i))
 		}
@@ -343,10 +355,15 @@ func (v *view) notEstimatedItem() string {
 
 // listSome joins up to n items and says how many more there are.
 func listSome(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
+	return listCounted(items[:min(n, len(items))], len(items))
+}
+
+// listCounted joins the named items of total and says how many more there are.
+func listCounted(named []string, total int) string {
+	if total <= len(named) {
+		return strings.Join(named, ", ")
 	}
-	return strings.Join(items[:n], ", ") + " and " + groupInt(len(items)-n) + " more"
+	return strings.Join(named, ", ") + " and " + groupInt(total-len(named)) + " more"
 }
 
 // yourPriceItems says, once per project, that figures use the config's
