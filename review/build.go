@@ -61,9 +61,10 @@ func Build(inputs []Input, opt Options) *Report {
 			env = DefaultEnvironment
 		}
 		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()})
-		p := newProject(in.Name, env, in.Plan, resources)
+		sum := infra.Sum(resources) // for the report's cost and the cost rules alike
+		p := newProject(in.Name, env, in.Plan, resources, sum)
 		r.Projects = append(r.Projects, p)
-		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
+		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources, Sum: &sum})
 	}
 	res := opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
 	r.Notes = append([]string{}, opt.Notes...)
@@ -93,7 +94,7 @@ func Build(inputs []Input, opt Options) *Report {
 	return r
 }
 
-func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource) *Project {
+func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource, sum infra.PlanCost) *Project {
 	p := &Project{
 		Name: name, Environment: env, PlanFile: plan.File,
 		TerraformVersion: plan.TerraformVersion, FormatVersion: plan.FormatVersion,
@@ -138,7 +139,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	if plan.Tool != "" {
 		p.Tool = plan.Tool
 	}
-	p.Cost = projectCost(resources, notEstimated(plan))
+	p.Cost = projectCost(sum, notEstimated(plan))
 	return p
 }
 

@@ -130,7 +130,11 @@ func (costIncrease) check(s *scope) []draft {
 // the resources planwarden prices (infra.Sum); nothing is judged when
 // they are unknown.
 func (s *scope) projectCostLimits(set CostSetting) []draft {
-	pc := infra.Sum(s.resources)
+	pc := s.project.Sum
+	if pc == nil {
+		sum := infra.Sum(s.resources)
+		pc = &sum
+	}
 	if pc.HourlyBefore == nil || pc.HourlyAfter == nil || *pc.HourlyAfter-*pc.HourlyBefore <= 0.005 {
 		return nil
 	}
