@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -115,11 +114,7 @@ func TestGPUCapacityGapRemedyNamesTheKind(t *testing.T) {
 			Before: gpus(), After: gpus()}, planparse.DeleteThenCreate),
 		replaced(pool("azurerm_kubernetes_cluster_node_pool.c", gpus(), gpus()), planparse.DeleteThenCreate),
 	}
-	var got []string
-	for _, f := range only(RuleGPUCapacityGap, DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "dev", Resources: res}}, nil).Findings) {
-		lead, _, _ := strings.Cut(f.Remedy, " `create_before_destroy`")
-		got = append(got, f.Address+": "+lead)
-	}
+	got := remedyLeads(only(RuleGPUCapacityGap, DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "dev", Resources: res}}, nil).Findings), " `create_before_destroy`")
 	want := []string{
 		"azurerm_kubernetes_cluster_node_pool.a: Create the new capacity first: give the node pool",
 		"azurerm_kubernetes_cluster_node_pool.c: Create the new capacity first: give the node pool",

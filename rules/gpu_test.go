@@ -257,11 +257,7 @@ func TestRequiredTagsRemedyNamesTheMissingTags(t *testing.T) {
 		vm("azurerm_linux_virtual_machine.b", nil, side(skuA100)),
 		vm("azurerm_linux_virtual_machine.c", nil, side(skuA100, tags("team", "ml"))),
 	}
-	var got []string
-	for _, f := range only(RuleRequiredTags, cfg.Evaluate([]Project{{Name: "ml", Environment: "dev", Resources: res}}, nil).Findings) {
-		remedy, _, _ := strings.Cut(f.Remedy, " so its GPU spend")
-		got = append(got, f.Address+": "+remedy)
-	}
+	got := remedyLeads(only(RuleRequiredTags, cfg.Evaluate([]Project{{Name: "ml", Environment: "dev", Resources: res}}, nil).Findings), " so its GPU spend")
 	want := []string{
 		"azurerm_linux_virtual_machine.a: Add `cost-center` to its tags (or the module's default tags)",
 		"azurerm_linux_virtual_machine.b: Add `cost-center`, `team` to its tags (or the module's default tags)",
@@ -270,4 +266,14 @@ func TestRequiredTagsRemedyNamesTheMissingTags(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("remedies (-want +got):\n%s", diff)
 	}
+}
+
+// remedyLeads lists each finding's address and its remedy up to cut.
+func remedyLeads(findings []Finding, cut string) []string {
+	var out []string
+	for _, f := range findings {
+		lead, _, _ := strings.Cut(f.Remedy, cut)
+		out = append(out, f.Address+": "+lead)
+	}
+	return out
 }
