@@ -221,7 +221,7 @@ func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
 	default:
 		r = &Resource{}
 	}
-	r.Address, r.Type, r.Kind, r.Action, r.ReplaceOrder = c.Address, c.Type, ad.kind, c.Action, c.ReplaceOrder
+	r.Address, r.Type, r.Kind, r.Action, r.ReplaceOrder, r.Deposed = c.Address, c.Type, ad.kind, c.Action, c.ReplaceOrder, c.Deposed
 	if ad.kind == KindEndpointConfig {
 		r.Cost.BilledVia = "aws_sagemaker_endpoint"
 	}

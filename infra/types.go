@@ -241,6 +241,9 @@ type Resource struct {
 	// Action and ReplaceOrder are the change's, copied from planparse.
 	Action       planparse.Action
 	ReplaceOrder planparse.ReplaceOrder
+	// Deposed is the change's deposed object key: a plan can list an
+	// address twice, its current object and a deposed one.
+	Deposed string
 	// Before is nil for a create; After is nil for a delete.
 	Before, After *Side
 	Cost          Cost

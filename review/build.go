@@ -105,13 +105,20 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 		Findings: []rules.Finding{},
 		Plan:     plan, Resources: resources,
 	}
-	byAddr := make(map[string]*infra.Resource, len(resources))
-	for _, res := range resources {
-		byAddr[res.Address] = res
-	}
+	// infra.Analyze makes its resources from the plan's changes in order,
+	// skipping those it does not model, so they pair up in one walk. An
+	// address can be listed twice (a replacement and its deposed
+	// object's delete): matched by address, both rows would show the
+	// figures of one of them.
 	rows := make([]Change, len(plan.Changes)) // one allocation for every row
+	next := 0
 	for i, c := range plan.Changes {
-		fillChange(&rows[i], c, byAddr[c.Address])
+		var res *infra.Resource
+		if next < len(resources) && resources[next].Address == c.Address {
+			res = resources[next]
+			next++
+		}
+		fillChange(&rows[i], c, res)
 		p.Changes = append(p.Changes, &rows[i])
 		p.Summary.count(c)
 	}

@@ -111,10 +111,10 @@ type scope struct {
 	protected bool
 	changes   []*planparse.Change
 	resources []*infra.Resource
-	resByAddr map[string]*infra.Resource   // by address, built on first use
-	chByAddr  map[string]*planparse.Change // by address, built on first use
-	custom    []celSubject                 // what custom rules see, built on first use
-	endpoints []*planparse.Change          // SageMaker endpoints, built on first use
+	resByAddr map[objectKey]*infra.Resource   // by address and deposed key, built on first use
+	chByAddr  map[objectKey]*planparse.Change // by address and deposed key, built on first use
+	custom    []celSubject                    // what custom rules see, built on first use
+	endpoints []*planparse.Change             // SageMaker endpoints, built on first use
 	listed    bool
 }
 
@@ -132,28 +132,32 @@ func (s *scope) sagemakerEndpoints() []*planparse.Change {
 	return s.endpoints
 }
 
-// resourceAt is infra's view of the resource at addr (nil: none).
-func (s *scope) resourceAt(addr string) *infra.Resource {
+// objectKey is an address and a deposed object key: a plan can list an
+// address twice, its current object and a deposed one.
+type objectKey struct{ address, deposed string }
+
+// resourceOf is infra's view of the change's resource (nil: none).
+func (s *scope) resourceOf(ch *planparse.Change) *infra.Resource {
 	if s.resByAddr == nil {
-		s.resByAddr = make(map[string]*infra.Resource, len(s.resources))
+		s.resByAddr = make(map[objectKey]*infra.Resource, len(s.resources))
 		for _, r := range s.resources {
 			if r != nil {
-				s.resByAddr[r.Address] = r
+				s.resByAddr[objectKey{r.Address, r.Deposed}] = r
 			}
 		}
 	}
-	return s.resByAddr[addr]
+	return s.resByAddr[objectKey{ch.Address, ch.Deposed}]
 }
 
-// changeAt is the change at addr (nil: none).
-func (s *scope) changeAt(addr string) *planparse.Change {
+// changeOf is the change infra made r from (nil: none).
+func (s *scope) changeOf(r *infra.Resource) *planparse.Change {
 	if s.chByAddr == nil {
-		s.chByAddr = make(map[string]*planparse.Change, len(s.changes))
+		s.chByAddr = make(map[objectKey]*planparse.Change, len(s.changes))
 		for _, ch := range s.changes {
-			s.chByAddr[ch.Address] = ch
+			s.chByAddr[objectKey{ch.Address, ch.Deposed}] = ch
 		}
 	}
-	return s.chByAddr[addr]
+	return s.chByAddr[objectKey{r.Address, r.Deposed}]
 }
 
 func newScope(c *Config, p Project) *scope {

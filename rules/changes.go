@@ -63,7 +63,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type == "azapi_resource" {
 			noun = azapiEndpoint(ch)
 		}
-		if noun == "" && (slices.Contains(extra, ch.Type) || s.resourceAt(ch.Address) != nil && s.resourceAt(ch.Address).Kind == infra.KindEndpoint) {
+		if noun == "" && (slices.Contains(extra, ch.Type) || s.resourceOf(ch) != nil && s.resourceOf(ch).Kind == infra.KindEndpoint) {
 			noun = "endpoint"
 		}
 		if ch.Type == "aws_sagemaker_endpoint_configuration" {

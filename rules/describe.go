@@ -197,7 +197,7 @@ func (s *scope) action(r *infra.Resource) planparse.Action {
 	if r.Action != "" {
 		return r.Action
 	}
-	if ch := s.changeAt(r.Address); ch != nil {
+	if ch := s.changeOf(r); ch != nil {
 		return ch.Action
 	}
 	switch {
