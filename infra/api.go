@@ -502,7 +502,8 @@ func sideCost(s *Side) (lo, exp, hi float64, ok bool) {
 	if len(s.Groups) == 0 {
 		return 0, 0, 0, false
 	}
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		if g.Hourly == nil {
 			return 0, 0, 0, false
 		}
@@ -520,7 +521,8 @@ func listCost(s *Side, exp float64) float64 {
 		return exp
 	}
 	var sum float64
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		if g.ListHourly == nil {
 			return exp
 		}
@@ -537,7 +539,8 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		if x.s == nil {
 			continue
 		}
-		for _, g := range x.s.Groups {
+		for i := range x.s.Groups {
+			g := &x.s.Groups[i]
 			if g.Hourly != nil {
 				r.Cost.Approximate = r.Cost.Approximate || g.PriceBasis == BasisApproximate
 				r.Cost.YourPrice = r.Cost.YourPrice || g.PriceNote != ""

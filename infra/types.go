@@ -199,7 +199,8 @@ func (s *Side) HasGPU() bool {
 	if s == nil {
 		return false
 	}
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		if g.SKU.HasGPU() {
 			return true
 		}
@@ -219,7 +220,8 @@ func (s *Side) GPUs(atMax bool) float64 {
 		return 0
 	}
 	var n float64
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		count := g.Scale.Expected
 		if atMax {
 			count = g.Scale.Max
