@@ -295,11 +295,11 @@ func projectStatuses(r *review.Report, cfg *rules.Config, runs map[string]commen
 			if !destroyable {
 				break
 			}
-			if c.Mode == "data" || c.Action == "delete" || c.Action == "read" || c.Action == "forget" {
+			if c.Mode() == "data" || c.Action() == "delete" || c.Action() == "read" || c.Action() == "forget" {
 				continue
 			}
 			if len(ps.Resources) < maxResourceList {
-				ps.Resources = append(ps.Resources, clamp(c.Address, 200))
+				ps.Resources = append(ps.Resources, clamp(c.Address(), 200))
 			} else {
 				ps.More++
 			}

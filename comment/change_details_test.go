@@ -7,26 +7,27 @@ import (
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
 // The Details cell of a change row: how many triggered actions are left
 // out, and how a SKU change reads for each action.
 func TestChangeDetailsCell(t *testing.T) {
 	tests := map[string]struct {
-		c    review.Change
+		c    *review.Change
 		want string
 	}{
 		"five triggered actions: two named, three counted": {
-			review.Change{Action: "update", TriggersActions: []string{"action.a.one", "action.a.two", "action.a.three", "action.a.four", "action.a.five"}},
+			reviewtest.Change(review.ChangeRow{Action: "update", TriggersActions: []string{"action.a.one", "action.a.two", "action.a.three", "action.a.four", "action.a.five"}}),
 			"triggers `action.a.one`, `action.a.two`, … 3 more actions",
 		},
-		"an update from no SKU":        {review.Change{Action: "update", SKUAfter: "Standard_D4s_v5"}, "SKU none → `Standard_D4s_v5`"},
-		"a replacement from no SKU":    {review.Change{Action: "replace", SKUAfter: "Standard_D4s_v5"}, "SKU `Standard_D4s_v5`"},
-		"a deletion names the old SKU": {review.Change{Action: "delete", SKUBefore: "Standard_D4s_v5"}, "SKU `Standard_D4s_v5`"},
+		"an update from no SKU":        {reviewtest.Change(review.ChangeRow{Action: "update", SKUAfter: "Standard_D4s_v5"}), "SKU none → `Standard_D4s_v5`"},
+		"a replacement from no SKU":    {reviewtest.Change(review.ChangeRow{Action: "replace", SKUAfter: "Standard_D4s_v5"}), "SKU `Standard_D4s_v5`"},
+		"a deletion names the old SKU": {reviewtest.Change(review.ChangeRow{Action: "delete", SKUBefore: "Standard_D4s_v5"}), "SKU `Standard_D4s_v5`"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := details(&tc.c); got != tc.want {
+			if got := details(tc.c); got != tc.want {
 				t.Errorf("details = %q, want %q", got, tc.want)
 			}
 		})
@@ -50,7 +51,7 @@ func TestDiffSaysHowManyAttributesAreLeftOut(t *testing.T) {
 		}
 		c := plan.Changes[0]
 		return &review.Report{Projects: []*review.Project{{Name: "p", Complete: true, Plan: plan, Summary: review.Summary{Update: 1},
-			Changes: []*review.Change{{Address: c.Address, Type: c.Type, Action: string(c.Action), Source: c}}}}}
+			Changes: []*review.Change{{Source: c}}}}}
 	}
 	tests := map[string]struct {
 		n, size int

@@ -70,21 +70,21 @@ func (v *view) project(p *review.Project, i int) projectPart {
 	if changes := orderedChanges(p); len(changes) > 0 {
 		b := newBlock("**Resource changes**", "changes", len(changes), func(i int) []string {
 			c := changes[i]
-			return []string{actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type), details(c)}
+			return []string{actionLabel(actionKey(c)), codeCell(c.Address()), codeCell(c.Type()), details(c)}
 		}, "Action", "Resource", "Type", "Details")
 		part.blocks = append(part.blocks, b)
 	}
 	if len(p.Drift) > 0 {
 		b := newBlock("**Changed outside Terraform (drift)**: found on refresh, not caused by this pull request.", "drifted resources", len(p.Drift), func(i int) []string {
 			c := p.Drift[i]
-			return []string{actionLabel(actionKey(c)), codeCell(c.Address), codeCell(c.Type)}
+			return []string{actionLabel(actionKey(c)), codeCell(c.Address()), codeCell(c.Type())}
 		}, "Action", "Resource", "Type")
 		part.blocks = append(part.blocks, b)
 	}
 	if len(p.Deferred) > 0 {
 		b := newBlock("**Deferred to a later plan**", "deferred changes", len(p.Deferred), func(i int) []string {
 			c := p.Deferred[i]
-			return []string{codeCell(c.Address), codeCell(c.Type), text(orUnknown(c.DeferredReason, "no reason given"))}
+			return []string{codeCell(c.Address()), codeCell(c.Type()), text(orUnknown(c.DeferredReason, "no reason given"))}
 		}, "Resource", "Type", "Why")
 		part.blocks = append(part.blocks, b)
 	}
@@ -149,24 +149,24 @@ func (b block) size(head string, limit int) int {
 // details is the Details cell of a change row.
 func details(c *review.Change) string {
 	var parts []string
-	if c.PreviousAddress != "" && c.PreviousAddress != c.Address {
-		parts = append(parts, "moved from "+codeCell(c.PreviousAddress))
+	if c.PreviousAddress() != "" && c.PreviousAddress() != c.Address() {
+		parts = append(parts, "moved from "+codeCell(c.PreviousAddress()))
 	}
-	if c.Importing {
+	if c.Importing() {
 		parts = append(parts, "imported")
 	}
 	switch {
-	case c.SKUBefore == c.SKUAfter:
-	case c.Action == string(planparse.ActionCreate) || c.SKUBefore == "" && c.Action != string(planparse.ActionUpdate):
-		parts = append(parts, "SKU "+codeCell(c.SKUAfter))
-	case c.Action == string(planparse.ActionDelete):
-		parts = append(parts, "SKU "+codeCell(c.SKUBefore))
+	case c.SKUBefore() == c.SKUAfter():
+	case c.Action() == string(planparse.ActionCreate) || c.SKUBefore() == "" && c.Action() != string(planparse.ActionUpdate):
+		parts = append(parts, "SKU "+codeCell(c.SKUAfter()))
+	case c.Action() == string(planparse.ActionDelete):
+		parts = append(parts, "SKU "+codeCell(c.SKUBefore()))
 	default:
-		parts = append(parts, "SKU "+beforeAfter(skuCell(c.SKUBefore), skuCell(c.SKUAfter)))
+		parts = append(parts, "SKU "+beforeAfter(skuCell(c.SKUBefore()), skuCell(c.SKUAfter())))
 	}
-	if len(c.ReplacePaths) > 0 {
-		ps := make([]string, 0, min(len(c.ReplacePaths), 4))
-		for i, rp := range c.ReplacePaths {
+	if len(c.ReplacePaths()) > 0 {
+		ps := make([]string, 0, min(len(c.ReplacePaths()), 4))
+		for i, rp := range c.ReplacePaths() {
 			if i == 3 {
 				ps = append(ps, "…")
 				break
@@ -174,8 +174,8 @@ func details(c *review.Change) string {
 			ps = append(ps, codeCell(rp))
 		}
 		parts = append(parts, "forced by "+strings.Join(ps, ", "))
-	} else if c.Reason != "" {
-		parts = append(parts, text(c.Reason))
+	} else if c.Reason() != "" {
+		parts = append(parts, text(c.Reason()))
 	}
 	if n := len(c.TriggersActions); n > 0 {
 		as := make([]string, 0, min(n, 3))
@@ -188,7 +188,7 @@ func details(c *review.Change) string {
 		}
 		parts = append(parts, "triggers "+strings.Join(as, ", "))
 	}
-	switch c.ReplaceOrder {
+	switch c.ReplaceOrder() {
 	case string(planparse.CreateThenDelete):
 		parts = append(parts, "new one first")
 	case string(planparse.DeleteThenCreate):
@@ -257,7 +257,7 @@ func (v *view) diffOrder() []diffItem {
 				continue
 			}
 			it := diffItem{p: p, i: i, c: c}
-			if v.issues[findingKey("", p.Name, c.Address)] {
+			if v.issues[findingKey("", p.Name, c.Address())] {
 				first = append(first, it)
 			} else {
 				rest = append(rest, it)
@@ -324,7 +324,7 @@ func (v *view) diff(it diffItem) string {
 	} else {
 		body = fenced("diff", lines)
 	}
-	sum := "<code>" + htmlText(c.Address) + "</code> " + htmlText(actionWords(actionKey(c)))
+	sum := "<code>" + htmlText(c.Address()) + "</code> " + htmlText(actionWords(actionKey(c)))
 	if v.multi {
 		sum += " in <code>" + htmlText(v.projectName(it.p, it.i)) + "</code>"
 	}

@@ -55,8 +55,8 @@ func TestCostTruth(t *testing.T) {
 		t.Errorf("JSON cost: %d not estimated, %d approximate; want 1 and 1", n, p.Cost.ApproximateResources)
 	}
 	for _, c := range p.Changes {
-		if c.Address == "aws_instance.etl" && (c.PriceBasis != infra.BasisApproximate || c.PriceRegion != "us-east-1") {
-			t.Errorf("aws_instance.etl: price_basis %q, price_region %q; want approximate us-east-1", c.PriceBasis, c.PriceRegion)
+		if c.Address() == "aws_instance.etl" && (c.PriceBasis() != infra.BasisApproximate || c.PriceRegion() != "us-east-1") {
+			t.Errorf("aws_instance.etl: price_basis %q, price_region %q; want approximate us-east-1", c.PriceBasis(), c.PriceRegion())
 		}
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
 // Age at its edges: a minute is "1 min", an hour "1 h", two days "2 days".
@@ -83,5 +86,25 @@ func TestActionConfigShowsAnEmptyList(t *testing.T) {
 	body := Render(review.Build([]review.Input{{Name: "a", Plan: p}}, review.Options{}), Options{})
 	if want := "(2 attributes)</summary>\n\n```hcl\nfunction_name = \"drain\"\ntargets = []\n```"; !strings.Contains(body, want) {
 		t.Errorf("the action's configuration lacks %q:\n%s", want, body)
+	}
+}
+
+// The approximate-price note names a project's first five resources priced
+// at another region's list price, counts the rest, and names each region once.
+func TestApproximateItemsNameFiveAndCount(t *testing.T) {
+	p := &review.Project{Name: "ml"}
+	for i := 1; i <= 7; i++ {
+		region := "us-east-1"
+		if i == 3 {
+			region = "westeurope"
+		}
+		p.Changes = append(p.Changes, reviewtest.Change(review.ChangeRow{Address: fmt.Sprint("aws_instance.r", i), PriceBasis: "approximate", PriceRegion: region}))
+	}
+	p.Changes = append(p.Changes, reviewtest.Change(review.ChangeRow{Address: "aws_instance.exact", PriceBasis: "exact", PriceRegion: "eu-west-1"}))
+	got := (&view{r: &review.Report{Projects: []*review.Project{p}}}).approximateItems()
+	want := []string{"≈ Approximate: `aws_instance.r1`, `aws_instance.r2`, `aws_instance.r3`, `aws_instance.r4`, `aws_instance.r5` and 2 more: " +
+		"priced at the `us-east-1`, `westeurope` list price, since the catalog has no price in their region, or the plan does not name it (other regions usually differ by 0–30%)."}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("approximate items (-want +got):\n%s", diff)
 	}
 }

@@ -16,7 +16,11 @@ type findingGroup struct {
 // allFindings returns the findings of every project, blocking first, then
 // overridden, warnings and notes; project order and rule order within.
 func (v *view) allFindings() []*rules.Finding {
-	var fs []*rules.Finding
+	n := 0
+	for _, p := range v.r.Projects {
+		n += len(p.Findings)
+	}
+	fs := make([]*rules.Finding, 0, n)
 	for _, p := range v.r.Projects {
 		for i := range p.Findings {
 			f := &p.Findings[i]

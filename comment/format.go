@@ -36,16 +36,16 @@ var actionRank = func() map[string]int {
 // actionKey is the group a change is listed under: its action, or move /
 // import for a change that only moves or imports.
 func actionKey(c *review.Change) string {
-	if c.Action == string(planparse.ActionNoop) || c.Action == "" {
+	if c.Action() == string(planparse.ActionNoop) || c.Action() == "" {
 		switch {
-		case c.PreviousAddress != "" && c.PreviousAddress != c.Address:
+		case c.PreviousAddress() != "" && c.PreviousAddress() != c.Address():
 			return "move"
-		case c.Importing:
+		case c.Importing():
 			return "import"
 		}
 		return "no-op"
 	}
-	return c.Action
+	return c.Action()
 }
 
 func actionLabel(key string) string {
@@ -180,7 +180,8 @@ func perNode(s *infra.Side) string {
 		return "none"
 	}
 	var parts []string
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		var items []string
 		if g.SKU.HasGPU() {
 			items = append(items, text(orUnknown(g.SKU.GPUModel, "accelerator"))+" × "+num(g.SKU.GPUCount))
@@ -221,7 +222,8 @@ func nodes(s *infra.Side) string {
 		return "—"
 	}
 	var parts []string
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		var p string
 		switch {
 		case g.Scale.Unknown:

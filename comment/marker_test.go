@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -87,7 +88,7 @@ func TestMarkerNotForgeable(t *testing.T) {
 	r := &review.Report{Verdict: rules.VerdictFail, Projects: []*review.Project{{
 		Name: forged, Environment: forged,
 		Findings: []rules.Finding{{Rule: forged, Severity: rules.SeverityBlock, Address: forged, Message: forged, Remedy: forged}},
-		Changes:  []*review.Change{{Address: forged, Type: forged, Action: "update", Reason: forged}},
+		Changes:  []*review.Change{reviewtest.Change(review.ChangeRow{Address: forged, Type: forged, Action: "update", Reason: forged})},
 	}}}
 	body := Render(r, Options{Marker: true, HeadSHA: "abcdef1", PlanTime: t0})
 	m, ok := ParseMarker(body)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -33,7 +34,7 @@ func costReport(projects int) *review.Report {
 	for i := range projects {
 		p := &review.Project{Name: fmt.Sprintf("project-%d", i), Environment: "prod", Complete: true,
 			Summary: review.Summary{Create: 1},
-			Changes: []*review.Change{{Address: "aws_instance.gpu", Type: "aws_instance", Action: "create", HourlyAfter: f64(32.77)}},
+			Changes: []*review.Change{reviewtest.Change(review.ChangeRow{Address: "aws_instance.gpu", Type: "aws_instance", Action: "create", HourlyAfter: f64(32.77)})},
 			Cost:    review.Cost{HourlyBefore: f64(0), HourlyAfter: f64(32.77), HourlyDelta: f64(32.77), MaxHourlyAfter: f64(32.77)}}
 		r.Projects = append(r.Projects, p)
 	}

@@ -119,11 +119,15 @@ func newView(r *review.Report, opt Options) *view {
 	if r == nil {
 		r = &review.Report{Verdict: rules.VerdictPass}
 	}
-	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: map[issueKey]bool{}, gpuIssues: map[issueKey]bool{}}
+	n := 0
+	for _, p := range r.Projects {
+		n += len(p.Findings)
+	}
+	v := &view{r: r, opt: opt, multi: len(r.Projects) > 1, issues: make(map[issueKey]bool, n), gpuIssues: map[issueKey]bool{}}
 	for _, p := range r.Projects {
 		addSummary(&v.total, p.Summary)
 		for _, c := range p.Changes {
-			v.priced = v.priced || c.HourlyBefore != nil || c.HourlyAfter != nil
+			v.priced = v.priced || c.HourlyBefore() != nil || c.HourlyAfter() != nil
 		}
 		for _, f := range p.Findings {
 			k := findingKey(f.Project, p.Name, f.Address)
@@ -301,7 +305,7 @@ func (v *view) prepare() {
 	var eps []changeRef
 	for i, p := range v.r.Projects {
 		for _, c := range p.Changes {
-			if c.Action == string(planparse.ActionReplace) && isEndpoint(c) {
+			if c.Action() == string(planparse.ActionReplace) && isEndpoint(c) {
 				eps = append(eps, changeRef{p, i, c})
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -55,7 +56,7 @@ func TestCountsLine(t *testing.T) {
 	r := &review.Report{
 		Totals: review.Totals{HourlyBefore: f64(8.34), HourlyAfter: f64(2.53), HourlyDelta: f64(-5.81), UnpricedCount: 1},
 		Projects: []*review.Project{
-			{Name: "a", Complete: true, Summary: review.Summary{Create: 2, Replace: 1, Move: 1}, Changes: []*review.Change{{Address: "x.y", Action: "create", HourlyAfter: f64(1)}},
+			{Name: "a", Complete: true, Summary: review.Summary{Create: 2, Replace: 1, Move: 1}, Changes: []*review.Change{reviewtest.Change(review.ChangeRow{Address: "x.y", Action: "create", HourlyAfter: f64(1)})},
 				Cost: review.Cost{Unpriced: []review.Unpriced{{Address: "x.z", SKU: "p9", Reason: "not in the catalog"}, {Address: "x.z", SKU: "p9", Reason: "not in the catalog"}}}},
 			{Name: "b", Complete: true, Summary: review.Summary{Delete: 1, Import: 1, Forget: 1, Read: 3}},
 		},
@@ -114,9 +115,8 @@ func gpuPool(addr string) *review.Change {
 		Before: &infra.Side{SKU: v100.Name, Groups: []infra.Group{{SKU: v100, Scale: scale}}},
 		After:  &infra.Side{SKU: d16.Name, Groups: []infra.Group{{SKU: d16, Scale: scale}}},
 		Cost:   infra.Cost{HourlyBefore: f64(7.65), HourlyAfter: f64(1.84)}}
-	return &review.Change{Address: addr, Type: res.Type, Action: "replace", ReplaceOrder: "delete-then-create",
-		ReplacePaths: []string{"vm_size"}, SKUBefore: v100.Name, SKUAfter: d16.Name,
-		HourlyBefore: res.Cost.HourlyBefore, HourlyAfter: res.Cost.HourlyAfter, Resource: res}
+	return &review.Change{Source: &planparse.Change{Address: addr, Type: res.Type, Action: planparse.ActionReplace,
+		ReplaceOrder: planparse.DeleteThenCreate, ReplacePaths: []string{"vm_size"}}, Resource: res}
 }
 
 func TestGPURow(t *testing.T) {
@@ -156,7 +156,7 @@ func bigReport(t testing.TB, n, gpus int) *review.Report {
 				Message: "The pool loses its GPUs.", Remedy: "Set vm_size back to a GPU SKU."})
 			continue
 		}
-		p.Changes = append(p.Changes, &review.Change{Address: c.Address, Type: c.Type, Action: string(c.Action), Source: c})
+		p.Changes = append(p.Changes, &review.Change{Source: c})
 		p.Summary.Update++
 	}
 	return &review.Report{Verdict: rules.VerdictFail, Projects: []*review.Project{p}}
@@ -352,7 +352,7 @@ func TestManyProjects(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		r.Projects = append(r.Projects, &review.Project{Name: fmt.Sprintf("project-%d", i), Environment: "prod", Errored: i%2 == 0, Complete: i%2 == 1,
 			Summary:  review.Summary{Create: 1},
-			Changes:  []*review.Change{{Address: "aws_s3_bucket.b", Type: "aws_s3_bucket", Action: "create"}},
+			Changes:  []*review.Change{reviewtest.Change(review.ChangeRow{Address: "aws_s3_bucket.b", Type: "aws_s3_bucket", Action: "create"})},
 			Cost:     review.Cost{HourlyBefore: f64(0), HourlyAfter: f64(1), HourlyDelta: f64(1)},
 			Findings: []rules.Finding{{Rule: "stateful-delete", Severity: rules.SeverityBlock, Address: "aws_s3_bucket.b", Message: "m"}}})
 	}
@@ -371,20 +371,20 @@ func TestManyProjects(t *testing.T) {
 
 func TestEndpoints(t *testing.T) {
 	t.Parallel()
-	ep := func(c review.Change) *review.Report {
+	ep := func(c review.ChangeRow) *review.Report {
 		c.Type, c.Action = "aws_sagemaker_endpoint", "replace"
 		return &review.Report{Projects: []*review.Project{{Name: "serving", Environment: "prod", Complete: true,
-			Summary: review.Summary{Replace: 1}, Changes: []*review.Change{&c}}}}
+			Summary: review.Summary{Replace: 1}, Changes: []*review.Change{reviewtest.Change(c)}}}}
 	}
 	tests := map[string]struct {
 		r    *review.Report
 		want string
 	}{
-		"forced, deleted first": {ep(review.Change{Address: "aws_sagemaker_endpoint.a", ReplaceOrder: "delete-then-create", ReplacePaths: []string{"name"}}),
+		"forced, deleted first": {ep(review.ChangeRow{Address: "aws_sagemaker_endpoint.a", ReplaceOrder: "delete-then-create", ReplacePaths: []string{"name"}}),
 			"- `aws_sagemaker_endpoint.a` (`prod`): replaced because `name` cannot be changed in place. The old endpoint is deleted first: requests fail until the new one is in service. Its name changes, so callers that use the old name break.\n"},
-		"created first": {ep(review.Change{Address: "aws_sagemaker_endpoint.b", ReplaceOrder: "create-then-delete", ReplacePaths: []string{"endpoint_config_name"}}),
+		"created first": {ep(review.ChangeRow{Address: "aws_sagemaker_endpoint.b", ReplaceOrder: "create-then-delete", ReplacePaths: []string{"endpoint_config_name"}}),
 			"- `aws_sagemaker_endpoint.b` (`prod`): replaced because `endpoint_config_name` cannot be changed in place. The new endpoint is created before the old one is deleted; both bill while it runs.\n"},
-		"tainted": {ep(review.Change{Address: "aws_sagemaker_endpoint.c", Reason: "the object is tainted"}),
+		"tainted": {ep(review.ChangeRow{Address: "aws_sagemaker_endpoint.c", Reason: "the object is tainted"}),
 			"- `aws_sagemaker_endpoint.c` (`prod`): replaced because the object is tainted. The old endpoint is deleted first: requests fail until the new one is in service.\n"},
 	}
 	for name, tc := range tests {
@@ -396,8 +396,8 @@ func TestEndpoints(t *testing.T) {
 		})
 	}
 	// An update of an endpoint is not a replacement.
-	r := ep(review.Change{Address: "aws_sagemaker_endpoint.d"})
-	r.Projects[0].Changes[0].Action = "update"
+	r := ep(review.ChangeRow{Address: "aws_sagemaker_endpoint.d"})
+	r.Projects[0].Changes[0].Source.Action = planparse.ActionUpdate
 	if body := Render(r, Options{}); strings.Contains(body, "Serving endpoints") {
 		t.Errorf("an in-place update is listed as a replacement")
 	}

@@ -44,7 +44,7 @@ func (v *view) gpuList() (table, *lazyItems[string]) {
 			if r == nil || actionKey(c) == "no-op" || actionKey(c) == "read" {
 				continue
 			}
-			k := findingKey("", p.Name, c.Address)
+			k := findingKey("", p.Name, c.Address())
 			if !r.Before.HasGPU() && !r.After.HasGPU() && !v.gpuIssues[k] {
 				continue
 			}
@@ -67,7 +67,7 @@ func (v *view) gpuList() (table, *lazyItems[string]) {
 func (v *view) gpuRow(ref changeRef) string {
 	p, i, c := ref.p, ref.i, ref.c
 	r := c.Resource
-	cells := []string{codeCell(c.Address)}
+	cells := []string{codeCell(c.Address())}
 	if v.multi {
 		cells = append(cells, codeCell(v.projectName(p, i)))
 	}
@@ -80,8 +80,8 @@ func (v *view) gpuRow(ref changeRef) string {
 	if after == nil {
 		ha = "—"
 	}
-	if c.PriceNote != "" {
-		ha += " (" + text(c.PriceNote) + ")"
+	if c.PriceNote() != "" {
+		ha += " (" + text(c.PriceNote()) + ")"
 	}
 	fl := fleet(r.Before, after)
 	if actionKey(c) == "forget" {
@@ -114,7 +114,7 @@ func isEndpoint(c *review.Change) bool {
 	if c.Resource != nil {
 		return c.Resource.Kind == infra.KindEndpoint
 	}
-	return endpointTypes[c.Type]
+	return endpointTypes[c.Type()]
 }
 
 // endpoints lists serving endpoints that are replaced, with what forces it.
@@ -134,7 +134,7 @@ func (v *view) endpoints(limit int) (string, int) {
 }
 
 func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
-	s := code(c.Address)
+	s := code(c.Address())
 	if v.multi {
 		s += " in " + code(v.projectName(p, i))
 	}
@@ -146,18 +146,18 @@ func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
 	switch {
 	case len(forced) > 0:
 		s += "replaced because " + strings.Join(forced, ", ") + " cannot be changed in place. "
-	case c.Reason != "":
-		s += "replaced because " + text(c.Reason) + ". "
+	case c.Reason() != "":
+		s += "replaced because " + text(c.Reason()) + ". "
 	default:
 		s += "replaced. "
 	}
-	switch c.ReplaceOrder {
+	switch c.ReplaceOrder() {
 	case string(planparse.CreateThenDelete):
 		s += "The new endpoint is created before the old one is deleted; both bill while it runs."
 	default:
 		s += "The old endpoint is deleted first: requests fail until the new one is in service."
 	}
-	for _, rp := range c.ReplacePaths {
+	for _, rp := range c.ReplacePaths() {
 		if rp == "name" {
 			s += " Its name changes, so callers that use the old name break."
 			break
@@ -171,10 +171,10 @@ func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
 func (v *view) forcing(c *review.Change) []string {
 	var out []string
 	var diffs []planparse.AttrDiff
-	if c.Source != nil && len(c.ReplacePaths) > 0 {
+	if c.Source != nil && len(c.ReplacePaths()) > 0 {
 		diffs = c.Source.Diff()
 	}
-	for _, rp := range c.ReplacePaths {
+	for _, rp := range c.ReplacePaths() {
 		if len(out) == 5 {
 			out = append(out, "…")
 			break
@@ -239,22 +239,27 @@ func (v *view) cost(limit int) (string, int) {
 // unpricedItems lists what has no price and why, once per item.
 func (v *view) unpricedItems() *lazyItems[string] {
 	type item struct {
-		ref changeRef
-		u   review.Unpriced
+		p    *review.Project
+		i, u int // the project's place and the item's in its Cost.Unpriced
 	}
-	var items []item
+	n := 0
+	for _, p := range v.r.Projects {
+		n += len(p.Cost.Unpriced)
+	}
+	items := make([]item, 0, n)
 	for i, p := range v.r.Projects {
-		seen := map[review.Unpriced]bool{}
-		for _, u := range p.Cost.Unpriced {
+		seen := make(map[review.Unpriced]bool, len(p.Cost.Unpriced))
+		for k, u := range p.Cost.Unpriced {
 			if seen[u] {
 				continue
 			}
 			seen[u] = true
-			items = append(items, item{changeRef{p: p, i: i}, u})
+			items = append(items, item{p, i, k})
 		}
 	}
 	return newLazy(len(items), func(j int) string {
-		u, p, i := items[j].u, items[j].ref.p, items[j].ref.i
+		p, i := items[j].p, items[j].i
+		u := p.Cost.Unpriced[items[j].u]
 		s := "Not priced: " + code(u.Address)
 		if u.SKU != "" {
 			s += " (" + code(u.SKU) + ")"
@@ -296,20 +301,27 @@ func (v *view) costCaption() string {
 	return s + " Unknown figures stay unknown, never 0."
 }
 
+// approximateNamed is how many approximately priced resources a project's
+// item names before it counts the rest.
+const approximateNamed = 5
+
 // approximateItems names, once per project, the resources priced at
 // another region's list price.
 func (v *view) approximateItems() []string {
 	var out []string
 	for i, p := range v.r.Projects {
-		var addrs []string
+		var addrs []string // the first ones named, then counted
+		n := 0
 		regions := map[string]bool{}
 		for _, c := range p.Changes {
-			if c.PriceBasis == infra.BasisApproximate {
-				addrs = append(addrs, code(c.Address))
-				regions[c.PriceRegion] = true
+			if c.PriceBasis() == infra.BasisApproximate {
+				if n++; n <= approximateNamed {
+					addrs = append(addrs, code(c.Address()))
+				}
+				regions[c.PriceRegion()] = true
 			}
 		}
-		if len(addrs) == 0 {
+		if n == 0 {
 			continue
 		}
 		rs := make([]string, 0, len(regions))
@@ -317,7 +329,7 @@ func (v *view) approximateItems() []string {
 			rs = append(rs, code(r))
 		}
 		slices.Sort(rs)
-		s := "≈ Approximate: " + listSome(addrs, 5)
+		s := "≈ Approximate: " + listCounted(addrs, n)
 		if v.multi {
 			s += " in " + code(v.projectName(p, i))
 		}
@@ -343,10 +355,15 @@ func (v *view) notEstimatedItem() string {
 
 // listSome joins up to n items and says how many more there are.
 func listSome(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
+	return listCounted(items[:min(n, len(items))], len(items))
+}
+
+// listCounted joins the named items of total and says how many more there are.
+func listCounted(named []string, total int) string {
+	if total <= len(named) {
+		return strings.Join(named, ", ")
 	}
-	return strings.Join(items[:n], ", ") + " and " + groupInt(len(items)-n) + " more"
+	return strings.Join(named, ", ") + " and " + groupInt(total-len(named)) + " more"
 }
 
 // yourPriceItems says, once per project, that figures use the config's

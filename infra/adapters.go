@@ -10,27 +10,31 @@ import (
 // adapter knows where one resource type keeps its SKU, counts, region and tags.
 type adapter struct {
 	kind Kind
-	side func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side
+	side func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side
+	// own says a side is made from its own value (and the provider's
+	// region) alone, not from other resources looked up on its side of
+	// the change: equal values make equal sides (see analysis.resource).
+	own bool
 }
 
 // adapters is the registry of supported resource types.
 var adapters = map[string]adapter{
-	"azurerm_kubernetes_cluster":                {KindNodePool, aksCluster},
-	"azurerm_kubernetes_cluster_node_pool":      {KindNodePool, aksNodePool},
-	"azurerm_linux_virtual_machine":             {KindVM, azureVM("size", false)},
-	"azurerm_windows_virtual_machine":           {KindVM, azureVM("size", true)},
-	"azurerm_virtual_machine":                   {KindVM, azureLegacyVM},
-	"azurerm_linux_virtual_machine_scale_set":   {KindScaleSet, azureVMSS(false)},
-	"azurerm_windows_virtual_machine_scale_set": {KindScaleSet, azureVMSS(true)},
-	"azurerm_machine_learning_compute_cluster":  {KindComputeCluster, amlCluster},
-	"aws_instance":                              {KindVM, awsInstance},
-	"aws_eks_node_group":                        {KindNodePool, eksNodeGroup},
-	"aws_autoscaling_group":                     {KindScaleSet, awsASG},
-	"aws_sagemaker_endpoint_configuration":      {KindEndpointConfig, sagemakerConfig},
-	"aws_sagemaker_endpoint":                    {KindEndpoint, sagemakerEndpoint},
-	"aws_sagemaker_notebook_instance":           {KindNotebook, sagemakerNotebook},
-	"google_compute_instance":                   {KindVM, gceInstance},
-	"google_container_node_pool":                {KindNodePool, gkeNodePool},
+	"azurerm_kubernetes_cluster":                {KindNodePool, aksCluster, false},
+	"azurerm_kubernetes_cluster_node_pool":      {KindNodePool, aksNodePool, false},
+	"azurerm_linux_virtual_machine":             {KindVM, azureVM("size", false), true},
+	"azurerm_windows_virtual_machine":           {KindVM, azureVM("size", true), true},
+	"azurerm_virtual_machine":                   {KindVM, azureLegacyVM, true},
+	"azurerm_linux_virtual_machine_scale_set":   {KindScaleSet, azureVMSS(false), true},
+	"azurerm_windows_virtual_machine_scale_set": {KindScaleSet, azureVMSS(true), true},
+	"azurerm_machine_learning_compute_cluster":  {KindComputeCluster, amlCluster, true},
+	"aws_instance":                              {KindVM, awsInstance, true},
+	"aws_eks_node_group":                        {KindNodePool, eksNodeGroup, false},
+	"aws_autoscaling_group":                     {KindScaleSet, awsASG, false},
+	"aws_sagemaker_endpoint_configuration":      {KindEndpointConfig, sagemakerConfig, false},
+	"aws_sagemaker_endpoint":                    {KindEndpoint, sagemakerEndpoint, false},
+	"aws_sagemaker_notebook_instance":           {KindNotebook, sagemakerNotebook, true},
+	"google_compute_instance":                   {KindVM, gceInstance, true},
+	"google_container_node_pool":                {KindNodePool, gkeNodePool, false},
 }
 
 // --- Azure ---
@@ -47,12 +51,12 @@ func aksScale(pool planparse.Value) Scale {
 	return fixedScale(n, 1)
 }
 
-func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
+func aksPool(a *analysis, pool planparse.Value) (Side, Group) {
 	g := a.group(CloudAzure, pool, "vm_size")
 	g.Scale = aksScale(pool)
 	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
+	s := Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
 	if boolAt(pool, "only_critical_addons_enabled") {
 		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
 	}
@@ -60,10 +64,10 @@ func aksPool(a *analysis, pool planparse.Value) (*Side, Group) {
 }
 
 // aksCluster is the cluster's default_node_pool.
-func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	pool := v.Get("default_node_pool", 0)
 	s, g := aksPool(a, pool)
-	s.Groups = []Group{g}
+	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromAKSClusterTags, fromAKSClusterLabels
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
@@ -73,31 +77,54 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 
 // aksNodePool takes its region from the parent cluster, found through
 // kubernetes_cluster_id.
-func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	s, g := aksPool(a, v)
-	s.Groups = []Group{g}
+	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromTags, fromNodeLabels
 	id, _ := v.Get("kubernetes_cluster_id").Str()
-	if cl, ok := a.related(c, w, "azurerm_kubernetes_cluster", "id", id, "kubernetes_cluster_id"); ok {
-		if s.Region = location(cl, "location"); s.Region != "" {
-			s.RegionSource = RegionFromParent
-		}
+	if s.Region = a.clusterLocation(c, w, id); s.Region != "" {
+		s.RegionSource = RegionFromParent
 	}
 	return s
 }
 
-func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) *Side {
-	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+// clusterLocation is the location of a node pool's parent AKS cluster,
+// found through kubernetes_cluster_id; "" when not found. A cluster found
+// by its id has its location read once per side, not once per pool.
+func (a *analysis) clusterLocation(c *planparse.Change, w when, id string) string {
+	const typ = "azurerm_kubernetes_cluster"
+	if id != "" {
+		k := relKey{w, typ, "id", id}
+		if reg, ok := a.locations[k]; ok {
+			return reg
+		}
+		if cl, ok := a.relatedByValue(w, typ, "id", id); ok {
+			reg := location(cl, "location")
+			if a.locations == nil {
+				a.locations = map[relKey]string{}
+			}
+			a.locations[k] = reg
+			return reg
+		}
+	}
+	if cl, ok := a.related(c, w, typ, "", "", "kubernetes_cluster_id"); ok {
+		return location(cl, "location")
+	}
+	return ""
+}
+
+func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
+	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 		g := a.group(CloudAzure, v, sizeAttr)
 		g.Scale = fixedScale(count{n: 1, known: true}, 1)
 		g.Windows = windows
 		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
-		return azureSide(v, g)
+		return azureSide(a, v, g)
 	}
 }
 
-func azureSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
+func azureSide(a *analysis, v planparse.Value, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -106,27 +133,27 @@ func azureSide(v planparse.Value, g Group) *Side {
 
 // azureLegacyVM is azurerm_virtual_machine: Windows when it has an
 // os_profile_windows_config block or a Windows OS disk.
-func azureLegacyVM(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func azureLegacyVM(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudAzure, v, "vm_size")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Windows = v.Get("os_profile_windows_config").Len() > 0 ||
 		strings.EqualFold(strAt(v, "storage_os_disk", 0, "os_type"), "windows")
-	return azureSide(v, g)
+	return azureSide(a, v, g)
 }
 
-func azureVMSS(windows bool) func(*analysis, *planparse.Change, planparse.Value, when) *Side {
-	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func azureVMSS(windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
+	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 		g := a.group(CloudAzure, v, "sku")
 		g.Scale = fixedScale(intAt(v, "instances"), 0)
 		g.Windows = windows
 		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
-		return azureSide(v, g)
+		return azureSide(a, v, g)
 	}
 }
 
 // amlCluster is an Azure ML compute cluster: it idles at min_node_count
 // and scales to max_node_count under load.
-func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudAzure, v, "vm_size")
 	ss := v.Get("scale_settings", 0)
 	lo, hi := intAt(ss, "min_node_count"), intAt(ss, "max_node_count")
@@ -136,7 +163,7 @@ func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Si
 	g.Scale = rangeScale(lo, count{}, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = strings.EqualFold(strAt(v, "vm_priority"), "lowpriority")
-	return azureSide(v, g)
+	return azureSide(a, v, g)
 }
 
 // --- AWS ---
@@ -150,18 +177,25 @@ func awsTagValue(v planparse.Value) planparse.Value {
 	return v.Get("tags")
 }
 
-// awsTagName is awsTags' "Name", read without decoding the other tags: ""
-// when there is none, "null" for a null one (as the map shows it).
-func awsTagName(v planparse.Value) string {
-	t := awsTagValue(v)
-	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
-		return x.Display()
+// awsTagName is the "Name" of an AWS resource's tags, read without
+// decoding the other tags: "" when there is none, "null" for a null one
+// (as the map shows it). from is where the tags are (fromAWSTags decided).
+func awsTagName(v planparse.Value) (name string, from mapFrom) {
+	from = fromTags
+	t := v.Get("tags_all")
+	if t.IsMap() {
+		from = fromTagsAll
+	} else {
+		t = v.Get("tags")
 	}
-	return ""
+	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
+		return x.Display(), from
+	}
+	return "", from
 }
 
-func awsSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, src: v, tagsFrom: fromAWSTags}
+func awsSide(a *analysis, v planparse.Value, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), src: v, tagsFrom: fromAWSTags}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -191,34 +225,37 @@ func awsRegion(v planparse.Value) string {
 	return ""
 }
 
-func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudAWS, v, "instance_type")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Spot = strings.EqualFold(strAt(v, "instance_market_options", 0, "market_type"), "spot")
-	s := awsSide(v, g)
-	s.Name = awsTagName(v)
+	s := awsSide(a, v, g)
+	s.Name, s.tagsFrom = awsTagName(v)
 	return s
 }
 
-func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var g Group
-	switch types := v.Get("instance_types"); {
+	types := v.Get("instance_types")
+	switch {
 	case types.Len() > 0:
 		g = a.group(CloudAWS, types, 0)
 	case types.IsUnknown():
 		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply"}
-	case v.Get("launch_template").Len() > 0:
-		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
 	default:
-		// EKS launches t3.medium when neither instance_types nor a launch template says.
-		g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
+		if lt := v.Get("launch_template"); lt.Len() > 0 {
+			g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
+		} else {
+			// EKS launches t3.medium when neither instance_types nor a launch template says.
+			g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
+		}
 	}
 	sc := v.Get("scaling_config", 0)
 	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = strings.EqualFold(strAt(v, "capacity_type"), "spot")
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.Name = strAt(v, "node_group_name")
 	s.ImageType = strAt(v, "ami_type")
 	s.labelsFrom = fromLabels
@@ -227,31 +264,50 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 }
 
 // launchTemplateGroup reads the instance type of the launch template a
-// resource's block points at (EKS and ASG launch_template: id/name; a
-// mixed instances policy's specification: launch_template_id/_name).
-func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w when, idAttr, nameAttr string, path ...string) Group {
-	lt := v
-	for _, p := range path {
-		lt = lt.Get(p, 0)
-	}
-	var tmpl planparse.Value
-	var ok bool
+// resource's block lt points at (EKS and ASG launch_template: id/name; a
+// mixed instances policy's specification: launch_template_id/_name); path
+// is where the block is in the resource, for its configuration references.
+func (a *analysis) launchTemplateGroup(c *planparse.Change, lt planparse.Value, w when, idAttr, nameAttr string, path ...string) Group {
 	if id := strAt(lt, idAttr); id != "" {
-		tmpl, ok = a.related(c, w, "aws_launch_template", "id", id)
+		if g, ok := a.templateGroup(w, "id", id); ok {
+			return g
+		}
 	}
-	if name := strAt(lt, nameAttr); !ok && name != "" {
-		tmpl, ok = a.related(c, w, "aws_launch_template", "name", name)
+	if name := strAt(lt, nameAttr); name != "" {
+		if g, ok := a.templateGroup(w, "name", name); ok {
+			return g
+		}
 	}
 	for _, attr := range []string{idAttr, nameAttr} {
-		if ok {
-			break
-		}
 		expr := append(append([]string(nil), path...), attr)
-		tmpl, ok = a.related(c, w, "aws_launch_template", "", "", expr...)
+		if tmpl, ok := a.related(c, w, "aws_launch_template", "", "", expr...); ok {
+			return a.templateGroupOf(tmpl)
+		}
 	}
+	return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch template not found in the plan"}
+}
+
+// templateGroup is the group of the launch template whose field is val
+// (related's first steps), remembered: many groups share a few templates.
+func (a *analysis) templateGroup(w when, field, val string) (Group, bool) {
+	k := relKey{w, "aws_launch_template", field, val}
+	if g, ok := a.templates[k]; ok {
+		return g, true
+	}
+	tmpl, ok := a.relatedByValue(w, "aws_launch_template", field, val)
 	if !ok {
-		return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch template not found in the plan"}
+		return Group{}, false
 	}
+	g := a.templateGroupOf(tmpl)
+	if a.templates == nil {
+		a.templates = map[relKey]Group{}
+	}
+	a.templates[k] = g
+	return g, true
+}
+
+// templateGroupOf reads a launch template's instance type.
+func (a *analysis) templateGroupOf(tmpl planparse.Value) Group {
 	g := a.group(CloudAWS, tmpl, "instance_type")
 	if g.SKU.Name == "" && g.Unpriced == "" {
 		g.Unpriced = "the launch template sets no instance_type"
@@ -259,25 +315,27 @@ func (a *analysis) launchTemplateGroup(c *planparse.Change, v planparse.Value, w
 	return g
 }
 
-func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var g Group
 	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
-	ov := mip.Get("override")
-	switch {
-	case ov.Len() > 0 && strAt(ov, 0, "instance_type") != "":
-		g = a.group(CloudAWS, ov, 0, "instance_type")
-	case mip.Get("launch_template_specification").Len() > 0:
-		g = a.launchTemplateGroup(c, v, w, "launch_template_id", "launch_template_name",
+	override := ""
+	if ov := mip.Get("override"); ov.Len() > 0 {
+		override = strAt(ov, 0, "instance_type")
+	}
+	if override != "" {
+		g = Group{SKU: a.lookup(CloudAWS, override)}
+	} else if spec := mip.Get("launch_template_specification"); spec.Len() > 0 {
+		g = a.launchTemplateGroup(c, spec.Get(0), w, "launch_template_id", "launch_template_name",
 			"mixed_instances_policy", "launch_template", "launch_template_specification")
-	case v.Get("launch_template").Len() > 0:
-		g = a.launchTemplateGroup(c, v, w, "id", "name", "launch_template")
-	default:
+	} else if lt := v.Get("launch_template"); lt.Len() > 0 {
+		g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
+	} else {
 		g = a.launchConfigurationGroup(c, v, w)
 	}
 	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.tagsFrom = fromASGTags
 	s.Name = strAt(v, "name")
 	return s
@@ -298,9 +356,9 @@ func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Val
 }
 
 // sagemakerConfig prices each production and shadow variant.
-func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	name := strAt(v, "name")
-	s := &Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
+	s := Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
 	if s.Region = awsRegion(v); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -325,30 +383,34 @@ func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when
 			if s.SKU == "" && !list.shadow {
 				s.SKU = g.SKU.Name
 			}
-			s.Groups = append(s.Groups, g)
+			if s.Groups == nil {
+				s.Groups = a.one(g)
+			} else {
+				s.Groups = append(s.Groups, g)
+			}
 		}
 	}
 	if len(s.Groups) == 0 {
-		s.Groups = []Group{{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: "no production variants in the plan"}}
+		s.Groups = a.one(Group{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: "no production variants in the plan"})
 	}
 	return s
 }
 
 // sagemakerEndpoint is priced through the endpoint configuration it names.
-func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	name, unknown := skuAt(v, "endpoint_config_name")
 	cfg, ok := a.related(c, w, "aws_sagemaker_endpoint_configuration", "name", name, "endpoint_config_name")
-	var s *Side
+	var s Side
 	self := strAt(v, "name")
 	if ok {
 		s = sagemakerConfig(a, c, cfg, w) // its Config is the configuration's name, its Region the configuration's
-		a.endpointAutoscaling(c, self, w, s)
+		a.endpointAutoscaling(c, self, w, &s)
 	} else {
 		reason := "endpoint configuration " + name + " not found in the plan"
 		if unknown {
 			reason = "endpoint configuration known only after apply"
 		}
-		s = &Side{Config: name, Groups: []Group{{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason}}}
+		s = Side{Config: name, Groups: a.one(Group{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason})}
 	}
 	if s.Config == "" {
 		s.Config = name
@@ -361,10 +423,10 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	return s
 }
 
-func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.group(CloudSageMaker, v, "instance_type")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
-	s := awsSide(v, g)
+	s := awsSide(a, v, g)
 	s.Name = strAt(v, "name")
 	return s
 }
@@ -406,12 +468,12 @@ func (a *analysis) gcpMachine(v planparse.Value) Group {
 	return g
 }
 
-func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g := a.gcpMachine(v)
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -423,7 +485,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 // node_locations, else its cluster's (found through the cluster
 // attribute), else one for a zonal location and three (the GKE default)
 // for a regional one. The cluster's location stands in for a missing one.
-func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	nc := v.Get("node_config", 0)
 	g := a.gcpMachine(nc)
 	g.Attached = gcpAttached(nc.Get("guest_accelerator"), g.SKU)
@@ -431,9 +493,10 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	loc := location(v, "location")
 	zones := v.Get("node_locations").Len()
 	if zones == 0 || loc == "" {
-		cl, ok := a.related(c, w, "google_container_cluster", "id", strAt(v, "cluster"), "cluster")
+		cluster := strAt(v, "cluster")
+		cl, ok := a.related(c, w, "google_container_cluster", "id", cluster, "cluster")
 		if !ok {
-			cl, ok = a.related(c, w, "google_container_cluster", "name", strAt(v, "cluster"))
+			cl, ok = a.related(c, w, "google_container_cluster", "name", cluster)
 		}
 		if ok {
 			if zones == 0 {
@@ -469,7 +532,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) *S
 	} else {
 		g.Scale = fixedScale(times(n), zones)
 	}
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: strAt(v, "name"),
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"),
 		src: v, labelsFrom: fromGKELabels, tagsFrom: fromGKETags, Taints: taintBlocks(nc, "taint"),
 		ImageType: strAt(nc, "image_type")}
 	if s.Region = zoneRegion(loc); s.Region != "" {

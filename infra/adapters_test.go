@@ -10,14 +10,15 @@ import (
 
 // sview is what a reviewer sees of one side.
 type sview struct {
-	SKU, Region, Source string
-	Scale               Scale
-	GPUs, MaxGPUs       float64
-	GPUModel            string
-	Name                string
-	Tags, Labels        map[string]string
-	Taints              []string
-	ImageType           string
+	SKU, Region   string
+	Source        RegionSource
+	Scale         Scale
+	GPUs, MaxGPUs float64
+	GPUModel      string
+	Name          string
+	Tags, Labels  map[string]string
+	Taints        []string
+	ImageType     string
 	// Approx is the region whose list price stands in, when the price is approximate.
 	Approx string
 }
@@ -164,7 +165,7 @@ func TestAKSNodePool(t *testing.T) {
 	t.Parallel()
 	const pool = "azurerm_kubernetes_cluster_node_pool.a100"
 	cluster := map[string]any{"id": clusterID, "location": "eastus", "name": "ml-prod"}
-	wantEast := func(src string) rview {
+	wantEast := func(src RegionSource) rview {
 		return rview{Kind: KindNodePool, GroupsBefore: 1, GroupsA: 1, Hourly: "3.673 -> 11.019 (max 11.019)", Overlap: "nil",
 			Before: &sview{SKU: "Standard_NC24ads_A100_v4", Region: "eastus", Source: src, Scale: fixed(1), GPUs: 1, MaxGPUs: 1,
 				GPUModel: "NVIDIA A100 80GB PCIe", Name: "a100"},

@@ -22,13 +22,33 @@ type Options struct {
 	Pricing Pricing
 }
 
+// RegionSource says where a side's region came from; its String is
+// "resource", "parent cluster", "provider", "default", or "" when the
+// region is unknown. It is a byte so that a Side stays small.
+type RegionSource uint8
+
 // Region sources, as Side.RegionSource reports them.
 const (
-	RegionFromResource = "resource"
-	RegionFromParent   = "parent cluster"
-	RegionFromProvider = "provider"
-	RegionFromDefault  = "default"
+	RegionFromNone RegionSource = iota
+	RegionFromResource
+	RegionFromParent
+	RegionFromProvider
+	RegionFromDefault
 )
+
+func (r RegionSource) String() string {
+	switch r {
+	case RegionFromResource:
+		return "resource"
+	case RegionFromParent:
+		return "parent cluster"
+	case RegionFromProvider:
+		return "provider"
+	case RegionFromDefault:
+		return "default"
+	}
+	return ""
+}
 
 // Supported reports whether Analyze understands a resource type.
 func Supported(resourceType string) bool { _, ok := adapterFor(resourceType); return ok }
@@ -80,6 +100,8 @@ type analysis struct {
 	byState   map[stateKey]planparse.Value     // section and field value
 	stateDone map[fieldKey]bool
 	byValue   map[relKey]relHit // relatedByValue's answers
+	templates map[relKey]Group  // templateGroup's answers
+	locations map[relKey]string // clusterLocation's answers for clusters found by id
 	provider  map[*planparse.ProviderConfig]string
 	// skus and quotes remember the catalog's answers: a large plan asks
 	// about the same few SKUs and regions thousands of times.
@@ -87,9 +109,16 @@ type analysis struct {
 	quotes  map[quoteKey]*quoted
 	unknown map[string]string
 	regions map[string][]string
-	// regionOf is the change whose provider region regionWas is.
-	regionOf  *planparse.Change
-	regionWas string
+	// scratch holds the group an adapter returns (one); groups and
+	// figures are what sides and costs share (keep, cost).
+	scratch [1]Group
+	groups  map[groupHash][][]Group
+	shared  int // groups in groups
+	figures map[[8]uint64]*[8]float64
+	// regionOf is the change whose provider region regionWas is; poolOf
+	// the ARM cluster change whose GPU pool poolWas names.
+	regionOf, poolOf   *planparse.Change
+	regionWas, poolWas string
 }
 
 type skuKey struct{ cloud, name string }
@@ -163,23 +192,57 @@ func (w when) of(c *planparse.Change) planparse.Value {
 }
 
 func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
-	r := &Resource{Address: c.Address, Type: c.Type, Kind: ad.kind, Action: c.Action, ReplaceOrder: c.ReplaceOrder}
+	bv, av := c.Before(), c.After()
+	hasBefore := !bv.IsNull()
+	// A forget has no after side of its own: the object keeps running as
+	// it was (see cost), outside Terraform.
+	hasAfter := !av.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget
+	// The resource and its sides are one allocation.
+	var r *Resource
+	switch {
+	case hasBefore && hasAfter:
+		blk := &struct {
+			r    Resource
+			b, a Side
+		}{}
+		r = &blk.r
+		r.Before, r.After = &blk.b, &blk.a
+	case hasBefore || hasAfter:
+		blk := &struct {
+			r Resource
+			s Side
+		}{}
+		r = &blk.r
+		if hasBefore {
+			r.Before = &blk.s
+		} else {
+			r.After = &blk.s
+		}
+	default:
+		r = &Resource{}
+	}
+	r.Address, r.Type, r.Kind, r.Action, r.ReplaceOrder, r.Deposed = c.Address, c.Type, ad.kind, c.Action, c.ReplaceOrder, c.Deposed
 	if ad.kind == KindEndpointConfig {
 		r.Cost.BilledVia = "aws_sagemaker_endpoint"
 	}
-	if v := c.Before(); !v.IsNull() {
-		r.Before = a.side(c, ad, v, before)
+	if hasBefore {
+		a.side(r.Before, c, ad, bv, before)
 	}
-	// A forget has no after side of its own: the object keeps running as
-	// it was (see cost), outside Terraform.
-	if v := c.After(); !v.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget {
-		r.After = a.side(c, ad, v, after)
+	if hasAfter {
+		if hasBefore && ad.own && av.Same(bv) {
+			// An unchanged value (most no-op and many update changes):
+			// the after side is the before side, read once.
+			*r.After = *r.Before
+		} else {
+			a.side(r.After, c, ad, av, after)
+		}
 	}
 	a.cost(r, c)
 	return r
 }
 
-func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w when) *Side {
+// side fills *dst with side w of a change, its groups priced.
+func (a *analysis) side(dst *Side, c *planparse.Change, ad adapter, v planparse.Value, w when) {
 	s := ad.side(a, c, v, w)
 	if s.Region == "" {
 		if reg := a.providerRegion(c); reg != "" {
@@ -189,9 +252,80 @@ func (a *analysis) side(c *planparse.Change, ad adapter, v planparse.Value, w wh
 		}
 	}
 	for i := range s.Groups {
-		a.price(s, &s.Groups[i])
+		a.price(&s, &s.Groups[i])
 	}
-	return s
+	s.Groups = a.keep(s.Groups)
+	*dst = s
+}
+
+// one is a one-group list for an adapter to return: it lives in the
+// analysis until side keeps it (see keep), so the usual side, one group,
+// costs no allocation of its own.
+func (a *analysis) one(g Group) []Group {
+	a.scratch[0] = g
+	return a.scratch[:1:1]
+}
+
+// maxShared bounds the groups and figures an analysis shares: past it a
+// plan of all-different resources gets its own copies, as before.
+const maxShared = 1 << 14
+
+// keep returns the groups a side keeps: a single group without attached
+// accelerators is shared with every side that has an equal one (a large
+// plan has a few hundred distinct groups in thousands of sides; nothing
+// writes through a side's groups); one still in the scratch list is copied.
+func (a *analysis) keep(gs []Group) []Group {
+	if len(gs) == 0 || &gs[0] != &a.scratch[0] {
+		return gs
+	}
+	g := gs[0]
+	if g.Attached != nil {
+		return []Group{g}
+	}
+	// The map is keyed by a few telling fields (cheap to hash); the
+	// candidates are compared whole.
+	k := groupHash{g.Name, g.SKU.Name, g.Unpriced, g.Hourly, g.Scale.Min, g.Scale.Expected, g.Scale.Max}
+	same := groupOf(&g)
+	for _, l := range a.groups[k] {
+		if groupOf(&l[0]) == same && l[0].SKU == g.SKU {
+			return l
+		}
+	}
+	l := []Group{g}
+	if a.shared < maxShared && len(a.groups[k]) < maxCandidates {
+		if a.groups == nil {
+			a.groups = map[groupHash][][]Group{}
+		}
+		a.groups[k] = append(a.groups[k], l)
+		a.shared++
+	}
+	return l
+}
+
+// groupHash is what keep looks a group up by; at most maxCandidates
+// groups share one.
+type groupHash struct {
+	name, sku, unpriced string
+	hourly              *float64
+	min, expected, max  int
+}
+
+const maxCandidates = 4
+
+// groupFields is a Group without its attached accelerators (a group that
+// has some is not shared) and its SKU but for the cloud (keep compares it
+// apart): two groups with equal groupFields and SKUs are the same group.
+type groupFields struct {
+	name, cloud                      string
+	scale                            Scale
+	serverless, shadow, spot, window bool
+	hourly, listHourly               *float64
+	note, basis, region, unpriced    string
+}
+
+func groupOf(g *Group) groupFields {
+	return groupFields{g.Name, g.SKU.Cloud, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
+		g.Hourly, g.ListHourly, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced}
 }
 
 // providerRegion is the constant region (or zone's region) of the change's provider block.
@@ -368,7 +502,8 @@ func sideCost(s *Side) (lo, exp, hi float64, ok bool) {
 	if len(s.Groups) == 0 {
 		return 0, 0, 0, false
 	}
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		if g.Hourly == nil {
 			return 0, 0, 0, false
 		}
@@ -386,7 +521,8 @@ func listCost(s *Side, exp float64) float64 {
 		return exp
 	}
 	var sum float64
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		if g.ListHourly == nil {
 			return exp
 		}
@@ -403,7 +539,8 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		if x.s == nil {
 			continue
 		}
-		for _, g := range x.s.Groups {
+		for i := range x.s.Groups {
+			g := &x.s.Groups[i]
 			if g.Hourly != nil {
 				r.Cost.Approximate = r.Cost.Approximate || g.PriceBasis == BasisApproximate
 				r.Cost.YourPrice = r.Cost.YourPrice || g.PriceNote != ""
@@ -429,14 +566,14 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		}
 	}
 	slices.Sort(r.Cost.PriceRegions)
-	// The figures live in the resource itself: one allocation, not eight.
-	f := &r.figures
-	set := func(i int, v float64, ok bool) *float64 {
-		if !ok {
-			return nil
+	// The figures are computed into f (set marks the known ones), then
+	// shared with every resource whose figures are the same (figuresOf).
+	var f [8]float64
+	var known uint8
+	put := func(i int, v float64, ok bool) {
+		if ok {
+			f[i], known = v, known|1<<i
 		}
-		f[i] = v
-		return &f[i]
 	}
 	_, bExp, bMax, bOK := sideCost(r.Before)
 	aMin, aExp, aMax, aOK := sideCost(r.After)
@@ -444,22 +581,62 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 		// Terraform stops managing the object; it keeps running and billing.
 		aMin, aExp, aMax, aOK = bExp, bExp, bMax, bOK
 	}
-	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = set(0, bExp, bOK), set(1, bMax, bOK)
-	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = set(2, aExp, aOK), set(3, aMin, aOK), set(4, aMax, aOK)
-	r.Cost.ListHourlyBefore = set(5, listCost(r.Before, bExp), bOK)
-	r.Cost.ListHourlyAfter = set(6, listCost(r.After, aExp), aOK)
-	if c.Action == planparse.ActionForget {
-		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
-	}
+	put(0, bExp, bOK)
+	put(1, bMax, bOK)
+	put(2, aExp, aOK)
+	put(3, aMin, aOK)
+	put(4, aMax, aOK)
+	put(5, listCost(r.Before, bExp), bOK)
+	put(6, listCost(r.After, aExp), aOK)
 	if c.Action == planparse.ActionReplace && c.ReplaceOrder == planparse.CreateThenDelete && bOK && aOK {
-		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
+		put(7, round6(bExp+aExp), true)
 	}
 	// A SageMaker endpoint moving to another configuration runs both
 	// fleets until the new one is in service (blue/green deployment).
 	if r.Kind == KindEndpoint && c.Action == planparse.ActionUpdate && r.Before != nil && r.After != nil &&
 		r.Before.Config != r.After.Config && bOK && aOK {
-		r.Cost.OverlapHourly = set(7, round6(bExp+aExp), true)
+		put(7, round6(bExp+aExp), true)
 	}
+	if known == 0 {
+		return
+	}
+	p := a.figuresOf(&f)
+	at := func(i int) *float64 {
+		if known&(1<<i) == 0 {
+			return nil
+		}
+		return &p[i]
+	}
+	r.Cost.HourlyBefore, r.Cost.MaxHourlyBefore = at(0), at(1)
+	r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter = at(2), at(3), at(4)
+	r.Cost.ListHourlyBefore, r.Cost.ListHourlyAfter = at(5), at(6)
+	if c.Action == planparse.ActionForget {
+		r.Cost.ListHourlyAfter = r.Cost.ListHourlyBefore
+	}
+	r.Cost.OverlapHourly = at(7)
+}
+
+// figuresOf returns the shared copy of a resource's eight figures: a
+// large plan has a few hundred distinct sets among thousands of
+// resources, and nothing writes through a Cost's figures. Figures are
+// told apart by their bits (0 and -0 are not the same figure).
+func (a *analysis) figuresOf(f *[8]float64) *[8]float64 {
+	var k [8]uint64
+	for i, x := range f {
+		k[i] = math.Float64bits(x)
+	}
+	if p, ok := a.figures[k]; ok {
+		return p
+	}
+	p := new([8]float64)
+	*p = *f
+	if len(a.figures) < maxShared {
+		if a.figures == nil {
+			a.figures = map[[8]uint64]*[8]float64{}
+		}
+		a.figures[k] = p
+	}
+	return p
 }
 
 // Delta returns HourlyAfter - HourlyBefore, nil when either is unknown.

@@ -10,11 +10,11 @@ import (
 // templates) names them: payloads are the resource's REST shape, with
 // its settings under properties. ARM type names are case-insensitive.
 var armAdapters = map[string]adapter{
-	"Microsoft.Compute/virtualMachines":                     {KindVM, armVM},
-	"Microsoft.Compute/virtualMachineScaleSets":             {KindScaleSet, armVMSS},
-	"Microsoft.ContainerService/managedClusters":            {KindNodePool, armManagedCluster},
-	"Microsoft.ContainerService/managedClusters/agentPools": {KindNodePool, armAgentPool},
-	"Microsoft.MachineLearningServices/workspaces/computes": {KindComputeCluster, armAMLCompute},
+	"Microsoft.Compute/virtualMachines":                     {KindVM, armVM, false},
+	"Microsoft.Compute/virtualMachineScaleSets":             {KindScaleSet, armVMSS, false},
+	"Microsoft.ContainerService/managedClusters":            {KindNodePool, armManagedCluster, false},
+	"Microsoft.ContainerService/managedClusters/agentPools": {KindNodePool, armAgentPool, false},
+	"Microsoft.MachineLearningServices/workspaces/computes": {KindComputeCluster, armAMLCompute, false},
 }
 
 // armAdaptersFold finds an ARM adapter whatever the type's case.
@@ -38,8 +38,8 @@ func adapterFor(typ string) (adapter, bool) {
 }
 
 // armSide is what every ARM resource has: name, location and tags.
-func armSide(v planparse.Value, g Group) *Side {
-	s := &Side{SKU: g.SKU.Name, Groups: []Group{g}, Name: armName(v), src: v, tagsFrom: fromTags}
+func armSide(a *analysis, v planparse.Value, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: armName(v), src: v, tagsFrom: fromTags}
 	if s.Region = location(v, "location"); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -56,29 +56,29 @@ func armName(v planparse.Value) string {
 	return n
 }
 
-func armVM(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func armVM(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	p := v.Get("properties")
 	g := a.group(CloudAzure, p, "hardwareProfile", "vmSize")
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Windows = strings.EqualFold(strAt(p, "storageProfile", "osDisk", "osType"), "windows") ||
 		!p.Get("osProfile", "windowsConfiguration").IsNull()
 	g.Spot = strings.EqualFold(strAt(p, "priority"), "spot")
-	return armSide(v, g)
+	return armSide(a, v, g)
 }
 
-func armVMSS(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func armVMSS(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	p := v.Get("properties", "virtualMachineProfile")
 	g := a.group(CloudAzure, v, "sku", "name")
 	g.Scale = fixedScale(intAt(v, "sku", "capacity"), 0)
 	g.Windows = strings.EqualFold(strAt(p, "storageProfile", "osDisk", "osType"), "windows") ||
 		!p.Get("osProfile", "windowsConfiguration").IsNull()
 	g.Spot = strings.EqualFold(strAt(p, "priority"), "spot")
-	return armSide(v, g)
+	return armSide(a, v, g)
 }
 
 // armPool reads one AKS agent pool profile: an inline
 // agentPoolProfiles[] entry or an agentPools resource's properties.
-func armPool(a *analysis, pool planparse.Value, name string) (*Side, Group) {
+func armPool(a *analysis, pool planparse.Value, name string) (Side, Group) {
 	g := a.group(CloudAzure, pool, "vmSize")
 	g.Name = name
 	n := intAt(pool, "count")
@@ -91,7 +91,7 @@ func armPool(a *analysis, pool planparse.Value, name string) (*Side, Group) {
 	}
 	g.Spot = strings.EqualFold(strAt(pool, "scaleSetPriority"), "spot")
 	g.Windows = strings.EqualFold(strAt(pool, "osType"), "windows")
-	s := &Side{SKU: g.SKU.Name, Name: name, Taints: stringList(pool, "nodeTaints")}
+	s := Side{SKU: g.SKU.Name, Name: name, Taints: stringList(pool, "nodeTaints")}
 	s.setCustom(false, mapAt(pool, "nodeLabels"))
 	s.setCustom(true, mapAt(pool, "tags"))
 	return s, g
@@ -102,10 +102,10 @@ func armPool(a *analysis, pool planparse.Value, name string) (*Side, Group) {
 // the first that has a GPU SKU or declares GPU intent on either side of the
 // change, else the first pool, which ARM requires to be a system pool. GPU
 // pools declared as agentPools resources are judged on their own.
-func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	pools := v.Get("properties", "agentPoolProfiles").List()
 	if len(pools) == 0 {
-		return armSide(v, Group{SKU: SKU{Cloud: CloudAzure}, Scale: Scale{Unknown: true},
+		return armSide(a, v, Group{SKU: SKU{Cloud: CloudAzure}, Scale: Scale{Unknown: true},
 			Unpriced: "the cluster lists no agentPoolProfiles, so its pools cannot be priced"})
 	}
 	main := 0
@@ -117,7 +117,7 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 		}
 	}
 	s, g := armPool(a, pools[main], strAt(pools[main], "name"))
-	s.Groups = []Group{g}
+	s.Groups = a.one(g)
 	for i, p := range pools {
 		if i != main {
 			_, pg := armPool(a, p, strAt(p, "name"))
@@ -136,6 +136,14 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 // change that has a GPU SKU or says it is for GPUs (name, labels, taints),
 // looking at the after side first, then the before side; "" when none.
 func (a *analysis) gpuPoolName(c *planparse.Change) string {
+	// Both sides of a change ask in turn.
+	if c != a.poolOf {
+		a.poolOf, a.poolWas = c, a.findGPUPool(c)
+	}
+	return a.poolWas
+}
+
+func (a *analysis) findGPUPool(c *planparse.Change) string {
 	for _, v := range []planparse.Value{c.After(), c.Before()} {
 		for _, p := range v.Get("properties", "agentPoolProfiles").List() {
 			if a.lookup(CloudAzure, strAt(p, "vmSize")).HasGPU() || saysGPU(strAt(p, "name")) {
@@ -163,12 +171,12 @@ func saysGPU(s string) bool {
 
 // armAgentPool takes its region from its cluster when the what-if has it
 // (an agentPools resource has no location of its own).
-func armAgentPool(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func armAgentPool(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	s, g := armPool(a, v.Get("properties"), armName(v))
 	if s.Name == "" {
 		s.Name = c.Name
 	}
-	s.Groups = []Group{g}
+	s.Groups = a.one(g)
 	if i := strings.LastIndex(strings.ToLower(c.Address), "/agentpools/"); i >= 0 {
 		if cl := a.change(c.Address[:i]); cl != nil {
 			if s.Region = location(pick(cl, w), "location"); s.Region != "" {
@@ -182,7 +190,7 @@ func armAgentPool(a *analysis, c *planparse.Change, v planparse.Value, w when) *
 // armAMLCompute is an Azure ML compute: an AmlCompute cluster scales
 // between scaleSettings' minNodeCount and maxNodeCount; any other compute
 // type with a vmSize (ComputeInstance) is one node.
-func armAMLCompute(a *analysis, c *planparse.Change, v planparse.Value, w when) *Side {
+func armAMLCompute(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	p := v.Get("properties", "properties")
 	g := a.group(CloudAzure, p, "vmSize")
 	if strings.EqualFold(strAt(v, "properties", "computeType"), "AmlCompute") {
@@ -197,5 +205,5 @@ func armAMLCompute(a *analysis, c *planparse.Change, v planparse.Value, w when) 
 		g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	}
 	g.Spot = strings.EqualFold(strAt(p, "vmPriority"), "lowpriority")
-	return armSide(v, g)
+	return armSide(a, v, g)
 }

@@ -103,12 +103,22 @@ func TestBigPlanIsPriced(t *testing.T) {
 // 20,000-change plan (planparse/plantest.Large): 12,000 of its changes
 // are supported compute types. Parsing is outside the timer.
 func BenchmarkAnalyzeFoundationPlan(b *testing.B) {
-	data := plantest.Large(20000)
+	benchAnalyzePlan(b, "large.json", plantest.Large(20000))
+}
+
+// BenchmarkAnalyzeClustersPlan prices the brownfield 20,000-change plan
+// (planparse/plantest.Clusters): node pools whose clusters and launch
+// templates are found in prior_state. Parsing is outside the timer.
+func BenchmarkAnalyzeClustersPlan(b *testing.B) {
+	benchAnalyzePlan(b, "clusters.json", plantest.Clusters(20000))
+}
+
+func benchAnalyzePlan(b *testing.B, name string, data []byte) {
 	cat := DefaultCatalog()
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		p, err := planparse.Parse("large.json", data)
+		p, err := planparse.Parse(name, data)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -36,11 +36,14 @@ func TestProviderRegionFromRootVariable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]struct{ region, source string }{
+	want := map[string]struct {
+		region string
+		source RegionSource
+	}{
 		"aws_instance.root":         {"eu-west-1", RegionFromProvider},
-		"aws_instance.hidden":       {"", ""},
-		"aws_instance.object":       {"", ""},
-		"module.m.aws_instance.mod": {"", ""},
+		"aws_instance.hidden":       {"", RegionFromNone},
+		"aws_instance.object":       {"", RegionFromNone},
+		"module.m.aws_instance.mod": {"", RegionFromNone},
 	}
 	for _, r := range Analyze(p, DefaultCatalog(), Options{}) {
 		w, ok := want[r.Address]
@@ -48,7 +51,7 @@ func TestProviderRegionFromRootVariable(t *testing.T) {
 			t.Fatalf("unexpected resource %s", r.Address)
 		}
 		if r.After.Region != w.region || r.After.RegionSource != w.source {
-			t.Errorf("%s: region %q (%s), want %q (%s)", r.Address, r.After.Region, r.After.RegionSource, w.region, w.source)
+			t.Errorf("%s: region %q (%q), want %q (%q)", r.Address, r.After.Region, r.After.RegionSource, w.region, w.source)
 		}
 		delete(want, r.Address)
 	}
@@ -65,4 +68,15 @@ func change(addr, module string) string {
 	}
 	return `{"address":"` + addr + `",` + m + `"mode":"managed","type":"` + typ + `","name":"` + name + `","provider_name":"registry.terraform.io/hashicorp/aws",
 "change":{"actions":["create"],"before":null,"after":{"instance_type":"g5.xlarge"},"after_unknown":{},"after_sensitive":{}}}`
+}
+
+// A region source reads as the words the docs and error output use.
+func TestRegionSourceNames(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[RegionSource]string{RegionFromNone: "", RegionFromResource: "resource",
+		RegionFromParent: "parent cluster", RegionFromProvider: "provider", RegionFromDefault: "default"} {
+		if got := src.String(); got != want {
+			t.Errorf("RegionSource(%d) reads %q, want %q", src, got, want)
+		}
+	}
 }

@@ -92,3 +92,49 @@ func TestParentsFoundOutsideTheChanges(t *testing.T) {
 		})
 	}
 }
+
+// Many groups name a few launch templates: each side gets its own
+// template's instance type (prior_state before, planned_values after),
+// whether it names the template by id or by name, however many ask.
+func TestSharedLaunchTemplates(t *testing.T) {
+	t.Parallel()
+	asg := func(lt map[string]any) map[string]any {
+		return map[string]any{"name": "g", "min_size": 1, "max_size": 1, "desired_capacity": 1, "launch_template": []any{lt}}
+	}
+	byID := func(id string) map[string]any { return asg(map[string]any{"id": id}) }
+	tp := tplan{providers: awsProvider("us-east-1"),
+		prior: map[string]map[string]any{
+			"aws_launch_template.a": {"id": "lt-a", "name": "a", "instance_type": "g5.xlarge"},
+			"aws_launch_template.b": {"id": "lt-b", "name": "b", "instance_type": "g5.2xlarge"}},
+		planned: map[string]map[string]any{
+			"aws_launch_template.a": {"id": "lt-a", "name": "a", "instance_type": "g5.4xlarge"}},
+		changes: []rc{
+			{addr: "aws_autoscaling_group.a1", actions: []string{"update"}, before: byID("lt-a"), after: byID("lt-a")},
+			{addr: "aws_autoscaling_group.b1", actions: []string{"update"}, before: byID("lt-b"), after: byID("lt-b")},
+			{addr: "aws_autoscaling_group.a2", actions: []string{"update"}, before: byID("lt-a"), after: byID("lt-a")},
+			{addr: "aws_autoscaling_group.n1", actions: []string{"create"}, after: asg(map[string]any{"name": "a"})},
+			{addr: "aws_autoscaling_group.n2", actions: []string{"delete"}, before: asg(map[string]any{"name": "a"})},
+		}}
+	want := map[string][2]string{
+		"aws_autoscaling_group.a1": {"g5.xlarge", "g5.4xlarge"},
+		"aws_autoscaling_group.b1": {"g5.2xlarge", "g5.2xlarge"},
+		"aws_autoscaling_group.a2": {"g5.xlarge", "g5.4xlarge"},
+		"aws_autoscaling_group.n1": {"", "g5.4xlarge"},
+		"aws_autoscaling_group.n2": {"g5.xlarge", ""},
+	}
+	sku := func(s *Side) string {
+		if s == nil {
+			return ""
+		}
+		return s.Groups[0].SKU.Name
+	}
+	rs := analyze(t, tp, Options{})
+	if len(rs) != len(want) {
+		t.Fatalf("%d resources, want %d", len(rs), len(want))
+	}
+	for _, r := range rs {
+		if got := [2]string{sku(r.Before), sku(r.After)}; got != want[r.Address] {
+			t.Errorf("%s: %q -> %q, want %q -> %q", r.Address, got[0], got[1], want[r.Address][0], want[r.Address][1])
+		}
+	}
+}

@@ -39,12 +39,22 @@ func Sum(resources []*Resource) PlanCost {
 	var pc PlanCost
 	var b, a, bMax, aMax, aMin, overlap, lb, la float64
 	anyOverlap := false
+	// The unpriced items are counted first: a large plan has thousands.
+	n := 0
+	for _, r := range resources {
+		if r != nil && r.Cost.BilledVia == "" && !summable(&r.Cost) {
+			n += len(r.Cost.Unpriced)
+		}
+	}
+	if n > 0 {
+		pc.Unpriced = make([]Unpriced, 0, n)
+	}
 	for _, r := range resources {
 		if r == nil || r.Cost.BilledVia != "" {
 			continue
 		}
-		c := r.Cost
-		if !c.Priced() || c.MaxHourlyAfter == nil || c.MaxHourlyBefore == nil || c.MinHourlyAfter == nil {
+		c := &r.Cost
+		if !summable(c) {
 			pc.UnpricedResources++
 			pc.Unpriced = append(pc.Unpriced, c.Unpriced...)
 			continue
@@ -78,6 +88,12 @@ func Sum(resources []*Resource) PlanCost {
 		pc.OverlapHourly = ptr(overlap)
 	}
 	return pc
+}
+
+// summable reports whether a resource's cost goes into the totals: every
+// figure Sum adds is known.
+func summable(c *Cost) bool {
+	return c.Priced() && c.MaxHourlyAfter != nil && c.MaxHourlyBefore != nil && c.MinHourlyAfter != nil
 }
 
 // val is *p, or def when p is nil.

@@ -78,10 +78,10 @@ type Group struct {
 	Name  string // variant name, or "" for the resource itself
 	SKU   SKU
 	Scale Scale
-	// Serverless is true for SageMaker serverless variants: no hourly price.
-	Serverless bool
 	// Accelerators attached separately (GCP guest_accelerator): per instance.
 	Attached []Attached
+	// Serverless is true for SageMaker serverless variants: no hourly price.
+	Serverless bool
 	// Shadow is true for a SageMaker shadow variant (it bills like any other).
 	Shadow bool
 	// Spot is true for spot / low-priority capacity, which the catalog does not price.
@@ -114,20 +114,21 @@ type Attached struct {
 // Side is a resource as it is before or after the change.
 type Side struct {
 	// SKU is the primary group's SKU name as written in the plan, "" when
-	// unknown; see Groups for everything priced.
+	// unknown; see Groups for everything priced. Analyze shares equal
+	// groups between sides (and a Cost's figures between resources): read
+	// them, never write through them.
 	SKU    string
 	Groups []Group
-	// Region and where it came from: "resource", "parent cluster",
-	// "provider", "default", or "" when unknown.
+	// Region and where it came from (RegionFromNone when unknown).
 	Region       string
-	RegionSource string
+	RegionSource RegionSource
 	// The side's cloud tags and a pool's node labels are read from the plan
 	// when asked (Tags, Labels, Tag): few rules read them, and a map per
 	// resource was most of a large plan's live heap. src is the value they
 	// are read from, tagsFrom and labelsFrom say how; custom holds maps
 	// and readers given otherwise (SetTags, SetLabels, ARM pools).
-	src                  planparse.Value
 	tagsFrom, labelsFrom mapFrom
+	src                  planparse.Value
 	custom               *customMaps
 	// Taints are Kubernetes node taints in key=value:Effect form with the
 	// Kubernetes effect names (NoSchedule, PreferNoSchedule, NoExecute),
@@ -198,7 +199,8 @@ func (s *Side) HasGPU() bool {
 	if s == nil {
 		return false
 	}
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		if g.SKU.HasGPU() {
 			return true
 		}
@@ -218,7 +220,8 @@ func (s *Side) GPUs(atMax bool) float64 {
 		return 0
 	}
 	var n float64
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		count := g.Scale.Expected
 		if atMax {
 			count = g.Scale.Max
@@ -240,11 +243,12 @@ type Resource struct {
 	// Action and ReplaceOrder are the change's, copied from planparse.
 	Action       planparse.Action
 	ReplaceOrder planparse.ReplaceOrder
+	// Deposed is the change's deposed object key: a plan can list an
+	// address twice, its current object and a deposed one.
+	Deposed string
 	// Before is nil for a create; After is nil for a delete.
 	Before, After *Side
 	Cost          Cost
-	// figures hold the values Cost's figures point at.
-	figures [8]float64
 }
 
 // Cost is the hourly USD estimate of one change. A nil figure is unknown,
@@ -266,8 +270,8 @@ type Cost struct {
 	// YourPrice is true when a figure is your price (Options.Pricing), not
 	// the list price; ListHourlyBefore/After are the list-price figures at
 	// the expected scale (equal to HourlyBefore/After otherwise).
-	YourPrice                         bool
 	ListHourlyBefore, ListHourlyAfter *float64
+	YourPrice                         bool
 	// Approximate is true when a figure uses another region's list price
 	// (a group's PriceBasis is BasisApproximate); PriceRegions lists, sorted,
 	// the regions whose prices the figures use.

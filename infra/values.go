@@ -102,6 +102,7 @@ const (
 	fromLabels                   // src.labels
 	fromNodeLabels               // src.node_labels
 	fromAWSTags                  // src.tags_all when it is a map, else src.tags
+	fromTagsAll                  // src.tags_all (fromAWSTags, known to be a map)
 	fromAKSClusterTags           // src.tags, with default_node_pool[0].tags over them
 	fromAKSClusterLabels         // src.default_node_pool[0].node_labels
 	fromASGTags                  // AWS tags, with the tag blocks over them
@@ -167,6 +168,8 @@ func (s *Side) winningMap(from mapFrom) (planparse.Value, bool) {
 		return s.src.Get("node_labels"), true
 	case fromAWSTags:
 		return awsTagValue(s.src), true
+	case fromTagsAll:
+		return s.src.Get("tags_all"), true
 	case fromAKSClusterTags:
 		return s.src.Get("default_node_pool", 0, "tags"), true
 	case fromAKSClusterLabels:

@@ -69,7 +69,7 @@ func linkActions(changes []*Change, acts []*Action) {
 	}
 	byAddr := make(map[string]*Change, len(changes))
 	for _, c := range changes {
-		byAddr[c.Address] = c
+		byAddr[c.Address()] = c
 	}
 	for _, a := range acts {
 		if c := byAddr[a.TriggeringResource]; c != nil && a.Trigger == TriggerLifecycle {

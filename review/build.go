@@ -61,9 +61,10 @@ func Build(inputs []Input, opt Options) *Report {
 			env = DefaultEnvironment
 		}
 		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()})
-		p := newProject(in.Name, env, in.Plan, resources)
+		sum := infra.Sum(resources) // for the report's cost and the cost rules alike
+		p := newProject(in.Name, env, in.Plan, resources, sum)
 		r.Projects = append(r.Projects, p)
-		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources})
+		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources, Sum: &sum})
 	}
 	res := opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
 	r.Notes = append([]string{}, opt.Notes...)
@@ -72,12 +73,17 @@ func Build(inputs []Input, opt Options) *Report {
 	for _, p := range r.Projects {
 		byName[p.Name] = p
 	}
+	if len(r.Projects) == 1 {
+		// Every finding is the one project's: the result's slice is its
+		// own, not a copy grown by appending (12,000 findings on a large plan).
+		r.Projects[0].Findings = res.Findings
+	}
 	for _, f := range res.Findings {
 		p := byName[f.Project]
 		if p == nil && len(r.Projects) > 0 {
 			p = r.Projects[0]
 		}
-		if p != nil {
+		if p != nil && len(r.Projects) > 1 {
 			p.Findings = append(p.Findings, f)
 		}
 		if f.Override != nil {
@@ -88,7 +94,7 @@ func Build(inputs []Input, opt Options) *Report {
 	return r
 }
 
-func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource) *Project {
+func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource, sum infra.PlanCost) *Project {
 	p := &Project{
 		Name: name, Environment: env, PlanFile: plan.File,
 		TerraformVersion: plan.TerraformVersion, FormatVersion: plan.FormatVersion,
@@ -99,13 +105,20 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 		Findings: []rules.Finding{},
 		Plan:     plan, Resources: resources,
 	}
-	byAddr := make(map[string]*infra.Resource, len(resources))
-	for _, res := range resources {
-		byAddr[res.Address] = res
-	}
+	// infra.Analyze makes its resources from the plan's changes in order,
+	// skipping those it does not model, so they pair up in one walk. An
+	// address can be listed twice (a replacement and its deposed
+	// object's delete): matched by address, both rows would show the
+	// figures of one of them.
 	rows := make([]Change, len(plan.Changes)) // one allocation for every row
+	next := 0
 	for i, c := range plan.Changes {
-		fillChange(&rows[i], c, byAddr[c.Address])
+		var res *infra.Resource
+		if next < len(resources) && resources[next].Address == c.Address {
+			res = resources[next]
+			next++
+		}
+		fillChange(&rows[i], c, res)
 		p.Changes = append(p.Changes, &rows[i])
 		p.Summary.count(c)
 	}
@@ -133,7 +146,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	if plan.Tool != "" {
 		p.Tool = plan.Tool
 	}
-	p.Cost = projectCost(resources, notEstimated(plan))
+	p.Cost = projectCost(sum, notEstimated(plan))
 	return p
 }
 
@@ -145,33 +158,7 @@ func newChange(c *planparse.Change, res *infra.Resource) *Change {
 
 // fillChange sets a report row from a change and infra's view of it.
 func fillChange(ch *Change, c *planparse.Change, res *infra.Resource) {
-	*ch = Change{
-		Address: c.Address, Type: c.Type, Mode: string(c.Mode), Action: string(c.Action),
-		ReplaceOrder: string(c.ReplaceOrder), PreviousAddress: c.PreviousAddress,
-		Importing: c.Importing != nil, ReplacePaths: c.ReplacePaths, Reason: c.Reason,
-		Source: c, Resource: res,
-	}
-	if ch.ReplacePaths == nil {
-		ch.ReplacePaths = []string{}
-	}
-	if res != nil {
-		if res.Before != nil {
-			ch.SKUBefore = res.Before.SKU
-		}
-		if res.After != nil {
-			ch.SKUAfter = res.After.SKU
-		}
-		ch.HourlyBefore, ch.HourlyAfter = res.Cost.HourlyBefore, res.Cost.HourlyAfter
-		ch.ListHourlyBefore, ch.ListHourlyAfter = res.Cost.ListHourlyBefore, res.Cost.ListHourlyAfter
-		ch.PriceNote = priceNote(res)
-		if len(res.Cost.PriceRegions) > 0 {
-			ch.PriceBasis = infra.BasisExact
-			if res.Cost.Approximate {
-				ch.PriceBasis = infra.BasisApproximate
-			}
-			ch.PriceRegion = strings.Join(res.Cost.PriceRegions, ",")
-		}
-	}
+	*ch = Change{Source: c, Resource: res}
 }
 
 func (s *Summary) count(c *planparse.Change) {
@@ -207,7 +194,8 @@ func priceNote(r *infra.Resource) string {
 		if s == nil {
 			continue
 		}
-		for _, g := range s.Groups {
+		for gi := range s.Groups {
+			g := &s.Groups[gi]
 			if g.PriceNote != "" && !slices.Contains(notes, g.PriceNote) {
 				notes = append(notes, g.PriceNote)
 			}

@@ -11,8 +11,7 @@ import (
 // that bills by the hour costs 0; one whose every priced resource is
 // unpriced, or whose only hourly resources are not estimated, has null
 // figures: nothing is known.
-func projectCost(resources []*infra.Resource, notEstimated []NotEstimated) Cost {
-	pc := infra.Sum(resources)
+func projectCost(pc infra.PlanCost, notEstimated []NotEstimated) Cost {
 	c := Cost{Currency: "USD", Unpriced: make([]Unpriced, 0, len(pc.Unpriced)),
 		HourlyBefore: pc.HourlyBefore, HourlyAfter: pc.HourlyAfter, HourlyDelta: pc.HourlyDelta,
 		MaxHourlyAfter: pc.MaxHourlyAfter, MaxHourlyBefore: pc.MaxHourlyBefore,

@@ -88,7 +88,7 @@ func TestProjectCost(t *testing.T) {
 				// Without pricing the list figures are the hourly ones.
 				tc.want.ListHourlyBefore, tc.want.ListHourlyAfter, tc.want.ListHourlyDelta = tc.want.HourlyBefore, tc.want.HourlyAfter, tc.want.HourlyDelta
 			}
-			if diff := cmp.Diff(tc.want, projectCost(tc.resources, tc.notEstimated)); diff != "" {
+			if diff := cmp.Diff(tc.want, projectCost(infra.Sum(tc.resources), tc.notEstimated)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bufio"
 	"encoding"
 	"encoding/json"
 	"io"
@@ -18,18 +17,22 @@ import (
 // field straight to w, so a report of 20,000 changes is never held in
 // memory whole and costs no reflection-heavy marshalling per change.
 func (r *Report) WriteJSON(w io.Writer) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	e := &encoder{w: bw, marshals: map[reflect.Type]marshaling{}}
+	e := &encoder{w: w, out: make([]byte, 0, flushAt+4<<10), marshals: map[reflect.Type]marshaling{}}
 	if err := e.value(reflect.ValueOf(r), ""); err != nil {
 		return err
 	}
-	bw.WriteByte('\n')
-	return bw.Flush()
+	e.out = append(e.out, '\n')
+	e.flush()
+	return e.err
 }
 
+// flushAt is how much the encoder gathers before it writes to w.
+const flushAt = 60 << 10
+
 type encoder struct {
-	w   *bufio.Writer
-	buf []byte
+	w   io.Writer
+	out []byte // written to w whenever it passes flushAt
+	err error  // the first error w returned: nothing is written after it
 	// marshals remembers, per type, whether it marshals itself (asked
 	// through reflect once per type, not once per value).
 	marshals map[reflect.Type]marshaling
@@ -52,6 +55,22 @@ func (e *encoder) marshaling(t reflect.Type) marshaling {
 	return m
 }
 
+// flush writes what the encoder gathered.
+func (e *encoder) flush() {
+	if e.err == nil && len(e.out) > 0 {
+		_, e.err = e.w.Write(e.out)
+	}
+	e.out = e.out[:0]
+}
+
+// wrote flushes when enough is gathered; it is called after each element
+// of a list.
+func (e *encoder) wrote() {
+	if len(e.out) >= flushAt {
+		e.flush()
+	}
+}
+
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
@@ -64,7 +83,7 @@ var (
 func (e *encoder) value(v reflect.Value, prefix string) error {
 	t := v.Type()
 	if t == changeType && !v.IsNil() && changeRowsFast() {
-		if c := v.Interface().(*Change); finite(c.HourlyBefore, c.HourlyAfter, c.ListHourlyBefore, c.ListHourlyAfter) {
+		if c := v.Interface().(*Change); finite(c.HourlyBefore(), c.HourlyAfter(), c.ListHourlyBefore(), c.ListHourlyAfter()) {
 			e.writeChange(c, prefix)
 			return nil
 		}
@@ -75,7 +94,7 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
-			e.w.WriteString("null")
+			e.string("null")
 			return nil
 		}
 		return e.value(v.Elem(), prefix)
@@ -84,7 +103,7 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		if !ok {
 			return e.marshal(v, prefix)
 		}
-		e.w.WriteByte('{')
+		e.byte('{')
 		first, inner := true, deeper(prefix)
 		for _, f := range fields {
 			fv := v.Field(f.index)
@@ -92,11 +111,11 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 				continue
 			}
 			if !first {
-				e.w.WriteByte(',')
+				e.byte(',')
 			}
 			first = false
 			e.newline(inner)
-			e.w.WriteString(f.key)
+			e.string(f.key)
 			if err := e.value(fv, inner); err != nil {
 				return err
 			}
@@ -104,47 +123,46 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		if !first {
 			e.newline(prefix)
 		}
-		e.w.WriteByte('}')
+		e.byte('}')
 		return nil
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			return e.marshal(v, prefix)
 		}
 		if v.IsNil() {
-			e.w.WriteString("null")
+			e.string("null")
 			return nil
 		}
 		if v.Len() == 0 {
-			e.w.WriteString("[]")
+			e.string("[]")
 			return nil
 		}
-		e.w.WriteByte('[')
+		e.byte('[')
 		inner := deeper(prefix)
 		for i := 0; i < v.Len(); i++ {
 			if i > 0 {
-				e.w.WriteByte(',')
+				e.byte(',')
 			}
 			e.newline(inner)
 			if err := e.value(v.Index(i), inner); err != nil {
 				return err
 			}
+			e.wrote()
 		}
 		e.newline(prefix)
-		e.w.WriteByte(']')
+		e.byte(']')
 		return nil
 	case reflect.String:
 		e.str(v.String())
 		return nil
 	case reflect.Bool:
-		e.w.WriteString(strconv.FormatBool(v.Bool()))
+		e.string(strconv.FormatBool(v.Bool()))
 		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.buf = strconv.AppendInt(e.buf[:0], v.Int(), 10)
-		e.w.Write(e.buf)
+		e.out = strconv.AppendInt(e.out, v.Int(), 10)
 		return nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		e.buf = strconv.AppendUint(e.buf[:0], v.Uint(), 10)
-		e.w.Write(e.buf)
+		e.out = strconv.AppendUint(e.out, v.Uint(), 10)
 		return nil
 	case reflect.Float64:
 		f := v.Float()
@@ -164,25 +182,23 @@ func (e *encoder) float(f float64) {
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	b := strconv.AppendFloat(e.buf[:0], f, format, -1, 64)
+	b := strconv.AppendFloat(e.out, f, format, -1, 64)
 	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
 		b[n-2] = b[n-1]
 		b = b[:n-1]
 	}
-	e.buf = b
-	e.w.Write(b)
+	e.out = b
 }
 
 // str writes s quoted as encoding/json does, HTML characters escaped.
 func (e *encoder) str(s string) {
 	if htmlSafe(s) {
-		e.w.WriteByte('"')
-		e.w.WriteString(s)
-		e.w.WriteByte('"')
+		e.byte('"')
+		e.string(s)
+		e.byte('"')
 		return
 	}
-	e.buf = appendString(e.buf[:0], s)
-	e.w.Write(e.buf)
+	e.out = appendString(e.out, s)
 }
 
 // appendString is encoding/json's appendString with escapeHTML: control
@@ -194,7 +210,7 @@ func appendString(dst []byte, src string) []byte {
 	start := 0
 	for i := 0; i < len(src); {
 		if b := src[i]; b < utf8.RuneSelf {
-			if safeByte[b] || b == 0x7f {
+			if safeByte[b] {
 				i++
 				continue
 			}
@@ -241,10 +257,9 @@ func appendString(dst []byte, src string) []byte {
 }
 
 // safeByte marks the ASCII bytes encoding/json writes as they are: the
-// printable ones but quotes, backslashes and the HTML characters (DEL is
-// written as it is too; htmlSafe leaves it to appendString).
+// printable ones and DEL, but quotes, backslashes and the HTML characters.
 var safeByte = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
+	for c := 0x20; c <= 0x7f; c++ {
 		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
 	}
 	return t
@@ -260,9 +275,12 @@ func deeper(prefix string) string {
 	return prefix + "  "
 }
 
+func (e *encoder) byte(c byte)     { e.out = append(e.out, c) }
+func (e *encoder) string(s string) { e.out = append(e.out, s...) }
+
 func (e *encoder) newline(prefix string) {
-	e.w.WriteByte('\n')
-	e.w.WriteString(prefix)
+	e.byte('\n')
+	e.string(prefix)
 }
 
 func (e *encoder) marshal(v reflect.Value, prefix string) error {
@@ -270,14 +288,33 @@ func (e *encoder) marshal(v reflect.Value, prefix string) error {
 	if err != nil {
 		return err
 	}
-	_, err = e.w.Write(b)
-	return err
+	e.out = append(e.out, b...)
+	return nil
 }
 
 // htmlSafe reports whether encoding/json writes s as it is: printable
 // ASCII without quotes, backslashes or the HTML characters it escapes.
+// It tests eight bytes at a time (SWAR: a byte below 0x20, a byte with the
+// high bit, or one of the five characters safeByte refuses sets a high bit
+// in bad), then the tail byte by byte.
 func htmlSafe(s string) bool {
-	for i := 0; i < len(s); i++ {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; len(s)-i >= 8; i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// x is w with a zero byte where w has the character.
+		quote, backslash := w^('"'*ones), w^('\\'*ones)
+		lt, gt, amp := w^('<'*ones), w^('>'*ones), w^('&'*ones)
+		bad := w | (w - 0x20*ones) | // non-ASCII, or below 0x20
+			(quote-ones)&^quote | (backslash-ones)&^backslash |
+			(lt-ones)&^lt | (gt-ones)&^gt | (amp-ones)&^amp
+		if bad&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if !safeByte[s[i]] {
 			return false
 		}
@@ -364,11 +401,12 @@ func jsonName(f reflect.StructField) (string, bool, bool) {
 	return name, strings.Contains(opts, "omitempty"), true
 }
 
-// changeKeys are the fields writeChange writes, in Change's order, with
+// changeKeys are the fields writeChange writes, in ChangeRow's order, with
 // omitempty marked by a trailing ",". Change rows are most of a large
-// report, so they are written without reflection; when Change's fields no
-// longer match this list, rows go through reflection like everything
-// else (and TestChangeRowsMatchReflection fails, to have the list updated).
+// report, so they are written without reflection; when ChangeRow's fields
+// no longer match this list, rows go through Change.MarshalJSON like
+// everything else (and TestChangeRowsMatchReflection fails, to have the
+// list updated).
 var changeKeys = []string{
 	"address", "type", "mode", "action", "replace_order,", "previous_address", "importing",
 	"replace_paths", "reason", "deferred_reason,", "triggers_actions,", "sku_before", "sku_after",
@@ -378,12 +416,11 @@ var changeKeys = []string{
 
 var changeType = reflect.TypeFor[*Change]()
 
-// changeRowsFast reports whether writeChange knows every field of Change.
+// changeRowsFast reports whether writeChange knows every field of ChangeRow.
 var changeRowsFast = sync.OnceValue(func() bool {
-	t := changeType.Elem()
+	t := reflect.TypeFor[ChangeRow]()
 	fs, ok := fieldsOf(t)
-	if !ok || len(fs) != len(changeKeys) || changeType.Implements(marshalerType) || changeType.Implements(textMarshalerType) ||
-		t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+	if m := (&encoder{marshals: map[reflect.Type]marshaling{}}).marshaling(t); !ok || len(fs) != len(changeKeys) || m.self || m.viaPointer {
 		return false
 	}
 	for i, f := range fs {
@@ -413,11 +450,11 @@ func (e *encoder) writeChange(c *Change, prefix string) {
 	first := true
 	key := func(k string) {
 		if !first {
-			e.w.WriteByte(',')
+			e.byte(',')
 		}
 		first = false
 		e.newline(inner)
-		e.w.WriteString(k)
+		e.string(k)
 	}
 	str := func(k, s string) { key(k); e.str(s) }
 	opt := func(k, s string) {
@@ -428,58 +465,58 @@ func (e *encoder) writeChange(c *Change, prefix string) {
 	num := func(k string, f *float64) {
 		key(k)
 		if f == nil {
-			e.w.WriteString("null")
+			e.string("null")
 			return
 		}
 		e.float(*f)
 	}
 	list := func(l []string) {
 		if l == nil {
-			e.w.WriteString("null")
+			e.string("null")
 			return
 		}
 		if len(l) == 0 {
-			e.w.WriteString("[]")
+			e.string("[]")
 			return
 		}
-		e.w.WriteByte('[')
+		e.byte('[')
 		in := deeper(inner)
 		for i, s := range l {
 			if i > 0 {
-				e.w.WriteByte(',')
+				e.byte(',')
 			}
 			e.newline(in)
 			e.str(s)
 		}
 		e.newline(inner)
-		e.w.WriteByte(']')
+		e.byte(']')
 	}
-	e.w.WriteByte('{')
-	str(`"address": `, c.Address)
-	str(`"type": `, c.Type)
-	str(`"mode": `, c.Mode)
-	str(`"action": `, c.Action)
-	opt(`"replace_order": `, c.ReplaceOrder)
-	str(`"previous_address": `, c.PreviousAddress)
+	e.byte('{')
+	str(`"address": `, c.Address())
+	str(`"type": `, c.Type())
+	str(`"mode": `, c.Mode())
+	str(`"action": `, c.Action())
+	opt(`"replace_order": `, c.ReplaceOrder())
+	str(`"previous_address": `, c.PreviousAddress())
 	key(`"importing": `)
-	e.w.WriteString(strconv.FormatBool(c.Importing))
+	e.string(strconv.FormatBool(c.Importing()))
 	key(`"replace_paths": `)
-	list(c.ReplacePaths)
-	str(`"reason": `, c.Reason)
+	list(c.ReplacePaths())
+	str(`"reason": `, c.Reason())
 	opt(`"deferred_reason": `, c.DeferredReason)
 	if len(c.TriggersActions) > 0 {
 		key(`"triggers_actions": `)
 		list(c.TriggersActions)
 	}
-	str(`"sku_before": `, c.SKUBefore)
-	str(`"sku_after": `, c.SKUAfter)
-	num(`"hourly_before": `, c.HourlyBefore)
-	num(`"hourly_after": `, c.HourlyAfter)
-	opt(`"price_basis": `, c.PriceBasis)
-	opt(`"price_region": `, c.PriceRegion)
-	num(`"list_hourly_before": `, c.ListHourlyBefore)
-	num(`"list_hourly_after": `, c.ListHourlyAfter)
-	opt(`"price_note": `, c.PriceNote)
+	str(`"sku_before": `, c.SKUBefore())
+	str(`"sku_after": `, c.SKUAfter())
+	num(`"hourly_before": `, c.HourlyBefore())
+	num(`"hourly_after": `, c.HourlyAfter())
+	opt(`"price_basis": `, c.PriceBasis())
+	opt(`"price_region": `, c.PriceRegion())
+	num(`"list_hourly_before": `, c.ListHourlyBefore())
+	num(`"list_hourly_after": `, c.ListHourlyAfter())
+	opt(`"price_note": `, c.PriceNote())
 	e.newline(prefix)
-	e.w.WriteByte('}')
+	e.byte('}')
 }

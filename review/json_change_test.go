@@ -6,21 +6,24 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
 // TestChangeRowsMatchReflection holds the change rows, which WriteJSON
-// writes without reflection, to encoding/json's output for every field of
-// Change set, unset and empty; a field added to Change fails here until
-// the row writer knows it.
+// writes without reflection, to encoding/json's output (through
+// Change.MarshalJSON) for every field of ChangeRow set, unset and empty; a
+// field added to ChangeRow fails here until the row writer knows it.
 func TestChangeRowsMatchReflection(t *testing.T) {
 	t.Parallel()
 	if !review.ChangeRowsFastForTest() {
-		t.Fatal("Change's fields no longer match the row writer's list (review/json.go changeKeys): update changeKeys and writeChange")
+		t.Fatal("ChangeRow's fields no longer match the row writer's list (review/json.go changeKeys): update changeKeys and writeChange")
 	}
 	hostile := "a<b>&c\"d\\e\nf\tg\u2028h\u2029é\x7f\x01\xffz"
-	full := &review.Change{}
-	v := reflect.ValueOf(full).Elem()
+	var row review.ChangeRow
+	v := reflect.ValueOf(&row).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Field(i)
 		switch f.Kind() {
@@ -39,13 +42,18 @@ func TestChangeRowsMatchReflection(t *testing.T) {
 			}
 		}
 	}
+	row.PriceBasis, row.PriceRegion = "approximate", "us-east-1,"+hostile // what the resource can say
+	full := reviewtest.Change(row)
+	if diff := cmp.Diff(row, full.Row()); diff != "" {
+		t.Fatalf("the row with every field set reads back otherwise (-set +read):\n%s", diff)
+	}
 	tiny, huge := 1e-9, 3e21
 	tests := map[string][]*review.Change{
 		"every field set":      {full},
 		"every field zero":     {{}},
-		"empty lists":          {{ReplacePaths: []string{}, TriggersActions: []string{}}},
-		"exponent figures":     {{HourlyBefore: &tiny, HourlyAfter: &huge}},
-		"several rows, nested": {full, {Address: "b"}},
+		"empty lists":          {reviewtest.Change(review.ChangeRow{ReplacePaths: []string{}, TriggersActions: []string{}})},
+		"exponent figures":     {reviewtest.Change(review.ChangeRow{HourlyBefore: &tiny, HourlyAfter: &huge})},
+		"several rows, nested": {full, reviewtest.Change(review.ChangeRow{Address: "b"})},
 	}
 	for name, changes := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -54,7 +62,7 @@ func TestChangeRowsMatchReflection(t *testing.T) {
 	}
 	t.Run("a figure encoding/json refuses", func(t *testing.T) {
 		nan := math.NaN()
-		r := &review.Report{Projects: []*review.Project{{Name: "p", Changes: []*review.Change{{HourlyAfter: &nan}}}}}
+		r := &review.Report{Projects: []*review.Project{{Name: "p", Changes: []*review.Change{reviewtest.Change(review.ChangeRow{HourlyAfter: &nan})}}}}
 		if err := r.WriteJSON(&bytes.Buffer{}); err == nil {
 			t.Error("WriteJSON wrote a NaN figure; want encoding/json's error")
 		}

@@ -3,6 +3,8 @@ package review_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,4 +65,47 @@ func mustParse(t *testing.T, plan string) *planparse.Plan {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// chunks records the size of each write and fails after failAfter writes
+// (never when failAfter is 0).
+type chunks struct {
+	sizes     []int
+	failAfter int
+}
+
+func (c *chunks) Write(p []byte) (int, error) {
+	if c.failAfter > 0 && len(c.sizes) == c.failAfter {
+		return 0, errors.New("disk full")
+	}
+	c.sizes = append(c.sizes, len(p))
+	return len(p), nil
+}
+
+// A large report reaches its writer in pieces of at most about 64 KiB (it
+// is never held whole), and a writer's error is WriteJSON's.
+func TestWriteJSONStreams(t *testing.T) {
+	t.Parallel()
+	large, err := planparse.Parse("large.json", plantest.Large(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := review.Build([]review.Input{{Name: "large", Plan: large}}, review.Options{})
+	var c chunks
+	if err := r.WriteJSON(&c); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, n := range c.sizes {
+		total += n
+		if n > 72<<10 {
+			t.Errorf("a write of %d bytes: the report is gathered instead of streamed", n)
+		}
+	}
+	if len(c.sizes) < 4 {
+		t.Errorf("%d bytes in %d writes, want them in pieces", total, len(c.sizes))
+	}
+	if err := r.WriteJSON(&chunks{failAfter: 2}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("WriteJSON to a failing writer: %v, want its error", err)
+	}
 }

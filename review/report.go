@@ -4,6 +4,9 @@
 package review
 
 import (
+	"encoding/json"
+	"strings"
+
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/rules"
@@ -94,8 +97,27 @@ type Summary struct {
 	NoOp    int `json:"no_op"`
 }
 
-// Change is one resource change as reported.
+// Change is one resource change as reported. A row holds only what is its
+// own (the deferral reason, the actions it triggers) and reads the rest
+// from the parsed change and infra's view of it when asked, so a report of
+// 20,000 changes keeps no second copy of them. Its JSON form is
+// ChangeRow's.
 type Change struct {
+	// Source is the parsed change (required); Resource is infra's view
+	// when the type is supported (nil otherwise). Neither is part of the
+	// JSON.
+	Source   *planparse.Change
+	Resource *infra.Resource
+	// DeferredReason says why a deferred change waits for a later plan.
+	DeferredReason string
+	// TriggersActions are the addresses of the actions this change's
+	// lifecycle events run (Terraform 1.14+), in the plan's order.
+	TriggersActions []string
+}
+
+// ChangeRow is a change row as the JSON report writes it (the schema's
+// shape, field by field).
+type ChangeRow struct {
 	Address         string   `json:"address"`
 	Type            string   `json:"type"`
 	Mode            string   `json:"mode"`
@@ -106,8 +128,6 @@ type Change struct {
 	ReplacePaths    []string `json:"replace_paths"`
 	Reason          string   `json:"reason"`
 	DeferredReason  string   `json:"deferred_reason,omitempty"`
-	// TriggersActions are the addresses of the actions this change's
-	// lifecycle events run (Terraform 1.14+), in the plan's order.
 	TriggersActions []string `json:"triggers_actions,omitempty"`
 	SKUBefore       string   `json:"sku_before"`
 	SKUAfter        string   `json:"sku_after"`
@@ -126,11 +146,125 @@ type Change struct {
 	ListHourlyBefore *float64 `json:"list_hourly_before"`
 	ListHourlyAfter  *float64 `json:"list_hourly_after"`
 	PriceNote        string   `json:"price_note,omitempty"`
+}
 
-	// Source is the parsed change (for attribute diffs); Resource is infra's
-	// view when the type is supported. Neither is part of the JSON.
-	Source   *planparse.Change `json:"-"`
-	Resource *infra.Resource   `json:"-"`
+// Row is the change's JSON row.
+func (c *Change) Row() ChangeRow {
+	return ChangeRow{
+		Address: c.Address(), Type: c.Type(), Mode: c.Mode(), Action: c.Action(), ReplaceOrder: c.ReplaceOrder(),
+		PreviousAddress: c.PreviousAddress(), Importing: c.Importing(), ReplacePaths: c.ReplacePaths(), Reason: c.Reason(),
+		DeferredReason: c.DeferredReason, TriggersActions: c.TriggersActions, SKUBefore: c.SKUBefore(), SKUAfter: c.SKUAfter(),
+		HourlyBefore: c.HourlyBefore(), HourlyAfter: c.HourlyAfter(), PriceBasis: c.PriceBasis(), PriceRegion: c.PriceRegion(),
+		ListHourlyBefore: c.ListHourlyBefore(), ListHourlyAfter: c.ListHourlyAfter(), PriceNote: c.PriceNote(),
+	}
+}
+
+// MarshalJSON writes the change as its Row.
+func (c *Change) MarshalJSON() ([]byte, error) { return json.Marshal(c.Row()) }
+
+// Address is the resource instance address.
+func (c *Change) Address() string { return c.src().Address }
+
+// Type is the resource type.
+func (c *Change) Type() string { return c.src().Type }
+
+// Mode is "managed" or "data".
+func (c *Change) Mode() string { return string(c.src().Mode) }
+
+// Action is the change's action: create, update, delete, replace, ...
+func (c *Change) Action() string { return string(c.src().Action) }
+
+// ReplaceOrder is a replacement's order ("" when it is not one).
+func (c *Change) ReplaceOrder() string { return string(c.src().ReplaceOrder) }
+
+// PreviousAddress is the address a moved resource had.
+func (c *Change) PreviousAddress() string { return c.src().PreviousAddress }
+
+// Importing reports whether the change imports the resource.
+func (c *Change) Importing() bool { return c.src().Importing != nil }
+
+// ReplacePaths are the attributes that force a replacement; never nil.
+func (c *Change) ReplacePaths() []string {
+	if c.src().ReplacePaths == nil {
+		return []string{}
+	}
+	return c.src().ReplacePaths
+}
+
+// Reason is the plan's action reason.
+func (c *Change) Reason() string { return c.src().Reason }
+
+// SKUBefore is infra's SKU of the resource before the change.
+func (c *Change) SKUBefore() string {
+	if c.Resource == nil || c.Resource.Before == nil {
+		return ""
+	}
+	return c.Resource.Before.SKU
+}
+
+// SKUAfter is infra's SKU of the resource after the change.
+func (c *Change) SKUAfter() string {
+	if c.Resource == nil || c.Resource.After == nil {
+		return ""
+	}
+	return c.Resource.After.SKU
+}
+
+// src is the parsed change (a zero one for a row without).
+func (c *Change) src() *planparse.Change {
+	if c.Source == nil {
+		return &noChange
+	}
+	return c.Source
+}
+
+// cost is infra's cost of the resource (zero without one).
+func (c *Change) cost() *infra.Cost {
+	if c.Resource == nil {
+		return &noCost
+	}
+	return &c.Resource.Cost
+}
+
+// noChange and noCost stand in for a row's missing change and resource;
+// they are only read.
+var (
+	noChange planparse.Change
+	noCost   infra.Cost
+)
+
+// HourlyBefore is the hourly cost before the change (your price); nil when unknown.
+func (c *Change) HourlyBefore() *float64 { return c.cost().HourlyBefore }
+
+// HourlyAfter is the hourly cost after the change (your price); nil when unknown.
+func (c *Change) HourlyAfter() *float64 { return c.cost().HourlyAfter }
+
+// ListHourlyBefore is the list-price figure before the change.
+func (c *Change) ListHourlyBefore() *float64 { return c.cost().ListHourlyBefore }
+
+// ListHourlyAfter is the list-price figure after the change.
+func (c *Change) ListHourlyAfter() *float64 { return c.cost().ListHourlyAfter }
+
+// PriceBasis is "exact" or "approximate" (see ChangeRow); "" when nothing was priced.
+func (c *Change) PriceBasis() string {
+	switch k := c.cost(); {
+	case len(k.PriceRegions) == 0:
+		return ""
+	case k.Approximate:
+		return infra.BasisApproximate
+	}
+	return infra.BasisExact
+}
+
+// PriceRegion names the region(s) whose prices were used, joined with ",".
+func (c *Change) PriceRegion() string { return strings.Join(c.cost().PriceRegions, ",") }
+
+// PriceNote says how the figures differ from list prices (see priceNote).
+func (c *Change) PriceNote() string {
+	if c.Resource == nil {
+		return ""
+	}
+	return priceNote(c.Resource)
 }
 
 // Output is a root output change; sensitive values read "(sensitive)".

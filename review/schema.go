@@ -57,6 +57,9 @@ func schemaFor(t reflect.Type) jsonSchema {
 	if t == reflect.TypeOf(time.Time{}) {
 		return jsonSchema{"type": "string", "format": "date-time"}
 	}
+	if t == reflect.TypeFor[Change]() {
+		t = reflect.TypeFor[ChangeRow]() // what Change.MarshalJSON writes
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		return nullable(schemaFor(t.Elem()))

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/planwarden/planwarden/infra"
@@ -21,5 +22,22 @@ func BenchmarkEvaluate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		cfg.Evaluate(projects, nil)
+	}
+}
+
+// BenchmarkConclude orders the findings of a generated 20,000-change plan
+// (about 12,700), as EvaluateWith does last.
+func BenchmarkConclude(b *testing.B) {
+	p, err := planparse.Parse("large.json", plantest.Large(20000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	findings := cfg.Evaluate([]Project{{Name: "large", Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}, nil).Findings
+	rng := rand.New(rand.NewPCG(1, 2))
+	rng.Shuffle(len(findings), func(i, j int) { findings[i], findings[j] = findings[j], findings[i] })
+	b.ReportAllocs()
+	for b.Loop() {
+		cfg.Conclude(findings, nil)
 	}
 }

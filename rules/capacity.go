@@ -45,13 +45,16 @@ func (gpuCapacityGap) check(s *scope) []draft {
 		}
 	}
 	var out []draft
-	left := -1.0   // the GPUs left while the gone ones are away: the same for each, counted once
-	creating := "" // what the plan creates meanwhile: the same for each deletion, said once
+	var msg sentence
+	left := ""                          // the GPUs left while the gone ones are away: the same for each, said once
+	creating := ""                      // what the plan creates meanwhile: the same for each deletion, said once
+	remedies := map[infra.Kind]string{} // the same for each pool of a kind
 	for _, r := range gone {
-		var msg, when string
-		if s.action(r) == planparse.ActionReplace {
-			msg = fmt.Sprintf("%s is replaced delete-first (%s)", subject(r), forcedByResource(s, r))
-			when = "from the delete until the new " + kindNoun(r.Kind) + "'s nodes are ready"
+		msg = msg[:0]
+		replaced := s.action(r) == planparse.ActionReplace
+		if replaced {
+			msg.subject(r)
+			msg.add(" is replaced delete-first (", forcedByResource(s, r), ")")
 		} else {
 			if len(created) == 0 {
 				continue // a plain removal: nothing is meant to replace it
@@ -59,21 +62,31 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			if creating == "" {
 				creating = createdPools(created)
 			}
-			msg = fmt.Sprintf("%s is deleted while %s in the same plan, and Terraform does not order the two", subject(r), creating)
-			when = "from the delete until the new capacity's nodes are ready"
+			msg.subject(r)
+			msg.add(" is deleted while ", creating, " in the same plan, and Terraform does not order the two")
 		}
-		msg += fmt.Sprintf(": its %s go away %s", gpuFleet(r.Before), when)
-		if left < 0 {
-			left = s.gpusLeft(gone)
-		}
-		if left == 0 {
-			msg += ", and the plan leaves no other GPUs running meanwhile"
+		msg.add(": its ", gpuFleet(r.Before), " go away from the delete until the new ")
+		if replaced {
+			msg.add(kindNoun(r.Kind))
 		} else {
-			msg += fmt.Sprintf(" (%s other GPUs keep running)", count(left))
+			msg.add("capacity")
 		}
-		out = append(out, draft{address: r.Address, message: msg,
-			remedy: "Create the new capacity first: give the " + kindNoun(r.Kind) + " `create_before_destroy` (with a new name or name_prefix, since names must be unique), " +
-				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."})
+		msg.add("'s nodes are ready")
+		if left == "" {
+			if n := s.gpusLeft(gone); n == 0 {
+				left = ", and the plan leaves no other GPUs running meanwhile"
+			} else {
+				left = " (" + count(n) + " other GPUs keep running)"
+			}
+		}
+		msg.add(left)
+		remedy, ok := remedies[r.Kind]
+		if !ok {
+			remedy = "Create the new capacity first: give the " + kindNoun(r.Kind) + " `create_before_destroy` (with a new name or name_prefix, since names must be unique), " +
+				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."
+			remedies[r.Kind] = remedy
+		}
+		out = append(out, draft{address: r.Address, message: msg.String(), remedy: remedy})
 	}
 	return out
 }
@@ -140,7 +153,7 @@ func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
 
 // forcedByResource names what forces a resource's replacement, from its change.
 func forcedByResource(s *scope, r *infra.Resource) string {
-	if ch := s.chByAddr[r.Address]; ch != nil {
+	if ch := s.changeOf(r); ch != nil {
 		return forcedBy(ch)
 	}
 	return "the plan does not say which attribute forces it"

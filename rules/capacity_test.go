@@ -3,6 +3,8 @@ package rules
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -98,5 +100,27 @@ func TestGPUCapacityGapEKSResize(t *testing.T) {
 		"its 2 A10G GPUs (2 x g5.xlarge) go away from the delete until the new node pool's nodes are ready, and the plan leaves no other GPUs running meanwhile"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("findings %q\nwant %q", got, want)
+	}
+}
+
+// Each gpu-capacity-gap remedy names its own kind of fleet, in a plan that
+// replaces a node pool and a scale set.
+func TestGPUCapacityGapRemedyNamesTheKind(t *testing.T) {
+	t.Parallel()
+	gpus := func() *infra.Side { return side(skuA100, nodes(2, 2, 2)) }
+	res := []*infra.Resource{
+		replaced(pool("azurerm_kubernetes_cluster_node_pool.a", gpus(), gpus()), planparse.DeleteThenCreate),
+		replaced(&infra.Resource{Address: "azurerm_linux_virtual_machine_scale_set.b", Type: "azurerm_linux_virtual_machine_scale_set", Kind: infra.KindScaleSet,
+			Before: gpus(), After: gpus()}, planparse.DeleteThenCreate),
+		replaced(pool("azurerm_kubernetes_cluster_node_pool.c", gpus(), gpus()), planparse.DeleteThenCreate),
+	}
+	got := remedyLeads(only(RuleGPUCapacityGap, DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "dev", Resources: res}}, nil).Findings), " `create_before_destroy`")
+	want := []string{
+		"azurerm_kubernetes_cluster_node_pool.a: Create the new capacity first: give the node pool",
+		"azurerm_kubernetes_cluster_node_pool.c: Create the new capacity first: give the node pool",
+		"azurerm_linux_virtual_machine_scale_set.b: Create the new capacity first: give the scale set",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("remedies (-want +got):\n%s", diff)
 	}
 }

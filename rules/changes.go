@@ -54,6 +54,7 @@ func (endpointReplacement) severity(s *scope) Severity {
 func (endpointReplacement) check(s *scope) []draft {
 	extra := s.cfg.Rules.EndpointReplacement.ExtraTypes
 	var out []draft
+	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Action != planparse.ActionReplace || ch.Mode == planparse.ModeData {
 			continue
@@ -62,7 +63,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type == "azapi_resource" {
 			noun = azapiEndpoint(ch)
 		}
-		if noun == "" && (slices.Contains(extra, ch.Type) || s.resByAddr[ch.Address] != nil && s.resByAddr[ch.Address].Kind == infra.KindEndpoint) {
+		if noun == "" && (slices.Contains(extra, ch.Type) || s.resourceOf(ch) != nil && s.resourceOf(ch).Kind == infra.KindEndpoint) {
 			noun = "endpoint"
 		}
 		if ch.Type == "aws_sagemaker_endpoint_configuration" {
@@ -72,12 +73,14 @@ func (endpointReplacement) check(s *scope) []draft {
 		if noun == "" {
 			continue
 		}
-		name := objectName(ch)
-		msg := fmt.Sprintf("%s %s is destroyed and recreated (%s)", noun, code(name), forcedBy(ch))
+		msg = msg[:0]
+		msg.add(noun, " ")
+		msg.code(objectName(ch))
+		msg.add(" is destroyed and recreated (", forcedBy(ch), ")")
 		if ch.ReplaceOrder == planparse.CreateThenDelete {
-			msg += "; callers of the old one break when it is deleted"
+			msg.add("; callers of the old one break when it is deleted")
 		} else {
-			msg += ", so it stops serving until the new one is in service"
+			msg.add(", so it stops serving until the new one is in service")
 		}
 		remedy := "Keep the attribute that forces the replacement as it is; to roll out a new model, point the endpoint at a new endpoint configuration instead, which updates it in place without downtime."
 		if slices.Contains(ch.ReplacePaths, "name") {
@@ -89,7 +92,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type != "aws_sagemaker_endpoint" {
 			remedy = "Keep the attribute that forces the replacement as it is; to move to a new endpoint, create it alongside the old one, switch callers, then delete the old one."
 		}
-		out = append(out, draft{address: ch.Address, message: msg, remedy: remedy})
+		out = append(out, draft{address: ch.Address, message: msg.String(), remedy: remedy})
 	}
 	return out
 }
@@ -164,17 +167,32 @@ func forcedBy(ch *planparse.Change) string {
 		}
 		return "the plan does not say which attribute forces it"
 	}
-	diffs := map[string]planparse.AttrDiff{}
-	for _, d := range ch.Diff() {
-		diffs[d.Path] = d
-	}
+	var diffs map[string]planparse.AttrDiff // the whole diff, made only for a nested path
 	parts := make([]string, 0, len(ch.ReplacePaths))
 	for _, p := range ch.ReplacePaths {
 		part := code(p)
-		if d, ok := diffs[p]; ok && isDisplayable(d.Before) && isDisplayable(d.After) {
-			b, _ := d.Before.Str()
-			a, _ := d.After.Str()
-			part += " " + strconv.Quote(b) + " -> " + strconv.Quote(a)
+		var before, after planparse.Value
+		if topAttribute(p) {
+			// A top-level attribute is in the diff when its two leaves
+			// differ: read the two rather than diffing the whole change.
+			// (ARM what-if changes, whose diff is ARM's, have no replace
+			// paths.)
+			before, after = ch.Before().Get(p), ch.After().Get(p)
+		} else {
+			if diffs == nil {
+				diffs = map[string]planparse.AttrDiff{}
+				for _, d := range ch.Diff() {
+					diffs[d.Path] = d
+				}
+			}
+			d := diffs[p]
+			before, after = d.Before, d.After
+		}
+		if isDisplayable(before) && isDisplayable(after) {
+			// (Two equal leaves are no difference.)
+			if b, _ := before.Str(); b != str(after) {
+				part += " " + strconv.Quote(b) + " -> " + strconv.Quote(str(after))
+			}
 		}
 		parts = append(parts, part)
 	}
@@ -183,6 +201,18 @@ func forcedBy(ch *planparse.Change) string {
 		verb = "force"
 	}
 	return strings.Join(parts, ", ") + " " + verb + " the replacement"
+}
+
+// topAttribute reports whether a replace path names a top-level attribute
+// (an identifier: the diff's path for it is the name itself).
+func topAttribute(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return p != ""
 }
 
 // statefulTypes are the resources that hold data, with their nouns.
@@ -239,6 +269,7 @@ func (statefulDelete) severity(*scope) Severity { return SeverityBlock }
 func (statefulDelete) check(s *scope) []draft {
 	extra := s.cfg.Rules.StatefulDelete.ExtraTypes
 	var out []draft
+	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Mode == planparse.ModeData || ch.Action != planparse.ActionDelete && ch.Action != planparse.ActionReplace {
 			continue
@@ -250,14 +281,16 @@ func (statefulDelete) check(s *scope) []draft {
 			}
 			noun = ch.Type
 		}
-		var msg string
+		msg = msg[:0]
+		msg.add(noun, " ")
+		msg.code(objectName(ch))
 		if ch.Action == planparse.ActionDelete {
-			msg = fmt.Sprintf("%s %s is deleted, and the data in it with it", noun, code(objectName(ch)))
+			msg.add(" is deleted, and the data in it with it")
 		} else {
-			msg = fmt.Sprintf("%s %s is destroyed and recreated (%s), so the data in it is lost", noun, code(objectName(ch)), forcedBy(ch))
+			msg.add(" is destroyed and recreated (", forcedBy(ch), "), so the data in it is lost")
 		}
 		out = append(out, draft{
-			address: ch.Address, message: msg,
+			address: ch.Address, message: msg.String(),
 			remedy: "If the data must go, back it up first and say so in the pull request; otherwise keep the resource (a rename of the Terraform address is a moved block, not a delete) and consider lifecycle { prevent_destroy = true }.",
 		})
 	}

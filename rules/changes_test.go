@@ -153,6 +153,17 @@ func TestStatefulDelete(t *testing.T) {
 				before: map[string]any{"name": "mldata", "account_replication_type": "LRS"}, after: map[string]any{"name": "mldata", "account_replication_type": "ZRS"}}},
 			want: []string{"block stateful-delete azurerm_storage_account.data: storage account `mldata` is destroyed and recreated (`account_replication_type` \"LRS\" -> \"ZRS\" forces the replacement), so the data in it is lost"},
 		},
+		"a forcing attribute whose value stays is named without values": {
+			changes: []change{{addr: "azurerm_storage_account.data", actions: replace, replace: []string{"location"},
+				before: map[string]any{"name": "mldata", "location": "westeurope"}, after: map[string]any{"name": "mldata", "location": "westeurope"}}},
+			want: []string{"block stateful-delete azurerm_storage_account.data: storage account `mldata` is destroyed and recreated (`location` forces the replacement), so the data in it is lost"},
+		},
+		"a nested forcing attribute and one known only after apply": {
+			changes: []change{{addr: "azurerm_storage_account.data", actions: replace, replace: []string{"network_rules.default_action", "location"},
+				before: map[string]any{"name": "mldata", "location": "westeurope", "network_rules": map[string]any{"default_action": "Allow"}},
+				after:  map[string]any{"name": "mldata", "network_rules": map[string]any{"default_action": "Deny"}}, unknown: map[string]any{"location": true}}},
+			want: []string{"block stateful-delete azurerm_storage_account.data: storage account `mldata` is destroyed and recreated (`network_rules.default_action` \"Allow\" -> \"Deny\", `location` force the replacement), so the data in it is lost"},
+		},
 		"database deleted": {
 			changes: []change{{addr: "aws_db_instance.meta", actions: del, before: map[string]any{"identifier": "mlflow"}}},
 			want:    []string{"block stateful-delete aws_db_instance.meta: RDS database `meta` is deleted, and the data in it with it"},

@@ -35,6 +35,8 @@ func (costIncrease) check(s *scope) []draft {
 	var sumD, sumM float64
 	var nD, nM int
 	worst := Severity("")
+	remedy := "" // the same for every resource: made at the first finding
+	var msg sentence
 	for _, r := range s.resources {
 		a := s.action(r)
 		// A resource billed through another (a SageMaker endpoint
@@ -52,40 +54,53 @@ func (costIncrease) check(s *scope) []draft {
 			sumM += maxDelta
 			nM++
 		}
-		sev := Severity("")
-		var parts []string
+		var lD, lM Severity
 		if okD {
-			if l := level(delta, hw, hb); l != "" {
-				sev = worse(sev, l)
-				parts = append(parts, fmt.Sprintf("%s more at the expected scale (%s -> %s)", money(delta), money(val(r.Cost.HourlyBefore)), money(*r.Cost.HourlyAfter)))
-			}
+			lD = level(delta, hw, hb)
 		}
 		if okM {
-			if l := level(maxDelta, mw, mb); l != "" {
-				sev = worse(sev, l)
-				before := r.Cost.MaxHourlyBefore
-				if before == nil {
-					before = r.Cost.HourlyBefore
-				}
-				p := fmt.Sprintf("%s more at maximum scale (%s -> %s", money(maxDelta), money(val(before)), money(*r.Cost.MaxHourlyAfter))
-				if n := nodesText(r); n != "" {
-					p += "; " + n
-				}
-				parts = append(parts, p+")")
-			}
+			lM = level(maxDelta, mw, mb)
 		}
+		sev := worse(lD, lM)
 		if sev == "" {
 			continue
 		}
 		worst = worse(worst, sev)
-		limits := fmt.Sprintf("warn above %s and block above %s added at the expected scale, warn above %s and block above %s at maximum scale",
-			money(hw), money(hb), money(mw), money(mb))
-		out = append(out, draft{
-			address:  r.Address,
-			severity: sev,
-			message:  fmt.Sprintf("%s can cost %s", subject(r), strings.Join(parts, ", and ")),
-			remedy:   "Check the SKU and the node counts; the thresholds (" + limits + ") are under rules.cost-increase.",
-		})
+		msg = msg[:0]
+		msg.subject(r)
+		msg.add(" can cost ")
+		if lD != "" {
+			msg.money(delta)
+			msg.add(" more at the expected scale (")
+			msg.money(val(r.Cost.HourlyBefore))
+			msg.add(" -> ")
+			msg.money(*r.Cost.HourlyAfter)
+			msg.add(")")
+		}
+		if lM != "" {
+			if lD != "" {
+				msg.add(", and ")
+			}
+			before := r.Cost.MaxHourlyBefore
+			if before == nil {
+				before = r.Cost.HourlyBefore
+			}
+			msg.money(maxDelta)
+			msg.add(" more at maximum scale (")
+			msg.money(val(before))
+			msg.add(" -> ")
+			msg.money(*r.Cost.MaxHourlyAfter)
+			if n := nodesText(r); n != "" {
+				msg.add("; ", n)
+			}
+			msg.add(")")
+		}
+		if remedy == "" {
+			limits := fmt.Sprintf("warn above %s and block above %s added at the expected scale, warn above %s and block above %s at maximum scale",
+				money(hw), money(hb), money(mw), money(mb))
+			remedy = "Check the SKU and the node counts; the thresholds (" + limits + ") are under rules.cost-increase."
+		}
+		out = append(out, draft{address: r.Address, severity: sev, message: msg.String(), remedy: remedy})
 	}
 	// Many small increases can add up to one a threshold is for.
 	var parts []string
@@ -115,7 +130,11 @@ func (costIncrease) check(s *scope) []draft {
 // the resources planwarden prices (infra.Sum); nothing is judged when
 // they are unknown.
 func (s *scope) projectCostLimits(set CostSetting) []draft {
-	pc := infra.Sum(s.resources)
+	pc := s.project.Sum
+	if pc == nil {
+		sum := infra.Sum(s.resources)
+		pc = &sum
+	}
 	if pc.HourlyBefore == nil || pc.HourlyAfter == nil || *pc.HourlyAfter-*pc.HourlyBefore <= 0.005 {
 		return nil
 	}
@@ -248,7 +267,8 @@ func nodesText(r *infra.Resource) string {
 			return 0, false
 		}
 		n := 0
-		for _, g := range s.Groups {
+		for gi := range s.Groups {
+			g := &s.Groups[gi]
 			if g.Scale.Unknown {
 				return 0, false
 			}
@@ -278,36 +298,46 @@ func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 
 func (unpricedSKU) check(s *scope) []draft {
 	var out []draft
+	var msg sentence
 	for _, r := range s.resources {
-		if r.After == nil || !changing(s.action(r)) {
+		if r.After == nil || len(r.Cost.Unpriced) == 0 || !changing(s.action(r)) {
 			continue
 		}
-		seen := map[string]bool{}
+		var seen map[string]bool // only when there are two items to tell apart
+		if len(r.Cost.Unpriced) > 1 {
+			seen = map[string]bool{}
+		}
 		for _, u := range r.Cost.Unpriced {
-			key := u.SKU + "\x00" + u.Region
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			what := subject(r)
-			if u.SKU != "" {
-				where := ""
-				if u.Region != "" {
-					where = " in " + u.Region
+			if seen != nil {
+				key := u.SKU + "\x00" + u.Region
+				if seen[key] {
+					continue
 				}
-				what += " (" + code(u.SKU) + where + ")"
+				seen[key] = true
+			}
+			msg = msg[:0]
+			msg.add("the cost of ")
+			msg.subject(r)
+			if u.SKU != "" {
+				msg.add(" (")
+				msg.code(u.SKU)
+				if u.Region != "" {
+					msg.add(" in ", u.Region)
+				}
+				msg.add(")")
 			}
 			reason := u.Reason
 			if reason == "" {
 				reason = "its SKU is not in planwarden's price catalog"
 			}
+			msg.add(" is not checked: ", reason)
 			addr := u.Address
 			if addr == "" {
 				addr = r.Address
 			}
 			out = append(out, draft{
 				address: addr,
-				message: fmt.Sprintf("the cost of %s is not checked: %s", what, reason),
+				message: msg.String(),
 				remedy:  "Check the hourly price by hand; if the SKU is real and current, ask for it to be added to planwarden's catalog.",
 			})
 		}
@@ -334,12 +364,14 @@ func (allowedSKUs) check(s *scope) []draft {
 		old := map[string]bool{}
 		if r.Before != nil {
 			old[strings.ToLower(r.Before.SKU)] = true
-			for _, g := range r.Before.Groups {
+			for gi := range r.Before.Groups {
+				g := &r.Before.Groups[gi]
 				old[strings.ToLower(g.SKU.Name)] = true
 			}
 		}
 		names := []string{r.After.SKU}
-		for _, g := range r.After.Groups {
+		for gi := range r.After.Groups {
+			g := &r.After.Groups[gi]
 			names = append(names, g.SKU.Name)
 		}
 		seen := map[string]bool{}

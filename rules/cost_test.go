@@ -3,6 +3,8 @@ package rules
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/planwarden/planwarden/infra"
 )
 
@@ -190,4 +192,26 @@ func TestCostIncreaseProjectLimits(t *testing.T) {
 			res: []*infra.Resource{resized(0, 8)},
 		},
 	})
+}
+
+// The project limits judge the sum the caller gives (review.Build makes it
+// once for the report and the rules), and make it themselves without one.
+func TestCostIncreaseProjectLimitsUseTheGivenSum(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, "version: 1\nrules:\n  cost-increase:\n    hourly_delta: {warn: 1000}\n    max_hourly_delta: {warn: 1000}\n    percent: {warn: 20}\n")
+	res := []*infra.Resource{resized(8, 12)}
+	given := infra.Sum(res)
+	given.HourlyAfter = usd(16)
+	for name, tc := range map[string]struct {
+		sum  *infra.PlanCost
+		want string
+	}{
+		"given":     {&given, "warn cost-increase : the changes of project `ml` raise its hourly cost by 100% ($8.00/h -> $16.00/h, $8.00/h more)"},
+		"not given": {nil, "warn cost-increase : the changes of project `ml` raise its hourly cost by 50% ($8.00/h -> $12.00/h, $4.00/h more)"},
+	} {
+		got := lines(only(RuleCostIncrease, cfg.Evaluate([]Project{{Name: "ml", Environment: "prod", Resources: res, Sum: tc.sum}}, nil).Findings))
+		if diff := cmp.Diff([]string{tc.want}, got); diff != "" {
+			t.Errorf("%s sum (-want +got):\n%s", name, diff)
+		}
+	}
 }

@@ -78,7 +78,7 @@ func (s *scope) subjects() []celSubject {
 			continue
 		}
 		seen[ch.Address] = true
-		out = append(out, celSubject{ch.Address, changeVars(ch, s.resByAddr[ch.Address], values)})
+		out = append(out, celSubject{ch.Address, changeVars(ch, s.resourceOf(ch), values)})
 	}
 	for _, r := range s.resources {
 		if r != nil && !seen[r.Address] {

@@ -73,7 +73,8 @@ func primary(s *infra.Side) infra.SKU {
 	if s == nil {
 		return infra.SKU{}
 	}
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		if g.SKU.Name == s.SKU {
 			return g.SKU
 		}
@@ -93,7 +94,8 @@ func knownNoGPU(s *infra.Side) bool {
 	if len(s.Groups) == 0 {
 		return false
 	}
-	for _, g := range s.Groups {
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
 		if !g.SKU.Known || g.SKU.Name == "" || g.Serverless {
 			return false
 		}
@@ -195,7 +197,7 @@ func (s *scope) action(r *infra.Resource) planparse.Action {
 	if r.Action != "" {
 		return r.Action
 	}
-	if ch := s.chByAddr[r.Address]; ch != nil {
+	if ch := s.changeOf(r); ch != nil {
 		return ch.Action
 	}
 	switch {
@@ -226,3 +228,34 @@ func isDisplayable(v planparse.Value) bool {
 	s, ok := v.Str()
 	return ok && !v.IsSensitive() && !v.IsUnknown() && len(s) <= 80
 }
+
+// sentence builds a finding's text in one buffer: a message of many parts
+// (names, figures, SKUs) costs one string at the end rather than one per
+// part, which matters at thousands of findings per plan.
+type sentence []byte
+
+func (t *sentence) add(parts ...string) {
+	for _, p := range parts {
+		*t = append(*t, p...)
+	}
+}
+
+// code adds s as code() quotes it.
+func (t *sentence) code(s string) {
+	if strings.ContainsAny(s, "`\r\n") {
+		*t = append(*t, code(s)...)
+		return
+	}
+	*t = append(append(append(*t, '`'), s...), '`')
+}
+
+// subject adds subject(r).
+func (t *sentence) subject(r *infra.Resource) {
+	t.add(kindNoun(r.Kind), " ")
+	t.code(displayName(r))
+}
+
+// money adds money(v).
+func (t *sentence) money(v float64) { t.add(infra.FormatUSD(v, "$"), "/h") }
+
+func (t sentence) String() string { return string(t) }

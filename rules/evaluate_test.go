@@ -1,6 +1,11 @@
 package rules
 
 import (
+	stdcmp "cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -241,5 +246,75 @@ func TestEvaluateWithIsConcludeOfEvaluate(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EvaluateWith differs from Conclude(Evaluate + extra) (-want +got):\n%s", diff)
+	}
+}
+
+// Findings alike in rank, project, address, rule and message keep the order
+// they came in (their remedies tell them apart), and the keys order the
+// rest, on more findings than a small sort handles by insertion.
+func TestConcludeKeepsTheOrderOfLikeFindings(t *testing.T) {
+	t.Parallel()
+	var in, want []Finding
+	for i := range 40 {
+		f := Finding{Rule: RuleStatefulDelete, Severity: SeverityBlock, Project: "ml", Address: "aws_s3_bucket.b", Message: "deleted", Remedy: fmt.Sprint("remedy ", i)}
+		if i%3 == 1 {
+			f.Severity = SeverityWarn
+		}
+		in = append(in, f)
+	}
+	// The keys first (block before warn), then the input order among equals.
+	for _, sev := range []Severity{SeverityBlock, SeverityWarn} {
+		for _, f := range in {
+			if f.Severity == sev {
+				want = append(want, f)
+			}
+		}
+	}
+	// Interleave findings that sort before and after them by address.
+	for i := range 20 {
+		in = slices.Insert(in, 2*i, Finding{Rule: RuleIAMAdmin, Severity: SeverityBlock, Project: "ml", Address: fmt.Sprintf("aws_iam_role.r%02d", 19-i), Message: "admin"})
+	}
+	var roles []Finding
+	for i := range 20 {
+		roles = append(roles, Finding{Rule: RuleIAMAdmin, Severity: SeverityBlock, Project: "ml", Address: fmt.Sprintf("aws_iam_role.r%02d", i), Message: "admin"})
+	}
+	// aws_iam_role.* < aws_s3_bucket.b among the blocking findings.
+	want = append(roles, want...)
+	got := DefaultConfig().Conclude(in, nil).Findings
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+// Conclude orders findings as Result documents, whatever their addresses
+// share: held to a plain stable sort by the documented keys over findings
+// of two projects, every rank, and addresses that share long prefixes, are
+// prefixes of each other, differ only past their eighth distinct byte, or
+// hold bytes above 0x7f and 0x00.
+func TestConcludeOrdersLikeAStableSortByTheKeys(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(12, 2026))
+	addrs := []string{"", "module.fleet.aws_instance.gpu", "module.fleet.aws_instance.gpu[1]", "module.fleet.aws_instance.gpu[10]",
+		"module.fleet.aws_instance.gpu[9]", "module.fleet.aws_instance.gpuXXXXXXXXa", "module.fleet.aws_instance.gpuXXXXXXXXb",
+		"module.fleet.aws_instance.gpu\x00", "module.fleet.aws_instance.gpú", "module.fleet.aws_s3_bucket.b", "module.flee",
+		"aws_instance.a", "aws_s3_bucket.a"}
+	var in []Finding
+	for i := range 600 {
+		f := Finding{Rule: []string{RuleCostIncrease, RuleIAMAdmin}[rng.IntN(2)], Severity: []Severity{SeverityBlock, SeverityWarn, SeverityInfo}[rng.IntN(3)],
+			Project: []string{"web", "ml"}[rng.IntN(2)], Address: addrs[rng.IntN(len(addrs))], Message: []string{"b", "a"}[rng.IntN(2)], Remedy: fmt.Sprint(i)}
+		if f.Severity == SeverityBlock && rng.IntN(3) == 0 {
+			f.Override = &Override{Rule: f.Rule, By: "alice"}
+		}
+		in = append(in, f)
+	}
+	want := slices.Clone(in)
+	slices.SortStableFunc(want, func(a, b Finding) int {
+		return stdcmp.Or(stdcmp.Compare(rank(a), rank(b)), strings.Compare(a.Project, b.Project), strings.Compare(a.Address, b.Address),
+			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Message, b.Message))
+	})
+	got := slices.Clone(in)
+	sortFindings(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-stable sort +sortFindings):\n%s", diff)
 	}
 }

@@ -229,6 +229,8 @@ func (requiredTags) check(s *scope) []draft {
 		return nil
 	}
 	var out []draft
+	var msg sentence
+	var lastTags, lastRemedy string // most findings lack the same tags: one remedy
 	for _, r := range s.resources {
 		a := s.action(r)
 		// What bills through another resource (an endpoint configuration,
@@ -257,12 +259,15 @@ func (requiredTags) check(s *scope) []draft {
 		for i, m := range missing {
 			quoted[i] = code(m)
 		}
-		out = append(out, draft{
-			address: r.Address,
-			message: fmt.Sprintf("GPU %s on %s %s without the required %s %s", subject(r), skuText(r.After), verb,
-				strings.Join(quoted, ", "), plural(len(missing), "tag", "tags")),
-			remedy: fmt.Sprintf("Add %s to its tags (or the module's default tags) so its GPU spend is attributed.", strings.Join(quoted, ", ")),
-		})
+		tags := strings.Join(quoted, ", ")
+		if tags != lastTags {
+			lastTags, lastRemedy = tags, "Add "+tags+" to its tags (or the module's default tags) so its GPU spend is attributed."
+		}
+		msg = msg[:0]
+		msg.add("GPU ")
+		msg.subject(r)
+		msg.add(" on ", skuText(r.After), " ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
+		out = append(out, draft{address: r.Address, message: msg.String(), remedy: lastRemedy})
 	}
 	return out
 }
@@ -292,17 +297,24 @@ func (retiredSKU) severity(*scope) Severity { return SeverityWarn }
 
 func (retiredSKU) check(s *scope) []draft {
 	var out []draft
+	var msg sentence
 	for _, r := range s.resources {
 		if r.After == nil || !changing(s.action(r)) {
 			continue
 		}
-		for _, g := range r.After.Groups {
+		for gi := range r.After.Groups {
+			g := &r.After.Groups[gi]
 			if !g.SKU.Retired || (r.Before != nil && sameSKUGroup(r.Before, g)) {
 				continue // keeping a retired SKU is reported by no rule: nothing in this PR changed it
 			}
+			msg = msg[:0]
+			msg.subject(r)
+			msg.add(" gets ")
+			msg.code(g.SKU.Name)
+			msg.add(", which its vendor retired", retiredOn(g.SKU), ": new capacity on it cannot be deployed")
 			out = append(out, draft{
 				address: r.Address,
-				message: fmt.Sprintf("%s gets %s, which its vendor retired%s: new capacity on it cannot be deployed", subject(r), code(g.SKU.Name), retiredOn(g.SKU)),
+				message: msg.String(),
 				remedy:  "Pick a current SKU with the same accelerators; docs/pricing.md lists the catalog.",
 			})
 		}
@@ -310,8 +322,9 @@ func (retiredSKU) check(s *scope) []draft {
 	return out
 }
 
-func sameSKUGroup(before *infra.Side, g infra.Group) bool {
-	for _, b := range before.Groups {
+func sameSKUGroup(before *infra.Side, g *infra.Group) bool {
+	for gi := range before.Groups {
+		b := &before.Groups[gi]
 		if b.Name == g.Name && b.SKU.Name == g.SKU.Name {
 			return true
 		}

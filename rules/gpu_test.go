@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -244,4 +245,35 @@ func TestRetiredSKU(t *testing.T) {
 			res: []*infra.Resource{pool("azurerm_kubernetes_cluster_node_pool.gpu", side(retired), nil)},
 		},
 	})
+}
+
+// Each required-tags finding's remedy names the tags its own resource
+// lacks, also when the resource before it lacked others.
+func TestRequiredTagsRemedyNamesTheMissingTags(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, "version: 1\nrules:\n  required-tags:\n    tags: [cost-center, team]\n")
+	res := []*infra.Resource{
+		vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, tags("team", "ml"))),
+		vm("azurerm_linux_virtual_machine.b", nil, side(skuA100)),
+		vm("azurerm_linux_virtual_machine.c", nil, side(skuA100, tags("team", "ml"))),
+	}
+	got := remedyLeads(only(RuleRequiredTags, cfg.Evaluate([]Project{{Name: "ml", Environment: "dev", Resources: res}}, nil).Findings), " so its GPU spend")
+	want := []string{
+		"azurerm_linux_virtual_machine.a: Add `cost-center` to its tags (or the module's default tags)",
+		"azurerm_linux_virtual_machine.b: Add `cost-center`, `team` to its tags (or the module's default tags)",
+		"azurerm_linux_virtual_machine.c: Add `cost-center` to its tags (or the module's default tags)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("remedies (-want +got):\n%s", diff)
+	}
+}
+
+// remedyLeads lists each finding's address and its remedy up to cut.
+func remedyLeads(findings []Finding, cut string) []string {
+	var out []string
+	for _, f := range findings {
+		lead, _, _ := strings.Cut(f.Remedy, cut)
+		out = append(out, f.Address+": "+lead)
+	}
+	return out
 }

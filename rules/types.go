@@ -77,4 +77,7 @@ type Project struct {
 	Environment string
 	Plan        *planparse.Plan
 	Resources   []*infra.Resource
+	// Sum is infra.Sum(Resources) when the caller has made it (review.Build
+	// does, for the report); nil: Evaluate makes it.
+	Sum *infra.PlanCost
 }

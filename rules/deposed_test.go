@@ -1,0 +1,38 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// A plan can list an address twice: a create_before_destroy replacement
+// and the delete of a deposed object it left. A custom rule sees each
+// change with its own resource (SKU, GPUs, cost), not the other one's.
+func TestCustomRuleSeesADeposedObjectsOwnResource(t *testing.T) {
+	t.Parallel()
+	const prov = `"provider_name":"registry.terraform.io/hashicorp/aws"`
+	p, err := planparse.Parse("deposed.json", []byte(`{"format_version":"1.2","resource_changes":[
+		{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a",`+prov+`,"change":{"actions":["create","delete"],
+			"before":{"instance_type":"g5.xlarge","availability_zone":"us-east-1a"},"after":{"instance_type":"g5.2xlarge","availability_zone":"us-east-1a"}}},
+		{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a","deposed":"00000001",`+prov+`,"change":{"actions":["delete"],
+			"before":{"instance_type":"p3.2xlarge","availability_zone":"us-east-1a"},"after":null}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := mustConfig(t, "version: 1\ncustom_rules:\n"+
+		"  - id: replaced-onto\n    when: change.action == 'replace'\n    message: \"{address} runs on {sku}\"\n"+
+		"  - id: deposed-delete\n    when: change.action == 'delete'\n    message: \"{address} was on {sku}\"\n")
+	res := cfg.Evaluate([]Project{{Name: "ml", Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}, nil)
+	got := map[string]string{}
+	for _, f := range res.Findings {
+		got[f.Rule] = f.Message
+	}
+	want := map[string]string{"replaced-onto": "aws_instance.a runs on g5.2xlarge", "deposed-delete": "aws_instance.a was on p3.2xlarge"}
+	for rule, msg := range want {
+		if got[rule] != msg {
+			t.Errorf("%s: %q, want %q", rule, got[rule], msg)
+		}
+	}
+}
