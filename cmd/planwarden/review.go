@@ -84,6 +84,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	inputs := make([]review.Input, 0, len(files))
+	mapped := make([][]byte, 0, len(files)) // each input's mapping, nil when read
 	seen := map[string]bool{}
 	stdinUsed := false
 	for i, f := range files {
@@ -94,7 +95,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			stdinUsed = true
 		}
-		data, mapped, err := readPlanMapped(f, stdin)
+		data, isMapped, err := readPlanMapped(f, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "planwarden review: read %s: %v\n", f, errors.Unwrap(err))
 			return exitUsage
@@ -104,11 +105,14 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
 			return exitUsage
 		}
-		if mapped {
-			// prior_state and planned_values are read again only for a
-			// few lookups: their pages go back to the system until then.
-			releasePages(data, plan.SparseRanges())
+		if !isMapped {
+			data = nil
 		}
+		// prior_state and planned_values are read again only for infra's
+		// few lookups: their pages go back to the system until then, and
+		// again once infra is done (Analyzed below).
+		releasePages(data, plan.SparseRanges())
+		mapped = append(mapped, data)
 		in := review.Input{Name: projectName(f, i), Plan: plan}
 		if i < len(projects) {
 			in.Name = projects[i]
@@ -126,7 +130,9 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		inputs = append(inputs, in)
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region})
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Analyzed: func(i int) {
+		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
+	}})
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		switch *format {
 		case "json":
