@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -242,11 +241,8 @@ func hasSecretClass(s, name string, c nameClass) bool {
 	if len(s) < minScanLen {
 		return false
 	}
-	cacheable := len(s) <= maxCleanValueLen
-	if cacheable {
-		if _, clean := cleanValues.Load(s); clean {
-			return false
-		}
+	if _, clean := cleanValues.get(s); clean {
+		return false
 	}
 	if findFormats(s, nil) {
 		return true
@@ -258,25 +254,15 @@ func hasSecretClass(s, name string, c nameClass) bool {
 	if findInDocument(s, 0, nil) {
 		return true
 	}
-	if cacheable && cleanValueBytes.Add(int64(len(s))) <= maxCleanValueBytes {
-		cleanValues.Store(strings.Clone(s), struct{}{}) // s may be a view of a plan
-	}
+	cleanValues.put(s, struct{}{})
 	return false
 }
 
 // cleanValues memoizes the strings (not blobs) in which the format rules
-// and the document walk found nothing, up to maxCleanValueBytes in all:
-// whether a string is secret by what it looks like does not depend on
-// where it sits.
-var (
-	cleanValues     sync.Map
-	cleanValueBytes atomic.Int64
-)
-
-const (
-	maxCleanValueLen   = 1 << 10
-	maxCleanValueBytes = 1 << 20
-)
+// and the document walk found nothing, of at most 256 bytes (at most 1 MB
+// kept): whether a string is secret by what it looks like does not depend
+// on where it sits.
+var cleanValues = newMemo[struct{}](4096, 256)
 
 const maxDepth = 3
 
@@ -523,23 +509,15 @@ const (
 )
 
 // nameCache memoizes classify: attribute names repeat across a plan's
-// values. It stops growing at maxNameCache names (map keys can be data).
-var (
-	nameCache  sync.Map
-	nameCached atomic.Int32
-)
-
-const maxNameCache = 8192
+// values (map keys can be data: the memo is bounded).
+var nameCache = newMemo[nameClass](2048, 128)
 
 func classify(name string) nameClass {
-	if c, ok := nameCache.Load(name); ok {
-		return c.(nameClass)
+	if c, ok := nameCache.get(name); ok {
+		return c
 	}
 	c := classifyName(name)
-	if nameCached.Load() < maxNameCache {
-		nameCached.Add(1)
-		nameCache.Store(strings.Clone(name), c) // name may be a view of a plan
-	}
+	nameCache.put(name, c)
 	return c
 }
 

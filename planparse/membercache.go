@@ -3,9 +3,7 @@ package planparse
 import (
 	"bytes"
 	"math"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -22,27 +20,20 @@ type memberCache struct {
 	slots [cacheSlots]cacheSlot
 	// steps remembers whether the keys callers read by (Get's steps: a
 	// program's few attribute names) are secret keys of the plan, whose
-	// secret set does not change after Parse; at most maxSteps of them.
-	steps     sync.Map // string -> bool
-	stepCount atomic.Int32
+	// secret set does not change after Parse (a bounded memo).
+	steps *memo[bool]
 }
-
-// maxSteps bounds memberCache.steps.
-const maxSteps = 1024
 
 // secretStep is z.secretKey(k) for a key a caller reads by, remembered.
 func (c *memberCache) secretStep(z *sanitizer, k string) bool {
 	if c == nil || len(k) < minContainedLen {
 		return z.secretKey(k) // a map lookup at most: no cheaper remembered
 	}
-	if v, ok := c.steps.Load(k); ok {
-		return v.(bool)
+	if v, ok := c.steps.get(k); ok {
+		return v
 	}
 	secret := z.secretKey(k)
-	if c.stepCount.Load() < maxSteps {
-		c.stepCount.Add(1)
-		c.steps.Store(strings.Clone(k), secret) // k may be a view of a plan
-	}
+	c.steps.put(k, secret)
 	return secret
 }
 
@@ -63,7 +54,7 @@ type cacheSlot struct {
 // quotes) and its value, as offsets into the object.
 type memberPos struct{ k0, k1, v0, v1 uint32 }
 
-func newMemberCache() *memberCache { return &memberCache{} }
+func newMemberCache() *memberCache { return &memberCache{steps: newMemo[bool](512, 128)} }
 
 // sameSlice reports whether a and b are the same bytes of memory.
 func sameSlice(a, b []byte) bool {

@@ -515,26 +515,20 @@ func (z sanitizer) secretKey(k string) bool {
 	if len(k) < minScanLen {
 		return false
 	}
-	if _, clean := cleanKeys.Load(k); clean {
+	if _, clean := cleanKeys.get(k); clean {
 		return false
 	}
 	if hasSecret(k, "") {
 		return true
 	}
-	if cleanKeyCount.Load() < maxNameCache {
-		cleanKeyCount.Add(1)
-		cleanKeys.Store(strings.Clone(k), struct{}{}) // k may be a view of a plan
-	}
+	cleanKeys.put(k, struct{}{})
 	return false
 }
 
 // cleanKeys memoizes the map keys the detector found nothing in (they are
 // mostly attribute names, repeated in every value of a plan); bounded like
 // nameCache.
-var (
-	cleanKeys     sync.Map
-	cleanKeyCount atomic.Int32
-)
+var cleanKeys = newMemo[struct{}](2048, 128)
 
 // holds reports whether str holds a known secret shorter than itself.
 func (s *secretIndex) holds(str string) bool {
