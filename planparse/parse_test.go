@@ -299,3 +299,20 @@ func TestReplacePathMatchesDiffPath(t *testing.T) {
 		t.Errorf("diff = %+v, want the label forcing the replacement", d)
 	}
 }
+
+// A create_before_destroy replacement that left a deposed object lists its
+// address twice; the deposed object's change says so.
+func TestParseDeposedObject(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/deposed-replace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse("deposed-replace.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 2 || p.Changes[0].Deposed != "" || p.Changes[1].Deposed != "00000001" || p.Changes[1].Action != ActionDelete || p.Changes[0].Action != ActionReplace {
+		t.Errorf("changes %v; want the replacement, then the deposed object's delete", p.Changes)
+	}
+}

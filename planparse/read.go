@@ -145,20 +145,29 @@ type wireList struct {
 	n      int
 }
 
-// maxChunk is the largest chunk of a wireList (1.4 MB).
+// maxChunk is the most elements of a chunk (grow): a wireList chunk is
+// then 1.4 MB.
 const maxChunk = 4096
+
+// grow returns chunks with room for one more element in its last chunk:
+// when the last is full, a new chunk of twice its size (at most maxChunk
+// elements; first for the first chunk). Chunks are never copied.
+func grow[T any](chunks [][]T, first int) [][]T {
+	k := len(chunks) - 1
+	if k < 0 || len(chunks[k]) == cap(chunks[k]) {
+		size := first
+		if k >= 0 {
+			size = min(2*cap(chunks[k]), maxChunk)
+		}
+		chunks = append(chunks, make([]T, 0, size))
+	}
+	return chunks
+}
 
 // add appends a zero record and returns it.
 func (l *wireList) add() *wireResourceChange {
+	l.chunks = grow(l.chunks, 16)
 	k := len(l.chunks) - 1
-	if k < 0 || len(l.chunks[k]) == cap(l.chunks[k]) {
-		size := 16
-		if k >= 0 {
-			size = min(2*cap(l.chunks[k]), maxChunk)
-		}
-		l.chunks = append(l.chunks, make([]wireResourceChange, 0, size))
-		k++
-	}
 	l.chunks[k] = append(l.chunks[k], wireResourceChange{})
 	l.n++
 	return &l.chunks[k][len(l.chunks[k])-1]

@@ -136,15 +136,8 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, ad
 	if len(name) > 0 && name[0] == '"' {
 		e.name = fieldHash(stringView(name))
 	}
+	s.recs = grow(s.recs, 64)
 	k := len(s.recs) - 1
-	if k < 0 || len(s.recs[k]) == cap(s.recs[k]) {
-		size := 64
-		if k >= 0 {
-			size = min(2*cap(s.recs[k]), maxChunk)
-		}
-		s.recs = append(s.recs, make([]stateRec, 0, size))
-		k++
-	}
 	s.recs[k] = append(s.recs[k], stateRec{e, mod})
 	s.n++
 }

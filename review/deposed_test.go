@@ -3,7 +3,6 @@ package review_test
 import (
 	"testing"
 
-	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 )
 
@@ -13,15 +12,7 @@ import (
 // at the same address.
 func TestRowsOfADeposedObjectKeepTheirOwnFigures(t *testing.T) {
 	t.Parallel()
-	const prov = `"provider_name":"registry.terraform.io/hashicorp/aws"`
-	p, err := planparse.Parse("deposed.json", []byte(`{"format_version":"1.2","resource_changes":[
-		{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a",`+prov+`,"change":{"actions":["create","delete"],
-			"before":{"instance_type":"g5.xlarge","availability_zone":"us-east-1a"},"after":{"instance_type":"g5.2xlarge","availability_zone":"us-east-1a"}}},
-		{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a","deposed":"00000001",`+prov+`,"change":{"actions":["delete"],
-			"before":{"instance_type":"p3.2xlarge","availability_zone":"us-east-1a"},"after":null}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseFile(t, "../planparse/testdata/deposed-replace.json")
 	rows := review.Build([]review.Input{{Name: "x", Plan: p}}, review.Options{}).Projects[0].Changes
 	if len(rows) != 2 {
 		t.Fatalf("%d rows, want 2", len(rows))

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"os"
 	"testing"
 
 	"github.com/planwarden/planwarden/infra"
@@ -12,12 +13,11 @@ import (
 // change with its own resource (SKU, GPUs, cost), not the other one's.
 func TestCustomRuleSeesADeposedObjectsOwnResource(t *testing.T) {
 	t.Parallel()
-	const prov = `"provider_name":"registry.terraform.io/hashicorp/aws"`
-	p, err := planparse.Parse("deposed.json", []byte(`{"format_version":"1.2","resource_changes":[
-		{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a",`+prov+`,"change":{"actions":["create","delete"],
-			"before":{"instance_type":"g5.xlarge","availability_zone":"us-east-1a"},"after":{"instance_type":"g5.2xlarge","availability_zone":"us-east-1a"}}},
-		{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a","deposed":"00000001",`+prov+`,"change":{"actions":["delete"],
-			"before":{"instance_type":"p3.2xlarge","availability_zone":"us-east-1a"},"after":null}}]}`))
+	data, err := os.ReadFile("../planparse/testdata/deposed-replace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planparse.Parse("deposed-replace.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}
