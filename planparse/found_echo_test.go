@@ -9,7 +9,8 @@ import (
 
 // A secret found by its context in a text the notes' filter (mayHideSecret)
 // must let through: base64 wrapped in lines (\n escapes in the literal) and
-// a credential format a rule finds only after its keyword (SONAR_LOGIN=).
+// a credential format a rule finds only after its keyword and an assignment
+// (SONAR_LOGIN=, sonar.login:, sonar_token >, a comma, ||).
 // Each is hidden where found and also where another resource echoes it
 // unmarked; both were shown in the echo before the filter let them through.
 func TestFoundByContextIsHiddenWhereEchoed(t *testing.T) {
@@ -24,6 +25,11 @@ func TestFoundByContextIsHiddenWhereEchoed(t *testing.T) {
 	for what, c := range map[string]struct{ notes, secret string }{
 		"base64 wrapped at 76 columns": {strings.Join(wrapped, "\n") + "\n", foundSecret},
 		"SONAR_LOGIN= in a script":     {"export SONAR_LOGIN=" + tok + "\nmvn sonar:sonar\n", tok},
+		// One line, no "=" or ": ": the rules' other assignments.
+		"sonar.login: with no space": {"sonar.login:" + tok, tok},
+		"sonar_token > ":             {"sonar_token > " + tok, tok},
+		"sonar_token, ":              {"sonar_token, " + tok, tok},
+		"sonar_token || ":            {"sonar_token || " + tok, tok},
 	} {
 		b, _ := json.Marshal(c.notes)
 		p := mustParse(t, "plan.json", `{"format_version":"1.2","resource_changes":[`+echoChange(c.secret)+`,{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a",

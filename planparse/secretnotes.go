@@ -181,8 +181,7 @@ func hasFold(b []byte, w string) bool {
 // Byte classes for mayHideSecret.
 const (
 	notB64    = 1 << iota // outside the standard base64 alphabet
-	eqSign                // =
-	colon                 // :
+	assign                // = : > | , (the detector's rules' assignments)
 	atSign                // @
 	hintStart             // a letter a text hint starts with
 )
@@ -194,10 +193,8 @@ var byteClass = func() (t [256]uint8) {
 			t[c] |= notB64
 		}
 		switch b {
-		case '=':
-			t[c] |= eqSign
-		case ':':
-			t[c] |= colon
+		case '=', ':', '>', '|', ',':
+			t[c] |= assign
 		case '@':
 			t[c] |= atSign
 		}
@@ -211,7 +208,7 @@ var byteClass = func() (t [256]uint8) {
 
 // mayHideSecret reports whether a string (its literal's inside, escaped
 // when escaped) may hold a secret that its context gives away: a text hint
-// with an assignment (=, ": ") or in a document or script (escaped: quotes
+// with an assignment (=, :, >, ||, =>, a comma) or in a document or script (escaped: quotes
 // or line breaks), a URL with userinfo, or a standard base64 blob of text.
 func mayHideSecret(s []byte, escaped bool) bool {
 	var all uint8
@@ -225,7 +222,9 @@ func mayHideSecret(s []byte, escaped bool) bool {
 		// A blob of text: its first byte is below 0x80, so its first
 		// base64 digit is below 32 (A-Z, a-f; gzip starts H4sI).
 		return len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
-	case !escaped && all&eqSign == 0 && (all&colon == 0 || !bytes.Contains(s, []byte(": "))):
+	case !escaped && all&assign == 0:
+		// The rules that find a credential by its context find it after
+		// an assignment: =, >, :, :=, ||, => or a comma.
 		return false
 	case all&hintStart != 0 && textHints.in(s):
 		return true
