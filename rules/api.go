@@ -116,6 +116,39 @@ type scope struct {
 	custom    []celSubject                    // what custom rules see, built on first use
 	endpoints []*planparse.Change             // SageMaker endpoints, built on first use
 	listed    bool
+	// endpointKeys and replaced are the small indexes the built-in rules
+	// need, built on first use without hashing every change's address.
+	endpointKeys map[objectKey]bool
+	replaced     map[objectKey]*planparse.Change
+}
+
+// isEndpoint reports whether infra sees the change's resource as a
+// serving endpoint: resourceOf(ch).Kind == KindEndpoint, from an index of
+// the endpoints alone.
+func (s *scope) isEndpoint(ch *planparse.Change) bool {
+	if s.endpointKeys == nil {
+		s.endpointKeys = map[objectKey]bool{}
+		for _, r := range s.resources {
+			if r != nil && r.Kind == infra.KindEndpoint {
+				s.endpointKeys[objectKey{r.Address, r.Deposed}] = true
+			}
+		}
+	}
+	return s.endpointKeys[objectKey{ch.Address, ch.Deposed}]
+}
+
+// replacement is changeOf(r) for a resource whose change replaces it,
+// from an index of the replacing changes alone.
+func (s *scope) replacement(r *infra.Resource) *planparse.Change {
+	if s.replaced == nil {
+		s.replaced = map[objectKey]*planparse.Change{}
+		for _, ch := range s.changes {
+			if ch.Action == planparse.ActionReplace {
+				s.replaced[objectKey{ch.Address, ch.Deposed}] = ch
+			}
+		}
+	}
+	return s.replaced[objectKey{r.Address, r.Deposed}]
 }
 
 // sagemakerEndpoints lists the scope's SageMaker endpoint changes once, so

@@ -153,7 +153,11 @@ func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
 
 // forcedByResource names what forces a resource's replacement, from its change.
 func forcedByResource(s *scope, r *infra.Resource) string {
-	if ch := s.changeOf(r); ch != nil {
+	ch := s.replacement(r)
+	if ch == nil {
+		ch = s.changeOf(r)
+	}
+	if ch != nil {
 		return forcedBy(ch)
 	}
 	return "the plan does not say which attribute forces it"

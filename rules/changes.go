@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 )
 
@@ -63,7 +62,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type == "azapi_resource" {
 			noun = azapiEndpoint(ch)
 		}
-		if noun == "" && (slices.Contains(extra, ch.Type) || s.resourceOf(ch) != nil && s.resourceOf(ch).Kind == infra.KindEndpoint) {
+		if noun == "" && (slices.Contains(extra, ch.Type) || s.isEndpoint(ch)) {
 			noun = "endpoint"
 		}
 		if ch.Type == "aws_sagemaker_endpoint_configuration" {
