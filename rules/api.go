@@ -120,6 +120,33 @@ type scope struct {
 	// need, built on first use without hashing every change's address.
 	endpointKeys map[objectKey]bool
 	replaced     map[objectKey]*planparse.Change
+	changed      []changedResource // built on first use
+	listedChange bool
+}
+
+// changedResource is a resource being created or changed (it has an after
+// side and its action is create, update or replace), with its action and
+// whether its after side has GPUs.
+type changedResource struct {
+	r   *infra.Resource
+	a   planparse.Action
+	gpu bool
+}
+
+// changedResources lists the resources most built-in rules judge, in
+// order, once per project: each rule walks them rather than all the
+// resources, and reads their action and GPUs from the list.
+func (s *scope) changedResources() []changedResource {
+	if !s.listedChange {
+		s.changed = make([]changedResource, 0, len(s.resources))
+		for _, r := range s.resources {
+			if a := s.action(r); r.After != nil && changing(a) {
+				s.changed = append(s.changed, changedResource{r, a, r.After.HasGPU()})
+			}
+		}
+		s.listedChange = true
+	}
+	return s.changed
 }
 
 // isEndpoint reports whether infra sees the change's resource as a

@@ -394,10 +394,10 @@ func adminGrants(typ string, v planparse.Value) []string {
 			out = append(out, g)
 		}
 	}
-	arns := []planparse.Value{v.Get("policy_arn")}
-	arns = append(arns, v.Get("managed_policy_arns").List()...)
-	arns = append(arns, v.Get("policy_arns").List()...)
 	if strings.HasPrefix(typ, "aws_iam_") {
+		arns := []planparse.Value{v.Get("policy_arn")}
+		arns = append(arns, v.Get("managed_policy_arns").List()...)
+		arns = append(arns, v.Get("policy_arns").List()...)
 		for _, a := range arns {
 			if s, ok := a.Str(); ok && strings.HasSuffix(s, adminPolicy) {
 				add("gets AdministratorAccess")

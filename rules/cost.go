@@ -37,11 +37,11 @@ func (costIncrease) check(s *scope) []draft {
 	worst := Severity("")
 	remedy := "" // the same for every resource: made at the first finding
 	var msg sentence
-	for _, r := range s.resources {
-		a := s.action(r)
+	for _, c := range s.changedResources() {
+		r, a := c.r, c.a
 		// A resource billed through another (a SageMaker endpoint
 		// configuration, through its endpoints) is judged there.
-		if r.After == nil || !changing(a) || r.Cost.BilledVia != "" {
+		if r.Cost.BilledVia != "" {
 			continue
 		}
 		delta, okD := hourlyDelta(r, a)
@@ -299,8 +299,9 @@ func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 func (unpricedSKU) check(s *scope) []draft {
 	var out []draft
 	var msg sentence
-	for _, r := range s.resources {
-		if r.After == nil || len(r.Cost.Unpriced) == 0 || !changing(s.action(r)) {
+	for _, c := range s.changedResources() {
+		r := c.r
+		if len(r.Cost.Unpriced) == 0 {
 			continue
 		}
 		var seen map[string]bool // only when there are two items to tell apart
@@ -357,10 +358,8 @@ func (allowedSKUs) check(s *scope) []draft {
 		return nil
 	}
 	var out []draft
-	for _, r := range s.resources {
-		if r.After == nil || !changing(s.action(r)) {
-			continue
-		}
+	for _, c := range s.changedResources() {
+		r := c.r
 		old := map[string]bool{}
 		if r.Before != nil {
 			old[strings.ToLower(r.Before.SKU)] = true
