@@ -122,15 +122,18 @@ type scope struct {
 	replaced     map[objectKey]*planparse.Change
 	changed      []changedResource // built on first use
 	listedChange bool
+	texts        texts // the findings' messages
 }
 
 // changedResource is a resource being created or changed (it has an after
-// side and its action is create, update or replace), with its action and
-// whether its after side has GPUs.
+// side and its action is create, update or replace), with its action,
+// whether its after side has GPUs and whether it bills through another
+// resource (Cost.BilledVia).
 type changedResource struct {
-	r   *infra.Resource
-	a   planparse.Action
-	gpu bool
+	r      *infra.Resource
+	a      planparse.Action
+	gpu    bool
+	billed bool
 }
 
 // changedResources lists the resources most built-in rules judge, in
@@ -141,7 +144,7 @@ func (s *scope) changedResources() []changedResource {
 		s.changed = make([]changedResource, 0, len(s.resources))
 		for _, r := range s.resources {
 			if a := s.action(r); r.After != nil && changing(a) {
-				s.changed = append(s.changed, changedResource{r, a, r.After.HasGPU()})
+				s.changed = append(s.changed, changedResource{r, a, r.After.HasGPU(), r.Cost.BilledVia != ""})
 			}
 		}
 		s.listedChange = true

@@ -86,7 +86,7 @@ func (gpuCapacityGap) check(s *scope) []draft {
 				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."
 			remedies[r.Kind] = remedy
 		}
-		out = append(out, draft{address: r.Address, message: msg.String(), remedy: remedy})
+		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: remedy})
 	}
 	return out
 }

@@ -91,7 +91,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type != "aws_sagemaker_endpoint" {
 			remedy = "Keep the attribute that forces the replacement as it is; to move to a new endpoint, create it alongside the old one, switch callers, then delete the old one."
 		}
-		out = append(out, draft{address: ch.Address, message: msg.String(), remedy: remedy})
+		out = append(out, draft{address: ch.Address, message: s.texts.keep(msg), remedy: remedy})
 	}
 	return out
 }
@@ -289,7 +289,7 @@ func (statefulDelete) check(s *scope) []draft {
 			msg.add(" is destroyed and recreated (", forcedBy(ch), "), so the data in it is lost")
 		}
 		out = append(out, draft{
-			address: ch.Address, message: msg.String(),
+			address: ch.Address, message: s.texts.keep(msg),
 			remedy: "If the data must go, back it up first and say so in the pull request; otherwise keep the resource (a rename of the Terraform address is a moved block, not a delete) and consider lifecycle { prevent_destroy = true }.",
 		})
 	}

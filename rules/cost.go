@@ -41,7 +41,7 @@ func (costIncrease) check(s *scope) []draft {
 		r, a := c.r, c.a
 		// A resource billed through another (a SageMaker endpoint
 		// configuration, through its endpoints) is judged there.
-		if r.Cost.BilledVia != "" {
+		if c.billed {
 			continue
 		}
 		delta, okD := hourlyDelta(r, a)
@@ -100,7 +100,7 @@ func (costIncrease) check(s *scope) []draft {
 				money(hw), money(hb), money(mw), money(mb))
 			remedy = "Check the SKU and the node counts; the thresholds (" + limits + ") are under rules.cost-increase."
 		}
-		out = append(out, draft{address: r.Address, severity: sev, message: msg.String(), remedy: remedy})
+		out = append(out, draft{address: r.Address, severity: sev, message: s.texts.keep(msg), remedy: remedy})
 	}
 	// Many small increases can add up to one a threshold is for.
 	var parts []string
@@ -338,7 +338,7 @@ func (unpricedSKU) check(s *scope) []draft {
 			}
 			out = append(out, draft{
 				address: addr,
-				message: msg.String(),
+				message: s.texts.keep(msg),
 				remedy:  "Check the hourly price by hand; if the SKU is real and current, ask for it to be added to planwarden's catalog.",
 			})
 		}

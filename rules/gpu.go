@@ -238,7 +238,7 @@ func (requiredTags) check(s *scope) []draft {
 		r, a := c.r, c.a
 		// What bills through another resource (an endpoint configuration,
 		// through its endpoint) is attributed there.
-		if !c.gpu || r.Cost.BilledVia != "" {
+		if !c.gpu || c.billed {
 			continue
 		}
 		var missing []string
@@ -270,7 +270,7 @@ func (requiredTags) check(s *scope) []draft {
 		msg.add("GPU ")
 		msg.subject(r)
 		msg.add(" on ", skuText(r.After), " ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
-		out = append(out, draft{address: r.Address, message: msg.String(), remedy: lastRemedy})
+		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: lastRemedy})
 	}
 	return out
 }
@@ -315,7 +315,7 @@ func (retiredSKU) check(s *scope) []draft {
 			msg.add(", which its vendor retired", retiredOn(g.SKU), ": new capacity on it cannot be deployed")
 			out = append(out, draft{
 				address: r.Address,
-				message: msg.String(),
+				message: s.texts.keep(msg),
 				remedy:  "Pick a current SKU with the same accelerators; docs/pricing.md lists the catalog.",
 			})
 		}
