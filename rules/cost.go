@@ -90,9 +90,7 @@ func (costIncrease) check(s *scope) []draft {
 			msg.money(val(before))
 			msg.add(" -> ")
 			msg.money(*r.Cost.MaxHourlyAfter)
-			if n := nodesText(r); n != "" {
-				msg.add("; ", n)
-			}
+			msg.nodes(r)
 			msg.add(")")
 		}
 		if remedy == "" {
@@ -258,10 +256,10 @@ func maxHourlyDelta(r *infra.Resource, a planparse.Action) (float64, bool) {
 	return *r.Cost.MaxHourlyAfter - *before, true
 }
 
-// nodesText says how the maximum node count changes: "max 1 -> 36 x
+// nodes adds "; " and how the maximum node count changes: "max 1 -> 36 x
 // Standard_NC24ads_A100_v4 (1 x A100)", or "up to 8 x ..." for a new
-// fleet; "" when it does not change or a single instance is created.
-func nodesText(r *infra.Resource) string {
+// fleet; nothing when it does not change or a single instance is created.
+func (t *sentence) nodes(r *infra.Resource) {
 	maxOf := func(s *infra.Side) (int, bool) {
 		if s == nil {
 			return 0, false
@@ -278,16 +276,21 @@ func nodesText(r *infra.Resource) string {
 	}
 	after, ok := maxOf(r.After)
 	if !ok {
-		return ""
+		return
 	}
 	before, existed := maxOf(r.Before)
 	switch {
 	case !existed && after > 1:
-		return fmt.Sprintf("up to %d x %s", after, skuText(r.After))
+		t.add("; up to ")
 	case !existed || before == after:
-		return ""
+		return
+	default:
+		t.add("; max ")
+		*t = strconv.AppendInt(*t, int64(before), 10)
+		t.add(" -> ")
 	}
-	return fmt.Sprintf("max %d -> %d x %s", before, after, skuText(r.After))
+	*t = strconv.AppendInt(*t, int64(after), 10)
+	t.add(" x ", skuText(r.After))
 }
 
 // unpricedSKU: a SKU of a resource being created or changed is not in the

@@ -243,9 +243,11 @@ func (t *sentence) add(parts ...string) {
 
 // code adds s as code() quotes it.
 func (t *sentence) code(s string) {
-	if strings.ContainsAny(s, "`\r\n") {
-		*t = append(*t, code(s)...)
-		return
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '`' || c == '\r' || c == '\n' {
+			*t = append(*t, code(s)...)
+			return
+		}
 	}
 	*t = append(append(append(*t, '`'), s...), '`')
 }
