@@ -4,7 +4,6 @@ go 1.26.8
 
 require (
 	cel.dev/cel-go v0.33.2
-	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/BurntSushi/toml v1.6.0
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/aws/aws-sdk-go-v2 v1.48.0

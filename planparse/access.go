@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -223,34 +224,6 @@ type lazyPlan struct {
 	resourceIdx map[string]*ConfigResource
 }
 
-// stateIndex is prior_state's or planned_values' resources, indexed by
-// type on first use and by address on the first lookup by address; each
-// resource's address, names and values are decoded (and sanitized) only
-// when a caller asks for that resource. An entry holds the resource's
-// bytes and its (shared) type name: a plan of 100,000 unchanged resources
-// costs a few MB to index, not one decoded record each.
-type stateIndex struct {
-	raw  []byte   // the section (prior_state, planned_values)
-	root []string // the path to its root module, found when first indexed
-	z    sanitizer
-
-	once    sync.Once
-	entries []*stateEntry
-	byType  map[string][]*stateEntry
-
-	addrOnce sync.Once
-	byAddr   map[string]*stateEntry
-
-	mu sync.Mutex // guards the entries' decoded resources
-}
-
-type stateEntry struct {
-	raw     []byte // the resource's object
-	typ     string
-	decoded bool
-	res     *StateResource
-}
-
 // PriorResources lists prior_state's resources, root module first, then
 // child modules breadth first. It decodes every resource's values; prefer
 // PriorResourcesOfType or PriorResource on large plans.
@@ -267,6 +240,22 @@ func (p *Plan) PriorResourcesOfType(typ string) []*StateResource { return p.lazy
 // PriorResourcesOfType).
 func (p *Plan) PlannedResourcesOfType(typ string) []*StateResource {
 	return p.lazy.planned.ofType(typ)
+}
+
+// PriorResourcesWith lists prior_state's resources of type typ whose
+// string attribute field (at the top of their values) equals value in any
+// case (strings.ToLower of both; an empty value matches nothing), in the
+// order of PriorResources. For field "id" or "name" it reads only the
+// resources whose value Parse recorded a matching hash of, not every
+// resource of the type: on a large plan whose state pages were released
+// (SparseRanges), prefer it to filtering PriorResourcesOfType.
+func (p *Plan) PriorResourcesWith(typ, field, value string) []*StateResource {
+	return p.lazy.prior.with(typ, field, value)
+}
+
+// PlannedResourcesWith is PriorResourcesWith for planned_values.
+func (p *Plan) PlannedResourcesWith(typ, field, value string) []*StateResource {
+	return p.lazy.planned.with(typ, field, value)
 }
 
 // Variable returns the value the plan gives the root module's variable
@@ -291,173 +280,6 @@ func (p *Plan) PriorResource(address string) *StateResource { return p.lazy.prio
 // PlannedResource returns the planned_values resource at address, or nil.
 func (p *Plan) PlannedResource(address string) *StateResource { return p.lazy.planned.at(address) }
 
-func (x *stateIndex) index() {
-	x.once.Do(func() {
-		x.byType = map[string][]*stateEntry{}
-		m := x.raw
-		for _, k := range x.root {
-			m = memberFrom(m, k)
-		}
-		queue := [][]byte{m}
-		for len(queue) > 0 {
-			m := queue[0]
-			queue = queue[1:]
-			x.module(m, func(child []byte) { queue = append(queue, child) })
-		}
-		x.raw = nil
-	})
-}
-
-// module indexes the resources of one module object in a single walk over
-// its bytes and hands its child modules to child: the first "resources" and
-// "child_modules" count, as member reads them.
-func (x *stateIndex) module(m []byte, child func([]byte)) {
-	i := ws(m, 0)
-	if i >= len(m) || m[i] != '{' {
-		return
-	}
-	seenResources, seenChildren := false, false
-	_, _ = eachMember(m, i, 0, func(k []byte, _ bool, v int) (int, error) {
-		switch {
-		case string(k) == "resources" && !seenResources:
-			seenResources = true
-			if m[v] != '[' {
-				return skipValid(m, v)
-			}
-			return eachElement(m, v, 0, func(r int) (int, error) {
-				if m[r] != '{' {
-					return skipValid(m, r)
-				}
-				var typ []byte // the last one counts, as in a decode
-				end, err := eachMember(m, r, 0, func(k []byte, _ bool, v int) (int, error) {
-					end, err := skipValid(m, v)
-					if string(k) == "type" {
-						typ = m[v:end]
-					}
-					return end, err
-				})
-				if err == nil {
-					e := &stateEntry{raw: m[r:end:end], typ: x.internType(typ)}
-					x.entries = append(x.entries, e)
-					x.byType[e.typ] = append(x.byType[e.typ], e)
-				}
-				return end, err
-			})
-		case string(k) == "child_modules" && !seenChildren:
-			seenChildren = true
-			if m[v] != '[' {
-				return skipValid(m, v)
-			}
-			return eachElement(m, v, 0, func(e int) (int, error) {
-				end, err := skipValid(m, e)
-				if err == nil && m[e] == '{' {
-					child(m[e:end:end])
-				}
-				return end, err
-			})
-		}
-		return skipValid(m, v)
-	})
-}
-
-// internType decodes a type name once per distinct name: the byType key
-// already holding it is reused.
-func (x *stateIndex) internType(lit []byte) string {
-	if len(lit) >= 2 && lit[0] == '"' && bytes.IndexByte(lit, '\\') < 0 {
-		if l := x.byType[string(lit[1:len(lit)-1])]; len(l) > 0 {
-			return l[0].typ
-		}
-	}
-	return stringAt(lit)
-}
-
-// lastMember is the value of an object's last member named key (the one
-// a decode keeps), nil when it has none.
-func lastMember(r []byte, key string) []byte {
-	var out []byte
-	_, _ = eachMember(r, 0, 0, func(k []byte, _ bool, v int) (int, error) {
-		end, err := skipValid(r, v)
-		if string(k) == key {
-			out = r[v:end:end]
-		}
-		return end, err
-	})
-	return out
-}
-
-// fields decodes an entry's address, mode, type, name, values and
-// sensitive_values.
-func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, sensitive []byte) {
-	_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
-		end, err := skipValid(r, v)
-		switch string(key) {
-		case "address":
-			address = x.z.redactAddress(stringView(r[v:end]))
-		case "mode":
-			mode = stringView(r[v:end])
-		case "type":
-			typ = stringView(r[v:end])
-		case "name":
-			name = stringView(r[v:end])
-		case "values":
-			values = r[v:end:end]
-		case "sensitive_values":
-			sensitive = r[v:end:end]
-		}
-		return end, err
-	})
-	return
-}
-
-// resource makes an entry's StateResource on first use; its Values are a
-// view of the plan's bytes, decoded as they are read.
-func (x *stateIndex) resource(e *stateEntry) *StateResource {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if !e.decoded {
-		e.decoded = true
-		address, m, _, name, values, sens := x.fields(e.raw)
-		mode := Mode(m)
-		if mode == "" {
-			mode = ModeManaged
-		}
-		e.res = &StateResource{Address: address, Mode: mode, Type: e.typ, Name: name,
-			Values: x.z.resolve(values, sens, nil, "")}
-	}
-	return e.res
-}
-
-func (x *stateIndex) pick(entries []*stateEntry) []*StateResource {
-	var out []*StateResource
-	for _, e := range entries {
-		if r := x.resource(e); r != nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func (x *stateIndex) all() []*StateResource { x.index(); return x.pick(x.entries) }
-
-func (x *stateIndex) ofType(typ string) []*StateResource { x.index(); return x.pick(x.byType[typ]) }
-
-func (x *stateIndex) at(address string) *StateResource {
-	x.index()
-	x.addrOnce.Do(func() {
-		x.byAddr = make(map[string]*stateEntry, len(x.entries))
-		for _, e := range x.entries {
-			address := x.z.redactAddress(stringView(lastMember(e.raw, "address")))
-			if _, dup := x.byAddr[address]; !dup {
-				x.byAddr[address] = e
-			}
-		}
-	})
-	if e := x.byAddr[address]; e != nil {
-		return x.resource(e)
-	}
-	return nil
-}
-
 // member returns the value of an object's member as a slice of raw, or
 // nil when raw is not an object or has no such member (or it is null).
 // raw has been validated by Parse.
@@ -476,28 +298,6 @@ func member(raw []byte, key string) []byte {
 			return end, errStop // the first of repeated keys counts (see lookup)
 		}
 		return end, err
-	})
-	return out
-}
-
-// memberFrom is member without finding where the value ends: the slice
-// runs from the value's start to the end of raw, for a reader that walks
-// an object (or array) and stops at its closing bracket. Finding the end of
-// a large section (prior_state's root module) is a walk over all of it.
-func memberFrom(raw []byte, key string) []byte {
-	var out []byte
-	i := ws(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil
-	}
-	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
-		if string(k) == key {
-			if !isNull(raw, v) {
-				out = raw[v:]
-			}
-			return v, errStop // the first of repeated keys counts (see lookup)
-		}
-		return skipValid(raw, v)
 	})
 	return out
 }
@@ -743,6 +543,13 @@ func skipValid(data []byte, i int) (int, error) {
 	case '{', '[':
 		depth := 0
 		for i < len(data) {
+			// Eight bytes at a time past those that are no quote or bracket.
+			for i+8 <= len(data) && !structural8(binary.LittleEndian.Uint64(data[i:])) {
+				i += 8
+			}
+			if i >= len(data) {
+				break
+			}
 			switch data[i] {
 			case '"':
 				i = stringEnd(data, i)
@@ -766,6 +573,16 @@ func skipValid(data []byte, i int) (int, error) {
 		i++
 	}
 	return i, nil
+}
+
+// structural8 reports whether any of eight bytes (little endian) may be a
+// quote or a bracket: with bit 5 set, '[' and ']' read as '{' and '}'.
+func structural8(x uint64) bool {
+	y := x | ones*0x20
+	open := y ^ (ones * '{')
+	closing := y ^ (ones * '}')
+	quote := x ^ (ones * '"')
+	return ((open-ones)&^open|(closing-ones)&^closing|(quote-ones)&^quote)&highs != 0
 }
 
 // stringEnd returns the offset past the valid string that starts at

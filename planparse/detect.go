@@ -11,10 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"gopkg.in/yaml.v3"
 )
 
@@ -100,11 +98,56 @@ func (r *compiledRule) compile() {
 	})
 }
 
-// detector is the compiled rule set with its keyword automaton.
+// keywordSet finds the keywords (lower case, two bytes or more) that a
+// text holds: a table of the keywords' first two bytes rules most
+// positions out with one load, then the keywords of that pair are
+// compared. It is about 70 KB; the Aho-Corasick automaton it replaced
+// held 2.6 MB for the rules' 299 keywords.
+type keywordSet struct {
+	first [1 << 16]uint8 // 1 + the index in lists of the keywords starting with a pair, 0 for none
+	lists [][]keywordEntry
+}
+
+type keywordEntry struct {
+	word    string
+	pattern int
+}
+
+// add adds a keyword with its pattern number. A keyword shorter than two
+// bytes, or a 256th pair, panics: the rules have neither.
+func (k *keywordSet) add(word string, pattern int) {
+	p := uint16(word[0])<<8 | uint16(word[1])
+	if k.first[p] == 0 {
+		k.lists = append(k.lists, nil)
+		k.first[p] = uint8(len(k.lists))
+		if int(k.first[p]) != len(k.lists) {
+			panic("keywordSet: more than 255 keyword pairs")
+		}
+	}
+	i := k.first[p] - 1
+	k.lists[i] = append(k.lists[i], keywordEntry{word, pattern})
+}
+
+// walk calls found with the pattern of every keyword occurrence in s.
+func (k *keywordSet) walk(s []byte, found func(pattern int)) {
+	for i := 0; i+1 < len(s); i++ {
+		l := k.first[uint16(s[i])<<8|uint16(s[i+1])]
+		if l == 0 {
+			continue
+		}
+		for _, e := range k.lists[l-1] {
+			if len(s)-i >= len(e.word) && string(s[i:i+len(e.word)]) == e.word {
+				found(e.pattern)
+			}
+		}
+	}
+}
+
+// detector is the compiled rule set with its keyword set.
 type detector struct {
 	rules        []*compiledRule
 	patternRules [][]int // keyword pattern index -> the rules with that keyword
-	trie         *ahocorasick.Trie
+	keywords     *keywordSet
 	global       compiledAllow
 }
 
@@ -116,8 +159,8 @@ var (
 func getDetector() *detector {
 	detectorOnce.Do(func() {
 		d := &detector{global: compileAllow(gitleaksGlobal)}
-		b := ahocorasick.NewTrieBuilder()
-		// The trie keeps one pattern number per distinct keyword.
+		b := &keywordSet{}
+		// The set keeps one pattern number per distinct keyword.
 		pattern := map[string]int{}
 		add := func(rs []formatRule) {
 			for i := range rs {
@@ -128,7 +171,7 @@ func getDetector() *detector {
 					if !ok {
 						n = len(d.patternRules)
 						pattern[k] = n
-						b.AddString(k)
+						b.add(k, n)
 						d.patternRules = append(d.patternRules, nil)
 					}
 					d.patternRules[n] = append(d.patternRules[n], ri)
@@ -137,7 +180,7 @@ func getDetector() *detector {
 		}
 		add(ownRules)
 		add(gitleaksRules)
-		d.trie = b.Build()
+		d.keywords = b
 		theDetector = d
 	})
 	return theDetector
@@ -155,18 +198,17 @@ const maxScanLen = 64 << 10
 type scratch struct {
 	lower []byte
 	hits  []uint64
-	walk  ahocorasick.WalkFn
+	walk  func(pattern int)
 	d     *detector
 }
 
 var scratchPool = sync.Pool{New: func() any {
 	d := getDetector()
 	s := &scratch{d: d, hits: make([]uint64, (len(d.rules)+63)/64)}
-	s.walk = func(_, _, pattern int64) bool {
+	s.walk = func(pattern int) {
 		for _, r := range s.d.patternRules[pattern] {
 			s.hits[r/64] |= 1 << (r % 64)
 		}
-		return true
 	}
 	return s
 }}
@@ -199,11 +241,8 @@ func hasSecretClass(s, name string, c nameClass) bool {
 	if len(s) < minScanLen {
 		return false
 	}
-	cacheable := len(s) <= maxCleanValueLen
-	if cacheable {
-		if _, clean := cleanValues.Load(s); clean {
-			return false
-		}
+	if _, clean := cleanValues.get(s); clean {
+		return false
 	}
 	if findFormats(s, nil) {
 		return true
@@ -215,25 +254,15 @@ func hasSecretClass(s, name string, c nameClass) bool {
 	if findInDocument(s, 0, nil) {
 		return true
 	}
-	if cacheable && cleanValueBytes.Add(int64(len(s))) <= maxCleanValueBytes {
-		cleanValues.Store(strings.Clone(s), struct{}{}) // s may be a view of a plan
-	}
+	cleanValues.put(s, struct{}{})
 	return false
 }
 
 // cleanValues memoizes the strings (not blobs) in which the format rules
-// and the document walk found nothing, up to maxCleanValueBytes in all:
-// whether a string is secret by what it looks like does not depend on
-// where it sits.
-var (
-	cleanValues     sync.Map
-	cleanValueBytes atomic.Int64
-)
-
-const (
-	maxCleanValueLen   = 1 << 10
-	maxCleanValueBytes = 1 << 20
-)
+// and the document walk found nothing, of at most 256 bytes (at most 1 MB
+// kept): whether a string is secret by what it looks like does not depend
+// on where it sits.
+var cleanValues = newMemo[struct{}](4096, 256)
 
 const maxDepth = 3
 
@@ -322,7 +351,7 @@ func hasRuleKeyword(s []byte) bool {
 func walkKeywords[S string | []byte](sc *scratch, s S) {
 	sc.lower = appendLower(sc.lower[:0], s)
 	clear(sc.hits)
-	sc.d.trie.Walk(sc.lower, sc.walk)
+	sc.d.keywords.walk(sc.lower, sc.walk)
 }
 
 func appendLower[S string | []byte](dst []byte, s S) []byte {
@@ -480,23 +509,15 @@ const (
 )
 
 // nameCache memoizes classify: attribute names repeat across a plan's
-// values. It stops growing at maxNameCache names (map keys can be data).
-var (
-	nameCache  sync.Map
-	nameCached atomic.Int32
-)
-
-const maxNameCache = 8192
+// values (map keys can be data: the memo is bounded).
+var nameCache = newMemo[nameClass](2048, 128)
 
 func classify(name string) nameClass {
-	if c, ok := nameCache.Load(name); ok {
-		return c.(nameClass)
+	if c, ok := nameCache.get(name); ok {
+		return c
 	}
 	c := classifyName(name)
-	if nameCached.Load() < maxNameCache {
-		nameCached.Add(1)
-		nameCache.Store(strings.Clone(name), c) // name may be a view of a plan
-	}
+	nameCache.put(name, c)
 	return c
 }
 

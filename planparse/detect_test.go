@@ -108,7 +108,7 @@ func TestCorpusFalsePositives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		marked := collectSecrets(w, sensitiveOutputs(w.PlannedValues))
+		marked := collectSecrets(w, sensitiveOutputs(w.plannedScan.outputs))
 		note := func(kind, where, s string) {
 			if len(s) > 80 {
 				s = s[:80] + "…"

@@ -45,6 +45,27 @@ func FuzzParse(f *testing.F) {
 		for _, r := range append(p.PriorResources(), p.PlannedResources()...) {
 			_ = r.Values.Display()
 		}
+		for _, sec := range []struct {
+			all  func() []*StateResource
+			at   func(string) *StateResource
+			with func(typ, field, value string) []*StateResource
+		}{{p.PriorResources, p.PriorResource, p.PriorResourcesWith}, {p.PlannedResources, p.PlannedResource, p.PlannedResourcesWith}} {
+			for _, r := range sec.all() {
+				if sec.at(r.Address) == nil {
+					t.Fatalf("resource %q is not found by its address", r.Address)
+				}
+				id, _ := r.Values.Get("id").Str()
+				name, _ := r.Values.Get("name").Str()
+				_, _ = sec.with(r.Type, "id", id), sec.with(r.Type, "name", name)
+			}
+		}
+		end := 0
+		for _, rg := range p.SparseRanges() {
+			if rg.Start < end || rg.End < rg.Start || rg.End > len(data) {
+				t.Fatalf("sparse range %v of %d bytes (after %d)", rg, len(data), end)
+			}
+			end = rg.End
+		}
 		for _, o := range p.Outputs {
 			_ = o.Before.Display() + o.After.Display()
 		}

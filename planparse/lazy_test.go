@@ -113,3 +113,25 @@ func BenchmarkValueGet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValueGetRepeated reads several attributes of each change's
+// objects one Get at a time, as infra and the rules do (a node pool's
+// vm_size, node_count, zones, tags, ...): the member cache's case.
+func BenchmarkValueGetRepeated(b *testing.B) {
+	p, err := Parse("clusters.json", plantest.Clusters(2000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys := []string{"name", "vm_size", "node_count", "instance_type", "kubernetes_cluster_id", "zones", "enable_auto_scaling", "min_count", "max_count", "id"}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range p.Changes {
+			for _, v := range []Value{c.Before(), c.After()} {
+				for _, k := range keys {
+					_, _ = v.Get(k).Str()
+				}
+				_, _ = v.Get("tags", "team").Str()
+			}
+		}
+	}
+}

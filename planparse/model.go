@@ -81,7 +81,8 @@ type Plan struct {
 	// Unsupported), with its reason; always empty for Terraform plans.
 	Skipped []*SkippedChange
 
-	lazy *lazyPlan
+	lazy   *lazyPlan
+	sparse []Range // SparseRanges
 }
 
 // Change is one resource instance change.

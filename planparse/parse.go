@@ -45,6 +45,9 @@ type wirePlan struct {
 	// notes are what the reader saw in values for the secret set
 	// (secretnotes.go).
 	notes *secretNotes
+	// priorScan and plannedScan are what the reader recorded of
+	// prior_state's and planned_values' resources (stateindex.go).
+	priorScan, plannedScan stateScan
 }
 
 type wireResourceChange struct {
@@ -87,10 +90,15 @@ type rawJSON []byte
 // The plan refers to data, and its strings (addresses, names) may be views
 // of it: do not modify data afterwards, and keep it readable (mapped) as
 // long as the plan or a string read from it is in use.
+// The bytes of Plan.SparseRanges (prior_state, planned_values) are read
+// again only by lookups into those sections, each for the resources it
+// asks for: a caller that mapped the file may release their pages after
+// Parse, as long as they stay readable (they read back from the file).
 // It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
 func Parse(name string, data []byte) (*Plan, error) {
+	in := data
 	data, err := normalize(name, data)
 	if err != nil {
 		return nil, err
@@ -116,13 +124,14 @@ func Parse(name string, data []byte) (*Plan, error) {
 		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: "this is `terraform show -json` of a state, not of a plan",
 			Hint: "pass the plan file to `terraform show -json`: " + showHint}
 	}
-	plannedSensitive := sensitiveOutputs(w.PlannedValues)
+	plannedSensitive := sensitiveOutputs(w.plannedScan.outputs)
 	secrets := collectSecrets(w, plannedSensitive)
 	collectFound(w, secrets) // secretnotes.go
 	actions, deferredActions, err := readActions(name, w.ActionInvocations, w.DeferredActionInvocations, secrets)
 	if err != nil {
 		return nil, err
 	}
+	members := newMemberCache() // shared by the plan's values
 	p := &Plan{
 		File:             name,
 		FormatVersion:    *w.FormatVersion,
@@ -133,11 +142,12 @@ func Parse(name string, data []byte) (*Plan, error) {
 		Applyable:        w.Applyable,
 		Actions:          actions,
 		DeferredActions:  deferredActions,
-		lazy: &lazyPlan{configuration: json.RawMessage(w.Configuration), variables: w.Variables, secrets: secrets,
-			prior:   stateIndex{raw: w.PriorState, root: []string{"values", "root_module"}, z: sanitizer{secrets: secrets}},
-			planned: stateIndex{raw: w.PlannedValues, root: []string{"root_module"}, z: sanitizer{secrets: secrets}}},
+		lazy:             &lazyPlan{configuration: json.RawMessage(w.Configuration), variables: w.Variables, secrets: secrets},
+		sparse:           sparseRanges(in, data, w),
 	}
-	z := &sanitizer{secrets: secrets} // shared by the plan's values
+	p.lazy.prior.build(w.PriorState, data, &w.priorScan, sanitizer{secrets: secrets, members: members})
+	p.lazy.planned.build(w.PlannedValues, data, &w.plannedScan, sanitizer{secrets: secrets, members: members})
+	z := &sanitizer{secrets: secrets, members: members} // shared by the plan's values
 	// The changes are one allocation: they live as long as the plan.
 	p.Changes = make([]*Change, 0, w.ResourceChanges.Len())
 	slab := make([]Change, w.ResourceChanges.Len())
@@ -514,12 +524,9 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 }
 
 // sensitiveOutputs returns the values of the outputs planned_values marks
-// sensitive (older plans mark them only there).
-func sensitiveOutputs(planned []byte) map[string]json.RawMessage {
-	if !marksSensitive(planned) {
-		return nil // no walk to "outputs" past a large root_module
-	}
-	outputs := member(planned, "outputs")
+// sensitive (older plans mark them only there), given planned_values'
+// "outputs" (recorded by the read: stateScan.outputs).
+func sensitiveOutputs(outputs []byte) map[string]json.RawMessage {
 	if !marksSensitive(outputs) {
 		return nil
 	}

@@ -15,8 +15,9 @@ import (
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
 func readPlan(data []byte) (*wirePlan, error) {
-	w := &wirePlan{notes: &secretNotes{data: data}}
-	in := interner{strs: map[string]string{}, notes: w.notes}
+	w := &wirePlan{notes: &secretNotes{data: data},
+		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
+	in := interner{notes: w.notes}
 	i := ws(data, 0)
 	if i < len(data) && data[i] != '{' {
 		if _, err := skipValue(data, i, 0); err != nil {
@@ -88,9 +89,9 @@ func readPlan(data []byte) (*wirePlan, error) {
 			}
 			return end, err
 		case "prior_state":
-			return readValueInto(data, v, d, &w.PriorState, w.notes)
+			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
 		case "planned_values":
-			return readValueInto(data, v, d, &w.PlannedValues, w.notes)
+			return readState(data, v, d, &w.PlannedValues, w.notes, &w.plannedScan)
 		case "configuration":
 			return readValueInto(data, v, d, &w.Configuration, w.notes)
 		case "variables":
@@ -192,29 +193,17 @@ func (l *wireList) All() iter.Seq2[int, *wireResourceChange] {
 	}
 }
 
-// interner shares the strings a plan repeats on every change (types,
-// modes, providers, module addresses, actions): one copy each instead of
-// one per change. It carries the read's secret notes to the values.
+// interner reads the strings a plan repeats on every change (types,
+// modes, providers, module addresses, actions) as views of the plan's
+// bytes (a map of shared copies cost a lookup per string and saved
+// nothing once strings were views). It carries the read's secret notes
+// to the values.
 type interner struct {
-	strs  map[string]string
 	notes *secretNotes
 }
 
 func (in interner) read(data []byte, v int, field string, into *string) (int, error) {
-	if v < len(data) && data[v] == '"' {
-		end, slow, err := scanString(data, v)
-		if err == nil && !slow && end-v <= 130 {
-			b := data[v+1 : end-1]
-			s, ok := in.strs[string(b)]
-			if !ok {
-				s = string(b)
-				in.strs[s] = s
-			}
-			*into = s
-			return end, nil
-		}
-	}
-	return readStringInto(data, v, field, into)
+	return readStringView(data, v, field, into)
 }
 
 func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, error) {

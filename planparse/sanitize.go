@@ -169,9 +169,13 @@ type secretSet = *secretIndex
 // one costs a lookup per position of the string, not a scan per secret (a
 // plan marking thousands of values sensitive read in 25 s without it).
 type secretIndex struct {
-	m   map[string]struct{}
-	mu  sync.Mutex                // serializes building idx
-	idx atomic.Pointer[longIndex] // built on first use and again after an add
+	m map[string]struct{}
+	// lens and firsts have a bit for each length (255 standing for all
+	// longer) and each first byte of the secrets in m: most strings a
+	// plan's readers check are ruled out without a map lookup.
+	lens, firsts [4]uint64
+	mu           sync.Mutex                // serializes building idx
+	idx          atomic.Pointer[longIndex] // built on first use and again after an add
 }
 
 // longIndex is the index of a secretIndex's long secrets, built when it
@@ -199,7 +203,21 @@ func prefixHash(s string, i int) uint32 {
 func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}} }
 
 // add records a secret.
-func (s *secretIndex) add(x string) { s.m[x] = struct{}{} }
+func (s *secretIndex) add(x string) {
+	s.m[x] = struct{}{}
+	l := min(len(x), 255)
+	s.lens[l>>6] |= 1 << (l & 63)
+	if len(x) > 0 {
+		s.firsts[x[0]>>6] |= 1 << (x[0] & 63)
+	}
+}
+
+// mayHold reports whether str can be a secret of the set: its length and
+// first byte are those of one (false rules it out; true says look).
+func (s *secretIndex) mayHold(str string) bool {
+	l := min(len(str), 255)
+	return len(str) > 0 && s.lens[l>>6]&(1<<(l&63)) != 0 && s.firsts[str[0]>>6]&(1<<(str[0]&63)) != 0
+}
 
 // size is how many secrets the set holds (0 for a nil set).
 func (s *secretIndex) size() int {
@@ -290,7 +308,7 @@ func (s *secretIndex) has(x any) bool {
 	default:
 		return false
 	}
-	if len(str) < minSecretLen {
+	if len(str) < minSecretLen || !s.mayHold(str) {
 		return false
 	}
 	_, ok := s.m[str]
@@ -449,6 +467,8 @@ func decodeNumber(raw []byte, into *any) error {
 type sanitizer struct {
 	secrets   secretSet
 	redactKey []byte // HMAC key of redact mode; nil in review mode
+	// members is the plan's member cache (membercache.go), nil for none.
+	members *memberCache
 }
 
 // digest is a keyed digest of b: per process in review mode, per run of
@@ -513,26 +533,20 @@ func (z sanitizer) secretKey(k string) bool {
 	if len(k) < minScanLen {
 		return false
 	}
-	if _, clean := cleanKeys.Load(k); clean {
+	if _, clean := cleanKeys.get(k); clean {
 		return false
 	}
 	if hasSecret(k, "") {
 		return true
 	}
-	if cleanKeyCount.Load() < maxNameCache {
-		cleanKeyCount.Add(1)
-		cleanKeys.Store(strings.Clone(k), struct{}{}) // k may be a view of a plan
-	}
+	cleanKeys.put(k, struct{}{})
 	return false
 }
 
 // cleanKeys memoizes the map keys the detector found nothing in (they are
 // mostly attribute names, repeated in every value of a plan); bounded like
 // nameCache.
-var (
-	cleanKeys     sync.Map
-	cleanKeyCount atomic.Int32
-)
+var cleanKeys = newMemo[struct{}](2048, 128)
 
 // holds reports whether str holds a known secret shorter than itself.
 func (s *secretIndex) holds(str string) bool {
@@ -549,8 +563,10 @@ func (s *secretIndex) contains(str string) bool {
 	if s.size() == 0 || len(str) < minSecretLen {
 		return false
 	}
-	if _, ok := s.m[str]; ok {
-		return true
+	if s.mayHold(str) {
+		if _, ok := s.m[str]; ok {
+			return true
+		}
 	}
 	return s.holds(str)
 }

@@ -391,13 +391,20 @@ func hex4(s []byte) rune {
 // past the value, usually from skipValue or a reader. eachMember returns
 // the offset past the object.
 func eachMember(data []byte, i, depth int, f func(key []byte, escaped bool, v int) (int, error)) (int, error) {
-	i = ws(data, i)
+	return eachNoted(data, i, depth, nil, f)
+}
+
+// eachNoted is eachMember telling n (when not nil) of every member of the
+// object, after f has walked its value, as skipNoting does.
+func eachNoted(data []byte, obj, depth int, n *secretNotes, f func(key []byte, escaped bool, v int) (int, error)) (int, error) {
+	i := ws(data, obj)
 	if i >= len(data) || data[i] != '{' {
 		return i, errAt(data, i, "looking for beginning of object")
 	}
 	if depth >= MaxDepth {
 		return i, errDepth(i)
 	}
+	obj = i
 	i = ws(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, nil
@@ -410,13 +417,17 @@ func eachMember(data []byte, i, depth int, f func(key []byte, escaped bool, v in
 		if err != nil {
 			return end, err
 		}
-		key := data[i+1 : end-1]
+		k0 := i
 		i = ws(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return i, errAt(data, i, "after object key")
 		}
-		if i, err = f(key, slow, ws(data, i+1)); err != nil {
+		v := ws(data, i+1)
+		if i, err = f(data[k0+1:end-1], slow, v); err != nil {
 			return i, err
+		}
+		if n != nil {
+			n.member(data, obj, k0, end, slow, v, i)
 		}
 		i = ws(data, i)
 		if i < len(data) && data[i] == ',' {

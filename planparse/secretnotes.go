@@ -110,34 +110,35 @@ func readValueInto(data []byte, v, d int, into *rawJSON, n *secretNotes) (int, e
 
 // hintSet is a set of hint words (lower case, 3 bytes or more) looked for
 // in any case: a bitset of their first two letters (lower-cased with |0x20)
-// rules most positions out with one load, then the words of that pair are
-// compared.
+// rules most positions out with one load, then the few words are compared.
 type hintSet struct {
 	pairs [1 << 10]uint64
-	words map[uint16][]string
+	words []string
 }
 
 func newHintSet(words ...string) *hintSet {
-	h := &hintSet{words: map[uint16][]string{}}
+	h := &hintSet{words: words}
 	for _, w := range words {
-		x := uint16(w[0])<<8 | uint16(w[1])
+		x := pairOf(w[0], w[1])
 		h.pairs[x>>6] |= 1 << (x & 63)
-		h.words[x] = append(h.words[x], w)
 	}
 	return h
 }
+
+// pairOf is the bitset index of two letters, lower-cased.
+func pairOf(a, b byte) uint16 { return uint16(a|0x20)<<8 | uint16(b|0x20) }
 
 // at reports whether b starts with one of the words.
 func (h *hintSet) at(b []byte) bool {
 	if len(b) < 3 {
 		return false
 	}
-	x := uint16(b[0]|0x20)<<8 | uint16(b[1]|0x20)
+	x := pairOf(b[0], b[1])
 	if h.pairs[x>>6]&(1<<(x&63)) == 0 {
 		return false
 	}
-	for _, w := range h.words[x] {
-		if hasFold(b, w) {
+	for _, w := range h.words {
+		if pairOf(w[0], w[1]) == x && hasFold(b, w) {
 			return true
 		}
 	}
@@ -147,7 +148,7 @@ func (h *hintSet) at(b []byte) bool {
 // in reports whether b holds one of the words.
 func (h *hintSet) in(b []byte) bool {
 	for i := 0; i+3 <= len(b); i++ {
-		if h.at(b[i:]) {
+		if x := pairOf(b[i], b[i+1]); h.pairs[x>>6]&(1<<(x&63)) != 0 && h.at(b[i:]) {
 			return true
 		}
 	}

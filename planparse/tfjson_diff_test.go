@@ -92,13 +92,12 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 	}
 	state := func(x *stateIndex) []string {
 		var out []string
-		x.index()
-		for _, e := range x.entries {
-			address, _, typ, _, values, _ := x.fields(e.raw)
-			if typ != e.typ {
-				panic("stateIndex: entry type " + e.typ + ", resource type " + typ)
+		for i, e := range x.ents {
+			address, _, typ, _, values, _ := x.fields(x.object(uint32(i)))
+			if typ != x.types[e.typ] {
+				panic("stateIndex: entry type " + x.types[e.typ] + ", resource type " + typ)
 			}
-			out = append(out, address, e.typ, fmt.Sprint(dec(values)))
+			out = append(out, address, typ, fmt.Sprint(dec(values)))
 		}
 		sort.Strings(out)
 		return out

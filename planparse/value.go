@@ -1,7 +1,6 @@
 package planparse
 
 import (
-	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -170,15 +169,15 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 		if n.raw[0] != '{' {
 			return Value{}, false
 		}
-		if n.z.secretKey(s) {
+		if n.z.members.secretStep(n.z, s) {
 			return Value{}, false // sanitize renames a secret key: it is not there by name
 		}
 		key := s
-		raw, found := lookup(n.raw, s)
+		raw, found := n.z.members.lookup(n.raw, s)
 		if !found && isRedactedText(s) {
 			key, raw, found = n.renamed(s)
 		}
-		unk, _ := lookup(n.unk(), key)
+		unk, _ := n.z.members.lookup(n.unk(), key)
 		if !found {
 			// Unknown attributes are absent from "after"; sanitize adds
 			// them when reviewing.
@@ -187,10 +186,10 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 			}
 			return Value{}, false
 		}
-		sens, _ := lookup(n.sens(), key)
+		sens, _ := n.z.members.lookup(n.sens(), key)
 		name := key
 		if key == "value" {
-			if pair, ok := lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
+			if pair, ok := n.z.members.lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
 				pairValue := ""
 				if len(raw) > 0 && raw[0] == '"' {
 					pairValue = stringAt(raw)
@@ -252,15 +251,16 @@ func lookup(raw []byte, key string) ([]byte, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	i := ws(raw, 1)
+	return lookupFrom(raw, ws(raw, 1), key)
+}
+
+// lookupFrom is lookup walking the object's members from the one at i.
+func lookupFrom(raw []byte, i int, key string) ([]byte, bool) {
 	for i < len(raw) && raw[i] == '"' {
 		ke := stringEnd(raw, i)
-		k := raw[i+1 : ke-1]
 		v := ws(raw, ws(raw, ke)+1) // past the colon
 		end, _ := skipValid(raw, v)
-		// An escape makes a key longer than the text it stands for.
-		if len(k) == len(key) && string(k) == key && bytes.IndexByte(k, '\\') < 0 ||
-			len(k) > len(key) && bytes.IndexByte(k, '\\') >= 0 && unquote(k, true) == key {
+		if keyIs(raw[i+1:ke-1], key) {
 			return raw[v:end:end], true
 		}
 		i = ws(raw, end)

@@ -38,6 +38,10 @@ type Options struct {
 	Notes []string
 	// DefaultRegion applies when a resource and its provider name no region.
 	DefaultRegion string
+	// Analyzed, when set, is called with an input's index once infra has
+	// analyzed its plan: the lookups into prior_state and planned_values
+	// are done (the CLI gives their pages back to the system again).
+	Analyzed func(input int)
 }
 
 // Build reviews the inputs into one Report. Projects keep the input
@@ -52,7 +56,7 @@ func Build(inputs []Input, opt Options) *Report {
 	}
 	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
 	ruleIn := make([]rules.Project, 0, len(inputs))
-	for _, in := range inputs {
+	for i, in := range inputs {
 		env := in.Environment
 		if env == "" {
 			env = opt.Config.EnvironmentOf(in.Name)
@@ -61,6 +65,9 @@ func Build(inputs []Input, opt Options) *Report {
 			env = DefaultEnvironment
 		}
 		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()})
+		if opt.Analyzed != nil {
+			opt.Analyzed(i)
+		}
 		sum := infra.Sum(resources) // for the report's cost and the cost rules alike
 		p := newProject(in.Name, env, in.Plan, resources, sum)
 		r.Projects = append(r.Projects, p)

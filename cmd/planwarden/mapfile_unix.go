@@ -5,6 +5,8 @@ package main
 import (
 	"os"
 	"syscall"
+
+	"github.com/planwarden/planwarden/planparse"
 )
 
 // mapFile maps a regular file read-only into memory. The plan's bytes then
@@ -21,4 +23,21 @@ func mapFile(f *os.File, size int64) (data []byte, ok bool) {
 		return nil, false
 	}
 	return data, true
+}
+
+// releasePages gives the system back the pages of a mapping of mapFile
+// that lie wholly inside the spans (planparse.Plan.SparseRanges): they
+// leave the process's resident memory, and a later read of their bytes
+// reads them back from the file (the mapping is private and read-only, so
+// no byte changes). Pages a span shares with other bytes stay. data must
+// come from mapFile: released heap memory would read back as zeros.
+func releasePages(data []byte, spans []planparse.Range) {
+	page := os.Getpagesize()
+	for _, r := range spans {
+		start := (r.Start + page - 1) / page * page
+		end := min(r.End, len(data)) / page * page
+		if end > start {
+			_ = syscall.Madvise(data[start:end], syscall.MADV_DONTNEED)
+		}
+	}
 }

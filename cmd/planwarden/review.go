@@ -84,6 +84,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	inputs := make([]review.Input, 0, len(files))
+	mapped := make([][]byte, 0, len(files)) // each input's mapping, nil when read
 	seen := map[string]bool{}
 	stdinUsed := false
 	for i, f := range files {
@@ -94,7 +95,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			stdinUsed = true
 		}
-		data, err := readPlanFile(f, stdin)
+		data, isMapped, err := readPlanMapped(f, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "planwarden review: read %s: %v\n", f, errors.Unwrap(err))
 			return exitUsage
@@ -104,6 +105,14 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
 			return exitUsage
 		}
+		if !isMapped {
+			data = nil
+		}
+		// prior_state and planned_values are read again only for infra's
+		// few lookups: their pages go back to the system until then, and
+		// again once infra is done (Analyzed below).
+		releasePages(data, plan.SparseRanges())
+		mapped = append(mapped, data)
 		in := review.Input{Name: projectName(f, i), Plan: plan}
 		if i < len(projects) {
 			in.Name = projects[i]
@@ -121,7 +130,9 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		inputs = append(inputs, in)
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region})
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Analyzed: func(i int) {
+		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
+	}})
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		switch *format {
 		case "json":
@@ -193,18 +204,28 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 // regular file is mapped into memory (read-only) where the system allows,
 // else read; the plan must not be truncated while planwarden runs.
 func readPlanFile(f string, stdin io.Reader) ([]byte, error) {
+	data, _, err := readPlanMapped(f, stdin)
+	return data, err
+}
+
+// readPlanMapped is readPlanFile saying whether the bytes are a mapping of
+// the file (mapFile), whose pages releasePages may give back; read bytes
+// are the program's own memory and must never be released.
+func readPlanMapped(f string, stdin io.Reader) ([]byte, bool, error) {
 	if f == "-" {
-		return io.ReadAll(stdin)
+		data, err := io.ReadAll(stdin)
+		return data, false, err
 	}
 	if fh, err := os.Open(f); err == nil {
 		defer fh.Close()
 		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
 			if data, ok := mapFile(fh, st.Size()); ok {
-				return data, nil
+				return data, true, nil
 			}
 		}
 	}
-	return os.ReadFile(f)
+	data, err := os.ReadFile(f)
+	return data, false, err
 }
 
 func displayName(f string) string {

@@ -1,0 +1,60 @@
+package planparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeywordSetFindsEveryKeyword: the rules walkKeywords marks for a text
+// are those with a keyword that the text, in lower case, holds: every
+// keyword alone, in any case, at a text's start, middle and end, cut
+// short, overlapping others, and in every string of the fixture plans.
+func TestKeywordSetFindsEveryKeyword(t *testing.T) {
+	t.Parallel()
+	d := getDetector()
+	var keywords []string
+	for _, r := range d.rules {
+		keywords = append(keywords, r.keywords...)
+	}
+	texts := []string{"", "a", "ab"}
+	for i, k := range keywords {
+		next := keywords[(i+1)%len(keywords)]
+		texts = append(texts, k, strings.ToUpper(k), "x"+k, k+"x", "xx"+k+"yy", k[:len(k)-1], k+next, k[:len(k)/2+1]+next, k+k)
+	}
+	for name, data := range diffFiles(t) {
+		if strings.Contains(name, "generated") {
+			continue
+		}
+		x, err := decodeJSON(data)
+		if err != nil {
+			continue
+		}
+		walkTree(x, nil, func(_ []any, v any) {
+			if s, ok := v.(string); ok {
+				texts = append(texts, s)
+			}
+		})
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	hits := 0
+	for _, text := range texts {
+		walkKeywords(sc, text)
+		lower := string(appendLower(nil, text)) // ASCII case only, as walkKeywords lowers
+		for ri, r := range d.rules {
+			want := false
+			for _, k := range r.keywords {
+				want = want || strings.Contains(lower, k)
+			}
+			if got := sc.hits[ri/64]&(1<<(ri%64)) != 0; got != want {
+				t.Fatalf("text %.60q: rule %d (keywords %q) marked %v, want %v", text, ri, r.keywords, got, want)
+			}
+			if want {
+				hits++
+			}
+		}
+	}
+	if hits < len(keywords)*5 {
+		t.Errorf("only %d rule hits checked", hits)
+	}
+}

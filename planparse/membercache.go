@@ -1,0 +1,120 @@
+package planparse
+
+import (
+	"bytes"
+	"math"
+	"sync"
+	"unsafe"
+)
+
+// A caller reads several attributes of one object (infra reads a node
+// pool's vm_size, node_count, tags, zones, ...), and lookup finds each by
+// walking the object from its start. memberCache remembers, for the few
+// objects a plan's readers touched last, where each member's key and value
+// lie, so that the reads after the first cost a comparison of keys instead
+// of a walk. It is bounded (cacheSlots objects of at most cacheMembers
+// members), one per plan, and holds offsets only: no value is decoded or
+// copied. Each slot is locked while it is read or refilled, so that the
+// goroutines reading one plan share it safely.
+type memberCache struct {
+	slots [cacheSlots]cacheSlot
+	// steps remembers whether the keys callers read by (Get's steps: a
+	// program's few attribute names) are secret keys of the plan, whose
+	// secret set does not change after Parse (a bounded memo).
+	steps *memo[bool]
+}
+
+// secretStep is z.secretKey(k) for a key a caller reads by, remembered.
+func (c *memberCache) secretStep(z *sanitizer, k string) bool {
+	if c == nil || len(k) < minContainedLen {
+		return z.secretKey(k) // a map lookup at most: no cheaper remembered
+	}
+	if v, ok := c.steps.get(k); ok {
+		return v
+	}
+	secret := z.secretKey(k)
+	c.steps.put(k, secret)
+	return secret
+}
+
+const (
+	cacheSlots   = 64  // objects remembered (direct-mapped by address)
+	cacheMembers = 256 // larger objects are walked as before
+)
+
+type cacheSlot struct {
+	mu   sync.Mutex
+	obj  []byte      // the object remembered (nil for none)
+	pos  []memberPos // its members walked so far, in order: a buffer the slot reuses
+	next int         // where the walk resumes (past pos's last member)
+	done bool        // the walk reached the object's end
+}
+
+// memberPos is one member of an indexed object: its key's bytes (inside the
+// quotes) and its value, as offsets into the object.
+type memberPos struct{ k0, k1, v0, v1 uint32 }
+
+func newMemberCache() *memberCache { return &memberCache{steps: newMemo[bool](512, 128)} }
+
+// sameSlice reports whether a and b are the same bytes of memory.
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
+}
+
+// keyIs reports whether the key bytes k (inside the quotes, escaped as in
+// the plan) read as key. An escape makes a key longer than its text.
+func keyIs(k []byte, key string) bool {
+	return len(k) == len(key) && string(k) == key && bytes.IndexByte(k, '\\') < 0 ||
+		len(k) > len(key) && bytes.IndexByte(k, '\\') >= 0 && unquote(k, true) == key
+}
+
+// lookup is the package's lookup (the value of key in the validated object
+// raw, the first of repeated keys counting). The members it walks past are
+// remembered: a later lookup in the same object compares the keys walked
+// so far, then walks on from where the last walk stopped.
+func (c *memberCache) lookup(raw []byte, key string) ([]byte, bool) {
+	if c == nil || len(raw) < 2 || raw[0] != '{' || len(raw) > math.MaxUint32 {
+		return lookup(raw, key)
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	s := &c.slots[(uint64(p)*0x9E3779B97F4A7C15)>>(64-6)]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !sameSlice(s.obj, raw) {
+		s.obj, s.pos, s.next, s.done = raw, s.pos[:0], ws(raw, 1), false
+	}
+	for _, m := range s.pos {
+		if keyIs(raw[m.k0:m.k1], key) {
+			return raw[m.v0:m.v1:m.v1], true
+		}
+	}
+	if s.done {
+		return nil, false
+	}
+	if len(s.pos) == cacheMembers {
+		return lookupFrom(raw, s.next, key) // the rest of a large object, walked as before
+	}
+	i := s.next
+	for i < len(raw) && raw[i] == '"' {
+		ke := stringEnd(raw, i)
+		v := ws(raw, ws(raw, ke)+1) // past the colon
+		end, _ := skipValid(raw, v)
+		s.pos = append(s.pos, memberPos{uint32(i + 1), uint32(ke - 1), uint32(v), uint32(end)})
+		next := ws(raw, end)
+		if next < len(raw) && raw[next] == ',' {
+			next = ws(raw, next+1)
+		} else {
+			next = len(raw)
+		}
+		s.next = next
+		if keyIs(raw[i+1:ke-1], key) {
+			return raw[v:end:end], true
+		}
+		if len(s.pos) == cacheMembers {
+			return lookupFrom(raw, s.next, key)
+		}
+		i = next
+	}
+	s.done = true
+	return nil, false
+}
