@@ -126,25 +126,24 @@ type scope struct {
 }
 
 // changedResource is a resource being created or changed (it has an after
-// side and its action is create, update or replace), with its action,
-// whether its after side has GPUs and whether it bills through another
-// resource (Cost.BilledVia).
+// side and its action is create, update or replace), with whether its
+// after side has GPUs and whether it bills through another resource
+// (Cost.BilledVia).
 type changedResource struct {
 	r      *infra.Resource
-	a      planparse.Action
 	gpu    bool
 	billed bool
 }
 
 // changedResources lists the resources most built-in rules judge, in
 // order, once per project: each rule walks them rather than all the
-// resources, and reads their action and GPUs from the list.
+// resources, and reads whether they have GPUs from the list.
 func (s *scope) changedResources() []changedResource {
 	if !s.listedChange {
 		s.changed = make([]changedResource, 0, len(s.resources))
 		for _, r := range s.resources {
 			if a := s.action(r); r.After != nil && changing(a) {
-				s.changed = append(s.changed, changedResource{r, a, r.After.HasGPU(), r.Cost.BilledVia != ""})
+				s.changed = append(s.changed, changedResource{r, r.After.HasGPU(), r.Cost.BilledVia != ""})
 			}
 		}
 		s.listedChange = true

@@ -38,7 +38,7 @@ func (costIncrease) check(s *scope) []draft {
 	remedy := "" // the same for every resource: made at the first finding
 	var msg sentence
 	for _, c := range s.changedResources() {
-		r, a := c.r, c.a
+		r, a := c.r, s.action(c.r)
 		// A resource billed through another (a SageMaker endpoint
 		// configuration, through its endpoints) is judged there.
 		if c.billed {

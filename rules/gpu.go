@@ -235,7 +235,7 @@ func (requiredTags) check(s *scope) []draft {
 	var msg sentence
 	var lastTags, lastRemedy string // most findings lack the same tags: one remedy
 	for _, c := range s.changedResources() {
-		r, a := c.r, c.a
+		r, a := c.r, s.action(c.r)
 		// What bills through another resource (an endpoint configuration,
 		// through its endpoint) is attributed there.
 		if !c.gpu || c.billed {
