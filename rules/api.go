@@ -116,6 +116,68 @@ type scope struct {
 	custom    []celSubject                    // what custom rules see, built on first use
 	endpoints []*planparse.Change             // SageMaker endpoints, built on first use
 	listed    bool
+	// endpointKeys and replaced are the small indexes the built-in rules
+	// need, built on first use without hashing every change's address.
+	endpointKeys map[objectKey]bool
+	replaced     map[objectKey]*planparse.Change
+	changed      []changedResource // built on first use
+	listedChange bool
+	texts        texts // the findings' messages
+}
+
+// changedResource is a resource being created or changed (it has an after
+// side and its action is create, update or replace), with whether its
+// after side has GPUs and whether it bills through another resource
+// (Cost.BilledVia).
+type changedResource struct {
+	r      *infra.Resource
+	gpu    bool
+	billed bool
+}
+
+// changedResources lists the resources most built-in rules judge, in
+// order, once per project: each rule walks them rather than all the
+// resources, and reads whether they have GPUs from the list.
+func (s *scope) changedResources() []changedResource {
+	if !s.listedChange {
+		s.changed = make([]changedResource, 0, len(s.resources))
+		for _, r := range s.resources {
+			if a := s.action(r); r.After != nil && changing(a) {
+				s.changed = append(s.changed, changedResource{r, r.After.HasGPU(), r.Cost.BilledVia != ""})
+			}
+		}
+		s.listedChange = true
+	}
+	return s.changed
+}
+
+// isEndpoint reports whether infra sees the change's resource as a
+// serving endpoint: resourceOf(ch).Kind == KindEndpoint, from an index of
+// the endpoints alone.
+func (s *scope) isEndpoint(ch *planparse.Change) bool {
+	if s.endpointKeys == nil {
+		s.endpointKeys = map[objectKey]bool{}
+		for _, r := range s.resources {
+			if r != nil && r.Kind == infra.KindEndpoint {
+				s.endpointKeys[objectKey{r.Address, r.Deposed}] = true
+			}
+		}
+	}
+	return s.endpointKeys[objectKey{ch.Address, ch.Deposed}]
+}
+
+// replacement is changeOf(r) for a resource whose change replaces it,
+// from an index of the replacing changes alone.
+func (s *scope) replacement(r *infra.Resource) *planparse.Change {
+	if s.replaced == nil {
+		s.replaced = map[objectKey]*planparse.Change{}
+		for _, ch := range s.changes {
+			if ch.Action == planparse.ActionReplace {
+				s.replaced[objectKey{ch.Address, ch.Deposed}] = ch
+			}
+		}
+	}
+	return s.replaced[objectKey{r.Address, r.Deposed}]
 }
 
 // sagemakerEndpoints lists the scope's SageMaker endpoint changes once, so

@@ -25,6 +25,28 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateBuiltin is the built-in rules alone, as a review
+// without a config runs them, over both generated 20,000-change mixes.
+func BenchmarkEvaluateBuiltin(b *testing.B) {
+	for _, mix := range []struct {
+		name string
+		gen  func(int) []byte
+	}{{"fleet", plantest.Large}, {"clusters", plantest.Clusters}} {
+		b.Run(mix.name, func(b *testing.B) {
+			p, err := planparse.Parse(mix.name+".json", mix.gen(20000))
+			if err != nil {
+				b.Fatal(err)
+			}
+			projects := []Project{{Name: mix.name, Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}
+			cfg := DefaultConfig()
+			b.ReportAllocs()
+			for b.Loop() {
+				cfg.Evaluate(projects, nil)
+			}
+		})
+	}
+}
+
 // BenchmarkConclude orders the findings of a generated 20,000-change plan
 // (about 12,700), as EvaluateWith does last.
 func BenchmarkConclude(b *testing.B) {

@@ -86,7 +86,7 @@ func (gpuCapacityGap) check(s *scope) []draft {
 				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."
 			remedies[r.Kind] = remedy
 		}
-		out = append(out, draft{address: r.Address, message: msg.String(), remedy: remedy})
+		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: remedy})
 	}
 	return out
 }
@@ -153,7 +153,11 @@ func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
 
 // forcedByResource names what forces a resource's replacement, from its change.
 func forcedByResource(s *scope, r *infra.Resource) string {
-	if ch := s.changeOf(r); ch != nil {
+	ch := s.replacement(r)
+	if ch == nil {
+		ch = s.changeOf(r)
+	}
+	if ch != nil {
 		return forcedBy(ch)
 	}
 	return "the plan does not say which attribute forces it"

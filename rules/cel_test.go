@@ -44,6 +44,14 @@ func TestCustomRules(t *testing.T) {
 			res:  []*infra.Resource{h100VM, vm("azurerm_linux_virtual_machine.a", nil, side(skuA100))},
 			want: []string{"info eight-gpus azurerm_linux_virtual_machine.big: azurerm_linux_virtual_machine.big has 8 GPUs"},
 		},
+		"tags and labels": {
+			cfg: "version: 1\ncustom_rules:\n  - id: ml\n    when: change.tags['cost-center'] == 'ml' || change.labels.team == 'ml'\n" +
+				"    message: \"{address} is ml's\"\n",
+			res: []*infra.Resource{h100VM, vm("azurerm_linux_virtual_machine.l", nil, side(skuD4, labels("team", "ml"))),
+				vm("azurerm_linux_virtual_machine.o", nil, side(skuD4, tags("cost-center", "web"), labels("team", "web")))},
+			want: []string{"warn ml azurerm_linux_virtual_machine.big: azurerm_linux_virtual_machine.big is ml's",
+				"warn ml azurerm_linux_virtual_machine.l: azurerm_linux_virtual_machine.l is ml's"},
+		},
 		"plan attributes and action": {
 			cfg: "version: 1\ncustom_rules:\n  - id: public-bucket\n    when: change.type == 'aws_s3_bucket_acl' && change.action != 'delete' && change.after.acl == 'public-read'\n" +
 				"    severity: block\n    message: \"{address} makes a bucket public\"\n    remedy: Keep buckets private.\n",

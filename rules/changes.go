@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 )
 
@@ -63,7 +62,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type == "azapi_resource" {
 			noun = azapiEndpoint(ch)
 		}
-		if noun == "" && (slices.Contains(extra, ch.Type) || s.resourceOf(ch) != nil && s.resourceOf(ch).Kind == infra.KindEndpoint) {
+		if noun == "" && (slices.Contains(extra, ch.Type) || s.isEndpoint(ch)) {
 			noun = "endpoint"
 		}
 		if ch.Type == "aws_sagemaker_endpoint_configuration" {
@@ -92,7 +91,7 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type != "aws_sagemaker_endpoint" {
 			remedy = "Keep the attribute that forces the replacement as it is; to move to a new endpoint, create it alongside the old one, switch callers, then delete the old one."
 		}
-		out = append(out, draft{address: ch.Address, message: msg.String(), remedy: remedy})
+		out = append(out, draft{address: ch.Address, message: s.texts.keep(msg), remedy: remedy})
 	}
 	return out
 }
@@ -290,7 +289,7 @@ func (statefulDelete) check(s *scope) []draft {
 			msg.add(" is destroyed and recreated (", forcedBy(ch), "), so the data in it is lost")
 		}
 		out = append(out, draft{
-			address: ch.Address, message: msg.String(),
+			address: ch.Address, message: s.texts.keep(msg),
 			remedy: "If the data must go, back it up first and say so in the pull request; otherwise keep the resource (a rename of the Terraform address is a moved block, not a delete) and consider lifecycle { prevent_destroy = true }.",
 		})
 	}
@@ -395,10 +394,10 @@ func adminGrants(typ string, v planparse.Value) []string {
 			out = append(out, g)
 		}
 	}
-	arns := []planparse.Value{v.Get("policy_arn")}
-	arns = append(arns, v.Get("managed_policy_arns").List()...)
-	arns = append(arns, v.Get("policy_arns").List()...)
 	if strings.HasPrefix(typ, "aws_iam_") {
+		arns := []planparse.Value{v.Get("policy_arn")}
+		arns = append(arns, v.Get("managed_policy_arns").List()...)
+		arns = append(arns, v.Get("policy_arns").List()...)
 		for _, a := range arns {
 			if s, ok := a.Str(); ok && strings.HasSuffix(s, adminPolicy) {
 				add("gets AdministratorAccess")

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
 )
 
 // planCase is one table case of a built-in rule over a fixture plan.
@@ -320,5 +323,23 @@ func TestAllowsStarOnStar(t *testing.T) {
 				t.Errorf("allowsStarOnStar(%s) = %v, want %v", tc.doc, got, tc.want)
 			}
 		})
+	}
+}
+
+// A resource infra sees as a serving endpoint is guarded whatever its
+// type; one of the same type that infra sees otherwise is not.
+func TestEndpointReplacementOfWhatInfraCallsAnEndpoint(t *testing.T) {
+	t.Parallel()
+	p := plan(t, false,
+		change{addr: "example_serving.chat", actions: replace, before: map[string]any{"name": "chat"}, after: map[string]any{"name": "chat-2"}, replace: []string{"name"}},
+		change{addr: "example_serving.batch", actions: replace, before: map[string]any{"name": "batch"}, after: map[string]any{"name": "batch-2"}, replace: []string{"name"}})
+	res := []*infra.Resource{
+		{Address: "example_serving.chat", Type: "example_serving", Kind: infra.KindEndpoint, Action: planparse.ActionReplace},
+		{Address: "example_serving.batch", Type: "example_serving", Kind: infra.KindVM, Action: planparse.ActionReplace},
+	}
+	got := lines(only(RuleEndpointReplacement, DefaultConfig().Evaluate([]Project{{Name: "ml", Environment: "prod", Plan: p, Resources: res}}, nil).Findings))
+	want := []string{"block endpoint-replacement example_serving.chat: endpoint `chat` is destroyed and recreated (`name` \"chat\" -> \"chat-2\" forces the replacement), so it stops serving until the new one is in service"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("endpoint-replacement findings (-want +got):\n%s", diff)
 	}
 }

@@ -37,11 +37,11 @@ func (costIncrease) check(s *scope) []draft {
 	worst := Severity("")
 	remedy := "" // the same for every resource: made at the first finding
 	var msg sentence
-	for _, r := range s.resources {
-		a := s.action(r)
+	for _, c := range s.changedResources() {
+		r, a := c.r, s.action(c.r)
 		// A resource billed through another (a SageMaker endpoint
 		// configuration, through its endpoints) is judged there.
-		if r.After == nil || !changing(a) || r.Cost.BilledVia != "" {
+		if c.billed {
 			continue
 		}
 		delta, okD := hourlyDelta(r, a)
@@ -90,9 +90,7 @@ func (costIncrease) check(s *scope) []draft {
 			msg.money(val(before))
 			msg.add(" -> ")
 			msg.money(*r.Cost.MaxHourlyAfter)
-			if n := nodesText(r); n != "" {
-				msg.add("; ", n)
-			}
+			msg.nodes(r)
 			msg.add(")")
 		}
 		if remedy == "" {
@@ -100,7 +98,7 @@ func (costIncrease) check(s *scope) []draft {
 				money(hw), money(hb), money(mw), money(mb))
 			remedy = "Check the SKU and the node counts; the thresholds (" + limits + ") are under rules.cost-increase."
 		}
-		out = append(out, draft{address: r.Address, severity: sev, message: msg.String(), remedy: remedy})
+		out = append(out, draft{address: r.Address, severity: sev, message: s.texts.keep(msg), remedy: remedy})
 	}
 	// Many small increases can add up to one a threshold is for.
 	var parts []string
@@ -258,10 +256,10 @@ func maxHourlyDelta(r *infra.Resource, a planparse.Action) (float64, bool) {
 	return *r.Cost.MaxHourlyAfter - *before, true
 }
 
-// nodesText says how the maximum node count changes: "max 1 -> 36 x
+// nodes adds "; " and how the maximum node count changes: "max 1 -> 36 x
 // Standard_NC24ads_A100_v4 (1 x A100)", or "up to 8 x ..." for a new
-// fleet; "" when it does not change or a single instance is created.
-func nodesText(r *infra.Resource) string {
+// fleet; nothing when it does not change or a single instance is created.
+func (t *sentence) nodes(r *infra.Resource) {
 	maxOf := func(s *infra.Side) (int, bool) {
 		if s == nil {
 			return 0, false
@@ -278,16 +276,21 @@ func nodesText(r *infra.Resource) string {
 	}
 	after, ok := maxOf(r.After)
 	if !ok {
-		return ""
+		return
 	}
 	before, existed := maxOf(r.Before)
 	switch {
 	case !existed && after > 1:
-		return fmt.Sprintf("up to %d x %s", after, skuText(r.After))
+		t.add("; up to ")
 	case !existed || before == after:
-		return ""
+		return
+	default:
+		t.add("; max ")
+		*t = strconv.AppendInt(*t, int64(before), 10)
+		t.add(" -> ")
 	}
-	return fmt.Sprintf("max %d -> %d x %s", before, after, skuText(r.After))
+	*t = strconv.AppendInt(*t, int64(after), 10)
+	t.add(" x ", skuText(r.After))
 }
 
 // unpricedSKU: a SKU of a resource being created or changed is not in the
@@ -299,8 +302,9 @@ func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 func (unpricedSKU) check(s *scope) []draft {
 	var out []draft
 	var msg sentence
-	for _, r := range s.resources {
-		if r.After == nil || len(r.Cost.Unpriced) == 0 || !changing(s.action(r)) {
+	for _, c := range s.changedResources() {
+		r := c.r
+		if len(r.Cost.Unpriced) == 0 {
 			continue
 		}
 		var seen map[string]bool // only when there are two items to tell apart
@@ -337,7 +341,7 @@ func (unpricedSKU) check(s *scope) []draft {
 			}
 			out = append(out, draft{
 				address: addr,
-				message: msg.String(),
+				message: s.texts.keep(msg),
 				remedy:  "Check the hourly price by hand; if the SKU is real and current, ask for it to be added to planwarden's catalog.",
 			})
 		}
@@ -357,10 +361,8 @@ func (allowedSKUs) check(s *scope) []draft {
 		return nil
 	}
 	var out []draft
-	for _, r := range s.resources {
-		if r.After == nil || !changing(s.action(r)) {
-			continue
-		}
+	for _, c := range s.changedResources() {
+		r := c.r
 		old := map[string]bool{}
 		if r.Before != nil {
 			old[strings.ToLower(r.Before.SKU)] = true

@@ -70,19 +70,19 @@ func (s *scope) subjects() []celSubject {
 	if s.custom != nil {
 		return s.custom
 	}
-	seen := map[string]bool{}
-	out := []celSubject{}
-	values := s.cfg.customReadsValues()
+	seen := make(map[string]bool, len(s.changes))
+	out := make([]celSubject, 0, len(s.changes))
+	shared := &sharedVars{reads: s.cfg.customReads(), skus: map[skuVarsKey]map[string]any{}}
 	for _, ch := range s.changes {
 		if ch.Action == planparse.ActionNoop {
 			continue
 		}
 		seen[ch.Address] = true
-		out = append(out, celSubject{ch.Address, changeVars(ch, s.resourceOf(ch), values)})
+		out = append(out, celSubject{ch.Address, shared.changeVars(ch, s.resourceOf(ch))})
 	}
 	for _, r := range s.resources {
 		if r != nil && !seen[r.Address] {
-			out = append(out, celSubject{r.Address, changeVars(nil, r, false)})
+			out = append(out, celSubject{r.Address, shared.changeVars(nil, r)})
 		}
 	}
 	s.custom = out
@@ -104,42 +104,74 @@ func (cr *customRule) fill(vars map[string]any, s *scope) string {
 	return r.Replace(cr.def.Message)
 }
 
-// customReadsValues reports whether any custom rule mentions before or
-// after. Only then are the attribute values of every change decoded for
-// them: on a 20,000-change plan that decode is most of a custom rule's cost.
-// The test is on the expression's text, so it errs towards decoding.
-func (c *Config) customReadsValues() bool {
+// varsRead says which costly parts of changeVars the custom rules read:
+// the attribute values (before, after), the tags and the labels. Only
+// those are decoded for every change; the others read as {}. On a
+// 20,000-change plan those decodes are most of a custom rule's cost.
+type varsRead struct{ values, tags, labels bool }
+
+// customReads reports which costly parts of changeVars any custom rule
+// mentions. The test is on the expression's text, so it errs towards
+// decoding.
+func (c *Config) customReads() varsRead {
+	var r varsRead
 	for _, cr := range c.custom {
-		if strings.Contains(cr.def.When, "before") || strings.Contains(cr.def.When, "after") {
-			return true
-		}
+		w := cr.def.When
+		r.values = r.values || strings.Contains(w, "before") || strings.Contains(w, "after")
+		r.tags = r.tags || strings.Contains(w, "tags")
+		r.labels = r.labels || strings.Contains(w, "labels")
 	}
-	return false
+	return r
 }
+
+// sharedVars holds what the subjects of one project may share, since
+// custom rules only read them: the empty map and list, and the SKU facts
+// (a large plan has thousands of resources on a few SKUs).
+type sharedVars struct {
+	reads varsRead
+	skus  map[skuVarsKey]map[string]any
+}
+
+// skuVarsKey is everything skuVars reads of a side.
+type skuVarsKey struct {
+	sku    infra.SKU
+	name   string
+	hasGPU bool
+}
+
+// emptyVars and noPaths are the shared {} and [] of changeVars.
+var (
+	emptyVars = map[string]any{}
+	noPaths   = []any{}
+)
+
+// changeVarsKeys is how many keys changeVars sets.
+const changeVarsKeys = 21
 
 // changeVars is what a custom rule sees as `change`. Every key is always
 // present except the cost figures, which are absent when unknown (test
 // them with has()). before and after are {} for a create and a delete,
-// and for every change when values is false (no rule reads them).
-func changeVars(ch *planparse.Change, r *infra.Resource, values bool) map[string]any {
-	m := map[string]any{
-		"address": "", "type": "", "name": "", "mode": string(planparse.ModeManaged), "action": "",
-		"replace_order": "", "reason": "", "replace_paths": []any{}, "previous_address": "",
-		"importing": false, "before": map[string]any{}, "after": map[string]any{},
-		"kind": "", "region": "", "tags": map[string]any{}, "labels": map[string]any{},
-		"gpus": 0.0, "gpus_max": 0.0,
-	}
+// and for every change when no rule reads them; so are tags and labels.
+func (sh *sharedVars) changeVars(ch *planparse.Change, r *infra.Resource) map[string]any {
+	m := make(map[string]any, changeVarsKeys)
+	m["address"], m["type"], m["name"], m["mode"], m["action"] = "", "", "", string(planparse.ModeManaged), ""
+	m["replace_order"], m["reason"], m["replace_paths"], m["previous_address"] = "", "", noPaths, ""
+	m["importing"], m["before"], m["after"] = false, emptyVars, emptyVars
+	m["kind"], m["region"], m["tags"], m["labels"] = "", "", emptyVars, emptyVars
+	m["gpus"], m["gpus_max"] = 0.0, 0.0
 	if ch != nil {
 		m["address"], m["type"], m["mode"], m["action"] = ch.Address, ch.Type, string(ch.Mode), string(ch.Action)
 		m["name"] = addressName(ch.Address)
 		m["replace_order"], m["reason"], m["previous_address"] = string(ch.ReplaceOrder), ch.Reason, ch.PreviousAddress
 		m["importing"] = ch.Importing != nil
-		paths := make([]any, len(ch.ReplacePaths))
-		for i, p := range ch.ReplacePaths {
-			paths[i] = p
+		if len(ch.ReplacePaths) > 0 {
+			paths := make([]any, len(ch.ReplacePaths))
+			for i, p := range ch.ReplacePaths {
+				paths[i] = p
+			}
+			m["replace_paths"] = paths
 		}
-		m["replace_paths"] = paths
-		if values {
+		if sh.reads.values {
 			if v, ok := ch.Before().Interface().(map[string]any); ok {
 				m["before"] = v
 			}
@@ -170,8 +202,12 @@ func changeVars(ch *planparse.Change, r *infra.Resource, values bool) map[string
 		m["gpus"], m["gpus_max"] = side.GPUs(false), side.GPUs(true)
 		if side != nil {
 			m["region"] = side.Region
-			m["tags"] = stringMap(side.Tags())
-			m["labels"] = stringMap(side.Labels())
+			if sh.reads.tags {
+				m["tags"] = stringMap(side.Tags())
+			}
+			if sh.reads.labels {
+				m["labels"] = stringMap(side.Labels())
+			}
 		}
 		cost := map[string]any{}
 		put := func(k string, v *float64) {
@@ -191,16 +227,19 @@ func changeVars(ch *planparse.Change, r *infra.Resource, values bool) map[string
 			cost["max_hourly_delta"] = d
 		}
 		m["cost"] = cost
-		m["sku_before"] = skuVars(r.Before)
+		m["sku_before"] = sh.skuVars(r.Before)
 	} else {
-		m["cost"] = map[string]any{}
-		m["sku_before"] = skuVars(nil)
+		m["cost"] = emptyVars
+		m["sku_before"] = sh.skuVars(nil)
 	}
-	m["sku"] = skuVars(side)
+	m["sku"] = sh.skuVars(side)
 	return m
 }
 
 func stringMap(in map[string]string) map[string]any {
+	if len(in) == 0 {
+		return emptyVars
+	}
 	out := make(map[string]any, len(in))
 	for k, v := range in {
 		out[k] = v
@@ -209,11 +248,15 @@ func stringMap(in map[string]string) map[string]any {
 }
 
 // skuVars are a side's primary SKU facts; a missing side reads as an
-// unknown SKU without GPUs.
-func skuVars(s *infra.Side) map[string]any {
+// unknown SKU without GPUs. Sides alike in those facts share one map.
+func (sh *sharedVars) skuVars(s *infra.Side) map[string]any {
 	k := primary(s)
-	return map[string]any{
-		"name":           skuName(s),
+	key := skuVarsKey{k, skuName(s), s.HasGPU()}
+	if m, ok := sh.skus[key]; ok {
+		return m
+	}
+	m := map[string]any{
+		"name":           key.name,
 		"family":         k.Family,
 		"vcpu":           int64(k.VCPU),
 		"memory_gib":     k.MemoryGiB,
@@ -221,8 +264,10 @@ func skuVars(s *infra.Side) map[string]any {
 		"gpu_model":      k.GPUModel,
 		"gpu_memory_gib": k.GPUMemoryGiB,
 		"accelerator":    string(k.Accelerator),
-		"has_gpu":        s.HasGPU(),
+		"has_gpu":        key.hasGPU,
 		"known":          k.Known,
 		"retired":        k.Retired,
 	}
+	sh.skus[key] = m
+	return m
 }

@@ -18,8 +18,9 @@ func (gpuSKULoss) severity(*scope) Severity { return SeverityBlock }
 
 func (gpuSKULoss) check(s *scope) []draft {
 	var out []draft
-	for _, r := range s.resources {
-		if !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint || r.Before == nil || r.After == nil || !changing(s.action(r)) {
+	for _, c := range s.changedResources() {
+		r := c.r
+		if !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint || r.Before == nil {
 			continue
 		}
 		if !r.Before.HasGPU() || !knownNoGPU(r.After) {
@@ -42,8 +43,9 @@ func (gpuPoolSKU) severity(*scope) Severity { return SeverityBlock }
 
 func (gpuPoolSKU) check(s *scope) []draft {
 	var out []draft
-	for _, r := range s.resources {
-		if !computeKinds[r.Kind] || r.Kind == infra.KindEndpointConfig || r.After == nil || !changing(s.action(r)) {
+	for _, c := range s.changedResources() {
+		r := c.r
+		if !computeKinds[r.Kind] || r.Kind == infra.KindEndpointConfig {
 			continue
 		}
 		if !knownNoGPU(r.After) {
@@ -187,8 +189,9 @@ func (gpuPoolTaint) severity(*scope) Severity { return SeverityWarn }
 
 func (gpuPoolTaint) check(s *scope) []draft {
 	var out []draft
-	for _, r := range s.resources {
-		if r.Kind != infra.KindNodePool || r.After == nil || !changing(s.action(r)) || !r.After.HasGPU() {
+	for _, c := range s.changedResources() {
+		r := c.r
+		if !c.gpu || r.Kind != infra.KindNodePool {
 			continue
 		}
 		if r.Type == "google_container_node_pool" || r.Type == "google_container_cluster" {
@@ -231,11 +234,11 @@ func (requiredTags) check(s *scope) []draft {
 	var out []draft
 	var msg sentence
 	var lastTags, lastRemedy string // most findings lack the same tags: one remedy
-	for _, r := range s.resources {
-		a := s.action(r)
+	for _, c := range s.changedResources() {
+		r, a := c.r, s.action(c.r)
 		// What bills through another resource (an endpoint configuration,
 		// through its endpoint) is attributed there.
-		if r.After == nil || !changing(a) || !r.After.HasGPU() || r.Cost.BilledVia != "" {
+		if !c.gpu || c.billed {
 			continue
 		}
 		var missing []string
@@ -267,7 +270,7 @@ func (requiredTags) check(s *scope) []draft {
 		msg.add("GPU ")
 		msg.subject(r)
 		msg.add(" on ", skuText(r.After), " ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
-		out = append(out, draft{address: r.Address, message: msg.String(), remedy: lastRemedy})
+		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: lastRemedy})
 	}
 	return out
 }
@@ -298,10 +301,8 @@ func (retiredSKU) severity(*scope) Severity { return SeverityWarn }
 func (retiredSKU) check(s *scope) []draft {
 	var out []draft
 	var msg sentence
-	for _, r := range s.resources {
-		if r.After == nil || !changing(s.action(r)) {
-			continue
-		}
+	for _, c := range s.changedResources() {
+		r := c.r
 		for gi := range r.After.Groups {
 			g := &r.After.Groups[gi]
 			if !g.SKU.Retired || (r.Before != nil && sameSKUGroup(r.Before, g)) {
@@ -314,7 +315,7 @@ func (retiredSKU) check(s *scope) []draft {
 			msg.add(", which its vendor retired", retiredOn(g.SKU), ": new capacity on it cannot be deployed")
 			out = append(out, draft{
 				address: r.Address,
-				message: msg.String(),
+				message: s.texts.keep(msg),
 				remedy:  "Pick a current SKU with the same accelerators; docs/pricing.md lists the catalog.",
 			})
 		}
