@@ -20,7 +20,16 @@ type Options struct {
 	// Every figure then is your price; Group.ListHourly and
 	// Cost.ListHourlyBefore/After keep the list price.
 	Pricing Pricing
+	// Checkpoint, when set, is called every CheckpointEvery changes while
+	// Analyze runs: its lookups into prior_state and planned_values are
+	// done for the changes before, so a caller may give back what they
+	// read (the CLI releases those sections' pages).
+	Checkpoint func()
 }
+
+// CheckpointEvery is how many changes Analyze reads between calls of
+// Options.Checkpoint.
+const CheckpointEvery = 4096
 
 // RegionSource says where a side's region came from; its String is
 // "resource", "parent cluster", "provider", "default", or "" when the
@@ -77,7 +86,10 @@ func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 	}
 	a := &analysis{p: p, cat: cat, opt: opt, provider: map[*planparse.ProviderConfig]string{}}
 	var out []*Resource
-	for _, c := range p.Changes {
+	for i, c := range p.Changes {
+		if opt.Checkpoint != nil && i > 0 && i%CheckpointEvery == 0 {
+			opt.Checkpoint()
+		}
 		ad, ok := adapterFor(c.Type) // arm.go: ARM types in any case
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
 			continue

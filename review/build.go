@@ -38,10 +38,11 @@ type Options struct {
 	Notes []string
 	// DefaultRegion applies when a resource and its provider name no region.
 	DefaultRegion string
-	// Analyzed, when set, is called with an input's index once infra has
-	// analyzed its plan: the lookups into prior_state and planned_values
-	// are done (the CLI gives their pages back to the system again).
-	Analyzed func(input int)
+	// Release, when set, is called with an input's index while infra
+	// analyzes its plan (infra.Options.Checkpoint) and once it is done:
+	// the lookups into prior_state and planned_values made so far are
+	// done (the CLI gives those sections' pages back to the system).
+	Release func(input int)
 }
 
 // Build reviews the inputs into one Report. Projects keep the input
@@ -64,9 +65,13 @@ func Build(inputs []Input, opt Options) *Report {
 		if env == "" {
 			env = DefaultEnvironment
 		}
-		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()})
-		if opt.Analyzed != nil {
-			opt.Analyzed(i)
+		iopt := infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()}
+		if opt.Release != nil {
+			iopt.Checkpoint = func() { opt.Release(i) }
+		}
+		resources := infra.Analyze(in.Plan, opt.Catalog, iopt)
+		if opt.Release != nil {
+			opt.Release(i)
 		}
 		sum := infra.Sum(resources) // for the report's cost and the cost rules alike
 		p := newProject(in.Name, env, in.Plan, resources, sum)

@@ -110,7 +110,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		// prior_state and planned_values are read again only for infra's
 		// few lookups: their pages go back to the system until then, and
-		// again once infra is done (Analyzed below).
+		// again as infra goes and once it is done (Release below).
 		releasePages(data, plan.SparseRanges())
 		mapped = append(mapped, data)
 		in := review.Input{Name: projectName(f, i), Plan: plan}
@@ -130,7 +130,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		inputs = append(inputs, in)
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Analyzed: func(i int) {
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Release: func(i int) {
 		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
 	}})
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
