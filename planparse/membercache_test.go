@@ -38,9 +38,7 @@ func TestMemberCacheReadsAsLookup(t *testing.T) {
 	for _, obj := range cacheObjects() {
 		raw := []byte(obj)
 		keys := []string{"missing", "a", "b", "ef", "", "x", "z", "w", "only", "k0", "k5", "k255", "k256", "k270", "k275", "k299"}
-		for _, k := range eachKeyOf(raw) {
-			keys = append(keys, k)
-		}
+		keys = append(keys, eachKeyOf(raw)...)
 		for round := range 20 {
 			c := newMemberCache()
 			order := append([]string(nil), keys...)

@@ -384,8 +384,9 @@ func TestResourcesWithReadsAsFilter(t *testing.T) {
 					}
 					for v := range values {
 						var want []*StateResource
+						lower := strings.ToLower(v) // as the index compares: ToLower of both
 						for _, r := range sec.of(typ) {
-							if s, ok := r.Values.Get(field).Str(); ok && v != "" && strings.ToLower(s) == strings.ToLower(v) {
+							if s, ok := r.Values.Get(field).Str(); ok && v != "" && strings.ToLower(s) == lower {
 								want = append(want, r)
 							}
 						}

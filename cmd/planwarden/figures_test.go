@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -125,7 +124,7 @@ func buildFigureBinaries(b *testing.B, dir string) figureBinaries {
 	b.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		b.Fatalf("the figures build the planwarden binary with the go command, which is not on PATH: %v", err)
 	}
 	bins := figureBinaries{planwarden: filepath.Join(dir, "planwarden"), tfjson: filepath.Join(dir, "tfjsondecode"), peak: filepath.Join(dir, "peak")}
 	for out, pkg := range map[string]string{bins.planwarden: ".", bins.tfjson: "./testdata/tfjsondecode", bins.peak: "./testdata/peak"} {
