@@ -148,16 +148,23 @@ func Parse(name string, data []byte) (*Plan, error) {
 	p.lazy.prior.build(w.PriorState, data, &w.priorScan, sanitizer{secrets: secrets, members: members})
 	p.lazy.planned.build(w.PlannedValues, data, &w.plannedScan, sanitizer{secrets: secrets, members: members})
 	z := &sanitizer{secrets: secrets, members: members} // shared by the plan's values
-	// The changes are one allocation: they live as long as the plan.
+	// The changes are made a chunk of the read's records at a time, one
+	// allocation a chunk, and each chunk of records is let go once made:
+	// the records and the changes are never all live together (on a
+	// 100,000-change plan that was 36 MB more live heap as Parse ended,
+	// and a collector goal set that much higher for the rest of a review).
 	p.Changes = make([]*Change, 0, w.ResourceChanges.Len())
-	slab := make([]Change, w.ResourceChanges.Len())
-	for i, rc := range w.ResourceChanges.All() {
-		c, err := newChange(rc, z, &slab[i])
-		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", i, sanitizer{secrets: secrets}.redactAddress(rc.Address), err),
-				Hint: "the file looks hand-edited or truncated; " + showHint}
+	for k, records := range w.ResourceChanges.chunks {
+		w.ResourceChanges.chunks[k] = nil
+		slab := make([]Change, len(records))
+		for j := range records {
+			c, err := newChange(&records[j], z, &slab[j])
+			if err != nil {
+				return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", len(p.Changes), sanitizer{secrets: secrets}.redactAddress(records[j].Address), err),
+					Hint: "the file looks hand-edited or truncated; " + showHint}
+			}
+			p.Changes = append(p.Changes, c)
 		}
-		p.Changes = append(p.Changes, c)
 	}
 	for i, rc := range w.ResourceDrift.All() {
 		c, err := newChange(rc, z, &Change{})
