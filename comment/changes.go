@@ -155,6 +155,11 @@ func details(c *review.Change) string {
 	if c.Importing() {
 		parts = append(parts, "imported")
 	}
+	if d := c.Source.Deposed; d != "" {
+		// The address is listed twice: its current object's change and
+		// this one, to the object a create_before_destroy left behind.
+		parts = append(parts, "deposed object "+codeCell(d))
+	}
 	switch {
 	case c.SKUBefore() == c.SKUAfter():
 	case c.Action() == string(planparse.ActionCreate) || c.SKUBefore() == "" && c.Action() != string(planparse.ActionUpdate):

@@ -67,7 +67,11 @@ func (v *view) gpuList() (table, *lazyItems[string]) {
 func (v *view) gpuRow(ref changeRef) string {
 	p, i, c := ref.p, ref.i, ref.c
 	r := c.Resource
-	cells := []string{codeCell(c.Address())}
+	addr := codeCell(c.Address())
+	if d := c.Source.Deposed; d != "" {
+		addr += " (deposed " + codeCell(d) + ")"
+	}
+	cells := []string{addr}
 	if v.multi {
 		cells = append(cells, codeCell(v.projectName(p, i)))
 	}

@@ -311,7 +311,10 @@ func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) 
 		Type:            w.Type,
 		Name:            w.Name,
 		Provider:        w.ProviderName,
-		Deposed:         w.Deposed,
+	}
+	if w.Deposed != "" {
+		// Terraform's random key; read as any text a comment may show.
+		c.Deposed = redactText(w.Deposed, z.secrets)
 	}
 	c.before = z.resolveAt(w.Change.Before, w.Change.BeforeSensitive, nil, "", &c.lb)
 	c.after = z.resolveAt(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", &c.la)

@@ -316,3 +316,15 @@ func TestParseDeposedObject(t *testing.T) {
 		t.Errorf("changes %v; want the replacement, then the deposed object's delete", p.Changes)
 	}
 }
+
+// A deposed key is text a comment shows: a secret of the plan in it is
+// hidden like anywhere else.
+func TestDeposedKeyIsRedacted(t *testing.T) {
+	t.Parallel()
+	const secret = "Zx9-kQ2v-Lm7p-Rt4w"
+	p := mustParse(t, "plan.json", `{"format_version":"1.2","resource_changes":[{"address":"aws_instance.a","type":"aws_instance","name":"a","deposed":"`+secret+`",
+	  "change":{"actions":["delete"],"before":{"password":"`+secret+`"},"after":null,"before_sensitive":{"password":true}}}]}`)
+	if d := p.Changes[0].Deposed; d == "" || strings.Contains(d, secret) {
+		t.Errorf("deposed key %q; want it shown with the secret hidden", d)
+	}
+}
