@@ -312,6 +312,7 @@ func (a *analysis) templateGroupOf(tmpl planparse.Value) Group {
 	if g.SKU.Name == "" && g.Unpriced == "" {
 		g.Unpriced = "the launch template sets no instance_type"
 	}
+	g.Spot = strings.EqualFold(strAt(tmpl, "instance_market_options", 0, "market_type"), "spot")
 	return g
 }
 
@@ -335,10 +336,24 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
+	g.Spot = g.Spot || asgSpot(v.Get("mixed_instances_policy", 0, "instances_distribution", 0), g.Scale)
 	s := awsSide(a, v, g)
 	s.tagsFrom = fromASGTags
 	s.Name = strAt(v, "name")
 	return s
+}
+
+// asgSpot reports whether a mixed instances policy's distribution runs
+// some of the fleet as spot: capacity above on_demand_base_capacity is
+// on-demand only at on_demand_percentage_above_base_capacity 100 (the
+// default), so a fleet that can outgrow its base is partly spot.
+func asgSpot(dist planparse.Value, sc Scale) bool {
+	pct := intAt(dist, "on_demand_percentage_above_base_capacity")
+	if !pct.known || pct.n >= 100 {
+		return false
+	}
+	base := intAt(dist, "on_demand_base_capacity")
+	return sc.Unknown || !base.known || base.n < sc.Max
 }
 
 // launchConfigurationGroup reads the instance type of an ASG's launch
