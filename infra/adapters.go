@@ -495,6 +495,22 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	return s
 }
 
+// clusterZones is how many zones a GKE cluster's nodes run in by its
+// node_locations: a zonal cluster's list leaves out the cluster's own
+// zone (the provider stores only the additional ones), which is counted
+// too. 0 when the cluster has no node_locations.
+func clusterZones(cl planparse.Value) int {
+	n := cl.Get("node_locations").Len()
+	if n == 0 {
+		return 0
+	}
+	z := strAt(cl, "location")
+	if z != "" && zoneRegion(z) != z && !slices.ContainsFunc(stringList(cl, "node_locations"), func(l string) bool { return strings.EqualFold(l, z) }) {
+		n++
+	}
+	return n
+}
+
 // gkeNodePool counts nodes per zone: node_count and min/max_node_count
 // are per zone, total_min/max_node_count are totals. Zones are the pool's
 // node_locations, else its cluster's (found through the cluster
@@ -515,7 +531,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 		}
 		if ok {
 			if zones == 0 {
-				zones = cl.Get("node_locations").Len()
+				zones = clusterZones(cl)
 			}
 			if loc == "" {
 				loc = location(cl, "location")
