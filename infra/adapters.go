@@ -488,6 +488,7 @@ func gceInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
 	g.Attached = gcpAttached(v.Get("guest_accelerator"), g.SKU)
 	g.Spot = gcpSpot(v.Get("scheduling", 0))
+	g.Windows = strings.Contains(strings.ToLower(strAt(v, "boot_disk", 0, "initialize_params", 0, "image")), "windows")
 	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"), src: v, tagsFrom: fromLabels}
 	if s.Region = zoneRegion(location(v, "zone")); s.Region != "" {
 		s.RegionSource = RegionFromResource
@@ -521,6 +522,7 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	g := a.gcpMachine(nc)
 	g.Attached = gcpAttached(nc.Get("guest_accelerator"), g.SKU)
 	g.Spot = boolAt(nc, "spot") || boolAt(nc, "preemptible")
+	g.Windows = strings.HasPrefix(strings.ToUpper(strAt(nc, "image_type")), "WINDOWS")
 	loc := location(v, "location")
 	zones := v.Get("node_locations").Len()
 	if zones == 0 || loc == "" {
