@@ -74,12 +74,11 @@ func rangeScale(lo, exp, hi count) Scale {
 	if lo.unknown || hi.unknown || !lo.known || !hi.known {
 		return Scale{Unknown: true, Autoscaled: true}
 	}
-	s := Scale{Min: lo.n, Max: hi.n, Expected: lo.n, Autoscaled: true}
+	// A maximum below the minimum is read as the minimum, before the
+	// expected count is kept within them (min <= expected <= max).
+	s := Scale{Min: lo.n, Max: max(hi.n, lo.n), Expected: lo.n, Autoscaled: true}
 	if exp.known {
-		s.Expected = min(max(exp.n, lo.n), hi.n)
-	}
-	if s.Max < s.Min {
-		s.Max = s.Min
+		s.Expected = min(max(exp.n, lo.n), s.Max)
 	}
 	return s
 }
