@@ -1,6 +1,7 @@
 package infra
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -18,12 +19,23 @@ const sagemakerDimension = "sagemaker:variant:DesiredInstanceCount"
 // changes or prior_state/planned_values, or, when the id is known only
 // after apply, by a configuration reference to the endpoint.
 func (a *analysis) endpointAutoscaling(c *planparse.Change, endpoint string, w when, s *Side) {
+	prod := 0
+	for i := range s.Groups {
+		if !s.Groups[i].Shadow {
+			prod++
+		}
+	}
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		if g.Serverless || g.Scale.Unknown {
 			continue
 		}
-		t, ok := a.scalingTarget(c, endpoint, g.Name, w)
+		// The variant as a configuration reference names it.
+		ref := "production_variants[" + strconv.Itoa(i) + "]"
+		if g.Shadow {
+			ref = "shadow_production_variants[" + strconv.Itoa(i-prod) + "]"
+		}
+		t, ok := a.scalingTarget(c, endpoint, g.Name, ref, len(s.Groups) == 1, w)
 		if !ok {
 			continue
 		}
@@ -32,7 +44,12 @@ func (a *analysis) endpointAutoscaling(c *planparse.Change, endpoint string, w w
 	}
 }
 
-func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, w when) (planparse.Value, bool) {
+// scalingTarget finds the target of one variant of an endpoint. A target
+// found by its reference to the endpoint is the variant's when its
+// resource_id also refers to that variant of the configuration (variantRef,
+// production_variants[N]), or, naming no variant, when the endpoint has
+// only this one (alone): a target for one variant never scales another.
+func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant, variantRef string, alone bool, w when) (planparse.Value, bool) {
 	const typ = "aws_appautoscaling_target"
 	isTarget := func(v planparse.Value) bool {
 		return strAt(v, "scalable_dimension") == sagemakerDimension && strings.EqualFold(strAt(v, "service_namespace"), "sagemaker")
@@ -62,10 +79,11 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, 
 		if cr == nil || cr.Expressions["resource_id"] == nil {
 			continue
 		}
-		for _, ref := range cr.Expressions["resource_id"].References {
+		refs := cr.Expressions["resource_id"].References
+		for _, ref := range refs {
 			if addr := resourcePart(ref); addr == planparse.StripInstanceKeys(strings.TrimPrefix(c.Address, c.ModuleAddress+".")) {
 				// A known id names its variant (and matched above if it is this one).
-				if v := pick(o, w); isTarget(v) && strAt(v, "resource_id") == "" {
+				if v := pick(o, w); isTarget(v) && strAt(v, "resource_id") == "" && targetsVariant(refs, variantRef, alone) {
 					found = append(found, v)
 				}
 				break
@@ -77,6 +95,26 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant string, 
 		return found[0], true
 	}
 	return planparse.Value{}, false
+}
+
+// targetsVariant reports whether a target's resource_id references are
+// for the variant variantRef names: a reference to an endpoint
+// configuration's variant (aws_sagemaker_endpoint_configuration.c.production_variants[1])
+// must be that one; with none, the endpoint must have one variant only.
+func targetsVariant(refs []string, variantRef string, alone bool) bool {
+	named := false
+	for _, ref := range refs {
+		if !strings.HasPrefix(ref, "aws_sagemaker_endpoint_configuration.") {
+			continue
+		}
+		if steps := planparse.AddressSteps(ref); len(steps) > 2 && strings.Contains(steps[2], "[") {
+			if steps[2] == variantRef {
+				return true
+			}
+			named = true
+		}
+	}
+	return !named && alone
 }
 
 // existsOn reports whether a change's object exists on side w: a target
