@@ -230,6 +230,10 @@ func nodes(s *infra.Side) string {
 			p = "known after apply"
 		case g.Serverless:
 			p = "serverless"
+		case g.SKU.Name == "" && g.Scale == (infra.Scale{}):
+			// No SKU and no count read (an endpoint whose configuration
+			// is not in the plan): unknown, not 0 nodes.
+			p = "unknown"
 		default:
 			p = fmt.Sprintf("%d / %d / %d", g.Scale.Min, g.Scale.Expected, g.Scale.Max)
 		}
@@ -273,14 +277,24 @@ func hourlyRange(exp, lo, hi *float64, approx bool) string {
 	return s + " (up to " + money(hi) + ")"
 }
 
+// fleet is a resource's fleet GPUs before and after; a side whose
+// accelerators or count are not known reads "unknown", never 0.
 func fleet(before, after *infra.Side) string {
 	eb, ea := before.GPUs(false), after.GPUs(false)
 	mb, ma := before.GPUs(true), after.GPUs(true)
-	s := num(eb) + " → " + num(ea)
-	if mb != eb || ma != ea {
-		s += " (at max " + num(mb) + " → " + num(ma) + ")"
+	kb, ka := before.GPUsKnown(), after.GPUsKnown()
+	s := gpuCount(eb, kb) + " → " + gpuCount(ea, ka)
+	if (kb && mb != eb) || (ka && ma != ea) {
+		s += " (at max " + gpuCount(mb, kb) + " → " + gpuCount(ma, ka) + ")"
 	}
 	return s
+}
+
+func gpuCount(n float64, known bool) string {
+	if !known {
+		return "unknown"
+	}
+	return num(n)
 }
 
 // beforeAfter joins two cells with an arrow, or shows one when they agree.

@@ -235,6 +235,26 @@ func (s *Side) GPUs(atMax bool) float64 {
 	return n
 }
 
+// GPUsKnown reports whether GPUs counts the side's accelerators: false
+// when a group's SKU is one no catalog row or family rule knows (or is
+// known only after apply), or an accelerated group's count is known only
+// after apply; GPUs counts those as 0. A nil side has none, known.
+func (s *Side) GPUsKnown() bool {
+	if s == nil {
+		return true
+	}
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		if g.Serverless {
+			continue
+		}
+		if !g.SKU.Known || (g.Scale.Unknown && (g.SKU.GPUCount > 0 || len(g.Attached) > 0)) {
+			return false
+		}
+	}
+	return true
+}
+
 // Resource is infra's view of one change of a supported resource type.
 type Resource struct {
 	Address string
