@@ -552,14 +552,25 @@ func gkeNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 		}
 		return x
 	}
+	// node_count is computed for an autoscaled pool: until it is known,
+	// the pool starts at initial_node_count.
 	n := intAt(v, "node_count")
-	if !n.known && !n.unknown {
-		n = intAt(v, "initial_node_count")
+	if !n.known {
+		if in := intAt(v, "initial_node_count"); in.known || !n.unknown {
+			n = in
+		}
 	}
 	if as := v.Get("autoscaling", 0); as.Len() > 0 {
-		lo, hi := intAt(as, "total_min_node_count"), intAt(as, "total_max_node_count")
+		// A minimum left unset is GKE's default, 0.
+		orZero := func(x count) count {
+			if !x.known && !x.unknown {
+				return count{known: true}
+			}
+			return x
+		}
+		lo, hi := orZero(intAt(as, "total_min_node_count")), intAt(as, "total_max_node_count")
 		if !hi.known {
-			lo, hi = times(intAt(as, "min_node_count")), times(intAt(as, "max_node_count"))
+			lo, hi = times(orZero(intAt(as, "min_node_count"))), times(intAt(as, "max_node_count"))
 		}
 		g.Scale = rangeScale(lo, times(n), hi)
 	} else {
