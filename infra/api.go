@@ -114,6 +114,7 @@ type analysis struct {
 	byValue   map[relKey]relHit // relatedByValue's answers
 	templates map[relKey]Group  // templateGroup's answers
 	locations map[relKey]string // clusterLocation's answers for clusters found by id
+	armPools  map[string]bool   // ARM agentPools changes by address, lower case
 	provider  map[*planparse.ProviderConfig]string
 	// skus and quotes remember the catalog's answers: a large plan asks
 	// about the same few SKUs and regions thousands of times.

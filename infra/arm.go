@@ -103,7 +103,7 @@ func armPool(a *analysis, pool planparse.Value, name string) (Side, Group) {
 // change, else the first pool, which ARM requires to be a system pool. GPU
 // pools declared as agentPools resources are judged on their own.
 func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	pools := v.Get("properties", "agentPoolProfiles").List()
+	pools := a.inlinePools(c, v.Get("properties", "agentPoolProfiles").List())
 	if len(pools) == 0 {
 		return armSide(a, v, Group{SKU: SKU{Cloud: CloudAzure}, Scale: Scale{Unknown: true},
 			Unpriced: "the cluster lists no agentPoolProfiles, so its pools cannot be priced"})
@@ -130,6 +130,35 @@ func armManagedCluster(a *analysis, c *planparse.Change, v planparse.Value, w wh
 		s.RegionSource = RegionFromResource
 	}
 	return s
+}
+
+// inlinePools leaves out of a cluster's agentPoolProfiles the pools the
+// what-if also lists as agentPools resources of the cluster: ARM returns
+// every pool in the cluster's payload, and the pool's own entry prices it
+// (counted once, not twice). When that leaves none, all are kept.
+func (a *analysis) inlinePools(c *planparse.Change, pools []planparse.Value) []planparse.Value {
+	if a.armPools == nil {
+		a.armPools = map[string]bool{}
+		for _, o := range a.p.Changes {
+			if i := strings.LastIndex(strings.ToLower(o.Address), "/agentpools/"); i >= 0 && o.Deposed == "" {
+				a.armPools[strings.ToLower(o.Address)] = true
+			}
+		}
+	}
+	if len(a.armPools) == 0 {
+		return pools
+	}
+	prefix := strings.ToLower(c.Address) + "/agentpools/"
+	var own []planparse.Value
+	for _, p := range pools {
+		if !a.armPools[prefix+strings.ToLower(strAt(p, "name"))] {
+			own = append(own, p)
+		}
+	}
+	if len(own) == 0 {
+		return pools
+	}
+	return own
 }
 
 // gpuPoolName is the name of the first inline pool of a managed cluster
