@@ -325,6 +325,10 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	}
 	if override != "" {
 		g = Group{SKU: a.lookup(CloudAWS, override)}
+	} else if mip.Get("override", 0, "instance_requirements").Len() > 0 {
+		// Attribute-based selection: EC2 picks the types at launch, not
+		// the launch template's instance_type.
+		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "instance_requirements: EC2 chooses the instance types at launch"}
 	} else if spec := mip.Get("launch_template_specification"); spec.Len() > 0 {
 		g = a.launchTemplateGroup(c, spec.Get(0), w, "launch_template_id", "launch_template_name",
 			"mixed_instances_policy", "launch_template", "launch_template_specification")

@@ -50,3 +50,24 @@ func TestAutoscalingGroupSpot(t *testing.T) {
 		},
 	})
 }
+
+// An ASG whose mixed instances policy selects types by
+// instance_requirements does not run the launch template's instance_type.
+func TestAutoscalingGroupInstanceRequirements(t *testing.T) {
+	t.Parallel()
+	runAdapterCases(t, map[string]adapterCase{
+		"instance_requirements override": {
+			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{
+				{addr: "aws_launch_template.gpu", actions: []string{"create"}, after: map[string]any{"id": "lt-0abc", "instance_type": "p3.2xlarge"}},
+				{addr: "aws_autoscaling_group.gpu", actions: []string{"create"}, after: map[string]any{"name": "gpu", "min_size": 2, "max_size": 4,
+					"desired_capacity": 2, "mixed_instances_policy": []any{map[string]any{"launch_template": []any{map[string]any{
+						"launch_template_specification": []any{map[string]any{"launch_template_id": "lt-0abc"}},
+						"override": []any{map[string]any{"instance_requirements": []any{map[string]any{
+							"vcpu_count": []any{map[string]any{"min": 4}}, "memory_mib": []any{map[string]any{"min": 16384}}}}}}}}}}}}}},
+			addr: "aws_autoscaling_group.gpu",
+			want: rview{Kind: KindScaleSet, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
+				Unpriced: []string{"after: instance_requirements: EC2 chooses the instance types at launch"},
+				After:    &sview{Region: "us-east-1", Source: RegionFromProvider, Scale: auto(2, 2, 4), Name: "gpu"}},
+		},
+	})
+}
