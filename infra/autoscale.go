@@ -71,6 +71,8 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant, variant
 	// The id is known only after apply (a new endpoint): a target whose
 	// resource_id refers to this endpoint, in the same module.
 	var found []planparse.Value
+	rel := strings.TrimPrefix(c.Address, c.ModuleAddress+".")
+	base := planparse.StripInstanceKeys(rel)
 	for _, o := range a.changesOfType(typ) {
 		if o.ModuleAddress != c.ModuleAddress || !existsOn(o, w) {
 			continue
@@ -81,13 +83,20 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant, variant
 		}
 		refs := cr.Expressions["resource_id"].References
 		for _, ref := range refs {
-			if addr := resourcePart(ref); addr == planparse.StripInstanceKeys(strings.TrimPrefix(c.Address, c.ModuleAddress+".")) {
-				// A known id names its variant (and matched above if it is this one).
-				if v := pick(o, w); isTarget(v) && strAt(v, "resource_id") == "" && targetsVariant(refs, variantRef, alone) {
-					found = append(found, v)
-				}
+			addr := resourcePart(ref)
+			if addr != rel && addr != base {
+				continue
+			}
+			// A reference without the instance key (each.key) is to this
+			// instance when the target has its key, or it is the only one.
+			if addr == base && base != rel && lastKey(o.Address) != lastKey(c.Address) && len(a.instances(planparse.StripInstanceKeys(c.Address))) > 1 {
 				break
 			}
+			// A known id names its variant (and matched above if it is this one).
+			if v := pick(o, w); isTarget(v) && strAt(v, "resource_id") == "" && targetsVariant(refs, variantRef, alone) {
+				found = append(found, v)
+			}
+			break
 		}
 	}
 	// Several targets on one endpoint are per variant: only one is unambiguous.
@@ -95,6 +104,17 @@ func (a *analysis) scalingTarget(c *planparse.Change, endpoint, variant, variant
 		return found[0], true
 	}
 	return planparse.Value{}, false
+}
+
+// lastKey is the instance key of an address's resource ("[\"a\"]" of
+// module.m.aws_sagemaker_endpoint.e["a"]), "" when it has none.
+func lastKey(addr string) string {
+	steps := planparse.AddressSteps(addr)
+	last := steps[len(steps)-1]
+	if i := strings.IndexByte(last, '['); i >= 0 {
+		return last[i:]
+	}
+	return ""
 }
 
 // targetsVariant reports whether a target's resource_id references are

@@ -46,3 +46,43 @@ func TestEndpointTargetScalesOnlyItsVariant(t *testing.T) {
 		},
 	})
 }
+
+// Endpoints made with for_each: a target found by its reference scales the
+// endpoint instance with its own key (for_each = the endpoints), or the one
+// a static key names, never another instance.
+func TestEndpointTargetScalesOnlyItsInstance(t *testing.T) {
+	t.Parallel()
+	tags := map[string]string{"cost-center": "ml"}
+	cfg := endpointConfig("cfg", []any{variant("main", "ml.g5.xlarge", 1)}, nil)
+	ep := func(name string) map[string]any {
+		return map[string]any{"name": name, "endpoint_config_name": "cfg", "tags_all": map[string]any{"cost-center": "ml"}}
+	}
+	plan := func(target string, refs ...any) tplan {
+		return tplan{providers: awsProvider("us-east-1"), changes: []rc{
+			{addr: "aws_sagemaker_endpoint_configuration.c", actions: []string{"create"}, after: cfg},
+			{addr: `aws_sagemaker_endpoint.e["a"]`, actions: []string{"create"}, after: ep("a")},
+			{addr: `aws_sagemaker_endpoint.e["b"]`, actions: []string{"create"}, after: ep("b")},
+			{addr: target, actions: []string{"create"}, after: map[string]any{"scalable_dimension": "sagemaker:variant:DesiredInstanceCount",
+				"service_namespace": "sagemaker", "min_capacity": 1, "max_capacity": 10}, unknown: map[string]any{"resource_id": true}}},
+			config: []map[string]any{{"address": "aws_appautoscaling_target.t", "mode": "managed", "type": "aws_appautoscaling_target", "name": "t",
+				"expressions": map[string]any{"resource_id": map[string]any{"references": refs}}}}}
+	}
+	side := func(name string, s Scale) *sview {
+		return &sview{SKU: "ml.g5.xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: s, GPUs: 1, MaxGPUs: float64(s.Max),
+			GPUModel: "NVIDIA A10G 24GB", Name: name, Tags: tags}
+	}
+	scaled := func(name string) rview {
+		return rview{Kind: KindEndpoint, GroupsA: 1, Hourly: "0 -> 1.4084 (max 14.084)", Overlap: "nil", After: side(name, auto(1, 1, 10))}
+	}
+	fixedOne := func(name string) rview {
+		return rview{Kind: KindEndpoint, GroupsA: 1, Hourly: "0 -> 1.4084 (max 1.4084)", Overlap: "nil", After: side(name, fixed(1))}
+	}
+	eachKey := []any{"aws_sagemaker_endpoint.e.name", "aws_sagemaker_endpoint.e"}
+	staticB := []any{`aws_sagemaker_endpoint.e["b"].name`, `aws_sagemaker_endpoint.e["b"]`, "aws_sagemaker_endpoint.e"}
+	runAdapterCases(t, map[string]adapterCase{
+		"each.key target of a: a scales":   {plan: plan(`aws_appautoscaling_target.t["a"]`, eachKey...), addr: `aws_sagemaker_endpoint.e["a"]`, want: scaled("a")},
+		"each.key target of a: b does not": {plan: plan(`aws_appautoscaling_target.t["a"]`, eachKey...), addr: `aws_sagemaker_endpoint.e["b"]`, want: fixedOne("b")},
+		"static key b: b scales":           {plan: plan("aws_appautoscaling_target.t", staticB...), addr: `aws_sagemaker_endpoint.e["b"]`, want: scaled("b")},
+		"static key b: a does not":         {plan: plan("aws_appautoscaling_target.t", staticB...), addr: `aws_sagemaker_endpoint.e["a"]`, want: fixedOne("a")},
+	})
+}
