@@ -29,7 +29,12 @@ func TestFleetGPUsUnknownIsNotZero(t *testing.T) {
 {"address":"aws_sagemaker_endpoint.e","mode":"managed","type":"aws_sagemaker_endpoint","name":"e",
  "provider_name":"registry.terraform.io/hashicorp/aws","change":{"actions":["update"],
  "before":{"name":"llm","endpoint_config_name":"cfg-old","region":"us-east-1"},
- "after":{"name":"llm","endpoint_config_name":"cfg-new","region":"us-east-1"}}}]}`
+ "after":{"name":"llm","endpoint_config_name":"cfg-new","region":"us-east-1"}}},
+{"address":"google_compute_instance.g","mode":"managed","type":"google_compute_instance","name":"g",
+ "provider_name":"registry.terraform.io/hashicorp/google","change":{"actions":["update"],
+ "before":{"name":"g","machine_type":"n1-standard-8","zone":"us-central1-a","guest_accelerator":[{"type":"nvidia-tesla-t4","count":1}]},
+ "after":{"name":"g","machine_type":"n1-standard-8","zone":"us-central1-a","guest_accelerator":[{"type":"nvidia-tesla-t4"}]},
+ "after_unknown":{"guest_accelerator":[{"count":true}]}}}]}`
 	p, err := planparse.Parse("unknown.json", []byte(plan))
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +43,7 @@ func TestFleetGPUsUnknownIsNotZero(t *testing.T) {
 	for _, want := range []string{
 		"| `azurerm_linux_virtual_machine.v` | `Standard_NC24ads_A100_v4` → unknown | NVIDIA A100 80GB PCIe × 1 → unknown | 1 / 1 / 1 | 1 → unknown |",
 		"| `aws_eks_node_group.g` | `p4d.24xlarge` | NVIDIA A100 40GB × 8 | 1 / 2 / 4 → known after apply | 16 → unknown (at max 32 → unknown) |",
+		"| `google_compute_instance.g` | `n1-standard-8` | NVIDIA T4 16GB × 1 → attached accelerator known after apply | 1 / 1 / 1 | 1 → unknown |",
 		"| `aws_sagemaker_endpoint.e` | unknown → `ml.g5.2xlarge` | unknown → NVIDIA A10G 24GB × 1 | unknown → 2 / 2 / 2 | unknown → 2 |",
 	} {
 		if !strings.Contains(body, want) {

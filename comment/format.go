@@ -187,6 +187,10 @@ func perNode(s *infra.Side) string {
 			items = append(items, text(orUnknown(g.SKU.GPUModel, "accelerator"))+" × "+num(g.SKU.GPUCount))
 		}
 		for _, a := range g.Attached {
+			if a.Count == 0 { // infra's accelerator known only after apply
+				items = append(items, text(a.Type))
+				continue
+			}
 			items = append(items, text(orUnknown(a.GPUModel, a.Type))+" × "+strconv.Itoa(a.Count))
 		}
 		p := strings.Join(items, " + ")

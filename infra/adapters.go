@@ -460,6 +460,10 @@ func gcpAttached(v planparse.Value, machine SKU) []Attached {
 	for _, ga := range v.List() {
 		typ := gcpAcceleratorName(strAt(ga, "type"))
 		n := intAt(ga, "count")
+		if n.unknown || ga.Get("type").IsUnknown() {
+			// Known only after apply: neither counted as none nor priced.
+			return []Attached{{Type: unknownAccelerator}}
+		}
 		if typ == "" || !n.known || n.n == 0 {
 			continue
 		}
@@ -471,6 +475,11 @@ func gcpAttached(v planparse.Value, machine SKU) []Attached {
 	}
 	return out
 }
+
+// unknownAccelerator is the attached accelerator whose type or count is
+// known only after apply (Attached.Type): the group is unpriced and its
+// GPUs unknown.
+const unknownAccelerator = "attached accelerator known after apply"
 
 func gcpSpot(sched planparse.Value) bool {
 	return boolAt(sched, "preemptible") || boolAt(sched, "spot") ||

@@ -434,6 +434,8 @@ func (a *analysis) price(s *Side, g *Group) {
 		g.Unpriced = "region unknown: the resource and its provider name none and no default region is set"
 	case g.Scale.Unknown:
 		g.Unpriced = "instance count known only after apply"
+	case len(g.Attached) == 1 && g.Attached[0].Type == unknownAccelerator:
+		g.Unpriced = "attached accelerator type or count known only after apply"
 	}
 	if g.Unpriced != "" {
 		return

@@ -45,3 +45,26 @@ func TestGCPWindowsIsUnpriced(t *testing.T) {
 		},
 	})
 }
+
+// A guest accelerator whose count (or type) is known only after apply
+// leaves the machine unpriced, never priced as the machine type alone.
+func TestGCEAcceleratorKnownAfterApply(t *testing.T) {
+	t.Parallel()
+	runAdapterCases(t, map[string]adapterCase{
+		"T4 count known after apply": {
+			plan: tplan{changes: []rc{{addr: "google_compute_instance.w", actions: []string{"create"},
+				after: map[string]any{"name": "w", "machine_type": "n1-standard-8", "zone": "us-central1-a",
+					"guest_accelerator": []any{map[string]any{"type": "nvidia-tesla-t4"}}},
+				unknown: map[string]any{"guest_accelerator": []any{map[string]any{"count": true}}}}}},
+			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
+				Unpriced: []string{"after: attached accelerator type or count known only after apply"},
+				After:    &sview{SKU: "n1-standard-8", Region: "us-central1", Source: RegionFromResource, Scale: fixed(1), Name: "w"}},
+		},
+	})
+	r := analyze(t, tplan{changes: []rc{{addr: "google_compute_instance.w", actions: []string{"create"},
+		after:   map[string]any{"name": "w", "machine_type": "n1-standard-8", "zone": "us-central1-a", "guest_accelerator": []any{map[string]any{"type": "nvidia-tesla-t4"}}},
+		unknown: map[string]any{"guest_accelerator": []any{map[string]any{"count": true}}}}}}, Options{})[0]
+	if r.After.GPUsKnown() {
+		t.Errorf("fleet GPUs of an instance whose accelerator count is unknown read as known (%v)", r.After.GPUs(false))
+	}
+}

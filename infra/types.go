@@ -251,6 +251,11 @@ func (s *Side) GPUsKnown() bool {
 		if !g.SKU.Known || (g.Scale.Unknown && (g.SKU.GPUCount > 0 || len(g.Attached) > 0)) {
 			return false
 		}
+		for _, at := range g.Attached {
+			if at.Type == unknownAccelerator {
+				return false
+			}
+		}
 	}
 	return true
 }
