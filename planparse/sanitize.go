@@ -725,6 +725,10 @@ func quotedEnd(addr string, start int) int {
 
 // redactIndex is redactAddress for a change's raw index (a JSON value).
 func (z sanitizer) redactIndex(raw string) string {
+	if len(raw) >= 2 && (raw[0] == '{' || raw[0] == '[') {
+		// Not an index Terraform writes; its strings may hold a secret.
+		return redactText(raw, z.secrets)
+	}
 	if len(raw) < 2 || raw[0] != '"' {
 		return raw
 	}

@@ -1,0 +1,91 @@
+package planparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// auditSecret is marked sensitive in auditPlan's first resource; each case
+// echoes it in one more place of the plan.
+const auditSecret = "Zq8vLm3Np0Rt7Xy2"
+
+// auditPlan is a plan whose first change marks auditSecret sensitive,
+// followed by the given resource changes and top-level members (JSON).
+func auditPlan(changes, members string) []byte {
+	s := `{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[` +
+		`{"address":"aws_ssm_parameter.a","mode":"managed","type":"aws_ssm_parameter","name":"a","provider_name":"aws",` +
+		`"change":{"actions":["create"],"before":null,"after":{"name":"x","value":"SECRET"},"after_sensitive":{"value":true}}}`
+	if changes != "" {
+		s += "," + changes
+	}
+	s += "]"
+	if members != "" {
+		s += "," + members
+	}
+	return []byte(strings.ReplaceAll(s+"}", "SECRET", auditSecret))
+}
+
+// auditChange is a resource change of aws_instance.b with extra members.
+func auditChange(actions, extra string) string {
+	return `{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws"` + extra +
+		`,"change":{"actions":` + actions + `,"before":null,"after":{"ami":"ami-1"}}}`
+}
+
+// A marked secret echoed where a plan's names, keys and reasons stand is
+// hidden in what the review shows, in Parse's errors and in Redact's file.
+func TestMarkedSecretEchoedInNamesAndReasons(t *testing.T) {
+	t.Parallel()
+	output := `"output_changes":{"SECRET":{"actions":["create"],"before":null,"after":"x","after_unknown":false,"before_sensitive":false,"after_sensitive":false}}`
+	tests := map[string][]byte{
+		"output name": auditPlan("", output),
+		"output name in planned_values, prior_state and configuration": auditPlan("", output+
+			`,"planned_values":{"outputs":{"SECRET":{"sensitive":false,"value":"x"}},"root_module":{}}`+
+			`,"prior_state":{"format_version":"1.0","values":{"outputs":{"SECRET":{"sensitive":false,"value":"x"}},"root_module":{}}}`+
+			`,"configuration":{"root_module":{"outputs":{"SECRET":{"expression":{"constant_value":"x"}}}}}`),
+		"deposed key":                   auditPlan(auditChange(`["delete"]`, `,"deposed":"SECRET"`), ""),
+		"action_reason":                 auditPlan(auditChange(`["create"]`, `,"action_reason":"SECRET"`), ""),
+		"object index":                  auditPlan(auditChange(`["create"]`, `,"index":{"k":"SECRET"}`), ""),
+		"check instance_key":            auditPlan("", `"checks":[{"address":{"kind":"resource","mode":"managed","type":"aws_instance","name":"b","to_display":"aws_instance.b"},"status":"fail","instances":[{"address":{"to_display":"aws_instance.b[\"SECRET\"]","instance_key":"SECRET"},"status":"fail","problems":[{"message":"bad"}]}]}]`),
+		"deferred reason":               auditPlan("", `"deferred_changes":[{"reason":"SECRET","resource_change":`+auditChange(`["create"]`, "")+`}]`),
+		"deferred reason in text":       auditPlan("", `"deferred_changes":[{"reason":"r-SECRET","resource_change":`+auditChange(`["create"]`, "")+`}]`),
+		"unknown action (error)":        auditPlan(auditChange(`["SECRET"]`, ""), ""),
+		"unknown output action (error)": auditPlan("", strings.Replace(output, `["create"]`, `["SECRET"]`, 1)),
+	}
+	for name, data := range tests {
+		t.Run(name, func(t *testing.T) {
+			if !strings.Contains(string(data), auditSecret) {
+				t.Fatal("the plan lacks the secret: the test would prove nothing")
+			}
+			p, err := Parse("plan.json", data)
+			if err != nil {
+				if strings.Contains(err.Error(), auditSecret) {
+					t.Errorf("Parse's error shows the secret: %v", err)
+				}
+			} else {
+				seen := displayed(p)
+				for _, o := range p.Outputs {
+					seen += " " + o.Name
+				}
+				for _, d := range p.Deferred {
+					seen += " " + d.Reason + d.Change.Address + d.Change.Index
+				}
+				for _, c := range p.Changes {
+					seen += " " + c.Deposed + c.Reason
+				}
+				if strings.Contains(seen, auditSecret) {
+					t.Errorf("the review shows the secret: %s", seen)
+				}
+			}
+			out, err := Redact("plan.json", data)
+			if err != nil {
+				if strings.Contains(err.Error(), auditSecret) {
+					t.Errorf("Redact's error shows the secret: %v", err)
+				}
+				return
+			}
+			if strings.Contains(string(out), auditSecret) {
+				t.Errorf("the redacted plan holds the secret:\n%s", out)
+			}
+		})
+	}
+}
