@@ -519,6 +519,13 @@ func (z sanitizer) secretString(s, name string, c nameClass) bool {
 	if z.secrets.holds(s) {
 		return true
 	}
+	if z.secrets.size() > 0 {
+		// A known secret base64-encoded (a user_data script, a
+		// Kubernetes secret's data) is hidden like the secret.
+		if text, ok := decodeBlob(s); ok && z.secrets.contains(text) {
+			return true
+		}
+	}
 	return hasSecretClass(s, name, c)
 }
 

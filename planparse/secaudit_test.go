@@ -1,6 +1,9 @@
 package planparse
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"strings"
 	"testing"
 )
@@ -85,6 +88,42 @@ func TestMarkedSecretEchoedInNamesAndReasons(t *testing.T) {
 			}
 			if strings.Contains(string(out), auditSecret) {
 				t.Errorf("the redacted plan holds the secret:\n%s", out)
+			}
+		})
+	}
+}
+
+// A marked secret base64-encoded in another value (alone, inside a script,
+// gzipped) is hidden like the secret, in the review and in Redact's file.
+func TestMarkedSecretEchoedInBase64(t *testing.T) {
+	t.Parallel()
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("#!/bin/sh\nexport X=" + auditSecret + "\n"))
+	w.Close()
+	blobs := map[string]string{
+		"the secret":         base64.StdEncoding.EncodeToString([]byte(auditSecret)),
+		"a script":           base64.StdEncoding.EncodeToString([]byte("#!/bin/sh\necho " + auditSecret + " > /etc/app\n")),
+		"a gzipped script":   base64.StdEncoding.EncodeToString(gz.Bytes()),
+		"unpadded, url-safe": base64.RawURLEncoding.EncodeToString([]byte("run " + auditSecret)),
+	}
+	for name, blob := range blobs {
+		t.Run(name, func(t *testing.T) {
+			data := auditPlan(`{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws",`+
+				`"change":{"actions":["create"],"before":null,"after":{"description":"`+blob+`"}}}`, "")
+			p, err := Parse("plan.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seen := displayed(p); strings.Contains(seen, blob) {
+				t.Errorf("the review shows the blob: %s", seen)
+			}
+			out, err := Redact("plan.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(out), blob) {
+				t.Errorf("the redacted plan holds the blob:\n%s", out)
 			}
 		})
 	}
