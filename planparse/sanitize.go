@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,8 +203,22 @@ func prefixHash(s string, i int) uint32 {
 // newSecretSet returns an empty set.
 func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}} }
 
-// add records a secret.
+// add records a secret, and the forms a configuration turns it into
+// (lower(), upper(), urlencode()) when it is long and more than words:
+// a secret lowered into a bucket name or put in a query is the secret.
 func (s *secretIndex) add(x string) {
+	s.put(x)
+	if len(x) < minContainedLen || onlyWords(x) {
+		return
+	}
+	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x)} {
+		if _, ok := s.m[v]; !ok {
+			s.put(v)
+		}
+	}
+}
+
+func (s *secretIndex) put(x string) {
 	s.m[x] = struct{}{}
 	l := min(len(x), 255)
 	s.lens[l>>6] |= 1 << (l & 63)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -124,6 +126,50 @@ func TestMarkedSecretEchoedInBase64(t *testing.T) {
 			}
 			if strings.Contains(string(out), blob) {
 				t.Errorf("the redacted plan holds the blob:\n%s", out)
+			}
+		})
+	}
+}
+
+// A marked secret lowered, upper-cased or URL-encoded in another value (a
+// bucket name from lower(var.x), a query string) is hidden like the
+// secret; a short one or one of words only is not looked for that way.
+func TestMarkedSecretEchoedTransformed(t *testing.T) {
+	t.Parallel()
+	const special = "Ab1/Cd2+Ef3=Gh 4%"
+	tests := []struct {
+		name, secret, echo string
+		hidden             bool
+	}{
+		{"lower", auditSecret, "bucket-" + strings.ToLower(auditSecret), true},
+		{"upper", auditSecret, strings.ToUpper(auditSecret), true},
+		{"query escaped", special, "https://x.example/?p=" + url.QueryEscape(special), true},
+		{"path escaped", special, "https://x.example/" + url.PathEscape(special) + "/v", true},
+		{"words only", "Production-Main", "production-main", false},
+		{"short", "Ab1c9Z", "ab1c9z", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, _ := json.Marshal(tc.secret)
+			e, _ := json.Marshal(tc.echo)
+			data := []byte(`{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[` +
+				`{"address":"aws_ssm_parameter.a","mode":"managed","type":"aws_ssm_parameter","name":"a","provider_name":"aws",` +
+				`"change":{"actions":["create"],"before":null,"after":{"name":"x","value":` + string(q) + `},"after_sensitive":{"value":true}}},` +
+				`{"address":"aws_s3_bucket.b","mode":"managed","type":"aws_s3_bucket","name":"b","provider_name":"aws",` +
+				`"change":{"actions":["create"],"before":null,"after":{"bucket":` + string(e) + `}}}]}`)
+			p, err := Parse("plan.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seen := displayed(p); strings.Contains(seen, tc.echo) == tc.hidden {
+				t.Errorf("hidden = %v, want %v: %s", !strings.Contains(seen, tc.echo), tc.hidden, seen)
+			}
+			out, err := Redact("plan.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(out), string(e[1:len(e)-1])) == tc.hidden {
+				t.Errorf("redacted: hidden = %v, want %v:\n%s", tc.hidden, !tc.hidden, out)
 			}
 		})
 	}
