@@ -212,13 +212,17 @@ func (s *secretIndex) add(x string) {
 		return
 	}
 	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x)} {
-		if _, ok := s.m[v]; !ok {
-			s.put(v)
-		}
+		s.put(v)
 	}
 }
 
 func (s *secretIndex) put(x string) {
+	if _, ok := s.m[x]; ok {
+		return
+	}
+	// A copy: x may be a view of prior_state or planned_values, whose
+	// pages the CLI gives back after Parse.
+	x = strings.Clone(x)
 	s.m[x] = struct{}{}
 	l := min(len(x), 255)
 	s.lens[l>>6] |= 1 << (l & 63)

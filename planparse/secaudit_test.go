@@ -174,3 +174,35 @@ func TestMarkedSecretEchoedTransformed(t *testing.T) {
 		})
 	}
 }
+
+// A value prior_state or planned_values marks sensitive (a data source read
+// at plan time appears only there) is hidden where a change echoes it.
+func TestStateMarkedSecretEchoed(t *testing.T) {
+	t.Parallel()
+	state := `{"root_module":{"resources":[{"address":"data.aws_secretsmanager_secret_version.db","mode":"data","type":"aws_secretsmanager_secret_version","name":"db",` +
+		`"values":{"arn":"arn:aws:secretsmanager:us-east-1:1:secret:db","body":"` + auditSecret + `"},"sensitive_values":{"body":true}}]}}`
+	for name, member := range map[string]string{
+		"prior_state":    `"prior_state":{"format_version":"1.0","values":` + state + `}`,
+		"planned_values": `"planned_values":` + state,
+	} {
+		t.Run(name, func(t *testing.T) {
+			data := []byte(`{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[` +
+				`{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws",` +
+				`"change":{"actions":["create"],"before":null,"after":{"description":"db ` + auditSecret + `"}}}],` + member + `}`)
+			p, err := Parse("plan.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seen := displayed(p); strings.Contains(seen, auditSecret) {
+				t.Errorf("the review shows the secret: %s", seen)
+			}
+			out, err := Redact("plan.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(out), auditSecret) {
+				t.Errorf("the redacted plan holds the secret:\n%s", out)
+			}
+		})
+	}
+}
