@@ -72,6 +72,7 @@ func (r redactor) plan(doc map[string]any) {
 	r.stateValues(obj(doc["planned_values"]))
 	r.stateValues(obj(obj(doc["prior_state"])["values"]))
 	r.variables(obj(doc["variables"]), obj(obj(obj(doc["configuration"])["root_module"])["variables"]))
+	r.z.renameKeys(obj(doc["variables"]))
 	r.configuration(doc["configuration"], "")
 	for _, c := range list(doc["checks"]) {
 		r.check(obj(c))
@@ -253,7 +254,7 @@ func (r redactor) variables(vars, decl map[string]any) {
 func (r redactor) configuration(x any, name string) {
 	switch t := x.(type) {
 	case map[string]any:
-		if name == "outputs" {
+		if name == "outputs" || name == "variables" {
 			r.z.renameKeys(t)
 		}
 		if cv, ok := t["constant_value"]; ok && name != "" {

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
@@ -204,14 +205,14 @@ func prefixHash(s string, i int) uint32 {
 func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}} }
 
 // add records a secret, and the forms a configuration turns it into
-// (lower(), upper(), urlencode()) when it is long and more than words:
+// (lower(), upper(), urlencode(), hex) when it is long and more than words:
 // a secret lowered into a bucket name or put in a query is the secret.
 func (s *secretIndex) add(x string) {
 	s.put(x)
 	if len(x) < minContainedLen || onlyWords(x) {
 		return
 	}
-	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x)} {
+	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))} {
 		s.put(v)
 	}
 }
@@ -544,6 +545,11 @@ func (z sanitizer) secretString(s, name string, c nameClass) bool {
 		if text, ok := decodeBlob(s); ok && z.secrets.contains(text) {
 			return true
 		}
+		// A document in a string (a policy, a JSON-encoded map) may
+		// write the secret with \u escapes or an escaped slash.
+		if text, ok := unescapeJSON(s); ok && z.secrets.contains(text) {
+			return true
+		}
 	}
 	return hasSecretClass(s, name, c)
 }
@@ -671,6 +677,40 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 		}
 	}
 	return x
+}
+
+// unescapeJSON returns s with its JSON \uXXXX and \/ escapes decoded (the
+// others kept), and whether it had any.
+func unescapeJSON(s string) (string, bool) {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s, false
+	}
+	var b strings.Builder
+	changed := false
+	for i >= 0 {
+		b.WriteString(s[:i])
+		s = s[i:]
+		switch {
+		case len(s) >= 2 && s[1] == '/':
+			b.WriteByte('/')
+			s, changed = s[2:], true
+		case len(s) >= 6 && s[1] == 'u':
+			if r, err := strconv.ParseUint(s[2:6], 16, 16); err == nil {
+				b.WriteRune(rune(r))
+				s, changed = s[6:], true
+				break
+			}
+			fallthrough
+		default:
+			n := min(2, len(s))
+			b.WriteString(s[:n])
+			s = s[n:]
+		}
+		i = strings.IndexByte(s, '\\')
+	}
+	b.WriteString(s)
+	return b.String(), changed
 }
 
 // renameKeys replaces the secret keys of m with their placeholders.

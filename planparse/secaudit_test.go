@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -54,6 +55,7 @@ func TestMarkedSecretEchoedInNamesAndReasons(t *testing.T) {
 		"deferred reason":               auditPlan("", `"deferred_changes":[{"reason":"SECRET","resource_change":`+auditChange(`["create"]`, "")+`}]`),
 		"deferred reason in text":       auditPlan("", `"deferred_changes":[{"reason":"r-SECRET","resource_change":`+auditChange(`["create"]`, "")+`}]`),
 		"unknown action (error)":        auditPlan(auditChange(`["SECRET"]`, ""), ""),
+		"variable name":                 auditPlan("", `"variables":{"SECRET":{"value":"x"}},"configuration":{"root_module":{"variables":{"SECRET":{"default":"x"}}}}`),
 		"unknown output action (error)": auditPlan("", strings.Replace(output, `["create"]`, `["SECRET"]`, 1)),
 	}
 	for name, data := range tests {
@@ -145,6 +147,8 @@ func TestMarkedSecretEchoedTransformed(t *testing.T) {
 		{"upper", auditSecret, strings.ToUpper(auditSecret), true},
 		{"query escaped", special, "https://x.example/?p=" + url.QueryEscape(special), true},
 		{"path escaped", special, "https://x.example/" + url.PathEscape(special) + "/v", true},
+		{"hex", auditSecret, "id-" + hex.EncodeToString([]byte(auditSecret)), true},
+		{"json escapes in a document", "a/" + auditSecret, `{"k":"a\/\u005a` + auditSecret[1:] + `"}`, true},
 		{"words only", "Production-Main", "production-main", false},
 		{"short", "Ab1c9Z", "ab1c9z", false},
 	}
