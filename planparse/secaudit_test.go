@@ -210,3 +210,47 @@ func TestStateMarkedSecretEchoed(t *testing.T) {
 		})
 	}
 }
+
+// In an ARM what-if, a secret found in one resource (an adminPassword) is
+// hidden where it shows again outside values: in a resource's name, a
+// delta's path, the operation's error and Parse's errors; so is Redact's.
+func TestWhatIfSecretEchoedInNames(t *testing.T) {
+	t.Parallel()
+	const rid = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/"
+	a := `{"resourceId":"` + rid + `a","changeType":"Create","after":{"name":"a","type":"Microsoft.Compute/virtualMachines","properties":{"osProfile":{"adminPassword":"SECRET"}}}}`
+	tests := map[string]string{
+		"resource name": `{"status":"Succeeded","properties":{"changes":[` + a + `,{"resourceId":"` + rid + `b-SECRET","changeType":"Create","after":{}}]}}`,
+		"delta path": `{"status":"Succeeded","properties":{"changes":[` + a + `,{"resourceId":"` + rid + `b","changeType":"Modify","before":{},"after":{},` +
+			`"delta":[{"path":"tags","propertyChangeType":"Modify","children":[{"path":"SECRET","propertyChangeType":"Create","after":"x"}]}]}]}}`,
+		"error message":      `{"status":"Failed","error":{"code":"X","message":"bad SECRET","details":[{"code":"Y","message":"SECRET"}]},"properties":{"changes":[` + a + `]}}`,
+		"changeType (error)": `{"status":"Succeeded","properties":{"changes":[` + a + `,{"resourceId":"` + rid + `b","changeType":"SECRET","after":{}}]}}`,
+	}
+	for name, doc := range tests {
+		t.Run(name, func(t *testing.T) {
+			data := []byte(strings.ReplaceAll(doc, "SECRET", auditSecret))
+			p, err := Parse("whatif.json", data)
+			if err != nil {
+				if strings.Contains(err.Error(), auditSecret) {
+					t.Errorf("Parse's error shows the secret: %v", err)
+				}
+				return
+			}
+			seen := displayed(p)
+			for _, c := range p.Changes {
+				for _, d := range c.Diff() {
+					seen += " " + d.Path
+				}
+			}
+			if strings.Contains(seen, auditSecret) {
+				t.Errorf("the review shows the secret: %s", seen)
+			}
+			out, err := Redact("whatif.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(out), auditSecret) {
+				t.Errorf("the redacted file holds the secret:\n%s", out)
+			}
+		})
+	}
+}
