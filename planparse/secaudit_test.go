@@ -37,6 +37,32 @@ func auditChange(actions, extra string) string {
 		`,"change":{"actions":` + actions + `,"before":null,"after":{"ami":"ami-1"}}}`
 }
 
+// shownAndRedacted returns what a review of data shows (the values, and the
+// names, keys, reasons and paths around them; Parse's error when it
+// refuses data) and Redact's file (or its error).
+func shownAndRedacted(t *testing.T, name string, data []byte) (shown, redacted string) {
+	t.Helper()
+	if p, err := Parse(name, data); err != nil {
+		shown = err.Error()
+	} else {
+		shown = displayed(p)
+		for _, o := range p.Outputs {
+			shown += " " + o.Name
+		}
+		for _, d := range p.Deferred {
+			shown += " " + d.Reason + d.Change.Address + d.Change.Index
+		}
+		for _, c := range p.Changes {
+			shown += " " + c.Deposed + c.Reason
+		}
+	}
+	out, err := Redact(name, data)
+	if err != nil {
+		return shown, err.Error()
+	}
+	return shown, string(out)
+}
+
 // A marked secret echoed where a plan's names, keys and reasons stand is
 // hidden in what the review shows, in Parse's errors and in Redact's file.
 func TestMarkedSecretEchoedInNamesAndReasons(t *testing.T) {
@@ -63,35 +89,12 @@ func TestMarkedSecretEchoedInNamesAndReasons(t *testing.T) {
 			if !strings.Contains(string(data), auditSecret) {
 				t.Fatal("the plan lacks the secret: the test would prove nothing")
 			}
-			p, err := Parse("plan.json", data)
-			if err != nil {
-				if strings.Contains(err.Error(), auditSecret) {
-					t.Errorf("Parse's error shows the secret: %v", err)
-				}
-			} else {
-				seen := displayed(p)
-				for _, o := range p.Outputs {
-					seen += " " + o.Name
-				}
-				for _, d := range p.Deferred {
-					seen += " " + d.Reason + d.Change.Address + d.Change.Index
-				}
-				for _, c := range p.Changes {
-					seen += " " + c.Deposed + c.Reason
-				}
-				if strings.Contains(seen, auditSecret) {
-					t.Errorf("the review shows the secret: %s", seen)
-				}
+			shown, redacted := shownAndRedacted(t, "plan.json", data)
+			if strings.Contains(shown, auditSecret) {
+				t.Errorf("the review shows the secret: %s", shown)
 			}
-			out, err := Redact("plan.json", data)
-			if err != nil {
-				if strings.Contains(err.Error(), auditSecret) {
-					t.Errorf("Redact's error shows the secret: %v", err)
-				}
-				return
-			}
-			if strings.Contains(string(out), auditSecret) {
-				t.Errorf("the redacted plan holds the secret:\n%s", out)
+			if strings.Contains(redacted, auditSecret) {
+				t.Errorf("the redacted plan holds the secret:\n%s", redacted)
 			}
 		})
 	}
@@ -115,19 +118,12 @@ func TestMarkedSecretEchoedInBase64(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := auditPlan(`{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws",`+
 				`"change":{"actions":["create"],"before":null,"after":{"description":"`+blob+`"}}}`, "")
-			p, err := Parse("plan.json", data)
-			if err != nil {
-				t.Fatal(err)
+			shown, redacted := shownAndRedacted(t, "plan.json", data)
+			if strings.Contains(shown, blob) {
+				t.Errorf("the review shows it: %s", shown)
 			}
-			if seen := displayed(p); strings.Contains(seen, blob) {
-				t.Errorf("the review shows the blob: %s", seen)
-			}
-			out, err := Redact("plan.json", data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(string(out), blob) {
-				t.Errorf("the redacted plan holds the blob:\n%s", out)
+			if strings.Contains(redacted, blob) {
+				t.Errorf("the redacted plan holds it:\n%s", redacted)
 			}
 		})
 	}
@@ -161,19 +157,12 @@ func TestMarkedSecretEchoedTransformed(t *testing.T) {
 				`"change":{"actions":["create"],"before":null,"after":{"name":"x","value":` + string(q) + `},"after_sensitive":{"value":true}}},` +
 				`{"address":"aws_s3_bucket.b","mode":"managed","type":"aws_s3_bucket","name":"b","provider_name":"aws",` +
 				`"change":{"actions":["create"],"before":null,"after":{"bucket":` + string(e) + `}}}]}`)
-			p, err := Parse("plan.json", data)
-			if err != nil {
-				t.Fatal(err)
+			shown, redacted := shownAndRedacted(t, "plan.json", data)
+			if strings.Contains(shown, tc.echo) == tc.hidden {
+				t.Errorf("hidden = %v, want %v: %s", !tc.hidden, tc.hidden, shown)
 			}
-			if seen := displayed(p); strings.Contains(seen, tc.echo) == tc.hidden {
-				t.Errorf("hidden = %v, want %v: %s", !strings.Contains(seen, tc.echo), tc.hidden, seen)
-			}
-			out, err := Redact("plan.json", data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(string(out), string(e[1:len(e)-1])) == tc.hidden {
-				t.Errorf("redacted: hidden = %v, want %v:\n%s", tc.hidden, !tc.hidden, out)
+			if strings.Contains(redacted, string(e[1:len(e)-1])) == tc.hidden {
+				t.Errorf("redacted: hidden = %v, want %v:\n%s", !tc.hidden, tc.hidden, redacted)
 			}
 		})
 	}
@@ -193,19 +182,12 @@ func TestStateMarkedSecretEchoed(t *testing.T) {
 			data := []byte(`{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[` +
 				`{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws",` +
 				`"change":{"actions":["create"],"before":null,"after":{"description":"db ` + auditSecret + `"}}}],` + member + `}`)
-			p, err := Parse("plan.json", data)
-			if err != nil {
-				t.Fatal(err)
+			shown, redacted := shownAndRedacted(t, "plan.json", data)
+			if strings.Contains(shown, auditSecret) {
+				t.Errorf("the review shows it: %s", shown)
 			}
-			if seen := displayed(p); strings.Contains(seen, auditSecret) {
-				t.Errorf("the review shows the secret: %s", seen)
-			}
-			out, err := Redact("plan.json", data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(string(out), auditSecret) {
-				t.Errorf("the redacted plan holds the secret:\n%s", out)
+			if strings.Contains(redacted, auditSecret) {
+				t.Errorf("the redacted plan holds it:\n%s", redacted)
 			}
 		})
 	}
@@ -228,28 +210,12 @@ func TestWhatIfSecretEchoedInNames(t *testing.T) {
 	for name, doc := range tests {
 		t.Run(name, func(t *testing.T) {
 			data := []byte(strings.ReplaceAll(doc, "SECRET", auditSecret))
-			p, err := Parse("whatif.json", data)
-			if err != nil {
-				if strings.Contains(err.Error(), auditSecret) {
-					t.Errorf("Parse's error shows the secret: %v", err)
-				}
-				return
+			shown, redacted := shownAndRedacted(t, "whatif.json", data)
+			if strings.Contains(shown, auditSecret) {
+				t.Errorf("the review shows the secret: %s", shown)
 			}
-			seen := displayed(p)
-			for _, c := range p.Changes {
-				for _, d := range c.Diff() {
-					seen += " " + d.Path
-				}
-			}
-			if strings.Contains(seen, auditSecret) {
-				t.Errorf("the review shows the secret: %s", seen)
-			}
-			out, err := Redact("whatif.json", data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(string(out), auditSecret) {
-				t.Errorf("the redacted file holds the secret:\n%s", out)
+			if strings.Contains(redacted, auditSecret) {
+				t.Errorf("the redacted file holds the secret:\n%s", redacted)
 			}
 		})
 	}
