@@ -179,7 +179,7 @@ func Parse(name string, data []byte) (*Plan, error) {
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
-		p.Deferred = append(p.Deferred, &DeferredChange{Reason: deferredReason(d.Reason), Change: c})
+		p.Deferred = append(p.Deferred, &DeferredChange{Reason: redactText(deferredReason(d.Reason), secrets), Change: c})
 	}
 	for n, oc := range w.OutputChanges {
 		if _, ok := plannedSensitive[n]; ok {
@@ -187,9 +187,15 @@ func Parse(name string, data []byte) (*Plan, error) {
 			oc.AfterSensitive = rawJSON("true")
 		}
 		o, err := newOutput(n, oc, secrets)
+		if z.secretKey(n) {
+			// An output named after a secret (a for_each key turned name)
+			// reads like a secret map key.
+			n = z.keyText(n)
+		}
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("output_changes.%s: %v", n, err), Hint: showHint}
 		}
+		o.Name = n
 		p.Outputs = append(p.Outputs, o)
 	}
 	sort.Slice(p.Outputs, func(i, j int) bool { return p.Outputs[i].Name < p.Outputs[j].Name })
@@ -326,7 +332,8 @@ func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) 
 	}
 	act, order, err := action(w.Change.Actions)
 	if err != nil {
-		return nil, err
+		// The error quotes the actions: one may be a plan's secret.
+		return nil, errors.New(redactText(err.Error(), z.secrets))
 	}
 	c.Action, c.ReplaceOrder = act, order
 	c.ReasonCode, c.Reason = actionReason(w.ActionReason)
@@ -434,7 +441,7 @@ func formatPath(raw json.RawMessage, z sanitizer) string {
 func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, error) {
 	act, _, err := action(w.Actions)
 	if err != nil {
-		return nil, err
+		return nil, errors.New(redactText(err.Error(), secrets))
 	}
 	if act == ActionReplace {
 		act = ActionUpdate
@@ -509,6 +516,11 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 	}
 	for _, v := range plannedSensitive {
 		s.collect(v, json.RawMessage("true"))
+	}
+	for _, m := range [][][2][]byte{w.priorScan.marked, w.plannedScan.marked} {
+		for _, vs := range m {
+			s.collect(vs[0], vs[1])
+		}
 	}
 	// The section tests first: finding root_module's variables walks the
 	// configuration, and most plans declare no sensitive variable.

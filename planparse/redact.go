@@ -59,13 +59,20 @@ func (r redactor) plan(doc map[string]any) {
 	}
 	for _, d := range list(doc["deferred_changes"]) {
 		r.resourceChange(obj(obj(d)["resource_change"]))
+		if m := obj(d); m != nil {
+			if s, ok := m["reason"].(string); ok {
+				m["reason"] = redactText(s, r.z.secrets)
+			}
+		}
 	}
 	for name, oc := range obj(doc["output_changes"]) {
 		r.outputChange(name, obj(oc))
 	}
+	r.z.renameKeys(obj(doc["output_changes"]))
 	r.stateValues(obj(doc["planned_values"]))
 	r.stateValues(obj(obj(doc["prior_state"])["values"]))
 	r.variables(obj(doc["variables"]), obj(obj(obj(doc["configuration"])["root_module"])["variables"]))
+	r.z.renameKeys(obj(doc["variables"]))
 	r.configuration(doc["configuration"], "")
 	for _, c := range list(doc["checks"]) {
 		r.check(obj(c))
@@ -85,8 +92,14 @@ func (r redactor) address(m map[string]any, field string) {
 }
 
 func (r redactor) index(m map[string]any) {
-	if s, ok := m["index"].(string); ok && r.z.secretKey(s) {
-		m["index"] = r.z.keyText(s)
+	switch s := m["index"].(type) {
+	case string:
+		if r.z.secretKey(s) {
+			m["index"] = r.z.keyText(s)
+		}
+	case map[string]any, []any:
+		// Not an index Terraform writes, but the review shows it.
+		m["index"] = r.value(s, nil)
 	}
 }
 
@@ -129,6 +142,11 @@ func (r redactor) resourceChange(rc map[string]any) {
 	r.address(rc, "previous_address")
 	r.address(rc, "module_address")
 	r.index(rc)
+	for _, k := range []string{"deposed", "action_reason"} {
+		if t, ok := rc[k].(string); ok {
+			rc[k] = redactText(t, r.z.secrets)
+		}
+	}
 	c := obj(rc["change"])
 	if c == nil {
 		return
@@ -189,6 +207,7 @@ func (r redactor) stateValues(v map[string]any) {
 		}
 		m["value"] = r.value(m["value"], nil)
 	}
+	r.z.renameKeys(obj(v["outputs"]))
 	r.module(obj(v["root_module"]))
 }
 
@@ -235,6 +254,9 @@ func (r redactor) variables(vars, decl map[string]any) {
 func (r redactor) configuration(x any, name string) {
 	switch t := x.(type) {
 	case map[string]any:
+		if name == "outputs" || name == "variables" {
+			r.z.renameKeys(t)
+		}
 		if cv, ok := t["constant_value"]; ok && name != "" {
 			t["constant_value"] = r.z.constant(name, cv)
 		}
@@ -265,6 +287,11 @@ func (r redactor) check(c map[string]any) {
 	for _, in := range list(c["instances"]) {
 		im := obj(in)
 		r.address(obj(im["address"]), "to_display")
+		if a := obj(im["address"]); a != nil {
+			if k, ok := a["instance_key"].(string); ok && r.z.secretKey(k) {
+				a["instance_key"] = r.z.keyText(k)
+			}
+		}
 		for _, pr := range list(im["problems"]) {
 			pm := obj(pr)
 			if msg, ok := pm["message"].(string); ok {

@@ -22,6 +22,22 @@ func (r redactor) extra(doc map[string]any) {
 	for _, c := range changes {
 		r.armChange(obj(c))
 	}
+	r.armError(obj(doc["error"]))
+	r.armError(obj(obj(doc["properties"])["error"]))
+}
+
+// armError hides secrets in a failed what-if's messages, as the review's
+// check does.
+func (r redactor) armError(e map[string]any) {
+	if e == nil {
+		return
+	}
+	if m, ok := e["message"].(string); ok {
+		e["message"] = redactText(m, r.z.secrets)
+	}
+	for _, d := range list(e["details"]) {
+		r.armError(obj(d))
+	}
 }
 
 func (r redactor) action(a map[string]any) {
@@ -42,6 +58,9 @@ func (r redactor) action(a map[string]any) {
 func (r redactor) armChange(c map[string]any) {
 	if c == nil {
 		return
+	}
+	if id, ok := c["resourceId"].(string); ok {
+		c["resourceId"] = redactKnown(id, r.z.secrets)
 	}
 	for _, side := range []string{"before", "after"} {
 		if c[side] != nil {
@@ -76,5 +95,8 @@ func (r redactor) armDelta(d map[string]any, parent string) {
 	}
 	for _, ch := range list(d["children"]) {
 		r.armDelta(obj(ch), full)
+	}
+	if path != "" {
+		d["path"] = redactKnown(path, r.z.secrets)
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,8 +204,26 @@ func prefixHash(s string, i int) uint32 {
 // newSecretSet returns an empty set.
 func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}} }
 
-// add records a secret.
+// add records a secret, and the forms a configuration turns it into
+// (lower(), upper(), urlencode(), hex) when it is long and more than words:
+// a secret lowered into a bucket name or put in a query is the secret.
 func (s *secretIndex) add(x string) {
+	s.put(x)
+	if len(x) < minContainedLen || onlyWords(x) {
+		return
+	}
+	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))} {
+		s.put(v)
+	}
+}
+
+func (s *secretIndex) put(x string) {
+	if _, ok := s.m[x]; ok {
+		return
+	}
+	// A copy: x may be a view of prior_state or planned_values, whose
+	// pages the CLI gives back after Parse.
+	x = strings.Clone(x)
 	s.m[x] = struct{}{}
 	l := min(len(x), 255)
 	s.lens[l>>6] |= 1 << (l & 63)
@@ -519,6 +539,18 @@ func (z sanitizer) secretString(s, name string, c nameClass) bool {
 	if z.secrets.holds(s) {
 		return true
 	}
+	if z.secrets.size() > 0 {
+		// A known secret base64-encoded (a user_data script, a
+		// Kubernetes secret's data) is hidden like the secret.
+		if text, ok := decodeBlob(s); ok && z.secrets.contains(text) {
+			return true
+		}
+		// A document in a string (a policy, a JSON-encoded map) may
+		// write the secret with \u escapes or an escaped slash.
+		if text, ok := unescapeJSON(s); ok && z.secrets.contains(text) {
+			return true
+		}
+	}
 	return hasSecretClass(s, name, c)
 }
 
@@ -647,6 +679,40 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	return x
 }
 
+// unescapeJSON returns s with its JSON \uXXXX and \/ escapes decoded (the
+// others kept), and whether it had any.
+func unescapeJSON(s string) (string, bool) {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s, false
+	}
+	var b strings.Builder
+	changed := false
+	for i >= 0 {
+		b.WriteString(s[:i])
+		s = s[i:]
+		switch {
+		case len(s) >= 2 && s[1] == '/':
+			b.WriteByte('/')
+			s, changed = s[2:], true
+		case len(s) >= 6 && s[1] == 'u':
+			if r, err := strconv.ParseUint(s[2:6], 16, 16); err == nil {
+				b.WriteRune(rune(r))
+				s, changed = s[6:], true
+				break
+			}
+			fallthrough
+		default:
+			n := min(2, len(s))
+			b.WriteString(s[:n])
+			s = s[n:]
+		}
+		i = strings.IndexByte(s, '\\')
+	}
+	b.WriteString(s)
+	return b.String(), changed
+}
+
 // renameKeys replaces the secret keys of m with their placeholders.
 func (z sanitizer) renameKeys(m map[string]any) {
 	var renamed []string
@@ -725,6 +791,10 @@ func quotedEnd(addr string, start int) int {
 
 // redactIndex is redactAddress for a change's raw index (a JSON value).
 func (z sanitizer) redactIndex(raw string) string {
+	if len(raw) >= 2 && (raw[0] == '{' || raw[0] == '[') {
+		// Not an index Terraform writes; its strings may hold a secret.
+		return redactText(raw, z.secrets)
+	}
 	if len(raw) < 2 || raw[0] != '"' {
 		return raw
 	}

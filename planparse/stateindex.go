@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
@@ -90,6 +91,10 @@ type stateScan struct {
 	// null), for sensitiveOutputs: no search of the whole section for a
 	// sensitivity flag.
 	outputs []byte
+	// marked are the values and sensitive_values of the resources whose
+	// sensitive_values mark something (a data source read into
+	// prior_state only): collectSecrets adds them to the plan's set.
+	marked [][2][]byte
 }
 
 // stateRec is a stateEnt as the read records it, with its module.
@@ -223,11 +228,12 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	var typ, addr []byte
 	addrAt := 0
 	var id, name []byte // of the last "values" (a decode's), the first of repeated keys (lookup's)
+	var values, sens []byte
 	end, err := eachNoted(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		if string(key) == "values" && byteAt(data, mv) == '{' {
 			id, name = nil, nil
 			seenID, seenName := false, false
-			return eachNoted(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
+			end, err := eachNoted(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
 				end, err := skipNoting(data, fv, depth+2, n)
 				switch {
 				case !seenID && keyIs(k, "id"):
@@ -237,9 +243,13 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 				}
 				return end, err
 			})
+			values = data[mv:end]
+			return end, err
 		}
 		end, err := skipNoting(data, mv, depth+1, n)
 		switch string(key) {
+		case "sensitive_values":
+			sens = data[mv:end]
 		case "type":
 			typ = data[mv:end]
 		case "address":
@@ -251,6 +261,9 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	})
 	if err == nil {
 		s.resource(data, r, mod, typ, addr, addrAt, id, name)
+		if len(values) > 0 && bytes.Contains(sens, []byte("true")) {
+			s.marked = append(s.marked, [2][]byte{values, sens})
+		}
 	}
 	return end, err
 }

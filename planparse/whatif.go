@@ -137,14 +137,18 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 	}
 	if w.Error != nil && (w.Error.Code != "" || w.Error.Message != "") || strings.EqualFold(w.Status, "Failed") {
 		p.Errored = true
-		p.Checks = append(p.Checks, &Check{Address: "what-if", Kind: "what-if", Status: "error", Problems: armErrors(w.Error)})
+		problems := armErrors(w.Error)
+		for i, m := range problems {
+			problems[i] = redactText(m, secrets)
+		}
+		p.Checks = append(p.Checks, &Check{Address: "what-if", Kind: "what-if", Status: "error", Problems: problems})
 	}
 	ids := make([]armID, len(changes))
 	groups := map[string]bool{}
 	for i, c := range changes {
 		id, err := parseARMID(c.ResourceID)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("changes[%d].resourceId: %v", i, err),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("changes[%d].resourceId: %v", i, err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + whatIfHint}
 		}
 		ids[i] = id
@@ -153,7 +157,7 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 		}
 	}
 	for i, c := range changes {
-		addr, typ := ids[i].address(len(groups) > 1), ids[i].typ
+		addr, typ := redactKnown(ids[i].address(len(groups) > 1), secrets), ids[i].typ
 		if t := payloadType(c.After, c.Before); t != "" && strings.EqualFold(t, typ) {
 			typ = t // the payload has ARM's own spelling
 		}
@@ -168,7 +172,7 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 		}
 		ch, err := newARMChange(addr, typ, ids[i], &changes[i], secrets)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("changes[%d] (%s): %v", i, c.ResourceID, err),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("changes[%d] (%s): %v", i, c.ResourceID, err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + whatIfHint}
 		}
 		p.Changes = append(p.Changes, ch)
@@ -477,7 +481,7 @@ func (d *whatIfDiff) add(path string, p wireARMProperty, secrets secretSet) (int
 	if before.Equal(after) && kind != "create" && kind != "delete" {
 		return 0, nil
 	}
-	d.diffs = append(d.diffs, AttrDiff{Path: path, Before: before, After: after,
+	d.diffs = append(d.diffs, AttrDiff{Path: redactKnown(path, secrets), Before: before, After: after,
 		Unknown: after.IsUnknown(), Sensitive: before.IsSensitive() || after.IsSensitive()})
 	return 1, nil
 }
