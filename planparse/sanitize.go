@@ -171,7 +171,7 @@ type secretSet = *secretIndex
 // one costs a lookup per position of the string, not a scan per secret (a
 // plan marking thousands of values sensitive read in 25 s without it).
 type secretIndex struct {
-	m map[string]struct{}
+	m map[string]bool // true: the secret's forms are in the set too (add)
 	// lens and firsts have a bit for each length (255 standing for all
 	// longer) and each first byte of the secrets in m: most strings a
 	// plan's readers check are ruled out without a map lookup.
@@ -202,13 +202,22 @@ func prefixHash(s string, i int) uint32 {
 }
 
 // newSecretSet returns an empty set.
-func newSecretSet() secretSet { return &secretIndex{m: map[string]struct{}{}} }
+func newSecretSet() secretSet { return &secretIndex{m: map[string]bool{}} }
 
 // add records a secret, and the forms a configuration turns it into
 // (lower(), upper(), urlencode(), hex) when it is long and more than words:
 // a secret lowered into a bucket name or put in a query is the secret.
 func (s *secretIndex) add(x string) {
+	if s.m[x] {
+		return
+	}
+	// A copy: x may be a view of prior_state or planned_values, whose
+	// pages the CLI gives back after Parse (a map assignment stores the
+	// key it is given). Its forms below are new strings already (or x
+	// itself, when a form changes nothing).
+	x = strings.Clone(x)
 	s.put(x)
+	s.m[x] = true
 	if len(x) < minContainedLen || onlyWords(x) {
 		return
 	}
@@ -217,14 +226,12 @@ func (s *secretIndex) add(x string) {
 	}
 }
 
+// put adds x, a string of its own (not a view of a plan), to the set.
 func (s *secretIndex) put(x string) {
 	if _, ok := s.m[x]; ok {
 		return
 	}
-	// A copy: x may be a view of prior_state or planned_values, whose
-	// pages the CLI gives back after Parse.
-	x = strings.Clone(x)
-	s.m[x] = struct{}{}
+	s.m[x] = false
 	l := min(len(x), 255)
 	s.lens[l>>6] |= 1 << (l & 63)
 	if len(x) > 0 {
