@@ -119,12 +119,7 @@ func TestMarkedSecretEchoedInBase64(t *testing.T) {
 			data := auditPlan(`{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws",`+
 				`"change":{"actions":["create"],"before":null,"after":{"description":"`+blob+`"}}}`, "")
 			shown, redacted := shownAndRedacted(t, "plan.json", data)
-			if strings.Contains(shown, blob) {
-				t.Errorf("the review shows it: %s", shown)
-			}
-			if strings.Contains(redacted, blob) {
-				t.Errorf("the redacted plan holds it:\n%s", redacted)
-			}
+			notShown(t, shown, redacted, blob)
 		})
 	}
 }
@@ -183,12 +178,7 @@ func TestStateMarkedSecretEchoed(t *testing.T) {
 				`{"address":"aws_instance.b","mode":"managed","type":"aws_instance","name":"b","provider_name":"aws",` +
 				`"change":{"actions":["create"],"before":null,"after":{"description":"db ` + auditSecret + `"}}}],` + member + `}`)
 			shown, redacted := shownAndRedacted(t, "plan.json", data)
-			if strings.Contains(shown, auditSecret) {
-				t.Errorf("the review shows it: %s", shown)
-			}
-			if strings.Contains(redacted, auditSecret) {
-				t.Errorf("the redacted plan holds it:\n%s", redacted)
-			}
+			notShown(t, shown, redacted, auditSecret)
 		})
 	}
 }
@@ -218,5 +208,17 @@ func TestWhatIfSecretEchoedInNames(t *testing.T) {
 				t.Errorf("the redacted file holds the secret:\n%s", redacted)
 			}
 		})
+	}
+}
+
+// notShown fails the test when the review (shown) or the redacted plan
+// holds secret.
+func notShown(t *testing.T, shown, redacted, secret string) {
+	t.Helper()
+	if strings.Contains(shown, secret) {
+		t.Errorf("the review shows it: %s", shown)
+	}
+	if strings.Contains(redacted, secret) {
+		t.Errorf("the redacted plan holds it:\n%s", redacted)
 	}
 }
