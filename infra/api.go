@@ -6,8 +6,10 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -23,7 +25,12 @@ type Options struct {
 	// Checkpoint, when set, is called every CheckpointEvery changes while
 	// Analyze runs: its lookups into prior_state and planned_values are
 	// done for the changes before, so a caller may give back what they
-	// read (the CLI releases those sections' pages).
+	// read (the CLI releases those sections' pages). A large plan is
+	// analysed in parts side by side (see Analyze), each part calling
+	// Checkpoint at its own changes: it must be safe to call from
+	// several goroutines at once, and a part may read those sections
+	// again after another part's call (the CLI's pages are then read
+	// back from the file).
 	Checkpoint func()
 }
 
@@ -77,18 +84,77 @@ func SupportedTypes() []string {
 // order. Changes of other types are skipped without decoding their values.
 // A nil catalog means DefaultCatalog. Every figure in a Resource's Cost is
 // nil when it cannot be known; the reason is in Cost.Unpriced.
+//
+// A plan of ParallelChanges changes or more is analysed in contiguous
+// parts on separate goroutines (one per processor, GOMAXPROCS, at most
+// one per ParallelChanges changes), each with caches of its own, and
+// the parts' resources are joined in plan order: the result is what one
+// pass gives, though resources of different parts share no groups or
+// figures (equal values, separate copies).
 func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 	if p == nil {
 		return nil
 	}
+	return analyzeParts(p, cat, opt, min(runtime.GOMAXPROCS(0), len(p.Changes)/ParallelChanges))
+}
+
+// ParallelChanges is the smallest plan, in changes, that Analyze splits
+// into parts: below it a second goroutine costs more CPU (each part
+// indexes the related resources it looks up again) than it saves time.
+const ParallelChanges = 40_000
+
+// analyzeParts is Analyze in parts goroutines (one when parts < 2).
+func analyzeParts(p *planparse.Plan, cat *Catalog, opt Options, parts int) []*Resource {
 	if cat == nil {
 		cat = DefaultCatalog()
 	}
-	a := &analysis{p: p, cat: cat, opt: opt, provider: map[*planparse.ProviderConfig]string{}}
+	n := len(p.Changes)
+	if parts < 2 || n < parts {
+		return newAnalysis(p, cat, opt).run(0, n)
+	}
+	outs := make([][]*Resource, parts)
+	panics := make([]any, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := n*k/parts, n*(k+1)/parts
+		run := func() {
+			// A panic is the caller's, as in one pass (a server that
+			// recovers from one keeps running).
+			defer func() { panics[k] = recover() }()
+			outs[k] = newAnalysis(p, cat, opt).run(lo, hi)
+		}
+		if k == parts-1 {
+			run()
+		} else {
+			wg.Go(run)
+		}
+	}
+	wg.Wait()
+	total := 0
+	for k := range parts {
+		if panics[k] != nil {
+			panic(panics[k])
+		}
+		total += len(outs[k])
+	}
+	out := make([]*Resource, 0, total)
+	for _, o := range outs {
+		out = append(out, o...)
+	}
+	return out
+}
+
+func newAnalysis(p *planparse.Plan, cat *Catalog, opt Options) *analysis {
+	return &analysis{p: p, cat: cat, opt: opt, provider: map[*planparse.ProviderConfig]string{}}
+}
+
+// run analyses the changes p.Changes[lo:hi], in order.
+func (a *analysis) run(lo, hi int) []*Resource {
 	var out []*Resource
-	for i, c := range p.Changes {
-		if opt.Checkpoint != nil && i > 0 && i%CheckpointEvery == 0 {
-			opt.Checkpoint()
+	for i := lo; i < hi; i++ {
+		c := a.p.Changes[i]
+		if a.opt.Checkpoint != nil && i > 0 && i%CheckpointEvery == 0 {
+			a.opt.Checkpoint()
 		}
 		ad, ok := adapterFor(c.Type) // arm.go: ARM types in any case
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
