@@ -22,6 +22,32 @@ type memberCache struct {
 	// program's few attribute names) are secret keys of the plan, whose
 	// secret set does not change after Parse (a bounded memo).
 	steps *memo[bool]
+	// clean remembers the long strings that sanitize shows as they are
+	// under a key (scalar), by cleanKey: the key and the string, boxed as
+	// the Value holds them. A plan repeats a few SKUs, ids and regions in
+	// thousands of values, and the checks of a string (known secrets in
+	// it, in its base64 or JSON decoding, the detector's formats) cost
+	// far more than a lookup. The plan's secret set does not change after
+	// Parse, so an answer stays true.
+	clean *memo[any]
+}
+
+// minCleanLen is the shortest string memberCache.clean keeps: a shorter
+// one is checked about as fast as it is looked up.
+const minCleanLen = 16
+
+// maxCleanKey bounds a cleanKey (the memo keeps keys this long at most).
+const maxCleanKey = 256
+
+// cleanKey appends to b the key of memberCache.clean for the string s
+// under key: key's length, key, s. ok is false when it is too long.
+func cleanKey(b []byte, key, s string) ([]byte, bool) {
+	if len(key) > 255 || 1+len(key)+len(s) > maxCleanKey {
+		return nil, false
+	}
+	b = append(b, byte(len(key)))
+	b = append(b, key...)
+	return append(b, s...), true
 }
 
 // secretStep is z.secretKey(k) for a key a caller reads by, remembered.
@@ -54,7 +80,9 @@ type cacheSlot struct {
 // quotes) and its value, as offsets into the object.
 type memberPos struct{ k0, k1, v0, v1 uint32 }
 
-func newMemberCache() *memberCache { return &memberCache{steps: newMemo[bool](512, 128)} }
+func newMemberCache() *memberCache {
+	return &memberCache{steps: newMemo[bool](512, 128), clean: newMemo[any](1024, maxCleanKey)}
+}
 
 // sameSlice reports whether a and b are the same bytes of memory.
 func sameSlice(a, b []byte) bool {

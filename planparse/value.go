@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // SensitiveText is what a redacted value reads as everywhere outside this package.
@@ -121,7 +122,40 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 		}
 		return Value{}, true
 	}
-	return Value{v: z.sanitize(scalarAt(raw), nil, nil, key)}, false
+	return Value{v: z.scalar(raw, key)}, false
+}
+
+// scalar is sanitize's reading of the scalar raw under key (no marks: the
+// sensitivity and unknown marks of a scalar are taken by resolveInto). A
+// long string without escapes that the plan's readers met before under
+// the same key is answered from the plan's member cache (see
+// memberCache.clean): what sanitize decides of a string depends on the
+// string, the key and the plan's secrets only.
+func (z *sanitizer) scalar(raw []byte, key string) any {
+	c := z.members
+	if c == nil || z.redactKey != nil || len(raw) < minCleanLen+2 || raw[0] != '"' {
+		return z.sanitize(scalarAt(raw), nil, nil, key)
+	}
+	end, slow, err := scanString(raw, 0)
+	if err != nil || slow || end != len(raw) {
+		return z.sanitize(decodeOrNil(raw), nil, nil, key)
+	}
+	s := view(raw[1 : end-1])
+	var buf [maxCleanKey]byte
+	k, ok := cleanKey(buf[:0], key, s)
+	if !ok {
+		return z.sanitize(s, nil, nil, key)
+	}
+	if x, ok := c.clean.get(view(k)); ok {
+		return x
+	}
+	x := z.sanitize(s, nil, nil, key)
+	if _, shown := x.(string); shown {
+		// The memo keeps a copy (s may be a view of pages the CLI gives
+		// back), boxed once: a hit costs no allocation.
+		c.clean.put(view(k), any(strings.Clone(s)))
+	}
+	return x
 }
 
 // scalarAt is decodeOrNil for a scalar, reading a string without escapes
