@@ -193,3 +193,29 @@ func TestSecretStepsRemembered(t *testing.T) {
 		t.Errorf("after many keys, secretStep does not answer as secretKey")
 	}
 }
+
+// A long string is remembered as shown only when it is: a string the
+// plan knows as a secret reads hidden however often it is read, and one
+// that is not reads as it is.
+func TestCleanStringsAreRememberedWhenShown(t *testing.T) {
+	t.Parallel()
+	const s = "Standard_NC24ads_A100_v4"
+	plan := `{"format_version":"1.2","resource_changes":[
+	{"address":"x.a","mode":"managed","type":"x","name":"a","change":{"actions":["create"],"before":null,
+	 "after":{"name":"` + s + `","notes":"correct-horse-battery-staple"}}},
+	{"address":"x.b","mode":"managed","type":"x","name":"b","change":{"actions":["create"],"before":null,
+	 "after":{"token":"correct-horse-battery-staple"},"after_sensitive":{"token":true}}}]}`
+	p, err := Parse("clean.json", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := p.Changes[0].After()
+	for round := range 3 {
+		if got := v.Get("name").Display(); got != s {
+			t.Errorf("round %d: name reads %q, want it shown", round, got)
+		}
+		if got := v.Get("notes").Display(); got != SensitiveText {
+			t.Errorf("round %d: notes (a secret of the plan) reads %q, want %q", round, got, SensitiveText)
+		}
+	}
+}
