@@ -171,16 +171,12 @@ type analysis struct {
 	cat       *Catalog
 	opt       Options
 	byAddr    map[string]*planparse.Change
-	byType    map[string][]*planparse.Change   // managed changes by resource type, in plan order
-	byField   map[fieldKey][]*planparse.Change // either side's field value
-	fieldDone map[fieldKey]bool                // type and field indexed in byField
-	byBase    map[string][]string              // address without instance keys -> addresses
-	byState   map[stateKey]planparse.Value     // section and field value
-	stateDone map[fieldKey]bool
-	byValue   map[relKey]relHit // relatedByValue's answers
-	templates map[relKey]Group  // templateGroup's answers
-	locations map[relKey]string // clusterLocation's answers for clusters found by id
-	armPools  map[string]bool   // ARM agentPools changes by address, lower case
+	byType    map[string][]*planparse.Change // managed changes by resource type, in plan order
+	indexes   map[fieldKey]*valueIndex       // related resources by a field's value
+	byBase    map[string][]string            // address without instance keys -> addresses
+	templates map[relKey]Group               // templateGroup's answers
+	locations map[relKey]string              // clusterLocation's answers for clusters found by id
+	armPools  map[string]bool                // ARM agentPools changes by address, lower case
 	provider  map[*planparse.ProviderConfig]string
 	// skus and quotes remember the catalog's answers: a large plan asks
 	// about the same few SKUs and regions thousands of times.

@@ -46,42 +46,27 @@ type relKey struct {
 	typ, field, val string
 }
 
-// relHit is what relatedByValue found.
-type relHit struct {
-	v  planparse.Value
-	ok bool
-}
-
-// relatedByValue is related's first two steps (a change, else a state
-// resource, whose field equals val), remembered: many pools name the same
-// cluster.
+// relatedByValue is related's first two steps: a change, else a state
+// resource, whose field equals val. Its indexes are made once per type
+// and field (valueIndex); callers that ask about the same few values
+// thousands of times (a cluster's pools, a template's groups) remember
+// what they read from the answer themselves (locations, templates).
 func (a *analysis) relatedByValue(w when, typ, field, val string) (planparse.Value, bool) {
-	k := relKey{w, typ, field, val}
-	if h, ok := a.byValue[k]; ok {
-		return h.v, h.ok
-	}
-	if a.byValue == nil {
-		a.byValue = map[relKey]relHit{}
-	}
-	h := a.findByValue(w, typ, field, val)
-	a.byValue[k] = h
-	return h.v, h.ok
-}
-
-func (a *analysis) findByValue(w when, typ, field, val string) relHit {
-	for _, o := range a.changesWith(typ, field, val) {
+	x := a.valueIndex(typ, field)
+	lower := strings.ToLower(val)
+	for _, o := range x.changesWith(a, lower) {
 		if v := pick(o, w); !v.IsNull() {
-			return relHit{v, true}
+			return v, true
 		}
 	}
 	// Decoding prior_state and planned_values is the costly step of a
 	// large plan: only a value that can name such a resource gets there.
 	if plausible(typ, field, val) {
-		if v, ok := a.stateWith(w, typ, field, val); ok {
-			return relHit{v, true}
+		if v, ok := x.stateWith(a, w, lower); ok {
+			return v, true
 		}
 	}
-	return relHit{}
+	return planparse.Value{}, false
 }
 
 // plausible reports whether val can be the field of a resource of typ:
@@ -152,75 +137,92 @@ func (a *analysis) changesOfType(typ string) []*planparse.Change {
 	return a.byType[typ]
 }
 
-// changesWith indexes, on first use per type and field, the changes of a
-// type by a string field of either side. Only changes of that type are
-// decoded.
-func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
-	if a.byField == nil {
-		a.byField = map[fieldKey][]*planparse.Change{}
-		a.fieldDone = map[fieldKey]bool{}
+// fieldKey is a resource type and a string field of it.
+type fieldKey struct{ typ, field string }
+
+// valueIndex indexes the changes and the state resources of one type by
+// one string field (its value in lower case), each part on first use.
+type valueIndex struct {
+	typ, field string
+	changes    map[string][]*planparse.Change // either side's value, in plan order; nil until made
+	state      [2]map[string]planparse.Value  // prior_state, planned_values: the first resource of each value
+	stateDone  bool
+}
+
+// valueIndex returns the index of type typ by field.
+func (a *analysis) valueIndex(typ, field string) *valueIndex {
+	k := fieldKey{typ, field}
+	if x, ok := a.indexes[k]; ok {
+		return x
 	}
-	if done := (fieldKey{typ: typ, field: field}); !a.fieldDone[done] {
-		a.fieldDone[done] = true
-		for _, c := range a.changesOfType(typ) {
-			for _, v := range []planparse.Value{c.Before(), c.After()} {
-				if s, ok := v.Get(field).Str(); ok && s != "" {
-					k := fieldKey{typ, field, strings.ToLower(s)}
-					if l := a.byField[k]; len(l) == 0 || l[len(l)-1] != c {
-						a.byField[k] = append(l, c)
+	if a.indexes == nil {
+		a.indexes = map[fieldKey]*valueIndex{}
+	}
+	x := &valueIndex{typ: typ, field: field}
+	a.indexes[k] = x
+	return x
+}
+
+// changesWith lists the changes of a type whose field (on either side)
+// is val, in lower case. Only changes of that type are decoded.
+func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
+	return a.valueIndex(typ, field).changesWith(a, strings.ToLower(val))
+}
+
+func (x *valueIndex) changesWith(a *analysis, lower string) []*planparse.Change {
+	if x.changes == nil {
+		x.changes = map[string][]*planparse.Change{}
+		for _, c := range a.changesOfType(x.typ) {
+			for _, v := range [2]planparse.Value{c.Before(), c.After()} {
+				if s, ok := v.Get(x.field).Str(); ok && s != "" {
+					k := strings.ToLower(s)
+					if l := x.changes[k]; len(l) == 0 || l[len(l)-1] != c {
+						x.changes[k] = append(l, c)
 					}
 				}
 			}
 		}
 	}
-	return a.byField[fieldKey{typ, field, strings.ToLower(val)}]
+	return x.changes[lower]
 }
-
-// fieldKey is a type, a field and a value (lower case) of it.
-type fieldKey struct{ typ, field, val string }
 
 // stateWith searches prior_state (before) or planned_values (after), then
 // the other, for a resource of a type whose field equals val. Each
 // section is indexed once per type and field, on first use, decoding the
 // resources of that type only.
 func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, bool) {
-	if a.byState == nil {
-		a.byState = map[stateKey]planparse.Value{}
-		a.stateDone = map[fieldKey]bool{}
-	}
-	if done := (fieldKey{typ: typ, field: field}); !a.stateDone[done] {
-		a.stateDone[done] = true
-		for i, l := range [][]*planparse.StateResource{a.p.PriorResourcesOfType(typ), a.p.PlannedResourcesOfType(typ)} {
+	return a.valueIndex(typ, field).stateWith(a, w, strings.ToLower(val))
+}
+
+func (x *valueIndex) stateWith(a *analysis, w when, lower string) (planparse.Value, bool) {
+	if !x.stateDone {
+		x.stateDone = true
+		for i, l := range [2][]*planparse.StateResource{a.p.PriorResourcesOfType(x.typ), a.p.PlannedResourcesOfType(x.typ)} {
+			m := make(map[string]planparse.Value, len(l))
 			for _, r := range l {
-				if r.Type != typ {
+				if r.Type != x.typ {
 					continue
 				}
-				if s := strAt(r.Values, field); s != "" {
-					k := stateKey{i, fieldKey{typ, field, strings.ToLower(s)}}
-					if _, dup := a.byState[k]; !dup {
-						a.byState[k] = r.Values
+				if s := strAt(r.Values, x.field); s != "" {
+					k := strings.ToLower(s)
+					if _, dup := m[k]; !dup {
+						m[k] = r.Values
 					}
 				}
 			}
+			x.state[i] = m
 		}
 	}
 	order := [2]int{0, 1}
 	if w == after {
 		order = [2]int{1, 0}
 	}
-	lower := strings.ToLower(val)
 	for _, i := range order {
-		if v, ok := a.byState[stateKey{i, fieldKey{typ, field, lower}}]; ok {
+		if v, ok := x.state[i][lower]; ok {
 			return v, true
 		}
 	}
 	return planparse.Value{}, false
-}
-
-// stateKey is a section (0 prior_state, 1 planned_values) and a field value.
-type stateKey struct {
-	section int
-	fieldKey
 }
 
 // refAddresses resolves the configuration references of the expression at
