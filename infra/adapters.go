@@ -39,11 +39,16 @@ var adapters = map[string]adapter{
 
 // --- Azure ---
 
-func aksScale(pool planparse.Value) Scale {
-	auto := boolAt(pool, "enable_auto_scaling") || boolAt(pool, "auto_scaling_enabled")
-	n := intAt(pool, "node_count")
+// aksPoolKeys are the attributes aksPool reads (a node pool's, or a
+// cluster's default_node_pool's).
+var aksPoolKeys = []string{"vm_size", "enable_auto_scaling", "auto_scaling_enabled", "node_count", "min_count", "max_count",
+	"priority", "os_type", "name", "node_taints", "only_critical_addons_enabled", "kubernetes_cluster_id"}
+
+func aksScale(pool *record) Scale {
+	auto := boolAt(pool.at("enable_auto_scaling")) || boolAt(pool.at("auto_scaling_enabled"))
+	n := intAt(pool.at("node_count"))
 	if auto {
-		return rangeScale(intAt(pool, "min_count"), n, intAt(pool, "max_count"))
+		return rangeScale(intAt(pool.at("min_count")), n, intAt(pool.at("max_count")))
 	}
 	if !n.known && !n.unknown {
 		return Scale{Unknown: true}
@@ -51,13 +56,13 @@ func aksScale(pool planparse.Value) Scale {
 	return fixedScale(n, 1)
 }
 
-func aksPool(a *analysis, pool planparse.Value) (Side, Group) {
-	g := a.group(CloudAzure, pool, "vm_size")
+func aksPool(a *analysis, pool *record) (Side, Group) {
+	g := a.group(CloudAzure, pool.at("vm_size"))
 	g.Scale = aksScale(pool)
-	g.Spot = strings.EqualFold(strAt(pool, "priority"), "spot")
-	g.Windows = strings.EqualFold(strAt(pool, "os_type"), "windows")
-	s := Side{SKU: g.SKU.Name, Name: strAt(pool, "name"), Taints: stringList(pool, "node_taints")}
-	if boolAt(pool, "only_critical_addons_enabled") {
+	g.Spot = strings.EqualFold(strAt(pool.at("priority")), "spot")
+	g.Windows = strings.EqualFold(strAt(pool.at("os_type")), "windows")
+	s := Side{SKU: g.SKU.Name, Name: strAt(pool.at("name")), Taints: stringList(pool.at("node_taints"))}
+	if boolAt(pool.at("only_critical_addons_enabled")) {
 		s.Taints = append(s.Taints, "CriticalAddonsOnly=true:NoSchedule")
 	}
 	return s, g
@@ -65,8 +70,9 @@ func aksPool(a *analysis, pool planparse.Value) (Side, Group) {
 
 // aksCluster is the cluster's default_node_pool.
 func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	pool := v.Get("default_node_pool", 0)
-	s, g := aksPool(a, pool)
+	var pool record
+	pool.read(v.Get("default_node_pool", 0), aksPoolKeys)
+	s, g := aksPool(a, &pool)
 	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromAKSClusterTags, fromAKSClusterLabels
 	if s.Region = location(v, "location"); s.Region != "" {
@@ -78,10 +84,12 @@ func aksCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Sid
 // aksNodePool takes its region from the parent cluster, found through
 // kubernetes_cluster_id.
 func aksNodePool(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	s, g := aksPool(a, v)
+	var pool record
+	pool.read(v, aksPoolKeys)
+	s, g := aksPool(a, &pool)
 	s.Groups = a.one(g)
 	s.src, s.tagsFrom, s.labelsFrom = v, fromTags, fromNodeLabels
-	id, _ := v.Get("kubernetes_cluster_id").Str()
+	id, _ := pool.at("kubernetes_cluster_id").Str()
 	if s.Region = a.clusterLocation(c, w, id); s.Region != "" {
 		s.RegionSource = RegionFromParent
 	}
@@ -113,19 +121,26 @@ func (a *analysis) clusterLocation(c *planparse.Change, w when, id string) strin
 	return ""
 }
 
+// azureSideKeys are the attributes azureSide reads.
+var azureSideKeys = []string{"name", "location"}
+
 func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
+	vmKeys := keys([]string{sizeAttr, "priority"}, azureSideKeys)
 	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-		g := a.group(CloudAzure, v, sizeAttr)
+		var r record
+		r.read(v, vmKeys)
+		g := a.group(CloudAzure, r.at(sizeAttr))
 		g.Scale = fixedScale(count{n: 1, known: true}, 1)
 		g.Windows = windows
-		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
-		return azureSide(a, v, g)
+		g.Spot = strings.EqualFold(strAt(r.at("priority")), "spot")
+		return azureSide(a, &r, g)
 	}
 }
 
-func azureSide(a *analysis, v planparse.Value, g Group) Side {
-	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(v, "name"), src: v, tagsFrom: fromTags}
-	if s.Region = location(v, "location"); s.Region != "" {
+// azureSide is the side of an Azure resource r read (azureSideKeys among its keys).
+func azureSide(a *analysis, r *record, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), Name: strAt(r.at("name")), src: r.v, tagsFrom: fromTags}
+	if s.Region = NormalizeRegion(strAt(r.at("location"))); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
 	return s
@@ -133,37 +148,49 @@ func azureSide(a *analysis, v planparse.Value, g Group) Side {
 
 // azureLegacyVM is azurerm_virtual_machine: Windows when it has an
 // os_profile_windows_config block or a Windows OS disk.
+var legacyVMKeys = keys([]string{"vm_size", "os_profile_windows_config", "storage_os_disk"}, azureSideKeys)
+
 func azureLegacyVM(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	g := a.group(CloudAzure, v, "vm_size")
+	var r record
+	r.read(v, legacyVMKeys)
+	g := a.group(CloudAzure, r.at("vm_size"))
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
-	g.Windows = v.Get("os_profile_windows_config").Len() > 0 ||
-		strings.EqualFold(strAt(v, "storage_os_disk", 0, "os_type"), "windows")
-	return azureSide(a, v, g)
+	g.Windows = r.at("os_profile_windows_config").Len() > 0 ||
+		strings.EqualFold(strAt(r.at("storage_os_disk"), 0, "os_type"), "windows")
+	return azureSide(a, &r, g)
 }
+
+var vmssKeys = keys([]string{"sku", "instances", "priority"}, azureSideKeys)
 
 func azureVMSS(windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
 	return func(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-		g := a.group(CloudAzure, v, "sku")
-		g.Scale = fixedScale(intAt(v, "instances"), 0)
+		var r record
+		r.read(v, vmssKeys)
+		g := a.group(CloudAzure, r.at("sku"))
+		g.Scale = fixedScale(intAt(r.at("instances")), 0)
 		g.Windows = windows
-		g.Spot = strings.EqualFold(strAt(v, "priority"), "spot")
-		return azureSide(a, v, g)
+		g.Spot = strings.EqualFold(strAt(r.at("priority")), "spot")
+		return azureSide(a, &r, g)
 	}
 }
 
 // amlCluster is an Azure ML compute cluster: it idles at min_node_count
 // and scales to max_node_count under load.
+var amlKeys = keys([]string{"vm_size", "scale_settings", "vm_priority"}, azureSideKeys)
+
 func amlCluster(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	g := a.group(CloudAzure, v, "vm_size")
-	ss := v.Get("scale_settings", 0)
+	var r record
+	r.read(v, amlKeys)
+	g := a.group(CloudAzure, r.at("vm_size"))
+	ss := r.at("scale_settings").Get(0)
 	lo, hi := intAt(ss, "min_node_count"), intAt(ss, "max_node_count")
 	if !lo.known && !lo.unknown {
 		lo = count{known: true}
 	}
 	g.Scale = rangeScale(lo, count{}, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
-	g.Spot = strings.EqualFold(strAt(v, "vm_priority"), "lowpriority")
-	return azureSide(a, v, g)
+	g.Spot = strings.EqualFold(strAt(r.at("vm_priority")), "lowpriority")
+	return azureSide(a, &r, g)
 }
 
 // --- AWS ---
@@ -180,13 +207,13 @@ func awsTagValue(v planparse.Value) planparse.Value {
 // awsTagName is the "Name" of an AWS resource's tags, read without
 // decoding the other tags: "" when there is none, "null" for a null one
 // (as the map shows it). from is where the tags are (fromAWSTags decided).
-func awsTagName(v planparse.Value) (name string, from mapFrom) {
+func awsTagName(r *record) (name string, from mapFrom) {
 	from = fromTags
-	t := v.Get("tags_all")
+	t := r.at("tags_all")
 	if t.IsMap() {
 		from = fromTagsAll
 	} else {
-		t = v.Get("tags")
+		t = r.at("tags")
 	}
 	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
 		return x.Display(), from
@@ -194,9 +221,10 @@ func awsTagName(v planparse.Value) (name string, from mapFrom) {
 	return "", from
 }
 
-func awsSide(a *analysis, v planparse.Value, g Group) Side {
-	s := Side{SKU: g.SKU.Name, Groups: a.one(g), src: v, tagsFrom: fromAWSTags}
-	if s.Region = awsRegion(v); s.Region != "" {
+// awsSide is the side of an AWS resource r read (awsRegionKeys among its keys).
+func awsSide(a *analysis, r *record, g Group) Side {
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), src: r.v, tagsFrom: fromAWSTags}
+	if s.Region = awsRegion(r); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
 	return s
@@ -206,18 +234,18 @@ func awsSide(a *analysis, v planparse.Value, g Group) Side {
 // argument (AWS provider v6), else its availability zone(s), else its ARN
 // (arn:aws:ec2:us-east-1:...). Providers configured from a variable leave
 // the provider block without a constant region, so this often decides.
-func awsRegion(v planparse.Value) string {
-	if r := location(v, "region"); r != "" {
+func awsRegion(v *record) string {
+	if r := NormalizeRegion(strAt(v.at("region"))); r != "" {
 		return r
 	}
-	az := strAt(v, "availability_zone")
+	az := strAt(v.at("availability_zone"))
 	if az == "" {
-		az = strAt(v, "availability_zones", 0)
+		az = strAt(v.at("availability_zones"), 0)
 	}
 	if n := len(az); n > 1 && az[n-1] >= 'a' && az[n-1] <= 'z' && az[n-2] >= '0' && az[n-2] <= '9' {
 		return NormalizeRegion(az[:n-1])
 	}
-	if arn := strAt(v, "arn"); strings.HasPrefix(arn, "arn:") {
+	if arn := strAt(v.at("arn")); strings.HasPrefix(arn, "arn:") {
 		if parts := strings.SplitN(arn, ":", 5); len(parts) == 5 && parts[3] != "" {
 			return NormalizeRegion(parts[3])
 		}
@@ -225,41 +253,52 @@ func awsRegion(v planparse.Value) string {
 	return ""
 }
 
+// awsRegionKeys are the attributes awsRegion reads.
+var awsRegionKeys = []string{"region", "availability_zone", "availability_zones", "arn"}
+
+var awsInstanceKeys = keys([]string{"instance_type", "instance_market_options", "tags_all", "tags"}, awsRegionKeys)
+
 func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	g := a.group(CloudAWS, v, "instance_type")
+	var r record
+	r.read(v, awsInstanceKeys)
+	g := a.group(CloudAWS, r.at("instance_type"))
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
-	g.Spot = strings.EqualFold(strAt(v, "instance_market_options", 0, "market_type"), "spot")
-	s := awsSide(a, v, g)
-	s.Name, s.tagsFrom = awsTagName(v)
+	g.Spot = strings.EqualFold(strAt(r.at("instance_market_options"), 0, "market_type"), "spot")
+	s := awsSide(a, &r, g)
+	s.Name, s.tagsFrom = awsTagName(&r)
 	return s
 }
 
+var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint"}, awsRegionKeys)
+
 func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
+	var r record
+	r.read(v, eksKeys)
 	var g Group
-	types := v.Get("instance_types")
+	types := r.at("instance_types")
 	switch {
 	case types.Len() > 0:
 		g = a.group(CloudAWS, types, 0)
 	case types.IsUnknown():
 		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply"}
 	default:
-		if lt := v.Get("launch_template"); lt.Len() > 0 {
+		if lt := r.at("launch_template"); lt.Len() > 0 {
 			g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
 		} else {
 			// EKS launches t3.medium when neither instance_types nor a launch template says.
 			g = Group{SKU: a.lookup(CloudAWS, "t3.medium")}
 		}
 	}
-	sc := v.Get("scaling_config", 0)
+	sc := r.at("scaling_config").Get(0)
 	lo, exp, hi := intAt(sc, "min_size"), intAt(sc, "desired_size"), intAt(sc, "max_size")
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
-	g.Spot = strings.EqualFold(strAt(v, "capacity_type"), "spot")
-	s := awsSide(a, v, g)
-	s.Name = strAt(v, "node_group_name")
-	s.ImageType = strAt(v, "ami_type")
+	g.Spot = strings.EqualFold(strAt(r.at("capacity_type")), "spot")
+	s := awsSide(a, &r, g)
+	s.Name = strAt(r.at("node_group_name"))
+	s.ImageType = strAt(r.at("ami_type"))
 	s.labelsFrom = fromLabels
-	s.Taints = taintBlocks(v, "taint")
+	s.Taints = taintBlocks(r.at("taint"))
 	return s
 }
 
@@ -316,9 +355,14 @@ func (a *analysis) templateGroupOf(tmpl planparse.Value) Group {
 	return g
 }
 
+var asgKeys = keys([]string{"mixed_instances_policy", "launch_template", "min_size", "desired_capacity", "max_size", "name"}, awsRegionKeys)
+
 func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
+	var r record
+	r.read(v, asgKeys)
 	var g Group
-	mip := v.Get("mixed_instances_policy", 0, "launch_template", 0)
+	policy := r.at("mixed_instances_policy")
+	mip := policy.Get(0, "launch_template", 0)
 	override := ""
 	if ov := mip.Get("override"); ov.Len() > 0 {
 		override = strAt(ov, 0, "instance_type")
@@ -332,18 +376,18 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	} else if spec := mip.Get("launch_template_specification"); spec.Len() > 0 {
 		g = a.launchTemplateGroup(c, spec.Get(0), w, "launch_template_id", "launch_template_name",
 			"mixed_instances_policy", "launch_template", "launch_template_specification")
-	} else if lt := v.Get("launch_template"); lt.Len() > 0 {
+	} else if lt := r.at("launch_template"); lt.Len() > 0 {
 		g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
 	} else {
 		g = a.launchConfigurationGroup(c, v, w)
 	}
-	lo, exp, hi := intAt(v, "min_size"), intAt(v, "desired_capacity"), intAt(v, "max_size")
+	lo, exp, hi := intAt(r.at("min_size")), intAt(r.at("desired_capacity")), intAt(r.at("max_size"))
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
-	g.Spot = g.Spot || asgSpot(v.Get("mixed_instances_policy", 0, "instances_distribution", 0), g.Scale)
-	s := awsSide(a, v, g)
+	g.Spot = g.Spot || asgSpot(policy.Get(0, "instances_distribution", 0), g.Scale)
+	s := awsSide(a, &r, g)
 	s.tagsFrom = fromASGTags
-	s.Name = strAt(v, "name")
+	s.Name = strAt(r.at("name"))
 	return s
 }
 
@@ -375,27 +419,36 @@ func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Val
 }
 
 // sagemakerConfig prices each production and shadow variant.
+var (
+	sagemakerConfigKeys = keys([]string{"name", "production_variants", "shadow_production_variants"}, awsRegionKeys)
+	variantKeys         = []string{"instance_type", "variant_name", "serverless_config", "initial_instance_count", "managed_instance_scaling"}
+)
+
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	name := strAt(v, "name")
+	var r record
+	r.read(v, sagemakerConfigKeys)
+	name := strAt(r.at("name"))
 	s := Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
-	if s.Region = awsRegion(v); s.Region != "" {
+	if s.Region = awsRegion(&r); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
 	for _, list := range []struct {
 		attr   string
 		shadow bool
 	}{{"production_variants", false}, {"shadow_production_variants", true}} {
-		for _, pv := range v.Get(list.attr).List() {
-			g := a.group(CloudSageMaker, pv, "instance_type")
-			g.Name, g.Shadow = strAt(pv, "variant_name"), list.shadow
-			if pv.Get("serverless_config").Len() > 0 {
+		for _, x := range r.at(list.attr).List() {
+			var pv record
+			pv.read(x, variantKeys)
+			g := a.group(CloudSageMaker, pv.at("instance_type"))
+			g.Name, g.Shadow = strAt(pv.at("variant_name")), list.shadow
+			if pv.at("serverless_config").Len() > 0 {
 				g.Serverless = true
 				g.SKU = SKU{Cloud: CloudSageMaker, Name: g.SKU.Name, Known: g.SKU.Known}
 				g.Scale = Scale{}
 			} else {
-				n := intAt(pv, "initial_instance_count")
+				n := intAt(pv.at("initial_instance_count"))
 				g.Scale = fixedScale(n, 1)
-				if mis := pv.Get("managed_instance_scaling", 0); strings.EqualFold(strAt(mis, "status"), "enabled") {
+				if mis := pv.at("managed_instance_scaling").Get(0); strings.EqualFold(strAt(mis, "status"), "enabled") {
 					g.Scale = rangeScale(intAt(mis, "min_instance_count"), n, intAt(mis, "max_instance_count"))
 				}
 			}
@@ -416,11 +469,15 @@ func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when
 }
 
 // sagemakerEndpoint is priced through the endpoint configuration it names.
+var sagemakerEndpointKeys = keys([]string{"endpoint_config_name", "name"}, awsRegionKeys)
+
 func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	name, unknown := skuAt(v, "endpoint_config_name")
+	var r record
+	r.read(v, sagemakerEndpointKeys)
+	name, unknown := skuAt(r.at("endpoint_config_name"))
 	cfg, ok := a.related(c, w, "aws_sagemaker_endpoint_configuration", "name", name, "endpoint_config_name")
 	var s Side
-	self := strAt(v, "name")
+	self := strAt(r.at("name"))
 	if ok {
 		s = sagemakerConfig(a, c, cfg, w) // its Config is the configuration's name, its Region the configuration's
 		a.endpointAutoscaling(c, self, w, &s)
@@ -436,17 +493,21 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	}
 	s.Name, s.src, s.tagsFrom = self, v, fromAWSTags
 	// The endpoint's own region, else its configuration's (set above).
-	if reg := awsRegion(v); reg != "" {
+	if reg := awsRegion(&r); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
 	}
 	return s
 }
 
+var notebookKeys = keys([]string{"instance_type", "name"}, awsRegionKeys)
+
 func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
-	g := a.group(CloudSageMaker, v, "instance_type")
+	var r record
+	r.read(v, notebookKeys)
+	g := a.group(CloudSageMaker, r.at("instance_type"))
 	g.Scale = fixedScale(count{n: 1, known: true}, 1)
-	s := awsSide(a, v, g)
-	s.Name = strAt(v, "name")
+	s := awsSide(a, &r, g)
+	s.Name = strAt(r.at("name"))
 	return s
 }
 

@@ -253,3 +253,43 @@ func k8sEffect(e string) string {
 func location(v planparse.Value, attr string) string {
 	return NormalizeRegion(strAt(v, attr))
 }
+
+// record is attributes of one object read in one walk of its bytes
+// (planparse.Value.Fields): an adapter reads its ten or so attributes,
+// most of them absent, at about the cost of one.
+type record struct {
+	v    planparse.Value
+	keys []string
+	vals [maxRecord]planparse.Value
+}
+
+// maxRecord is the most attributes a record reads.
+const maxRecord = 16
+
+// read fills r with the attributes keys (distinct, at most maxRecord) of v.
+func (r *record) read(v planparse.Value, keys []string) {
+	r.v, r.keys = v, keys
+	v.Fields(keys, r.vals[:len(keys)])
+}
+
+// at is the attribute key of the object, as Get reads it.
+func (r *record) at(key string) planparse.Value {
+	for i, k := range r.keys {
+		if k == key {
+			return r.vals[i]
+		}
+	}
+	return r.v.Get(key)
+}
+
+// keys joins lists of attribute names into a record's keys.
+func keys(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	if len(out) > maxRecord {
+		panic("infra: a record reads at most maxRecord attributes")
+	}
+	return out
+}

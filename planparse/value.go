@@ -206,34 +206,8 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 		if n.z.members.secretStep(n.z, s) {
 			return Value{}, false // sanitize renames a secret key: it is not there by name
 		}
-		key := s
 		raw, found := n.z.members.lookup(n.raw, s)
-		if !found && isRedactedText(s) {
-			key, raw, found = n.renamed(s)
-		}
-		unk, _ := n.z.members.lookup(n.unk(), key)
-		if !found {
-			// Unknown attributes are absent from "after"; sanitize adds
-			// them when reviewing.
-			if isLiteral(unk, "true") && n.z.redactKey == nil {
-				return Value{v: unknown{}}, false
-			}
-			return Value{}, false
-		}
-		sens, _ := n.z.members.lookup(n.sens(), key)
-		name := key
-		if key == "value" {
-			if pair, ok := n.z.members.lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
-				pairValue := ""
-				if len(raw) > 0 && raw[0] == '"' {
-					pairValue = stringAt(raw)
-				}
-				if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
-					name = pn
-				}
-			}
-		}
-		return n.z.resolveInto(raw, sens, unk, name, into)
+		return n.member(s, raw, found, into)
 	case int:
 		if n.raw[0] != '[' || s < 0 {
 			return Value{}, false
@@ -249,6 +223,90 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 	}
 	return Value{}, false
 }
+
+// member is child's step to the member s of the object n (not a secret
+// key), whose value in n's bytes is raw when found.
+func (n *lazy) member(s string, raw []byte, found bool, into *lazy) (Value, bool) {
+	key := s
+	if !found && isRedactedText(s) {
+		key, raw, found = n.renamed(s)
+	}
+	unk, _ := n.z.members.lookup(n.unk(), key)
+	if !found {
+		// Unknown attributes are absent from "after"; sanitize adds
+		// them when reviewing.
+		if isLiteral(unk, "true") && n.z.redactKey == nil {
+			return Value{v: unknown{}}, false
+		}
+		return Value{}, false
+	}
+	sens, _ := n.z.members.lookup(n.sens(), key)
+	name := key
+	if key == "value" {
+		if pair, ok := n.z.members.lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
+			pairValue := ""
+			if len(raw) > 0 && raw[0] == '"' {
+				pairValue = stringAt(raw)
+			}
+			if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
+				name = pn
+			}
+		}
+	}
+	return n.z.resolveInto(raw, sens, unk, name, into)
+}
+
+// Fields sets out[i] to v.Get(keys[i]) for each key (out is at least as
+// long as keys). A caller reading several attributes of one object reads
+// them in one walk of its bytes; a key the object repeats counts once
+// (the first), as for Get. keys must be distinct.
+func (v Value) Fields(keys []string, out []Value) {
+	n := v.n
+	if n == nil || n.raw[0] != '{' || len(keys) > maxFields {
+		for i, k := range keys {
+			out[i] = v.Get(k)
+		}
+		return
+	}
+	var raws [maxFields][]byte
+	var found [maxFields]bool
+	left := len(keys)
+	raw := n.raw
+	for i := ws(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
+		ke := stringEnd(raw, i)
+		val := ws(raw, ws(raw, ke)+1) // past the colon
+		end, _ := skipValid(raw, val)
+		k := raw[i+1 : ke-1]
+		for j, key := range keys {
+			if !found[j] && keyIs(k, key) {
+				raws[j], found[j] = raw[val:end:end], true
+				left--
+				break
+			}
+		}
+		i = ws(raw, end)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i = ws(raw, i+1)
+	}
+	var into lazy
+	for j, key := range keys {
+		if n.z.members.secretStep(n.z, key) {
+			out[j] = Value{} // sanitize renames a secret key: it is not there by name
+			continue
+		}
+		x, isLazy := n.member(key, raws[j], found[j], &into)
+		if isLazy {
+			heap := into
+			x = Value{n: &heap}
+		}
+		out[j] = x
+	}
+}
+
+// maxFields is the most keys Fields reads in one walk.
+const maxFields = 32
 
 // renamed finds the secret key that sanitize shows as text: a key of the
 // object, or an unknown attribute it adds.
