@@ -150,7 +150,7 @@ func newAnalysis(p *planparse.Plan, cat *Catalog, opt Options) *analysis {
 
 // run analyses the changes p.Changes[lo:hi], in order.
 func (a *analysis) run(lo, hi int) []*Resource {
-	var out []*Resource
+	out := make([]*Resource, 0, hi-lo) // most changes of a large plan are of supported types
 	for i := lo; i < hi; i++ {
 		c := a.p.Changes[i]
 		if a.opt.Checkpoint != nil && i > 0 && i%CheckpointEvery == 0 {

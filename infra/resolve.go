@@ -171,8 +171,9 @@ func (a *analysis) changesWith(typ, field, val string) []*planparse.Change {
 
 func (x *valueIndex) changesWith(a *analysis, lower string) []*planparse.Change {
 	if x.changes == nil {
-		x.changes = map[string][]*planparse.Change{}
-		for _, c := range a.changesOfType(x.typ) {
+		l := a.changesOfType(x.typ)
+		x.changes = make(map[string][]*planparse.Change, len(l))
+		for _, c := range l {
 			for _, v := range [2]planparse.Value{c.Before(), c.After()} {
 				if s, ok := v.Get(x.field).Str(); ok && s != "" {
 					k := strings.ToLower(s)
