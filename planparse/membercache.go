@@ -2,8 +2,10 @@ package planparse
 
 import (
 	"bytes"
+	"hash/maphash"
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -30,11 +32,37 @@ type memberCache struct {
 	// far more than a lookup. The plan's secret set does not change after
 	// Parse, so an answer stays true.
 	clean *memo[any]
+	// seen has the hash of each cleanKey that missed clean lately (one a
+	// slot) and how often it did: a string is kept in clean the third time
+	// it misses, so the many strings a plan holds once or twice (names and
+	// ids, read on both sides of their change) cost no allocation.
+	seen     [seenSlots]atomic.Uint64
+	seenSeed maphash.Seed
 }
 
-// minCleanLen is the shortest string memberCache.clean keeps: a shorter
-// one is checked about as fast as it is looked up.
-const minCleanLen = 16
+// seenSlots is the size of memberCache.seen (a power of two).
+const seenSlots = 4096
+
+// minCleanLen is the shortest string memberCache.clean keeps.
+const minCleanLen = 4
+
+// seenBefore reports whether the clean key k missed twice before (and
+// records that it missed again). A slot holds a key's hash but for its
+// two low bits, which count its misses.
+func (c *memberCache) seenBefore(k []byte) bool {
+	h := maphash.Bytes(c.seenSeed, k)
+	s := &c.seen[h&(seenSlots-1)]
+	old := s.Load()
+	if old&^3 != h&^3 || old&3 == 0 {
+		s.Store(h&^3 | 1)
+		return false
+	}
+	if old&3 == 1 {
+		s.Store(h&^3 | 2)
+		return false
+	}
+	return true
+}
 
 // maxCleanKey bounds a cleanKey (the memo keeps keys this long at most).
 const maxCleanKey = 256
@@ -81,7 +109,7 @@ type cacheSlot struct {
 type memberPos struct{ k0, k1, v0, v1 uint32 }
 
 func newMemberCache() *memberCache {
-	return &memberCache{steps: newMemo[bool](512, 128), clean: newMemo[any](1024, maxCleanKey)}
+	return &memberCache{steps: newMemo[bool](512, 128), clean: newMemo[any](1024, maxCleanKey), seenSeed: maphash.MakeSeed()}
 }
 
 // sameSlice reports whether a and b are the same bytes of memory.

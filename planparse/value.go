@@ -127,8 +127,8 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 
 // scalar is sanitize's reading of the scalar raw under key (no marks: the
 // sensitivity and unknown marks of a scalar are taken by resolveInto). A
-// long string without escapes that the plan's readers met before under
-// the same key is answered from the plan's member cache (see
+// string without escapes that the plan's readers met twice before under
+// the same key, shown, is answered from the plan's member cache (see
 // memberCache.clean): what sanitize decides of a string depends on the
 // string, the key and the plan's secrets only.
 func (z *sanitizer) scalar(raw []byte, key string) any {
@@ -150,7 +150,7 @@ func (z *sanitizer) scalar(raw []byte, key string) any {
 		return x
 	}
 	x := z.sanitize(s, nil, nil, key)
-	if _, shown := x.(string); shown {
+	if _, shown := x.(string); shown && c.seenBefore(k) {
 		// The memo keeps a copy (s may be a view of pages the CLI gives
 		// back), boxed once: a hit costs no allocation.
 		c.clean.put(view(k), any(strings.Clone(s)))
