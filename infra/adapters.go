@@ -41,8 +41,8 @@ var adapters = map[string]adapter{
 
 // aksPoolKeys are the attributes aksPool reads (a node pool's, or a
 // cluster's default_node_pool's).
-var aksPoolKeys = []string{"vm_size", "enable_auto_scaling", "auto_scaling_enabled", "node_count", "min_count", "max_count",
-	"priority", "os_type", "name", "node_taints", "only_critical_addons_enabled", "kubernetes_cluster_id"}
+var aksPoolKeys = keys([]string{"vm_size", "enable_auto_scaling", "auto_scaling_enabled", "node_count", "min_count", "max_count",
+	"priority", "os_type", "name", "node_taints", "only_critical_addons_enabled", "kubernetes_cluster_id"})
 
 func aksScale(pool *record) Scale {
 	auto := boolAt(pool.at("enable_auto_scaling")) || boolAt(pool.at("auto_scaling_enabled"))
@@ -122,7 +122,7 @@ func (a *analysis) clusterLocation(c *planparse.Change, w when, id string) strin
 }
 
 // azureSideKeys are the attributes azureSide reads.
-var azureSideKeys = []string{"name", "location"}
+var azureSideKeys = keys([]string{"name", "location"})
 
 func azureVM(sizeAttr string, windows bool) func(*analysis, *planparse.Change, planparse.Value, when) Side {
 	vmKeys := keys([]string{sizeAttr, "priority"}, azureSideKeys)
@@ -254,7 +254,7 @@ func awsRegion(v *record) string {
 }
 
 // awsRegionKeys are the attributes awsRegion reads.
-var awsRegionKeys = []string{"region", "availability_zone", "availability_zones", "arn"}
+var awsRegionKeys = keys([]string{"region", "availability_zone", "availability_zones", "arn"})
 
 var awsInstanceKeys = keys([]string{"instance_type", "instance_market_options", "tags_all", "tags"}, awsRegionKeys)
 
@@ -421,7 +421,7 @@ func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Val
 // sagemakerConfig prices each production and shadow variant.
 var (
 	sagemakerConfigKeys = keys([]string{"name", "production_variants", "shadow_production_variants"}, awsRegionKeys)
-	variantKeys         = []string{"instance_type", "variant_name", "serverless_config", "initial_instance_count", "managed_instance_scaling"}
+	variantKeys         = keys([]string{"instance_type", "variant_name", "serverless_config", "initial_instance_count", "managed_instance_scaling"})
 )
 
 func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {

@@ -1,6 +1,7 @@
 package infra
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -290,6 +291,11 @@ func keys(lists ...[]string) []string {
 	}
 	if len(out) > maxRecord {
 		panic("infra: a record reads at most maxRecord attributes")
+	}
+	for i, k := range out {
+		if slices.Contains(out[:i], k) {
+			panic("infra: a record reads " + k + " twice") // Fields takes distinct keys
+		}
 	}
 	return out
 }
