@@ -276,9 +276,12 @@ func (v Value) Fields(keys []string, out []Value) {
 		ke := stringEnd(raw, i)
 		val := ws(raw, ws(raw, ke)+1) // past the colon
 		end, _ := skipValid(raw, val)
-		k := raw[i+1 : ke-1]
+		k := view(raw[i+1 : ke-1])
+		if strings.IndexByte(k, '\\') >= 0 {
+			k = unquote(raw[i+1:ke-1], true) // an escaped key reads as its text
+		}
 		for j, key := range keys {
-			if !found[j] && keyIs(k, key) {
+			if !found[j] && k == key {
 				raws[j], found[j] = raw[val:end:end], true
 				left--
 				break
@@ -292,6 +295,10 @@ func (v Value) Fields(keys []string, out []Value) {
 	}
 	var into lazy
 	for j, key := range keys {
+		if !found[j] && n.marks == nil && !isRedactedText(key) {
+			out[j] = Value{} // absent, and no unknown mark adds it: whether the key is secret does not matter
+			continue
+		}
 		if n.z.members.secretStep(n.z, key) {
 			out[j] = Value{} // sanitize renames a secret key: it is not there by name
 			continue
