@@ -290,7 +290,8 @@ func (t *sentence) nodes(r *infra.Resource) {
 		t.add(" -> ")
 	}
 	*t = strconv.AppendInt(*t, int64(after), 10)
-	t.add(" x ", skuText(r.After))
+	t.add(" x ")
+	t.sku(r.After)
 }
 
 // unpricedSKU: a SKU of a resource being created or changed is not in the

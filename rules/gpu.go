@@ -269,7 +269,9 @@ func (requiredTags) check(s *scope) []draft {
 		msg = msg[:0]
 		msg.add("GPU ")
 		msg.subject(r)
-		msg.add(" on ", skuText(r.After), " ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
+		msg.add(" on ")
+		msg.sku(r.After)
+		msg.add(" ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
 		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: lastRemedy})
 	}
 	return out
