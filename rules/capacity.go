@@ -46,7 +46,7 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			created = append(created, r)
 		}
 	}
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	left := ""                          // the GPUs left while the gone ones are away: the same for each, said once
 	creating := ""                      // what the plan creates meanwhile: the same for each deletion, said once

@@ -52,7 +52,7 @@ func (endpointReplacement) severity(s *scope) Severity {
 
 func (endpointReplacement) check(s *scope) []draft {
 	extra := s.cfg.Rules.EndpointReplacement.ExtraTypes
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Action != planparse.ActionReplace || ch.Mode == planparse.ModeData {
@@ -286,7 +286,7 @@ func (statefulDelete) severity(*scope) Severity { return SeverityBlock }
 
 func (statefulDelete) check(s *scope) []draft {
 	extra := s.cfg.Rules.StatefulDelete.ExtraTypes
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Mode == planparse.ModeData || ch.Action != planparse.ActionDelete && ch.Action != planparse.ActionReplace {
@@ -326,7 +326,7 @@ type iamAdmin struct{}
 func (iamAdmin) severity(*scope) Severity { return SeverityBlock }
 
 func (iamAdmin) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	for _, ch := range s.changes {
 		if ch.Mode == planparse.ModeData || !changing(ch.Action) || !grantsAccess(ch.Type) {
 			continue

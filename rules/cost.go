@@ -31,7 +31,7 @@ func (costIncrease) check(s *scope) []draft {
 		}
 		return ""
 	}
-	var out []draft
+	out := s.spare()
 	var sumD, sumM float64
 	var nD, nM int
 	worst := Severity("")
@@ -301,7 +301,7 @@ type unpricedSKU struct{}
 func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 
 func (unpricedSKU) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, c := range s.changedResources() {
 		r := c.r
@@ -361,7 +361,7 @@ func (allowedSKUs) check(s *scope) []draft {
 	if len(list) == 0 {
 		return nil
 	}
-	var out []draft
+	out := s.spare()
 	for _, c := range s.changedResources() {
 		r := c.r
 		old := map[string]bool{}

@@ -39,7 +39,7 @@ func (cr *customRule) check(s *scope) []draft {
 		return nil
 	}
 	project := map[string]any{"name": s.project.Name, "environment": s.env, "protected": s.protected}
-	var out []draft
+	out := s.spare()
 	for _, sub := range s.subjects() {
 		fire, err := cr.eval(sub.vars, project)
 		switch {
