@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // WriteJSON writes the report as indented JSON: the same bytes as
@@ -42,6 +43,32 @@ type encoder struct {
 	// of listConcurrently has no writer.
 	record bool
 	points []int
+	// safe holds the last long strings str found safe, which it then
+	// writes without testing them again (a remedy is the same string in
+	// thousands of findings); holding them keeps their memory from being
+	// reused by another string while they are compared by address.
+	safe     [4]string
+	nextSafe int
+}
+
+// safeString is htmlSafe(s), without testing again one of the long
+// strings found safe last (the same bytes: the same address and length);
+// a long string found safe is remembered.
+func (e *encoder) safeString(s string) bool {
+	if len(s) < 64 {
+		return htmlSafe(s)
+	}
+	for _, k := range e.safe {
+		if len(k) == len(s) && unsafe.StringData(k) == unsafe.StringData(s) {
+			return true
+		}
+	}
+	if !htmlSafe(s) {
+		return false
+	}
+	e.safe[e.nextSafe] = s
+	e.nextSafe = (e.nextSafe + 1) % len(e.safe)
+	return true
 }
 
 // marshaling says whether a type, or a pointer to it, implements
@@ -117,6 +144,20 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		first, inner := true, deeper(prefix)
 		for _, f := range fields {
 			fv := v.Field(f.index)
+			if f.str { // most fields: written here, without asking the type again
+				s := fv.String()
+				if f.omitEmpty && s == "" {
+					continue
+				}
+				if !first {
+					e.byte(',')
+				}
+				first = false
+				e.newline(inner)
+				e.string(f.key)
+				e.str(s)
+				continue
+			}
 			if f.omitEmpty && isEmpty(fv) {
 				continue
 			}
@@ -305,7 +346,7 @@ func (e *encoder) float(f float64) {
 
 // str writes s quoted as encoding/json does, HTML characters escaped.
 func (e *encoder) str(s string) {
-	if htmlSafe(s) {
+	if e.safeString(s) {
 		e.byte('"')
 		e.string(s)
 		e.byte('"')
@@ -460,6 +501,9 @@ type field struct {
 	index     int
 	key       string
 	omitEmpty bool
+	// str is set for a field of a string kind whose type (or pointer to
+	// it) has no marshalling of its own: value would write it with str.
+	str bool
 }
 
 type fields struct {
@@ -491,7 +535,10 @@ func fieldsOf(t reflect.Type) ([]field, bool) {
 			ok = false
 		}
 		key, _ := json.Marshal(name)
-		fs = append(fs, field{index: i, key: string(key) + ": ", omitEmpty: omitEmpty})
+		// (A pointer's methods include its type's.)
+		pt := reflect.PointerTo(f.Type)
+		str := f.Type.Kind() == reflect.String && !pt.Implements(marshalerType) && !pt.Implements(textMarshalerType)
+		fs = append(fs, field{index: i, key: string(key) + ": ", omitEmpty: omitEmpty, str: str})
 	}
 	fieldCache.Store(t, fields{fs, ok})
 	return fs, ok

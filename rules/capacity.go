@@ -56,7 +56,9 @@ func (gpuCapacityGap) check(s *scope) []draft {
 		replaced := s.action(r) == planparse.ActionReplace
 		if replaced {
 			msg.subject(r)
-			msg.add(" is replaced delete-first (", forcedByResource(s, r), ")")
+			msg.add(" is replaced delete-first (")
+			msg.forcedByResource(s, r)
+			msg.add(")")
 		} else {
 			if len(created) == 0 {
 				continue // a plain removal: nothing is meant to replace it
@@ -162,14 +164,16 @@ func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
 	return n
 }
 
-// forcedByResource names what forces a resource's replacement, from its change.
-func forcedByResource(s *scope, r *infra.Resource) string {
+// forcedByResource adds what forces a resource's replacement, from its
+// change.
+func (t *sentence) forcedByResource(s *scope, r *infra.Resource) {
 	ch := s.replacement(r)
 	if ch == nil {
 		ch = s.changeOf(r)
 	}
 	if ch != nil {
-		return forcedBy(ch)
+		t.forcedBy(ch)
+		return
 	}
-	return "the plan does not say which attribute forces it"
+	t.add(noForcingAttribute)
 }
