@@ -254,9 +254,10 @@ var listChunk = 256
 // one), and the error of the element after the last one (nil when every
 // element was written).
 type chunk struct {
-	out    []byte
-	points []int
-	err    error
+	out      []byte
+	points   []int
+	err      error
+	panicked any // what the encoding of the element after the last point panicked with
 }
 
 // listConcurrently writes the elements of a long list as elements does,
@@ -276,6 +277,17 @@ func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 	go func() {
 		defer close(exited)
 		o := &encoder{marshals: map[reflect.Type]marshaling{}, record: true}
+		defer func() {
+			// An element whose encoding panics panics in WriteJSON's
+			// caller when its turn comes, after what would have been
+			// written before it, as on one goroutine.
+			if p := recover(); p != nil {
+				select {
+				case ready <- &chunk{out: o.out, points: o.points, panicked: p}:
+				case <-stop:
+				}
+			}
+		}()
 		for k := 1; k < chunks; k += 2 {
 			var c *chunk
 			select {
@@ -317,6 +329,9 @@ func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 			e.out = append(e.out, c.out[start:end]...)
 			start = end
 			e.wrote()
+		}
+		if c.panicked != nil {
+			panic(c.panicked)
 		}
 		if c.err != nil {
 			return c.err

@@ -3,6 +3,8 @@ package review
 import (
 	"bytes"
 	"math"
+	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,4 +102,44 @@ func toBytes(l []string) [][]byte {
 		out[i] = []byte(s)
 	}
 	return out
+}
+
+// boom is a list element whose encoding panics at 7.
+type boom int
+
+func (b boom) MarshalJSON() ([]byte, error) {
+	if b == 7 {
+		panic("boom at 7")
+	}
+	return []byte(strconv.Itoa(int(b))), nil
+}
+
+// An element whose encoding panics on the second goroutine panics in
+// WriteJSON's caller (the app's handler recovers panics), after the
+// writes one goroutine would have made before it.
+func TestWriteJSONConcurrentlyPanics(t *testing.T) {
+	list := make([]boom, 12)
+	for i := range list {
+		list[i] = boom(i)
+	}
+	encode := func(listMin, chunk int) (writes []string, panicked any) {
+		oldList, oldChunk := parallelList, listChunk
+		parallelList, listChunk = listMin, chunk
+		defer func() { parallelList, listChunk = oldList, oldChunk }()
+		var p pieces
+		defer func() { writes, panicked = p.writes, recover() }()
+		e := &encoder{w: &p, marshals: map[reflect.Type]marshaling{}}
+		_ = e.value(reflect.ValueOf(list), "")
+		return nil, nil
+	}
+	wantWrites, wantPanic := encode(1<<30, 256)
+	if wantPanic != "boom at 7" {
+		t.Fatalf("serial: panicked with %v, want boom at 7", wantPanic)
+	}
+	for _, chunk := range []int{1, 2, 3} { // 7 is in a chunk of the second goroutine at 1 and 2, of the first at 3
+		writes, p := encode(1, chunk)
+		if p != wantPanic || !cmp.Equal(writes, wantWrites) {
+			t.Errorf("chunks of %d: panicked with %v after %q, want %v after %q", chunk, p, writes, wantPanic, wantWrites)
+		}
+	}
 }

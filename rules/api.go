@@ -435,10 +435,21 @@ func checkConcurrently(s *scope, runs []run, out [][][]draft) {
 		}
 	}
 	other := *s // before any rule ran: its indexes, text block and spare drafts are empty
+	// A rule that panics on the second goroutine panics in the caller, as
+	// it would on one (the app's handler recovers it), once both stopped.
 	var wg sync.WaitGroup
-	wg.Go(func() { work(&other) })
-	work(s)
-	wg.Wait()
+	var panicked any
+	wg.Go(func() {
+		defer func() { panicked = recover() }()
+		work(&other)
+	})
+	func() {
+		defer wg.Wait()
+		work(s)
+	}()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // batch is the drafts one rule made for one project; r and set are nil

@@ -63,3 +63,25 @@ func withThresholds[T any](t *testing.T, changes, sort int, f func() T) T {
 	defer func() { parallelChanges, parallelSort = oldChanges, oldSort }()
 	return f()
 }
+
+// panicky is a rule whose check panics.
+type panicky struct{}
+
+func (panicky) severity(*scope) Severity { return SeverityWarn }
+func (panicky) check(*scope) []draft     { panic("rule panicked") }
+
+// A rule that panics on the second goroutine panics in the caller, as it
+// would on one (the app's handler recovers panics), rather than ending
+// the process.
+func TestCheckConcurrentlyPanics(t *testing.T) {
+	runs := make([]run, 8)
+	for i := range runs {
+		runs[i] = run{id: "panicky", r: panicky{}}
+	}
+	defer func() {
+		if p := recover(); p != "rule panicked" {
+			t.Errorf("recovered %v, want the rule's panic", p)
+		}
+	}()
+	checkConcurrently(&scope{cfg: DefaultConfig()}, runs, make([][][]draft, len(runs)))
+}
