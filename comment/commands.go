@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planwarden/planwarden/rules"
@@ -26,13 +27,15 @@ type ReplyMarker struct {
 	Command string
 }
 
-var replyMarkerRE = regexp.MustCompile(`^<!-- planwarden:reply thread=([A-Za-z0-9-]{1,64}) cmd=([a-z-]{1,32}) -->$`)
+var replyMarkerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<!-- planwarden:reply thread=([A-Za-z0-9-]{1,64}) cmd=([a-z-]{1,32}) -->$`)
+})
 
-var threadRE = regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`)
+var threadRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`) })
 
 func (m ReplyMarker) line() string {
 	t := m.Thread
-	if !threadRE.MatchString(t) {
+	if !threadRE().MatchString(t) {
 		t = "none"
 	}
 	return "<!-- planwarden:reply thread=" + t + " cmd=" + m.Command + " -->"
@@ -43,7 +46,7 @@ func (m ReplyMarker) line() string {
 // the comment's author is the App's bot before editing or hiding it.
 func ParseReplyMarker(body string) (ReplyMarker, bool) {
 	first, _, _ := strings.Cut(body, "\n")
-	m := replyMarkerRE.FindStringSubmatch(strings.TrimSuffix(first, "\r"))
+	m := replyMarkerRE().FindStringSubmatch(strings.TrimSuffix(first, "\r"))
 	if m == nil {
 		return ReplyMarker{}, false
 	}

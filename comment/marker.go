@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,9 +23,13 @@ type Marker struct {
 	PlanTime time.Time
 }
 
-var markerRE = regexp.MustCompile(`^<!-- planwarden:comment v=([0-9]{1,4}) sha=([0-9a-f]{0,64}) plan_time=([0-9TZ:.+-]{0,40}) -->$`)
+// markerRE and hexRE are compiled on first use: the counted repetitions
+// made thousands of allocations at every start of the binary.
+var markerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<!-- planwarden:comment v=([0-9]{1,4}) sha=([0-9a-f]{0,64}) plan_time=([0-9TZ:.+-]{0,40}) -->$`)
+})
 
-var hexRE = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{4,64}$`) })
 
 // String returns the marker line, without a newline.
 func (m Marker) String() string { return m.line() }
@@ -36,7 +41,7 @@ func (m Marker) line() string {
 		t = m.PlanTime.UTC().Format(time.RFC3339Nano)
 	}
 	sha := strings.ToLower(m.HeadSHA)
-	if !hexRE.MatchString(sha) {
+	if !hexRE().MatchString(sha) {
 		sha = ""
 	}
 	return "<!-- planwarden:comment v=" + strconv.Itoa(m.Version) + " sha=" + sha + " plan_time=" + t + " -->"
@@ -54,7 +59,7 @@ func (m Marker) line() string {
 func ParseMarker(body string) (Marker, bool) {
 	first, _, _ := strings.Cut(body, "\n")
 	first = strings.TrimSuffix(first, "\r")
-	m := markerRE.FindStringSubmatch(first)
+	m := markerRE().FindStringSubmatch(first)
 	if m == nil {
 		return Marker{}, false
 	}

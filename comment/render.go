@@ -364,7 +364,7 @@ func (v *view) headFits(limit, budget int) bool {
 // footer is the last line: which commit and plan the comment is about.
 func (v *view) footer() string {
 	var parts []string
-	if sha := strings.ToLower(v.opt.HeadSHA); hexRE.MatchString(sha) {
+	if sha := strings.ToLower(v.opt.HeadSHA); hexRE().MatchString(sha) {
 		parts = append(parts, "commit "+code(sha[:min(len(sha), 12)]))
 	}
 	if t := v.planTime(); !t.IsZero() {

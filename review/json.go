@@ -6,10 +6,12 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // WriteJSON writes the report as indented JSON: the same bytes as
@@ -36,6 +38,37 @@ type encoder struct {
 	// marshals remembers, per type, whether it marshals itself (asked
 	// through reflect once per type, not once per value).
 	marshals map[reflect.Type]marshaling
+	// record makes wrote note where the encoder would have flushed (in
+	// points, offsets into out) rather than flush: the second goroutine
+	// of listConcurrently has no writer.
+	record bool
+	points []int
+	// safe holds the last long strings str found safe, which it then
+	// writes without testing them again (a remedy is the same string in
+	// thousands of findings); holding them keeps their memory from being
+	// reused by another string while they are compared by address.
+	safe     [4]string
+	nextSafe int
+}
+
+// safeString is htmlSafe(s), without testing again one of the long
+// strings found safe last (the same bytes: the same address and length);
+// a long string found safe is remembered.
+func (e *encoder) safeString(s string) bool {
+	if len(s) < 64 {
+		return htmlSafe(s)
+	}
+	for _, k := range e.safe {
+		if len(k) == len(s) && unsafe.StringData(k) == unsafe.StringData(s) {
+			return true
+		}
+	}
+	if !htmlSafe(s) {
+		return false
+	}
+	e.safe[e.nextSafe] = s
+	e.nextSafe = (e.nextSafe + 1) % len(e.safe)
+	return true
 }
 
 // marshaling says whether a type, or a pointer to it, implements
@@ -66,6 +99,10 @@ func (e *encoder) flush() {
 // wrote flushes when enough is gathered; it is called after each element
 // of a list.
 func (e *encoder) wrote() {
+	if e.record {
+		e.points = append(e.points, len(e.out))
+		return
+	}
 	if len(e.out) >= flushAt {
 		e.flush()
 	}
@@ -107,6 +144,20 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		first, inner := true, deeper(prefix)
 		for _, f := range fields {
 			fv := v.Field(f.index)
+			if f.str { // most fields: written here, without asking the type again
+				s := fv.String()
+				if f.omitEmpty && s == "" {
+					continue
+				}
+				if !first {
+					e.byte(',')
+				}
+				first = false
+				e.newline(inner)
+				e.string(f.key)
+				e.str(s)
+				continue
+			}
 			if f.omitEmpty && isEmpty(fv) {
 				continue
 			}
@@ -139,15 +190,12 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 		}
 		e.byte('[')
 		inner := deeper(prefix)
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				e.byte(',')
-			}
-			e.newline(inner)
-			if err := e.value(v.Index(i), inner); err != nil {
+		if v.Len() >= parallelList && runtime.GOMAXPROCS(0) > 1 {
+			if err := e.listConcurrently(v, inner); err != nil {
 				return err
 			}
-			e.wrote()
+		} else if err := e.elements(v, 0, v.Len(), inner); err != nil {
+			return err
 		}
 		e.newline(prefix)
 		e.byte(']')
@@ -175,6 +223,127 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 	return e.marshal(v, prefix)
 }
 
+// elements writes the list's elements from..to-1, each after its comma
+// and newline, flushing when enough is gathered after each.
+func (e *encoder) elements(v reflect.Value, from, to int, inner string) error {
+	for i := from; i < to; i++ {
+		if i > 0 {
+			e.byte(',')
+		}
+		e.newline(inner)
+		if err := e.value(v.Index(i), inner); err != nil {
+			return err
+		}
+		e.wrote()
+	}
+	return nil
+}
+
+// parallelList is the length from which a list (a large plan's change
+// rows and findings) is encoded on two goroutines; shorter lists are not
+// worth the second one. Tests lower it.
+var parallelList = 40_000
+
+// listChunk is how many elements a goroutine of listConcurrently encodes
+// at a time (tests lower it).
+var listChunk = 256
+
+// chunk is what the second goroutine of listConcurrently encoded: the
+// bytes of some elements, the offsets at which elements would have
+// flushed (after each element, and after each element of a list inside
+// one), and the error of the element after the last one (nil when every
+// element was written).
+type chunk struct {
+	out      []byte
+	points   []int
+	err      error
+	panicked any // what the encoding of the element after the last point panicked with
+}
+
+// listConcurrently writes the elements of a long list as elements does,
+// on two goroutines: a second one encodes the odd chunks of listChunk
+// elements into buffers it hands over in order, while this one encodes
+// the even chunks and, between them, appends the second one's bytes up to
+// each point where elements would have flushed, flushing there as
+// elements does. So the writes to w are the serial ones, byte for byte
+// and cut at the same places, even when an element cannot be encoded
+// (what was written before its error is written, and the error returned).
+func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
+	n := v.Len()
+	chunks := (n + listChunk - 1) / listChunk
+	ready := make(chan *chunk, 2)
+	free := make(chan *chunk, 4)
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		o := &encoder{marshals: map[reflect.Type]marshaling{}, record: true}
+		defer func() {
+			// An element whose encoding panics panics in WriteJSON's
+			// caller when its turn comes, after what would have been
+			// written before it, as on one goroutine.
+			if p := recover(); p != nil {
+				select {
+				case ready <- &chunk{out: o.out, points: o.points, panicked: p}:
+				case <-stop:
+				}
+			}
+		}()
+		for k := 1; k < chunks; k += 2 {
+			var c *chunk
+			select {
+			case c = <-free:
+			default:
+				c = &chunk{out: make([]byte, 0, flushAt+4<<10)}
+			}
+			o.out, o.points, c.err = c.out[:0], c.points[:0], nil
+			for i := k * listChunk; i < min(n, (k+1)*listChunk); i++ {
+				o.byte(',')
+				o.newline(inner)
+				if c.err = o.value(v.Index(i), inner); c.err != nil {
+					break
+				}
+				o.wrote()
+			}
+			c.out, c.points = o.out, o.points
+			select {
+			case ready <- c:
+			case <-stop:
+				return
+			}
+			if c.err != nil {
+				return
+			}
+		}
+	}()
+	defer func() { close(stop); <-exited }()
+	for k := 0; k < chunks; k++ {
+		if k%2 == 0 {
+			if err := e.elements(v, k*listChunk, min(n, (k+1)*listChunk), inner); err != nil {
+				return err
+			}
+			continue
+		}
+		c := <-ready
+		start := 0
+		for _, end := range c.points {
+			e.out = append(e.out, c.out[start:end]...)
+			start = end
+			e.wrote()
+		}
+		if c.panicked != nil {
+			panic(c.panicked)
+		}
+		if c.err != nil {
+			return c.err
+		}
+		select {
+		case free <- c:
+		default:
+		}
+	}
+	return nil
+}
+
 // float writes a finite float64 in encoding/json's (ES6) format:
 // exponents only outside [1e-6, 1e21).
 func (e *encoder) float(f float64) {
@@ -192,7 +361,7 @@ func (e *encoder) float(f float64) {
 
 // str writes s quoted as encoding/json does, HTML characters escaped.
 func (e *encoder) str(s string) {
-	if htmlSafe(s) {
+	if e.safeString(s) {
 		e.byte('"')
 		e.string(s)
 		e.byte('"')
@@ -347,6 +516,9 @@ type field struct {
 	index     int
 	key       string
 	omitEmpty bool
+	// str is set for a field of a string kind whose type (or pointer to
+	// it) has no marshalling of its own: value would write it with str.
+	str bool
 }
 
 type fields struct {
@@ -378,7 +550,10 @@ func fieldsOf(t reflect.Type) ([]field, bool) {
 			ok = false
 		}
 		key, _ := json.Marshal(name)
-		fs = append(fs, field{index: i, key: string(key) + ": ", omitEmpty: omitEmpty})
+		// (A pointer's methods include its type's.)
+		pt := reflect.PointerTo(f.Type)
+		str := f.Type.Kind() == reflect.String && !pt.Implements(marshalerType) && !pt.Implements(textMarshalerType)
+		fs = append(fs, field{index: i, key: string(key) + ": ", omitEmpty: omitEmpty, str: str})
 	}
 	fieldCache.Store(t, fields{fs, ok})
 	return fs, ok

@@ -21,7 +21,7 @@ func (actionInvocation) check(s *scope) []draft {
 	if s.project.Plan == nil {
 		return nil
 	}
-	var out []draft
+	out := s.spare()
 	for _, a := range s.project.Plan.Actions {
 		msg := "applying this runs " + actionName(a) + " " + a.When(code)
 		if a.OnFailure != "" {

@@ -3,8 +3,11 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
@@ -101,7 +104,8 @@ func mapUnion[V any](m map[string]V, set map[string]bool) map[string]bool {
 	return out
 }
 
-func builtinIDs() []string { return sortedKeys(builtins) }
+// builtinIDs are the built-in rules' ids, sorted: the order they run in.
+var builtinIDs = sync.OnceValue(func() []string { return sortedKeys(builtins) })
 
 // scope is what a rule sees of one project.
 type scope struct {
@@ -123,6 +127,9 @@ type scope struct {
 	changed      []changedResource // built on first use
 	listedChange bool
 	texts        texts // the findings' messages
+	// spareDrafts is the room rules make their drafts in (see spare),
+	// made on first use.
+	spareDrafts []draft
 }
 
 // changedResource is a resource being created or changed (it has an after
@@ -278,20 +285,35 @@ func (c *Config) EvaluateWith(projects []Project, extra []Finding, overrides []O
 	n := len(extra)
 	for _, p := range projects {
 		s := newScope(c, p)
+		var runs []run
 		for _, id := range builtinIDs() {
-			r := builtins[id]
 			set := settings[id]
 			if set != nil && set.severityFor(s.env, "") == SeverityOff {
 				continue
 			}
-			if ds := r.check(s); len(ds) > 0 {
-				batches = append(batches, batch{s: s, id: id, r: r, set: set, drafts: ds})
-				n += len(ds)
+			runs = append(runs, run{id: id, r: builtins[id], set: set})
+		}
+		if len(c.custom) > 0 {
+			runs = append(runs, run{custom: c.custom})
+		}
+		drafts := make([][][]draft, len(runs))
+		if len(s.changes) >= parallelChanges && len(runs) > 1 && runtime.GOMAXPROCS(0) > 1 {
+			checkConcurrently(s, runs, drafts)
+		} else {
+			for i := range runs {
+				drafts[i] = runs[i].check(s)
 			}
 		}
-		for _, cr := range c.custom {
-			if ds := cr.check(s); len(ds) > 0 {
-				batches = append(batches, batch{s: s, id: cr.def.ID, drafts: ds})
+		for i, ru := range runs {
+			for j, ds := range drafts[i] {
+				if len(ds) == 0 {
+					continue
+				}
+				b := batch{s: s, id: ru.id, r: ru.r, set: ru.set, drafts: ds}
+				if ru.custom != nil {
+					b.id = ru.custom[j].def.ID
+				}
+				batches = append(batches, b)
 				n += len(ds)
 			}
 		}
@@ -316,6 +338,118 @@ func (c *Config) EvaluateWith(projects []Project, extra []Finding, overrides []O
 		}
 	}
 	return c.conclude(append(findings, extra...), overrides)
+}
+
+// parallelChanges is the number of changes from which a project's rules
+// run on two goroutines (when the process has two CPUs): below it, the
+// second goroutine costs more than it saves. Tests lower it to take the
+// concurrent path on small plans.
+var parallelChanges = 40_000
+
+// run is one built-in rule to run over a project, or (custom non-nil) the
+// config's custom rules, which run together: they share the project's
+// subjects, built on first use.
+type run struct {
+	id     string
+	r      rule
+	set    *RuleSetting
+	custom []*customRule
+}
+
+// check returns the run's drafts: one list for a built-in rule, one per
+// custom rule.
+func (ru *run) check(s *scope) [][]draft {
+	if ru.custom == nil {
+		return [][]draft{s.keep(ru.r.check(s))}
+	}
+	out := make([][]draft, len(ru.custom))
+	for i, cr := range ru.custom {
+		out[i] = s.keep(cr.check(s))
+	}
+	return out
+}
+
+// spare is an empty slice for a rule's drafts (rules start from it rather
+// than from nil), with the room of the scope's spare drafts: a rule that
+// makes thousands no longer grows its slice by a quarter at a time
+// (about five times their size allocated on a large plan). keep moves
+// them out before the next rule starts from it again.
+func (s *scope) spare() []draft {
+	if s.spareDrafts == nil {
+		s.spareDrafts = make([]draft, 0, max(16, len(s.changes)/4))
+	}
+	return s.spareDrafts[:0]
+}
+
+// keep returns a rule's drafts in a slice of their own, of their size,
+// and keeps the room of ds (the scope's spare drafts, or a larger slice
+// the rule grew) for the next rule.
+func (s *scope) keep(ds []draft) []draft {
+	if len(ds) == 0 {
+		return nil
+	}
+	out := make([]draft, len(ds))
+	copy(out, ds)
+	if cap(ds) > cap(s.spareDrafts) {
+		s.spareDrafts = ds[:0]
+	}
+	return out
+}
+
+// heavyFirst are the built-in rules that cost most on large plans (they
+// read attributes of many resources or describe many findings): the
+// goroutines of checkConcurrently take them first, then the rest in
+// order, so that neither is left with a long rule at the end.
+var heavyFirst = []string{RuleRequiredTags, RuleCostIncrease, RuleIAMAdmin, RuleEndpointReplacement, RuleStatefulDelete, RuleGPUCapacityGap, RuleUnpricedSKU}
+
+// checkConcurrently runs the runs over s on two goroutines, each taking
+// the next run not yet taken, and puts each run's drafts at its index in
+// out: the same drafts, in the same places, as running them in order.
+// Each goroutine has its own copy of the scope (the indexes a rule builds
+// on first use and the findings' text blocks are a goroutine's own); the
+// changed resources most rules walk are listed before, and shared.
+func checkConcurrently(s *scope, runs []run, out [][][]draft) {
+	s.changedResources()
+	order := make([]int, 0, len(runs))
+	for _, id := range heavyFirst {
+		for i := range runs {
+			if runs[i].custom == nil && runs[i].id == id {
+				order = append(order, i)
+			}
+		}
+	}
+	for i := range runs {
+		if runs[i].custom != nil || !slices.Contains(heavyFirst, runs[i].id) {
+			order = append(order, i)
+		}
+	}
+	var next atomic.Int32
+	work := func(s *scope) {
+		for {
+			k := int(next.Add(1)) - 1
+			if k >= len(order) {
+				return
+			}
+			i := order[k]
+			out[i] = runs[i].check(s)
+		}
+	}
+	other := *s // before any rule ran: its indexes, text block and spare drafts are empty
+	// A rule that panics on the second goroutine panics in the caller, as
+	// it would on one (the app's handler recovers it), once both stopped.
+	var wg sync.WaitGroup
+	var panicked any
+	wg.Go(func() {
+		defer func() { panicked = recover() }()
+		work(&other)
+	})
+	func() {
+		defer wg.Wait()
+		work(s)
+	}()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // batch is the drafts one rule made for one project; r and set are nil
@@ -391,7 +525,7 @@ func sortFindings(findings []Finding) {
 	for i := range findings {
 		pos[i], ranks[i] = int32(i), int8(rank(findings[i]))
 	}
-	slices.SortFunc(pos, func(i, j int32) int {
+	order := func(i, j int32) int {
 		if ranks[i] != ranks[j] {
 			return cmp.Compare(ranks[i], ranks[j])
 		}
@@ -409,7 +543,12 @@ func sortFindings(findings []Finding) {
 			return c
 		}
 		return cmp.Compare(i, j)
-	})
+	}
+	if len(pos) >= parallelSort && runtime.GOMAXPROCS(0) > 1 {
+		pos = sortHalves(pos, order)
+	} else {
+		slices.SortFunc(pos, order)
+	}
 	// Follow each cycle of the permutation: the finding at pos[k] goes to k.
 	for start := range findings {
 		if pos[start] < 0 {
@@ -427,6 +566,31 @@ func sortFindings(findings []Finding) {
 			k = from
 		}
 	}
+}
+
+// parallelSort is the number of findings from which sortFindings sorts
+// two halves on two goroutines and merges them. Tests lower it.
+var parallelSort = 20_000
+
+// sortHalves sorts pos by order, a total order (the position is its last
+// key), in two halves at once, then merges them into a new slice: the
+// same order as sorting pos whole.
+func sortHalves(pos []int32, order func(i, j int32) int) []int32 {
+	half := len(pos) / 2
+	a, b := pos[:half], pos[half:]
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(a, order) })
+	slices.SortFunc(b, order)
+	wg.Wait()
+	out := make([]int32, 0, len(pos))
+	for len(a) > 0 && len(b) > 0 {
+		if order(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 func rank(f Finding) int {

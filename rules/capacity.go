@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/planwarden/planwarden/infra"
@@ -44,7 +46,7 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			created = append(created, r)
 		}
 	}
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	left := ""                          // the GPUs left while the gone ones are away: the same for each, said once
 	creating := ""                      // what the plan creates meanwhile: the same for each deletion, said once
@@ -54,7 +56,9 @@ func (gpuCapacityGap) check(s *scope) []draft {
 		replaced := s.action(r) == planparse.ActionReplace
 		if replaced {
 			msg.subject(r)
-			msg.add(" is replaced delete-first (", forcedByResource(s, r), ")")
+			msg.add(" is replaced delete-first (")
+			msg.forcedByResource(s, r)
+			msg.add(")")
 		} else {
 			if len(created) == 0 {
 				continue // a plain removal: nothing is meant to replace it
@@ -65,7 +69,9 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			msg.subject(r)
 			msg.add(" is deleted while ", creating, " in the same plan, and Terraform does not order the two")
 		}
-		msg.add(": its ", gpuFleet(r.Before), " go away from the delete until the new ")
+		msg.add(": its ")
+		msg.fleet(r.Before)
+		msg.add(" go away from the delete until the new ")
 		if replaced {
 			msg.add(kindNoun(r.Kind))
 		} else {
@@ -112,9 +118,9 @@ func createdPools(created []*infra.Resource) string {
 	return fmt.Sprintf("%d GPU pools are created (%s and %d more)", len(created), strings.Join(names, ", "), len(created)-maxNamedPools)
 }
 
-// gpuFleet says what GPUs a side runs at its expected scale: "8 A10G GPUs
+// fleet adds what GPUs a side runs at its expected scale: "8 A10G GPUs
 // (2 x g5.12xlarge)".
-func gpuFleet(s *infra.Side) string {
+func (t *sentence) fleet(s *infra.Side) {
 	n := s.GPUs(false)
 	nodes := 0
 	if len(s.Groups) > 0 {
@@ -124,11 +130,18 @@ func gpuFleet(s *infra.Side) string {
 	if n == 1 {
 		noun = "GPU"
 	}
-	chip := strings.TrimSuffix(strings.TrimPrefix(gpuText(s), "1 x "), " attached")
-	if _, after, ok := strings.Cut(chip, " x "); ok {
+	var buf [64]byte
+	g := sentence(buf[:0])
+	g.gpu(s)
+	chip := bytes.TrimSuffix(bytes.TrimPrefix(g, []byte("1 x ")), []byte(" attached"))
+	if _, after, ok := bytes.Cut(chip, []byte(" x ")); ok {
 		chip = after
 	}
-	return fmt.Sprintf("%s %s %s (%d x %s)", count(n), chip, noun, nodes, skuName(s))
+	*t = strconv.AppendFloat(*t, n, 'f', -1, 64)
+	*t = append(append(*t, ' '), chip...)
+	t.add(" ", noun, " (")
+	*t = strconv.AppendInt(*t, int64(nodes), 10)
+	t.add(" x ", skuName(s), ")")
 }
 
 // gpusLeft counts the GPUs (expected scale, before the apply) of the
@@ -151,14 +164,16 @@ func (s *scope) gpusLeft(gone []*infra.Resource) float64 {
 	return n
 }
 
-// forcedByResource names what forces a resource's replacement, from its change.
-func forcedByResource(s *scope, r *infra.Resource) string {
+// forcedByResource adds what forces a resource's replacement, from its
+// change.
+func (t *sentence) forcedByResource(s *scope, r *infra.Resource) {
 	ch := s.replacement(r)
 	if ch == nil {
 		ch = s.changeOf(r)
 	}
 	if ch != nil {
-		return forcedBy(ch)
+		t.forcedBy(ch)
+		return
 	}
-	return "the plan does not say which attribute forces it"
+	t.add(noForcingAttribute)
 }

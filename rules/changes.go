@@ -52,7 +52,7 @@ func (endpointReplacement) severity(s *scope) Severity {
 
 func (endpointReplacement) check(s *scope) []draft {
 	extra := s.cfg.Rules.EndpointReplacement.ExtraTypes
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Action != planparse.ActionReplace || ch.Mode == planparse.ModeData {
@@ -75,7 +75,9 @@ func (endpointReplacement) check(s *scope) []draft {
 		msg = msg[:0]
 		msg.add(noun, " ")
 		msg.code(objectName(ch))
-		msg.add(" is destroyed and recreated (", forcedBy(ch), ")")
+		msg.add(" is destroyed and recreated (")
+		msg.forcedBy(ch)
+		msg.add(")")
 		if ch.ReplaceOrder == planparse.CreateThenDelete {
 			msg.add("; callers of the old one break when it is deleted")
 		} else {
@@ -164,12 +166,27 @@ func forcedBy(ch *planparse.Change) string {
 		if ch.Reason != "" {
 			return ch.Reason
 		}
-		return "the plan does not say which attribute forces it"
+		return noForcingAttribute
+	}
+	var t sentence
+	t.forcedBy(ch)
+	return string(t)
+}
+
+const noForcingAttribute = "the plan does not say which attribute forces it"
+
+// forcedBy adds forcedBy(ch).
+func (t *sentence) forcedBy(ch *planparse.Change) {
+	if len(ch.ReplacePaths) == 0 {
+		t.add(forcedBy(ch))
+		return
 	}
 	var diffs map[string]planparse.AttrDiff // the whole diff, made only for a nested path
-	parts := make([]string, 0, len(ch.ReplacePaths))
-	for _, p := range ch.ReplacePaths {
-		part := code(p)
+	for i, p := range ch.ReplacePaths {
+		if i > 0 {
+			t.add(", ")
+		}
+		t.code(p)
 		var before, after planparse.Value
 		if topAttribute(p) {
 			// A top-level attribute is in the diff when its two leaves
@@ -190,16 +207,18 @@ func forcedBy(ch *planparse.Change) string {
 		if isDisplayable(before) && isDisplayable(after) {
 			// (Two equal leaves are no difference.)
 			if b, _ := before.Str(); b != str(after) {
-				part += " " + strconv.Quote(b) + " -> " + strconv.Quote(str(after))
+				t.add(" ")
+				*t = strconv.AppendQuote(*t, b)
+				t.add(" -> ")
+				*t = strconv.AppendQuote(*t, str(after))
 			}
 		}
-		parts = append(parts, part)
 	}
-	verb := "forces"
-	if len(parts) > 1 {
-		verb = "force"
+	if len(ch.ReplacePaths) > 1 {
+		t.add(" force the replacement")
+	} else {
+		t.add(" forces the replacement")
 	}
-	return strings.Join(parts, ", ") + " " + verb + " the replacement"
 }
 
 // topAttribute reports whether a replace path names a top-level attribute
@@ -267,7 +286,7 @@ func (statefulDelete) severity(*scope) Severity { return SeverityBlock }
 
 func (statefulDelete) check(s *scope) []draft {
 	extra := s.cfg.Rules.StatefulDelete.ExtraTypes
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, ch := range s.changes {
 		if ch.Mode == planparse.ModeData || ch.Action != planparse.ActionDelete && ch.Action != planparse.ActionReplace {
@@ -286,7 +305,9 @@ func (statefulDelete) check(s *scope) []draft {
 		if ch.Action == planparse.ActionDelete {
 			msg.add(" is deleted, and the data in it with it")
 		} else {
-			msg.add(" is destroyed and recreated (", forcedBy(ch), "), so the data in it is lost")
+			msg.add(" is destroyed and recreated (")
+			msg.forcedBy(ch)
+			msg.add("), so the data in it is lost")
 		}
 		out = append(out, draft{
 			address: ch.Address, message: s.texts.keep(msg),
@@ -305,7 +326,7 @@ type iamAdmin struct{}
 func (iamAdmin) severity(*scope) Severity { return SeverityBlock }
 
 func (iamAdmin) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	for _, ch := range s.changes {
 		if ch.Mode == planparse.ModeData || !changing(ch.Action) || !grantsAccess(ch.Type) {
 			continue

@@ -7,17 +7,23 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
 
+// The config's syntax checks, compiled on first use: a review without a
+// config never runs them, and compiling them was most of the package's
+// start-up work.
 var (
-	envName      = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	ruleIDSyntax = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	resourceType = regexp.MustCompile(`^[a-z][a-z0-9]*_[a-z0-9_]+$`)
-	workflowFile = regexp.MustCompile(`^[A-Za-z0-9._-]+\.ya?ml$`)
-	planWorkflow = regexp.MustCompile(`^\.github/workflows/[A-Za-z0-9._-]+\.ya?ml$`)
-	teamSlug     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	envName      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
+	ruleIDSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+	resourceType = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*_[a-z0-9_]+$`) })
+	workflowFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+\.ya?ml$`) })
+	planWorkflow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.github/workflows/[A-Za-z0-9._-]+\.ya?ml$`) })
+	teamSlug     = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	})
 )
 
 // check validates the values of a decoded config: names, references
@@ -29,13 +35,13 @@ func (ps *problems) check(c *Config) {
 	ps.checkPricing(c)
 	for name, e := range c.Environments {
 		p := joinPath("environments", name)
-		if !envName.MatchString(name) {
+		if !envName().MatchString(name) {
 			ps.at(p, "environment name %q: expected letters, digits, ., _ or -", name)
 		}
 		if e.Protected && e.DestroyWorkflow != "" {
 			ps.at(p+".destroy_workflow", "a protected environment cannot be destroyed with /destroy-staging; remove destroy_workflow or protected")
 		}
-		if e.DestroyWorkflow != "" && !workflowFile.MatchString(e.DestroyWorkflow) {
+		if e.DestroyWorkflow != "" && !workflowFile().MatchString(e.DestroyWorkflow) {
 			ps.at(p+".destroy_workflow", "expected a workflow file name such as destroy-staging.yml, got %q", e.DestroyWorkflow)
 		}
 		if e.ConfirmBy != "" && e.DestroyWorkflow == "" {
@@ -57,7 +63,7 @@ func (ps *problems) check(c *Config) {
 	seenWF := map[string]int{}
 	for i, wf := range c.PlanWorkflows {
 		p := fmt.Sprintf("plan_workflows[%d]", i)
-		if !planWorkflow.MatchString(wf) {
+		if !planWorkflow().MatchString(wf) {
 			ps.at(p, "expected a workflow file as a path from the repo root, such as %s, got %q", DefaultPlanWorkflow, wf)
 		} else if j, dup := seenWF[wf]; dup {
 			ps.at(p, "%s is listed twice (also plan_workflows[%d])", wf, j)
@@ -110,7 +116,7 @@ func (ps *problems) check(c *Config) {
 			types = c.Rules.StatefulDelete.ExtraTypes
 		}
 		for i, t := range types {
-			if !resourceType.MatchString(t) {
+			if !resourceType().MatchString(t) {
 				ps.at(fmt.Sprintf("rules.%s.extra_types[%d]", id, i), "expected a Terraform resource type such as aws_s3_bucket, got %q", t)
 			}
 		}
@@ -136,7 +142,7 @@ func (ps *problems) check(c *Config) {
 	for i, r := range c.CustomRules {
 		p := fmt.Sprintf("custom_rules[%d]", i)
 		switch {
-		case !ruleIDSyntax.MatchString(r.ID):
+		case !ruleIDSyntax().MatchString(r.ID):
 			ps.at(p+".id", "expected a rule id of lower-case words joined by -, such as no-h100-in-dev, got %q", r.ID)
 		case isBuiltin(r.ID):
 			ps.at(p+".id", "%q is a built-in rule; pick another id (configure the built-in under rules.%s)", r.ID, r.ID)
@@ -152,7 +158,7 @@ func (ps *problems) check(c *Config) {
 		if strings.TrimSpace(r.Message) == "" {
 			ps.at(p+".message", "custom rule %q: expected a message for the reviewer, got an empty string", r.ID)
 		}
-		for _, ph := range placeholder.FindAllString(r.Message, -1) {
+		for _, ph := range placeholder().FindAllString(r.Message, -1) {
 			if !slices.Contains(placeholders, ph) {
 				ps.at(p+".message", "custom rule %q: unknown placeholder %s; expected one of: %s", r.ID, ph, strings.Join(placeholders, ", "))
 			}
@@ -195,7 +201,7 @@ func (ps *problems) check(c *Config) {
 			ps.at(p, "expected at least one of users, teams or labels")
 		}
 		for i, t := range pol.Teams {
-			if !teamSlug.MatchString(t) {
+			if !teamSlug().MatchString(t) {
 				ps.at(fmt.Sprintf("%s.teams[%d]", p, i), "expected a team as org/team-slug, got %q", t)
 			}
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,7 @@ func (costIncrease) check(s *scope) []draft {
 		}
 		return ""
 	}
-	var out []draft
+	out := s.spare()
 	var sumD, sumM float64
 	var nD, nM int
 	worst := Severity("")
@@ -290,7 +291,8 @@ func (t *sentence) nodes(r *infra.Resource) {
 		t.add(" -> ")
 	}
 	*t = strconv.AppendInt(*t, int64(after), 10)
-	t.add(" x ", skuText(r.After))
+	t.add(" x ")
+	t.sku(r.After)
 }
 
 // unpricedSKU: a SKU of a resource being created or changed is not in the
@@ -300,24 +302,16 @@ type unpricedSKU struct{}
 func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 
 func (unpricedSKU) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, c := range s.changedResources() {
 		r := c.r
 		if len(r.Cost.Unpriced) == 0 {
 			continue
 		}
-		var seen map[string]bool // only when there are two items to tell apart
-		if len(r.Cost.Unpriced) > 1 {
-			seen = map[string]bool{}
-		}
-		for _, u := range r.Cost.Unpriced {
-			if seen != nil {
-				key := u.SKU + "\x00" + u.Region
-				if seen[key] {
-					continue
-				}
-				seen[key] = true
+		for i, u := range r.Cost.Unpriced {
+			if slices.ContainsFunc(r.Cost.Unpriced[:i], func(v infra.Unpriced) bool { return sameSKUKey(u, v) }) {
+				continue // a SKU and region said before
 			}
 			msg = msg[:0]
 			msg.add("the cost of ")
@@ -349,6 +343,33 @@ func (unpricedSKU) check(s *scope) []draft {
 	return out
 }
 
+// sameSKUKey reports whether u and v have the same SKU and region, as
+// the texts SKU + "\x00" + region (a NUL inside a SKU or region can make
+// two such pairs one text), without making the texts.
+func sameSKUKey(u, v infra.Unpriced) bool {
+	if len(u.SKU)+len(u.Region) != len(v.SKU)+len(v.Region) {
+		return false
+	}
+	if u.SKU == v.SKU {
+		return u.Region == v.Region
+	}
+	at := func(x infra.Unpriced, i int) byte {
+		switch {
+		case i < len(x.SKU):
+			return x.SKU[i]
+		case i == len(x.SKU):
+			return 0
+		}
+		return x.Region[i-len(x.SKU)-1]
+	}
+	for i := 0; i <= len(u.SKU)+len(u.Region); i++ {
+		if at(u, i) != at(v, i) {
+			return false
+		}
+	}
+	return true
+}
+
 // allowedSKUs: a resource gets a SKU outside its environment's allow-list.
 // It judges new SKUs only: a create, or a SKU that changes.
 type allowedSKUs struct{}
@@ -360,7 +381,7 @@ func (allowedSKUs) check(s *scope) []draft {
 	if len(list) == 0 {
 		return nil
 	}
-	var out []draft
+	out := s.spare()
 	for _, c := range s.changedResources() {
 		r := c.r
 		old := map[string]bool{}

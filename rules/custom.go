@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
@@ -19,7 +20,7 @@ type customRule struct {
 // placeholders are what a custom rule's message may refer to.
 var (
 	placeholders = []string{"{address}", "{type}", "{action}", "{name}", "{sku}", "{project}", "{environment}"}
-	placeholder  = regexp.MustCompile(`\{[A-Za-z_]+\}`)
+	placeholder  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[A-Za-z_]+\}`) })
 )
 
 // check runs the rule over every change of the project except no-ops
@@ -38,7 +39,7 @@ func (cr *customRule) check(s *scope) []draft {
 		return nil
 	}
 	project := map[string]any{"name": s.project.Name, "environment": s.env, "protected": s.protected}
-	var out []draft
+	out := s.spare()
 	for _, sub := range s.subjects() {
 		fire, err := cr.eval(sub.vars, project)
 		switch {

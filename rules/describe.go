@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"hash/maphash"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/planwarden/planwarden/infra"
@@ -117,18 +119,30 @@ func skuName(s *infra.Side) string {
 
 // skuText is "Standard_NC6s_v3 (1 x V100)" or "Standard_D16s_v5 (no GPU)".
 func skuText(s *infra.Side) string {
+	t := make(sentence, 0, 48)
+	t.sku(s)
+	return string(t)
+}
+
+// sku adds skuText(s).
+func (t *sentence) sku(s *infra.Side) {
 	name := skuName(s)
 	if name == "" {
 		name = "an unknown SKU"
 	}
-	return name + " (" + gpuText(s) + ")"
+	t.add(name, " (")
+	t.gpu(s)
+	t.add(")")
 }
 
-// gpuText says what accelerators one instance of the side's primary group
+const noGPU = "no GPU"
+
+// gpu adds what accelerators one instance of the side's primary group
 // has: "1 x V100", "4 x A100 + 1 x T4 attached", or "no GPU".
-func gpuText(s *infra.Side) string {
+func (t *sentence) gpu(s *infra.Side) {
 	if s == nil {
-		return "no GPU"
+		t.add(noGPU)
+		return
 	}
 	var g *infra.Group
 	for i := range s.Groups {
@@ -137,11 +151,13 @@ func gpuText(s *infra.Side) string {
 		}
 	}
 	if g == nil {
-		return "no GPU"
+		t.add(noGPU)
+		return
 	}
-	var parts []string
+	start := len(*t)
 	if g.SKU.HasGPU() {
-		parts = append(parts, count(g.SKU.GPUCount)+" x "+shortGPU(g.SKU.GPUModel, g.SKU.Accelerator))
+		*t = strconv.AppendFloat(*t, g.SKU.GPUCount, 'f', -1, 64)
+		t.add(" x ", shortGPU(g.SKU.GPUModel, g.SKU.Accelerator))
 	}
 	for _, a := range g.Attached {
 		if a.Count > 0 {
@@ -149,20 +165,48 @@ func gpuText(s *infra.Side) string {
 			if m == "" {
 				m = a.Type
 			}
-			parts = append(parts, strconv.Itoa(a.Count)+" x "+shortGPU(m, infra.AcceleratorNVIDIA)+" attached")
+			if len(*t) > start {
+				t.add(" + ")
+			}
+			*t = strconv.AppendInt(*t, int64(a.Count), 10)
+			t.add(" x ", shortGPU(m, infra.AcceleratorNVIDIA), " attached")
 		}
 	}
-	if len(parts) == 0 {
-		return "no GPU"
+	if len(*t) == start {
+		t.add(noGPU)
 	}
-	return strings.Join(parts, " + ")
 }
 
 func count(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // shortGPU shortens a GPU model as reviewers say it: "NVIDIA Tesla V100
-// 16GB" -> "V100".
+// 16GB" -> "V100". The answers are remembered (shortGPUs): a large plan
+// names a few models thousands of times.
 func shortGPU(model string, acc infra.Accelerator) string {
+	slot := &shortGPUs[maphash.String(shortGPUSeed, model)&(uint64(len(shortGPUs))-1)]
+	if e := slot.Load(); e != nil && e.model == model && e.acc == acc {
+		return e.short
+	}
+	short := shortGPUOf(model, acc)
+	slot.Store(&shortGPUEntry{model: strings.Clone(model), acc: acc, short: short})
+	return short
+}
+
+// shortGPUs remembers shortGPU's answers in a fixed table of slots, each
+// replaced whole (safe for goroutines without a lock); a model whose slot
+// another took is worked out again.
+var (
+	shortGPUs    [64]atomic.Pointer[shortGPUEntry]
+	shortGPUSeed = maphash.MakeSeed()
+)
+
+type shortGPUEntry struct {
+	model string
+	acc   infra.Accelerator
+	short string
+}
+
+func shortGPUOf(model string, acc infra.Accelerator) string {
 	f := strings.Fields(model)
 	var out []string
 	for _, w := range f {

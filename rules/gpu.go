@@ -17,7 +17,7 @@ type gpuSKULoss struct{}
 func (gpuSKULoss) severity(*scope) Severity { return SeverityBlock }
 
 func (gpuSKULoss) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	for _, c := range s.changedResources() {
 		r := c.r
 		if !computeKinds[r.Kind] && r.Kind != infra.KindEndpoint || r.Before == nil {
@@ -42,7 +42,7 @@ type gpuPoolSKU struct{}
 func (gpuPoolSKU) severity(*scope) Severity { return SeverityBlock }
 
 func (gpuPoolSKU) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	for _, c := range s.changedResources() {
 		r := c.r
 		if !computeKinds[r.Kind] || r.Kind == infra.KindEndpointConfig {
@@ -188,7 +188,7 @@ type gpuPoolTaint struct{}
 func (gpuPoolTaint) severity(*scope) Severity { return SeverityWarn }
 
 func (gpuPoolTaint) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	for _, c := range s.changedResources() {
 		r := c.r
 		if !c.gpu || r.Kind != infra.KindNodePool {
@@ -231,7 +231,7 @@ func (requiredTags) check(s *scope) []draft {
 	if len(required) == 0 {
 		return nil
 	}
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	var lastTags, lastRemedy string // most findings lack the same tags: one remedy
 	for _, c := range s.changedResources() {
@@ -269,7 +269,9 @@ func (requiredTags) check(s *scope) []draft {
 		msg = msg[:0]
 		msg.add("GPU ")
 		msg.subject(r)
-		msg.add(" on ", skuText(r.After), " ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
+		msg.add(" on ")
+		msg.sku(r.After)
+		msg.add(" ", verb, " without the required ", tags, " ", plural(len(missing), "tag", "tags"))
 		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: lastRemedy})
 	}
 	return out
@@ -299,7 +301,7 @@ type retiredSKU struct{}
 func (retiredSKU) severity(*scope) Severity { return SeverityWarn }
 
 func (retiredSKU) check(s *scope) []draft {
-	var out []draft
+	out := s.spare()
 	var msg sentence
 	for _, c := range s.changedResources() {
 		r := c.r

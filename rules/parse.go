@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -185,7 +186,7 @@ func (ps *problems) err() error {
 	return &ConfigError{File: ps.file, Problems: ps.list}
 }
 
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
 // addYAMLError turns a yaml.v3 error into problems with lines.
 func (ps *problems) addYAMLError(err error) {
@@ -197,7 +198,7 @@ func (ps *problems) addYAMLError(err error) {
 	for _, m := range msgs {
 		m = strings.TrimPrefix(m, "yaml: ")
 		line := 1
-		if sub := yamlLine.FindStringSubmatch(m); sub != nil {
+		if sub := yamlLine().FindStringSubmatch(m); sub != nil {
 			line, _ = strconv.Atoi(sub[1])
 			m = sub[2]
 			// yaml.v3 reports parser errors at the 0-based line of the

@@ -63,7 +63,7 @@ func schemaOf(t reflect.Type, enum, pattern string) schema {
 			}
 			switch f.Tag.Get("keys") {
 			case "environment":
-				p["propertyNames"] = schema{"pattern": envName.String()}
+				p["propertyNames"] = schema{"pattern": envName().String()}
 			case "rule":
 				p["propertyNames"] = schema{"pattern": `^(\*|[a-z0-9]+(-[a-z0-9]+)*)$`}
 			}

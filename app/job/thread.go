@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // A slash command's thread is named by a correlation id, pw-<PR>-<comment
@@ -15,13 +16,15 @@ import (
 // pull request pr.
 func ThreadID(pr int, commentID int64) string { return fmt.Sprintf("pw-%d-%d", pr, commentID) }
 
-var threadInTitle = regexp.MustCompile(`(?:^|[^A-Za-z0-9-])(pw-([0-9]{1,9})-[0-9]{1,19})(?:$|[^A-Za-z0-9-])`)
+var threadInTitle = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9-])(pw-([0-9]{1,9})-[0-9]{1,19})(?:$|[^A-Za-z0-9-])`)
+})
 
 // ThreadOfTitle finds the correlation id a run's title carries, and the
 // pull request it names. The title is the workflow's to write: the id
 // says where to look, never what to trust.
 func ThreadOfTitle(title string) (id string, pr int, ok bool) {
-	m := threadInTitle.FindStringSubmatch(title)
+	m := threadInTitle().FindStringSubmatch(title)
 	if m == nil {
 		return "", 0, false
 	}

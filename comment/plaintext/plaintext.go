@@ -8,6 +8,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/yuin/goldmark"
@@ -38,7 +39,7 @@ type plain struct {
 	out strings.Builder
 }
 
-var htmlTag = regexp.MustCompile(`<[^>]*>`)
+var htmlTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]*>`) })
 
 // block writes one block node; indent prefixes each of its lines.
 func (p *plain) block(n ast.Node, indent string) {
@@ -83,7 +84,7 @@ func (p *plain) block(n ast.Node, indent string) {
 			raw.Write(n.ClosureLine.Value(p.src))
 		}
 		for _, line := range strings.Split(raw.String(), "\n") {
-			if text := strings.TrimSpace(html.UnescapeString(htmlTag.ReplaceAllString(line, ""))); text != "" {
+			if text := strings.TrimSpace(html.UnescapeString(htmlTag().ReplaceAllString(line, ""))); text != "" {
 				p.out.WriteString(indent + text + "\n")
 			}
 		}

@@ -1,0 +1,145 @@
+package review
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/planparse/plantest"
+)
+
+// pieces records each write WriteJSON makes.
+type pieces struct{ writes []string }
+
+func (p *pieces) Write(b []byte) (int, error) {
+	p.writes = append(p.writes, string(b))
+	return len(b), nil
+}
+
+// writeWith is WriteJSON with lists of at least list elements encoded on
+// two goroutines, chunk elements at a time: the writes it made and its
+// error.
+func writeWith(r *Report, list, chunk int) ([]string, string) {
+	oldList, oldChunk := parallelList, listChunk
+	parallelList, listChunk = list, chunk
+	defer func() { parallelList, listChunk = oldList, oldChunk }()
+	var p pieces
+	err := r.WriteJSON(&p)
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	return p.writes, msg
+}
+
+// TestWriteJSONConcurrently encodes reports with every list on two
+// goroutines (the thresholds lowered so that small reports take that
+// path) and checks that the writer gets the serial writes: the same bytes
+// cut at the same places, and, when a row cannot be encoded (an infinite
+// figure), the same bytes before the same error. Run it with -race.
+func TestWriteJSONConcurrently(t *testing.T) {
+	fleet, err := planparse.Parse("fleet.json", plantest.Large(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusters, err := planparse.Parse("clusters.json", plantest.Clusters(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := math.Inf(1)
+	tests := map[string]struct {
+		inputs  []Input
+		badRows []int // rows given an infinite hourly figure (negative: of the last project); with chunks of 256, 1100 is in this goroutine's fifth chunk, 1400 in the other's third
+		wantErr bool
+	}{
+		"two large projects":                     {inputs: []Input{{Name: "fleet", Plan: fleet}, {Name: "clusters", Environment: "prod", Plan: clusters}}},
+		"a bad row in a chunk of this goroutine": {inputs: []Input{{Name: "fleet", Plan: fleet}}, badRows: []int{1100}, wantErr: true},
+		"a bad row in a chunk of the other one":  {inputs: []Input{{Name: "fleet", Plan: fleet}}, badRows: []int{1400}, wantErr: true},
+		"a bad row in the second project":        {inputs: []Input{{Name: "fleet", Plan: fleet}, {Name: "clusters", Plan: clusters}}, badRows: []int{-2500}, wantErr: true},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			r := Build(tt.inputs, Options{})
+			for _, row := range tt.badRows {
+				rows := r.Projects[0].Changes
+				if row < 0 {
+					rows, row = r.Projects[len(r.Projects)-1].Changes, -row
+				}
+				for rows[row].Resource == nil {
+					row++
+				}
+				rows[row].Resource.Cost.HourlyBefore = &inf
+			}
+			want, wantErr := writeWith(r, 1<<30, 256)
+			if (wantErr != "") != tt.wantErr {
+				t.Fatalf("serial error %q, want an error: %v", wantErr, tt.wantErr)
+			}
+			if len(want) < 4 {
+				t.Fatalf("%d writes (%s): the report is too small to test the concurrent path", len(want), wantErr)
+			}
+			for _, m := range []struct{ list, chunk int }{{1, 256}, {1, 1}, {1000, 7}} {
+				got, gotErr := writeWith(r, m.list, m.chunk)
+				if gotErr != wantErr {
+					t.Errorf("lists of %d+ in chunks of %d: error %q, want %q", m.list, m.chunk, gotErr, wantErr)
+				}
+				if !cmp.Equal(got, want) {
+					t.Errorf("lists of %d+ in chunks of %d: %d writes (%d bytes), want the serial %d (%d bytes)",
+						m.list, m.chunk, len(got), len(bytes.Join(toBytes(got), nil)), len(want), len(bytes.Join(toBytes(want), nil)))
+				}
+			}
+		})
+	}
+}
+
+func toBytes(l []string) [][]byte {
+	out := make([][]byte, len(l))
+	for i, s := range l {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// boom is a list element whose encoding panics at 7.
+type boom int
+
+func (b boom) MarshalJSON() ([]byte, error) {
+	if b == 7 {
+		panic("boom at 7")
+	}
+	return []byte(strconv.Itoa(int(b))), nil
+}
+
+// An element whose encoding panics on the second goroutine panics in
+// WriteJSON's caller (the app's handler recovers panics), after the
+// writes one goroutine would have made before it.
+func TestWriteJSONConcurrentlyPanics(t *testing.T) {
+	list := make([]boom, 12)
+	for i := range list {
+		list[i] = boom(i)
+	}
+	encode := func(listMin, chunk int) (writes []string, panicked any) {
+		oldList, oldChunk := parallelList, listChunk
+		parallelList, listChunk = listMin, chunk
+		defer func() { parallelList, listChunk = oldList, oldChunk }()
+		var p pieces
+		defer func() { writes, panicked = p.writes, recover() }()
+		e := &encoder{w: &p, marshals: map[reflect.Type]marshaling{}}
+		_ = e.value(reflect.ValueOf(list), "")
+		return nil, nil
+	}
+	wantWrites, wantPanic := encode(1<<30, 256)
+	if wantPanic != "boom at 7" {
+		t.Fatalf("serial: panicked with %v, want boom at 7", wantPanic)
+	}
+	for _, chunk := range []int{1, 2, 3} { // 7 is in a chunk of the second goroutine at 1 and 2, of the first at 3
+		writes, p := encode(1, chunk)
+		if p != wantPanic || !cmp.Equal(writes, wantWrites) {
+			t.Errorf("chunks of %d: panicked with %v after %q, want %v after %q", chunk, p, writes, wantPanic, wantWrites)
+		}
+	}
+}

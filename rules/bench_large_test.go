@@ -1,0 +1,35 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/planparse/plantest"
+)
+
+// BenchmarkEvaluateLarge is the built-in rules over the brownfield mix at
+// 100,000 changes, on one goroutine and on two (the path a plan of that
+// size takes).
+func BenchmarkEvaluateLarge(b *testing.B) {
+	p, err := planparse.Parse("clusters.json", plantest.Clusters(100000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	projects := []Project{{Name: "clusters", Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}
+	cfg := DefaultConfig()
+	for _, m := range []struct {
+		name          string
+		changes, sort int
+	}{{"serial", 1 << 30, 1 << 30}, {"concurrent", parallelChanges, parallelSort}} {
+		b.Run(m.name, func(b *testing.B) {
+			oldChanges, oldSort := parallelChanges, parallelSort
+			parallelChanges, parallelSort = m.changes, m.sort
+			defer func() { parallelChanges, parallelSort = oldChanges, oldSort }()
+			b.ReportAllocs()
+			for b.Loop() {
+				cfg.Evaluate(projects, nil)
+			}
+		})
+	}
+}
