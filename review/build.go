@@ -42,6 +42,8 @@ type Options struct {
 	// analyzes its plan (infra.Options.Checkpoint) and once it is done:
 	// the lookups into prior_state and planned_values made so far are
 	// done (the CLI gives those sections' pages back to the system).
+	// infra analyses a large plan in parts on several goroutines, so
+	// Release may be called from several goroutines at once.
 	Release func(input int)
 }
 
