@@ -186,12 +186,16 @@ func (s *Side) winningMap(from mapFrom) (planparse.Value, bool) {
 // is read alone; anything else (absent, null, renamed as a secret, or a
 // merge without a winning map) reads the whole map.
 func (s *Side) readKey(from mapFrom, tags bool, key string) string {
-	if m, ok := s.winningMap(from); ok && m.IsMap() {
+	m, ok := s.winningMap(from)
+	if ok && m.IsMap() {
 		if x := m.Get(key); !x.IsNull() {
 			return x.Display()
 		}
 	}
-	return s.readMap(from, tags)[key]
+	if !ok || from == fromAKSClusterTags {
+		return s.readMap(from, tags)[key]
+	}
+	return stringMap(m)[key] // readMap's answer, without finding m again
 }
 
 // mapAt is stringMap read when asked (an ARM pool's tags and labels).
