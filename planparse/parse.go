@@ -45,6 +45,9 @@ type wirePlan struct {
 	// notes are what the reader saw in values for the secret set
 	// (secretnotes.go).
 	notes *secretNotes
+	// marked is the set of values resource_changes and resource_drift
+	// mark sensitive, filled as they are read (readChanges).
+	marked secretSet
 	// priorScan and plannedScan are what the reader recorded of
 	// prior_state's and planned_values' resources (stateindex.go).
 	priorScan, plannedScan stateScan
@@ -497,14 +500,7 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 // and output changes, and the values of root variables the configuration
 // declares sensitive. Only changes that carry a mark are decoded here.
 func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
-	s := newSecretSet()
-	for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
-		for _, rc := range list.All() {
-			c := &rc.Change
-			s.collect(c.Before, c.BeforeSensitive)
-			s.collect(c.After, c.AfterSensitive)
-		}
-	}
+	s := w.marked // the changes' and the drift's (readChanges)
 	for i := range w.DeferredChanges {
 		c := &w.DeferredChanges[i].ResourceChange.Change
 		s.collect(c.Before, c.BeforeSensitive)

@@ -15,9 +15,9 @@ import (
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
 func readPlan(data []byte) (*wirePlan, error) {
-	w := &wirePlan{notes: &secretNotes{data: data},
+	w := &wirePlan{notes: &secretNotes{data: data}, marked: newSecretSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
-	in := interner{notes: w.notes}
+	in := interner{notes: w.notes, marked: w.marked}
 	i := ws(data, 0)
 	if i < len(data) && data[i] != '{' {
 		if _, err := skipValue(data, i, 0); err != nil {
@@ -128,10 +128,20 @@ func readPlan(data []byte) (*wirePlan, error) {
 	return w, nil
 }
 
-// readChanges appends the resource changes of a list (or null) to into.
+// readChanges appends the resource changes of a list (or null) to into,
+// and adds the values each marks sensitive to in.marked while its bytes
+// are fresh in the cache (collectSecrets did it in a second pass over the
+// plan's bytes).
 func readChanges(data []byte, v, d int, field string, in interner, into *wireList) (int, error) {
 	return readList(data, v, d, field, func(v int) (int, error) {
-		return readResourceChange(data, v, d+1, field, in, into.add())
+		rc := into.add()
+		end, err := readResourceChange(data, v, d+1, field, in, rc)
+		if err == nil && in.marked != nil {
+			c := &rc.Change
+			in.marked.collect(c.Before, c.BeforeSensitive)
+			in.marked.collect(c.After, c.AfterSensitive)
+		}
+		return end, err
 	})
 }
 
@@ -206,9 +216,11 @@ func (l *wireList) All() iter.Seq2[int, *wireResourceChange] {
 // modes, providers, module addresses, actions) as views of the plan's
 // bytes (a map of shared copies cost a lookup per string and saved
 // nothing once strings were views). It carries the read's secret notes
-// to the values.
+// to the values, and the set of values the changes mark sensitive
+// (readChanges).
 type interner struct {
-	notes *secretNotes
+	notes  *secretNotes
+	marked secretSet
 }
 
 func (in interner) read(data []byte, v int, field string, into *string) (int, error) {

@@ -388,8 +388,8 @@ func (s *secretIndex) addAllRaw(raw []byte) {
 	}
 	switch c := raw[0]; {
 	case c == '"':
-		if str := stringAt(raw); len(str) >= minSecretLen {
-			s.add(str)
+		if str := stringView(raw); len(str) >= minSecretLen {
+			s.add(str) // add keeps a copy
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		if f, err := parseNumber(raw); err == nil {
@@ -411,7 +411,8 @@ func (s *secretIndex) addAllRaw(raw []byte) {
 // view of raw: f must not keep it.
 func eachKey(raw []byte, f func(key string, v []byte)) {
 	var seen map[string]struct{}
-	var first []string
+	var buf [16]string // no allocation for the keys of an object of 16 members or fewer
+	first := buf[:0]
 	_, _ = eachMember(raw, 0, 0, func(kb []byte, escaped bool, v int) (int, error) {
 		end, err := skipValid(raw, v)
 		k := view(kb) // f reads a key only during the call
