@@ -14,10 +14,16 @@ import (
 // planned_values and configuration sections are validated and kept as
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
-func readPlan(data []byte) (*wirePlan, error) {
+func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, splitMin) }
+
+// readPlanSplit is readPlan reading prior_state on a second goroutine
+// when data has splitAt bytes or more (readsplit.go).
+func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 	w := &wirePlan{notes: &secretNotes{data: data}, marked: newSecretSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
 	in := interner{notes: w.notes, marked: w.marked}
+	prior := startPriorRead(data, splitAt) // readsplit.go
+	defer prior.wait()
 	i := ws(data, 0)
 	if i < len(data) && data[i] != '{' {
 		if _, err := skipValue(data, i, 0); err != nil {
@@ -89,6 +95,12 @@ func readPlan(data []byte) (*wirePlan, error) {
 			}
 			return end, err
 		case "prior_state":
+			if prior != nil && prior.v == v {
+				prior.wait()
+				w.PriorState, w.priorScan = prior.raw, prior.scan
+				w.notes.appendNotes(prior.notes)
+				return prior.end, prior.err
+			}
 			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
 		case "planned_values":
 			return readState(data, v, d, &w.PlannedValues, w.notes, &w.plannedScan)

@@ -1,0 +1,111 @@
+package planparse
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/planwarden/planwarden/planparse/plantest"
+)
+
+// TestSplitReadIsOnePass reads plans in one pass and with prior_state on
+// a second goroutine: the plans, their secret notes and sets, and the
+// errors (line and column included) of broken plans are the same. Run it
+// with -race: every read here takes the concurrent path where the walk
+// back finds prior_state.
+func TestSplitReadIsOnePass(t *testing.T) {
+	t.Parallel()
+	plans := map[string][]byte{}
+	for name, data := range diffFiles(t) {
+		if norm, err := normalize(name, data); err == nil {
+			plans[name] = norm
+		}
+	}
+	gen := plantest.Clusters(300)
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, gen, "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	plans["indented"] = indented.Bytes()
+	body := gen[1 : len(gen)-1]
+	small := `"prior_state":{"values":{"root_module":{"resources":[{"address":"a.b","type":"a","values":{"password":"first-prior-1"}}]}}}`
+	plans["prior_state twice"] = []byte("{" + small + "," + string(body) + "}")
+	plans["prior_state twice, the small last"] = []byte("{" + string(body) + "," + small + "}")
+	plans["prior_state last"] = []byte(`{"format_version":"1.2","resource_changes":[],` + small + "}")
+	plans["prior_state null"] = []byte(`{"format_version":"1.2","prior_state":null,"errored":false}`)
+	plans["prior_state a number"] = []byte(`{"format_version":"1.2","prior_state":-1.5e3 ,"errored":false}`)
+	plans["prior_state an escaped key"] = []byte(`{"format_version":"1.2","prior\u005fstate":{"values":{}},"x":"a \"}\" \\"}`)
+	plans["strings with quotes and braces after it"] = []byte(`{"format_version":"1.2",` + small + `,"configuration":{"k":"}\\\"{[","l":["\\\\",{"m":"\"prior_state\":{"}]}}`)
+	plans["an empty object"] = []byte(`{}`)
+	plans["no object"] = []byte(`[1,2]`)
+	step := max(1, len(gen)/97)
+	for off := 1; off < len(gen); off += step {
+		plans[fmt.Sprintf("cut at %d", off)] = gen[:off]
+		for _, b := range []byte{'#', '"', '}', ',', '\\'} {
+			bad := bytes.Clone(gen)
+			bad[off] = b
+			plans[fmt.Sprintf("%q at %d", b, off)] = bad
+		}
+	}
+	split := 0
+	for name, data := range plans {
+		one, err1 := readPlanSplit(data, math.MaxInt)
+		two, err2 := readPlanSplit(data, 0)
+		if err1 != nil || err2 != nil {
+			if err1 == nil || err2 == nil || syntaxError(name, data, err1).Error() != syntaxError(name, data, err2).Error() {
+				t.Errorf("%s: one pass %v, split %v", name, err1, err2)
+			}
+			continue
+		}
+		if _, ok := lastMember(data, "prior_state"); ok && two.PriorState != nil {
+			split++
+		}
+		one.notes.keys, two.notes.keys = [2048]keySeen{}, [2048]keySeen{} // a cache
+		if !reflect.DeepEqual(one, two) {
+			t.Errorf("%s: the split read differs from the one pass", name)
+		}
+	}
+	if split < 20 {
+		t.Errorf("only %d plans read prior_state on the second goroutine", split)
+	}
+}
+
+// TestLastMember finds a top-level member walking back from the end, past
+// strings that hold quotes, backslashes and brackets.
+func TestLastMember(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		doc  string
+		want string // the value found, "" for none
+	}{
+		"last":                {`{"a":1,"k":{"x":[1,"]"]}}`, `{"x":[1,"]"]}`},
+		"first of two":        {`{"k":"v", "b":true}`, `"v"`},
+		"the last of repeats": {`{"k":1,"k":2,"z":null}`, `2`},
+		"escaped quotes":      {`{"k":"a\"b","z":"\\\"}\\"}`, `"a\"b"`},
+		"space":               {" {\n\t\"k\" :\n [ ] ,\"z\":{} }\n", `[ ]`},
+		"absent":              {`{"a":{"k":1}}`, ``},
+		"an escaped name":     {`{"\u006b":1}`, ``},
+		"empty":               {`{}`, ``},
+		"not an object":       {`["k"]`, ``},
+	} {
+		v, ok := lastMember([]byte(c.doc), "k")
+		got := ""
+		if ok {
+			end, err := skipValue([]byte(c.doc), v, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got = c.doc[v:end]
+		}
+		if got != c.want {
+			t.Errorf("%s: found %q, want %q", name, got, c.want)
+		}
+		if strings.Contains(name, "absent") && ok {
+			t.Errorf("%s: found a nested member", name)
+		}
+	}
+}
