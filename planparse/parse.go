@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -100,13 +101,17 @@ type rawJSON []byte
 // It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
-func Parse(name string, data []byte) (*Plan, error) {
+func Parse(name string, data []byte) (*Plan, error) { return parse(name, data, splitMin) }
+
+// parse is Parse using a second goroutine for a plan of splitAt bytes or
+// more (readsplit.go).
+func parse(name string, data []byte, splitAt int) (*Plan, error) {
 	in := data
 	data, err := normalize(name, data)
 	if err != nil {
 		return nil, err
 	}
-	w, err := readPlan(data)
+	w, err := readPlanSplit(data, splitAt)
 	if err != nil {
 		return nil, syntaxError(name, data, err)
 	}
@@ -156,18 +161,11 @@ func Parse(name string, data []byte) (*Plan, error) {
 	// the records and the changes are never all live together (on a
 	// 100,000-change plan that was 36 MB more live heap as Parse ended,
 	// and a collector goal set that much higher for the rest of a review).
-	p.Changes = make([]*Change, 0, w.ResourceChanges.Len())
-	for k, records := range w.ResourceChanges.chunks {
-		w.ResourceChanges.chunks[k] = nil
-		slab := make([]Change, len(records))
-		for j := range records {
-			c, err := newChange(&records[j], z, &slab[j])
-			if err != nil {
-				return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", len(p.Changes), sanitizer{secrets: secrets}.redactAddress(records[j].Address), err),
-					Hint: "the file looks hand-edited or truncated; " + showHint}
-			}
-			p.Changes = append(p.Changes, c)
-		}
+	// A big plan's changes are made on two goroutines (readsplit.go).
+	p.Changes = make([]*Change, w.ResourceChanges.Len())
+	if e := newChanges(&w.ResourceChanges, z, p.Changes, len(data) >= splitAt && runtime.GOMAXPROCS(0) > 1); e != nil {
+		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, sanitizer{secrets: secrets}.redactAddress(e.address), e.err),
+			Hint: "the file looks hand-edited or truncated; " + showHint}
 	}
 	for i, rc := range w.ResourceDrift.All() {
 		c, err := newChange(rc, z, &Change{})

@@ -3,6 +3,8 @@ package planparse
 import (
 	"bytes"
 	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // A big plan's prior_state is read on a second goroutine while the main
@@ -171,4 +173,66 @@ func stringStart(data []byte, e int) int {
 			return i
 		}
 	}
+}
+
+// changeError is the first change newChanges could not make.
+type changeError struct {
+	i       int    // its index
+	address string // its address, as the plan has it
+	err     error
+}
+
+// newChanges makes the changes of records into out (one a record, in
+// order), a chunk of records at a time and each chunk let go once made (see
+// Parse), on two goroutines when both is true. It returns the error of the
+// first record (by index) that is no change, where a one-goroutine pass
+// stops.
+func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *changeError {
+	starts := make([]int, len(records.chunks))
+	for k, n := 0, 0; k < len(records.chunks); k++ {
+		starts[k], n = n, n+len(records.chunks[k])
+	}
+	var (
+		next  atomic.Int64
+		mu    sync.Mutex
+		first *changeError
+	)
+	work := func() {
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= len(starts) {
+				return
+			}
+			chunk := records.chunks[k]
+			records.chunks[k] = nil
+			mu.Lock()
+			failed := first != nil && first.i < starts[k]
+			mu.Unlock()
+			if failed {
+				continue // a one-goroutine pass stops before this chunk
+			}
+			slab := make([]Change, len(chunk))
+			for j := range chunk {
+				c, err := newChange(&chunk[j], z, &slab[j])
+				if err != nil {
+					mu.Lock()
+					if i := starts[k] + j; first == nil || i < first.i {
+						first = &changeError{i, chunk[j].Address, err}
+					}
+					mu.Unlock()
+					break
+				}
+				out[starts[k]+j] = c
+			}
+		}
+	}
+	if !both || len(starts) < 2 {
+		work()
+		return first
+	}
+	var wg sync.WaitGroup
+	wg.Go(work)
+	work()
+	wg.Wait()
+	return first
 }

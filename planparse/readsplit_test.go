@@ -109,3 +109,55 @@ func TestLastMember(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitParseIsOnePass parses plans on one goroutine and on two (the
+// changes made by both): the changes (every field, values and diffs), the
+// secret set and the errors are the same.
+func TestSplitParseIsOnePass(t *testing.T) {
+	t.Parallel()
+	plans := map[string][]byte{
+		"clusters": plantest.Clusters(20000), // chunks of records for both goroutines
+		"fleet":    plantest.Large(3000),
+	}
+	bad := plantest.Clusters(3000)
+	rc := bytes.Index(bad, []byte(`"resource_changes":`))
+	for _, i := range []int{2700, 2000, 2500} { // three bad changes: the first is reported
+		at := rc + bytes.Index(bad[rc:], []byte(fmt.Sprintf(`"name":"r%d",`, i)))
+		act := at + bytes.Index(bad[at:], []byte(`"actions":["`)) + len(`"actions":["`)
+		copy(bad[act:], "noop!")
+	}
+	plans["bad actions"] = bad
+	for name, data := range plans {
+		one, err1 := parse(name, data, math.MaxInt)
+		two, err2 := parse(name, data, 0)
+		if err1 != nil || err2 != nil {
+			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+				t.Errorf("%s: one goroutine %v, two %v", name, err1, err2)
+			}
+			if name == "bad actions" && !strings.Contains(fmt.Sprint(err2), "resource_changes[2000] (module.team0.azurerm_kubernetes_cluster_node_pool.r2000)") {
+				t.Errorf("%s: %v, want the error of r2000", name, err2)
+			}
+			continue
+		}
+		if len(one.Changes) != len(two.Changes) {
+			t.Fatalf("%s: %d changes, %d", name, len(one.Changes), len(two.Changes))
+		}
+		for i, a := range one.Changes {
+			b := two.Changes[i]
+			if fmt.Sprint(changeFields(a)) != fmt.Sprint(changeFields(b)) ||
+				!reflect.DeepEqual(a.Before().Interface(), b.Before().Interface()) ||
+				!reflect.DeepEqual(a.After().Interface(), b.After().Interface()) ||
+				!reflect.DeepEqual(a.Diff(), b.Diff()) {
+				t.Fatalf("%s: change %d differs: %v, %v", name, i, changeFields(a), changeFields(b))
+			}
+		}
+		if !reflect.DeepEqual(one.lazy.secrets.m, two.lazy.secrets.m) {
+			t.Errorf("%s: the secret sets differ", name)
+		}
+	}
+}
+
+func changeFields(c *Change) []any {
+	return []any{c.Address, c.PreviousAddress, c.ModuleAddress, c.Mode, c.Type, c.Name, c.Provider, c.Deposed, c.Index,
+		c.Action, c.ReplaceOrder, c.ReasonCode, c.Reason, c.ReplacePaths, c.Importing}
+}
