@@ -101,17 +101,20 @@ type rawJSON []byte
 // It accepts UTF-8 (with or without a byte-order mark) and UTF-16 with a
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
-func Parse(name string, data []byte) (*Plan, error) { return parse(name, data, splitMin) }
+func Parse(name string, data []byte) (*Plan, error) {
+	return parse(name, data, splitMin, priorSplitMin)
+}
 
-// parse is Parse using a second goroutine for a plan of splitAt bytes or
-// more (readsplit.go).
-func parse(name string, data []byte, splitAt int) (*Plan, error) {
+// parse is Parse making the changes on two goroutines for a plan of
+// splitAt bytes or more, and reading prior_state on a second goroutine for
+// one of priorAt bytes or more (readsplit.go).
+func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	in := data
 	data, err := normalize(name, data)
 	if err != nil {
 		return nil, err
 	}
-	w, err := readPlanSplit(data, splitAt)
+	w, err := readPlanSplit(data, priorAt)
 	if err != nil {
 		return nil, syntaxError(name, data, err)
 	}

@@ -14,7 +14,7 @@ import (
 // planned_values and configuration sections are validated and kept as
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
-func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, splitMin) }
+func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, priorSplitMin) }
 
 // readPlanSplit is readPlan reading prior_state on a second goroutine
 // when data has splitAt bytes or more (readsplit.go).

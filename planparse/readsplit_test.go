@@ -128,8 +128,8 @@ func TestSplitParseIsOnePass(t *testing.T) {
 	}
 	plans["bad actions"] = bad
 	for name, data := range plans {
-		one, err1 := parse(name, data, math.MaxInt)
-		two, err2 := parse(name, data, 0)
+		one, err1 := parse(name, data, math.MaxInt, math.MaxInt)
+		two, err2 := parse(name, data, 0, 0)
 		if err1 != nil || err2 != nil {
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
 				t.Errorf("%s: one goroutine %v, two %v", name, err1, err2)
