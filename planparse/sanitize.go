@@ -367,11 +367,7 @@ func (s *secretIndex) walkRaw(raw, mark []byte) {
 	}
 	switch {
 	case raw[0] == '{' && mark[0] == '{':
-		eachKey(mark, func(k string, mk []byte) {
-			if e, ok := lookup(raw, k); ok {
-				s.walkRaw(e, mk)
-			}
-		})
+		s.walkMarkedObject(raw, mark) // markwalk.go
 	case raw[0] == '[' && mark[0] == '[':
 		marks := elements(mark)
 		for i, e := range elements(raw) {
