@@ -49,6 +49,10 @@ type wirePlan struct {
 	// marked is the set of values resource_changes and resource_drift
 	// mark sensitive, filled as they are read (readChanges).
 	marked secretSet
+	// searched are the records of resource_changes and resource_drift
+	// that show strings outside values collectFound searches (instance
+	// keys, replace paths, import ids), found as they are read.
+	searched []*wireResourceChange
 	// priorScan and plannedScan are what the reader recorded of
 	// prior_state's and planned_values' resources (stateindex.go).
 	priorScan, plannedScan stateScan

@@ -21,7 +21,7 @@ func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, prior
 func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 	w := &wirePlan{notes: &secretNotes{data: data}, marked: newSecretSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
-	in := interner{notes: w.notes, marked: w.marked}
+	in := interner{notes: w.notes, marked: w.marked, searched: &w.searched}
 	prior := startPriorRead(data, splitAt) // readsplit.go
 	defer prior.wait()
 	i := ws(data, 0)
@@ -153,6 +153,9 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 			in.marked.collect(c.Before, c.BeforeSensitive)
 			in.marked.collect(c.After, c.AfterSensitive)
 		}
+		if err == nil && in.searched != nil && searchedOutsideValues(rc) {
+			*in.searched = append(*in.searched, rc)
+		}
 		return end, err
 	})
 }
@@ -231,8 +234,9 @@ func (l *wireList) All() iter.Seq2[int, *wireResourceChange] {
 // to the values, and the set of values the changes mark sensitive
 // (readChanges).
 type interner struct {
-	notes  *secretNotes
-	marked secretSet
+	notes    *secretNotes
+	marked   secretSet
+	searched *[]*wireResourceChange // see wirePlan.searched
 }
 
 func (in interner) read(data []byte, v int, field string, into *string) (int, error) {

@@ -355,10 +355,8 @@ func collectFound(w *wirePlan, s *secretIndex) {
 			mapAddressKeys(addr, func(k string) (string, bool) { search(k); return "", false })
 		}
 	}
-	for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
-		for _, rc := range list.All() {
-			collectChange(rc, keys, search)
-		}
+	for _, rc := range w.searched { // of resource_changes and resource_drift (readChanges)
+		collectChange(rc, keys, search)
 	}
 	for i := range w.DeferredChanges {
 		collectChange(&w.DeferredChanges[i].ResourceChange, keys, search)
@@ -378,6 +376,13 @@ func collectFound(w *wirePlan, s *secretIndex) {
 			}
 		}
 	}
+}
+
+// searchedOutsideValues reports whether collectChange has anything of rc
+// to search.
+func searchedOutsideValues(rc *wireResourceChange) bool {
+	return strings.Contains(rc.Address, `["`) || strings.Contains(rc.PreviousAddress, `["`) || strings.Contains(rc.ModuleAddress, `["`) ||
+		len(rc.Index) > 0 && rc.Index[0] == '"' || len(rc.Change.ReplacePaths) > 0 || rc.Change.Importing != nil
 }
 
 func collectChange(rc *wireResourceChange, keys, search func(string)) {
