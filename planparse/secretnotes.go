@@ -33,6 +33,8 @@ type secretNotes struct {
 	// last (as offsets into data) and whether it names a secret: the keys
 	// of a plan's values are mostly the same few hundred attribute names.
 	keys [2048]keySeen
+	// texts0 remembers literals mayHide judged (a cache as keys is).
+	texts0 [1024]textSeen
 }
 
 type keySeen struct {
@@ -93,9 +95,41 @@ func keyHead(data []byte, i, l int) uint64 {
 // text notes the string literal data[i:end] when it may hold a secret that
 // only its context gives away.
 func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
-	if mayHideSecret(data[i+1:end-1], escaped) {
+	if n.mayHide(data, i, end, escaped) {
 		n.texts = append(n.texts, i, end)
 	}
+}
+
+// mayHide is mayHideSecret of the literal data[i:end], remembered per
+// slot of a small direct-mapped cache for the literals it takes a search
+// of the hint words and rule keywords to judge: a plan repeats most of
+// them (a taint, a policy, a region's endpoint) on every resource of a
+// kind, in its change and in both state sections.
+func (n *secretNotes) mayHide(data []byte, i, end int, escaped bool) bool {
+	s := data[i+1 : end-1]
+	all := classOf(s)
+	if quick, hide := mayHideQuick(s, all, escaped); quick {
+		return hide
+	}
+	lit := data[i:end]
+	h := keyHead(data, i+1, len(s)) ^ uint64(len(s))<<56
+	if len(s) > 8 {
+		h ^= binary.LittleEndian.Uint64(data[end-9:]) * 0x9E3779B97F4A7C15
+	}
+	slot := &n.texts0[(h*0x9E3779B97F4A7C15)>>(64-10)]
+	if slot.k1 != 0 && slot.k1-slot.k0 == len(lit) && bytes.Equal(data[slot.k0:slot.k1], lit) {
+		return slot.hide
+	}
+	hide := all&hintStart != 0 && textHints.in(s) || hasRuleKeyword(s)
+	*slot = textSeen{i, end, hide}
+	return hide
+}
+
+// textSeen is a literal mayHide judged, data[k0:k1] (k1 == 0 for an
+// empty slot).
+type textSeen struct {
+	k0, k1 int
+	hide   bool
 }
 
 // readValueInto is readRawInto for a value section: the reader takes notes.
@@ -211,27 +245,41 @@ var byteClass = func() (t [256]uint8) {
 // with an assignment (=, :, >, ||, =>, a comma) or in a document or script (escaped: quotes
 // or line breaks), a URL with userinfo, or a standard base64 blob of text.
 func mayHideSecret(s []byte, escaped bool) bool {
+	all := classOf(s)
+	if quick, hide := mayHideQuick(s, all, escaped); quick {
+		return hide
+	}
+	// A text hint, or a credential format a rule finds only by its
+	// context (sonar.login=, SONAR_TOKEN=): any keyword of the detector's
+	// rules.
+	return all&hintStart != 0 && textHints.in(s) || hasRuleKeyword(s)
+}
+
+// classOf is the union of the byte classes of s.
+func classOf(s []byte) uint8 {
 	var all uint8
 	for _, c := range s {
 		all |= byteClass[c]
 	}
+	return all
+}
+
+// mayHideQuick is mayHideSecret where s's byte classes (all) judge it
+// (quick), without a search of its words.
+func mayHideQuick(s []byte, all uint8, escaped bool) (quick, hide bool) {
 	switch {
 	case all&atSign != 0 && bytes.Contains(s, []byte("://")):
-		return true
+		return true, true
 	case all&notB64 == 0 || escaped && wrappedBase64(s):
 		// A blob of text: its first byte is below 0x80, so its first
 		// base64 digit is below 32 (A-Z, a-f; gzip starts H4sI).
-		return len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
+		return true, len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
 	case !escaped && all&assign == 0:
 		// The rules that find a credential by its context find it after
 		// an assignment: =, >, :, :=, ||, => or a comma.
-		return false
-	case all&hintStart != 0 && textHints.in(s):
-		return true
+		return true, false
 	}
-	// A credential format a rule finds only by its context (sonar.login=,
-	// SONAR_TOKEN=): any keyword of the detector's rules.
-	return hasRuleKeyword(s)
+	return false, false
 }
 
 // wrappedBase64 reports whether an escaped literal's inside is base64
