@@ -437,7 +437,7 @@ func formatPath(raw json.RawMessage, z sanitizer) string {
 		if f, ok := s.(float64); ok {
 			s = int(f)
 		}
-		if k, ok := s.(string); ok && z.secretKey(k) {
+		if k, ok := s.(string); ok && z.members.secretStep(&z, k) { // remembered per plan: paths repeat attribute names
 			s = z.keyText(k)
 		}
 		path = append(path, s)
