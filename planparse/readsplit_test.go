@@ -2,9 +2,11 @@ package planparse
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -162,4 +164,16 @@ func TestSplitParseIsOnePass(t *testing.T) {
 func changeFields(c *Change) []any {
 	return []any{c.Address, c.PreviousAddress, c.ModuleAddress, c.Mode, c.Type, c.Name, c.Provider, c.Deposed, c.Index,
 		c.Action, c.ReplaceOrder, c.ReasonCode, c.Reason, c.ReplacePaths, c.Importing}
+}
+
+// TestSecretForms: the forms made in one allocation are those of the
+// strings and url packages.
+func TestSecretForms(t *testing.T) {
+	t.Parallel()
+	for _, x := range []string{"Sup3r-Secret-42", "db-pass-1234", "A b/c?d=e&f", "ÄÖü-secret-9", "x"} {
+		want := [6]string{x, strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))}
+		if got := secretForms(x); got != want {
+			t.Errorf("%q: forms %q, want %q", x, got, want)
+		}
+	}
 }

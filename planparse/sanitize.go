@@ -5,11 +5,9 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -213,15 +211,17 @@ func (s *secretIndex) add(x string) {
 	}
 	// A copy: x may be a view of prior_state or planned_values, whose
 	// pages the CLI gives back after Parse (a map assignment stores the
-	// key it is given). Its forms below are new strings already (or x
-	// itself, when a form changes nothing).
-	x = strings.Clone(x)
-	s.put(x)
-	s.m[x] = true
+	// key it is given). secretForms copies x and makes its forms.
 	if len(x) < minContainedLen || onlyWords(x) {
+		x = strings.Clone(x)
+		s.put(x)
+		s.m[x] = true
 		return
 	}
-	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))} {
+	forms := secretForms(x) // secretforms.go
+	s.put(forms[0])
+	s.m[forms[0]] = true
+	for _, v := range forms[1:] {
 		s.put(v)
 	}
 }
