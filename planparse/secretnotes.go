@@ -50,6 +50,9 @@ type namedNote struct{ k0, k1, v0, v1 int }
 // member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
 func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
+	if c := data[v0]; c != '"' && c != '[' && c != '{' {
+		return // a number, true, false or null: nothing to note under any key
+	}
 	key := data[k0+1 : k1-1]
 	head := keyHead(data, k0+1, len(key))
 	slot := &n.keys[((head^uint64(len(key))<<56)*0x9E3779B97F4A7C15)>>53]
@@ -64,9 +67,7 @@ func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 
 		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
 	}
 	if secret {
-		if c := data[v0]; c == '"' || c == '[' || c == '{' {
-			n.named = append(n.named, namedNote{k0, k1, v0, v1})
-		}
+		n.named = append(n.named, namedNote{k0, k1, v0, v1})
 		return
 	}
 	// {name, value}: learn reads the name (values are fewer than names).
