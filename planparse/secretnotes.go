@@ -102,16 +102,13 @@ func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
 }
 
 // mayHide is mayHideSecret of the literal data[i:end], remembered per
-// slot of a small direct-mapped cache for the literals it takes a search
-// of the hint words and rule keywords to judge: a plan repeats most of
-// them (a taint, a policy, a region's endpoint) on every resource of a
-// kind, in its change and in both state sections.
+// slot of a small direct-mapped cache: a plan repeats most of its strings
+// (a size, a taint, a policy, a region's endpoint) on every resource of a
+// kind, in its change and in both state sections, and a comparison costs
+// less than a look at each byte's class, or a search of the hint words
+// and rule keywords.
 func (n *secretNotes) mayHide(data []byte, i, end int, escaped bool) bool {
 	s := data[i+1 : end-1]
-	all := classOf(s)
-	if quick, hide := mayHideQuick(s, all, escaped); quick {
-		return hide
-	}
 	lit := data[i:end]
 	h := keyHead(data, i+1, len(s)) ^ uint64(len(s))<<56
 	if len(s) > 8 {
@@ -121,7 +118,7 @@ func (n *secretNotes) mayHide(data []byte, i, end int, escaped bool) bool {
 	if slot.k1 != 0 && slot.k1-slot.k0 == len(lit) && bytes.Equal(data[slot.k0:slot.k1], lit) {
 		return slot.hide
 	}
-	hide := all&hintStart != 0 && textHints.in(s) || hasRuleKeyword(s)
+	hide := mayHideSecret(s, escaped)
 	*slot = textSeen{i, end, hide}
 	return hide
 }
