@@ -177,3 +177,28 @@ func TestSecretForms(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretIndexSharedPrefixes: long secrets that share their first
+// minContainedLen bytes are each found inside a longer string, through the
+// index's prefix map and its overflow.
+func TestSecretIndexSharedPrefixes(t *testing.T) {
+	t.Parallel()
+	s := newSecretSet()
+	var secrets []string
+	for i := 0; i < linearLimit+5; i++ {
+		x := fmt.Sprintf("samepfx-%d-tail", i)
+		secrets = append(secrets, x)
+		s.add(x)
+	}
+	for _, x := range secrets {
+		if !s.contains("[" + x + "]") {
+			t.Errorf("contains misses %q inside a longer string", x)
+		}
+	}
+	if s.contains("[samepfx-99-tail]") {
+		t.Error("contains finds a secret the set does not hold")
+	}
+	if got := redactText("a "+secrets[3]+" b "+secrets[len(secrets)-1], s); strings.Contains(got, "samepfx") {
+		t.Errorf("redactText left a secret: %q", got)
+	}
+}

@@ -182,8 +182,13 @@ type secretIndex struct {
 // held n secrets.
 type longIndex struct {
 	n        int
-	long     []string            // secrets of minContainedLen bytes or more
-	byPrefix map[string][]string // long secrets by their first minContainedLen bytes, when many
+	long []string // secrets of minContainedLen bytes or more
+	// byPrefix and more are the long secrets by their first
+	// minContainedLen bytes, when many: a prefix's first secret in
+	// byPrefix, the others (few prefixes have any) in more. A map of
+	// lists allocated a list per secret (20,000 on the brownfield mix).
+	byPrefix map[string]string
+	more     map[string][]string
 	// filter has the bit prefixHash(p) set for every prefix p of byPrefix:
 	// most positions of a string are ruled out without a map lookup.
 	filter *[1 << (prefixBits - 6)]uint64
@@ -268,18 +273,23 @@ func (s *secretIndex) longSecrets() *longIndex {
 	if x := s.idx.Load(); x != nil && x.n == len(s.m) {
 		return x
 	}
-	x := &longIndex{n: len(s.m)}
+	x := &longIndex{n: len(s.m), long: make([]string, 0, len(s.m))}
 	for k := range s.m {
 		if len(k) >= minContainedLen {
 			x.long = append(x.long, k)
 		}
 	}
 	if len(x.long) > linearLimit {
-		x.byPrefix = make(map[string][]string, len(x.long))
+		x.byPrefix = make(map[string]string, len(x.long))
+		x.more = map[string][]string{}
 		x.filter = new([1 << (prefixBits - 6)]uint64)
 		for _, k := range x.long {
 			p := k[:minContainedLen]
-			x.byPrefix[p] = append(x.byPrefix[p], k)
+			if _, ok := x.byPrefix[p]; ok {
+				x.more[p] = append(x.more[p], k)
+			} else {
+				x.byPrefix[p] = k
+			}
 			h := prefixHash(k, 0)
 			x.filter[h/64] |= 1 << (h % 64)
 		}
@@ -308,7 +318,15 @@ func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool
 		if h := prefixHash(str, i); x.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, k := range x.byPrefix[str[i:i+minContainedLen]] {
+		p := str[i : i+minContainedLen]
+		k, ok := x.byPrefix[p]
+		if !ok {
+			continue
+		}
+		if (!proper || len(k) < len(str)) && strings.HasPrefix(str[i:], k) && !hit(k) {
+			return
+		}
+		for _, k := range x.more[p] {
 			if (!proper || len(k) < len(str)) && strings.HasPrefix(str[i:], k) && !hit(k) {
 				return
 			}
