@@ -181,7 +181,7 @@ type secretIndex struct {
 // longIndex is the index of a secretIndex's long secrets, built when it
 // held n secrets.
 type longIndex struct {
-	n        int
+	n    int
 	long []string // secrets of minContainedLen bytes or more
 	// byPrefix and more are the long secrets by their first
 	// minContainedLen bytes, when many: a prefix's first secret in
