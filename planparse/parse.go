@@ -315,17 +315,17 @@ func notPlan(name string, w *wirePlan) error {
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
 }
 
-// newChange fills c from a resource change of the plan.
+// newChange fills c, a zero Change, from a resource change of the plan.
 func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) {
-	*c = Change{
-		Address:         z.redactAddress(w.Address),
-		PreviousAddress: z.redactAddress(w.PreviousAddress),
-		ModuleAddress:   z.redactAddress(w.ModuleAddress),
-		Mode:            Mode(w.Mode),
-		Type:            w.Type,
-		Name:            w.Name,
-		Provider:        w.ProviderName,
-	}
+	// c is a zero Change (of a slab): its fields are set one by one, not
+	// copied whole from a literal (a second write of the whole record).
+	c.Address = z.redactAddress(w.Address)
+	c.PreviousAddress = z.redactAddress(w.PreviousAddress)
+	c.ModuleAddress = z.redactAddress(w.ModuleAddress)
+	c.Mode = Mode(w.Mode)
+	c.Type = w.Type
+	c.Name = w.Name
+	c.Provider = w.ProviderName
 	if w.Deposed != "" {
 		// Terraform's random key; read as any text a comment may show.
 		c.Deposed = redactText(w.Deposed, z.secrets)
