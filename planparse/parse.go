@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sort"
 	"strings"
@@ -106,7 +107,11 @@ type rawJSON []byte
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
 func Parse(name string, data []byte) (*Plan, error) {
-	return parse(name, data, splitMin, priorSplitMin)
+	changesAt := splitMin
+	if len(data) >= splitMax {
+		changesAt = math.MaxInt
+	}
+	return parse(name, data, changesAt, priorSplitMin)
 }
 
 // parse is Parse making the changes on two goroutines for a plan of
