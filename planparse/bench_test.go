@@ -51,3 +51,16 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseClusters is planparse on the brownfield mix (prior_state
+// and planned_values large, secrets in values).
+func BenchmarkParseClusters(b *testing.B) {
+	data := plantest.Clusters(20000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := planparse.Parse("clusters.json", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

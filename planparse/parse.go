@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -45,6 +47,13 @@ type wirePlan struct {
 	// notes are what the reader saw in values for the secret set
 	// (secretnotes.go).
 	notes *secretNotes
+	// marked is the set of values resource_changes and resource_drift
+	// mark sensitive, filled as they are read (readChanges).
+	marked secretSet
+	// searched are the records of resource_changes and resource_drift
+	// that show strings outside values collectFound searches (instance
+	// keys, replace paths, import ids), found as they are read.
+	searched []*wireResourceChange
 	// priorScan and plannedScan are what the reader recorded of
 	// prior_state's and planned_values' resources (stateindex.go).
 	priorScan, plannedScan stateScan
@@ -98,12 +107,23 @@ type rawJSON []byte
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
 func Parse(name string, data []byte) (*Plan, error) {
+	changesAt := splitMin
+	if len(data) >= splitMax {
+		changesAt = math.MaxInt
+	}
+	return parse(name, data, changesAt, priorSplitMin)
+}
+
+// parse is Parse making the changes on two goroutines for a plan of
+// splitAt bytes or more, and reading prior_state on a second goroutine for
+// one of priorAt bytes or more (readsplit.go).
+func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	in := data
 	data, err := normalize(name, data)
 	if err != nil {
 		return nil, err
 	}
-	w, err := readPlan(data)
+	w, err := readPlanSplit(data, priorAt)
 	if err != nil {
 		return nil, syntaxError(name, data, err)
 	}
@@ -153,18 +173,11 @@ func Parse(name string, data []byte) (*Plan, error) {
 	// the records and the changes are never all live together (on a
 	// 100,000-change plan that was 36 MB more live heap as Parse ended,
 	// and a collector goal set that much higher for the rest of a review).
-	p.Changes = make([]*Change, 0, w.ResourceChanges.Len())
-	for k, records := range w.ResourceChanges.chunks {
-		w.ResourceChanges.chunks[k] = nil
-		slab := make([]Change, len(records))
-		for j := range records {
-			c, err := newChange(&records[j], z, &slab[j])
-			if err != nil {
-				return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", len(p.Changes), sanitizer{secrets: secrets}.redactAddress(records[j].Address), err),
-					Hint: "the file looks hand-edited or truncated; " + showHint}
-			}
-			p.Changes = append(p.Changes, c)
-		}
+	// A big plan's changes are made on two goroutines (readsplit.go).
+	p.Changes = make([]*Change, w.ResourceChanges.Len())
+	if e := newChanges(&w.ResourceChanges, z, p.Changes, len(data) >= splitAt && runtime.GOMAXPROCS(0) > 1); e != nil {
+		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, sanitizer{secrets: secrets}.redactAddress(e.address), e.err),
+			Hint: "the file looks hand-edited or truncated; " + showHint}
 	}
 	for i, rc := range w.ResourceDrift.All() {
 		c, err := newChange(rc, z, &Change{})
@@ -307,17 +320,17 @@ func notPlan(name string, w *wirePlan) error {
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
 }
 
-// newChange fills c from a resource change of the plan.
+// newChange fills c, a zero Change, from a resource change of the plan.
 func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) {
-	*c = Change{
-		Address:         z.redactAddress(w.Address),
-		PreviousAddress: z.redactAddress(w.PreviousAddress),
-		ModuleAddress:   z.redactAddress(w.ModuleAddress),
-		Mode:            Mode(w.Mode),
-		Type:            w.Type,
-		Name:            w.Name,
-		Provider:        w.ProviderName,
-	}
+	// c is a zero Change (of a slab): its fields are set one by one, not
+	// copied whole from a literal (a second write of the whole record).
+	c.Address = z.redactAddress(w.Address)
+	c.PreviousAddress = z.redactAddress(w.PreviousAddress)
+	c.ModuleAddress = z.redactAddress(w.ModuleAddress)
+	c.Mode = Mode(w.Mode)
+	c.Type = w.Type
+	c.Name = w.Name
+	c.Provider = w.ProviderName
 	if w.Deposed != "" {
 		// Terraform's random key; read as any text a comment may show.
 		c.Deposed = redactText(w.Deposed, z.secrets)
@@ -429,7 +442,7 @@ func formatPath(raw json.RawMessage, z sanitizer) string {
 		if f, ok := s.(float64); ok {
 			s = int(f)
 		}
-		if k, ok := s.(string); ok && z.secretKey(k) {
+		if k, ok := s.(string); ok && z.members.secretStep(&z, k) { // remembered per plan: paths repeat attribute names
 			s = z.keyText(k)
 		}
 		path = append(path, s)
@@ -497,14 +510,7 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 // and output changes, and the values of root variables the configuration
 // declares sensitive. Only changes that carry a mark are decoded here.
 func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
-	s := newSecretSet()
-	for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
-		for _, rc := range list.All() {
-			c := &rc.Change
-			s.collect(c.Before, c.BeforeSensitive)
-			s.collect(c.After, c.AfterSensitive)
-		}
-	}
+	s := w.marked // the changes' and the drift's (readChanges)
 	for i := range w.DeferredChanges {
 		c := &w.DeferredChanges[i].ResourceChange.Change
 		s.collect(c.Before, c.BeforeSensitive)

@@ -14,10 +14,16 @@ import (
 // planned_values and configuration sections are validated and kept as
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
-func readPlan(data []byte) (*wirePlan, error) {
-	w := &wirePlan{notes: &secretNotes{data: data},
+func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, priorSplitMin) }
+
+// readPlanSplit is readPlan reading prior_state on a second goroutine
+// when data has splitAt bytes or more (readsplit.go).
+func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
+	w := &wirePlan{notes: &secretNotes{data: data}, marked: newSecretSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
-	in := interner{notes: w.notes}
+	in := interner{notes: w.notes, marked: w.marked, searched: &w.searched}
+	prior := startPriorRead(data, splitAt) // readsplit.go
+	defer prior.wait()
 	i := ws(data, 0)
 	if i < len(data) && data[i] != '{' {
 		if _, err := skipValue(data, i, 0); err != nil {
@@ -89,6 +95,12 @@ func readPlan(data []byte) (*wirePlan, error) {
 			}
 			return end, err
 		case "prior_state":
+			if prior != nil && prior.v == v {
+				prior.wait()
+				w.PriorState, w.priorScan = prior.raw, prior.scan
+				w.notes.appendNotes(prior.notes)
+				return prior.end, prior.err
+			}
 			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
 		case "planned_values":
 			return readState(data, v, d, &w.PlannedValues, w.notes, &w.plannedScan)
@@ -128,10 +140,23 @@ func readPlan(data []byte) (*wirePlan, error) {
 	return w, nil
 }
 
-// readChanges appends the resource changes of a list (or null) to into.
+// readChanges appends the resource changes of a list (or null) to into,
+// and adds the values each marks sensitive to in.marked while its bytes
+// are fresh in the cache (collectSecrets did it in a second pass over the
+// plan's bytes).
 func readChanges(data []byte, v, d int, field string, in interner, into *wireList) (int, error) {
 	return readList(data, v, d, field, func(v int) (int, error) {
-		return readResourceChange(data, v, d+1, field, in, into.add())
+		rc := into.add()
+		end, err := readResourceChange(data, v, d+1, field, in, rc)
+		if err == nil && in.marked != nil {
+			c := &rc.Change
+			in.marked.collect(c.Before, c.BeforeSensitive)
+			in.marked.collect(c.After, c.AfterSensitive)
+		}
+		if err == nil && in.searched != nil && searchedOutsideValues(rc) {
+			*in.searched = append(*in.searched, rc)
+		}
+		return end, err
 	})
 }
 
@@ -164,13 +189,16 @@ func grow[T any](chunks [][]T, first int) [][]T {
 	return chunks
 }
 
-// add appends a zero record and returns it.
+// add appends a zero record and returns it: the last chunk grows into its
+// capacity, which make zeroed and nothing wrote since (chunks only grow),
+// without a copy of a zero record (376 bytes) on top.
 func (l *wireList) add() *wireResourceChange {
 	l.chunks = grow(l.chunks, 16)
 	k := len(l.chunks) - 1
-	l.chunks[k] = append(l.chunks[k], wireResourceChange{})
+	c := l.chunks[k][:len(l.chunks[k])+1]
+	l.chunks[k] = c
 	l.n++
-	return &l.chunks[k][len(l.chunks[k])-1]
+	return &c[len(c)-1]
 }
 
 // Len is the number of records.
@@ -206,9 +234,12 @@ func (l *wireList) All() iter.Seq2[int, *wireResourceChange] {
 // modes, providers, module addresses, actions) as views of the plan's
 // bytes (a map of shared copies cost a lookup per string and saved
 // nothing once strings were views). It carries the read's secret notes
-// to the values.
+// to the values, and the set of values the changes mark sensitive
+// (readChanges).
 type interner struct {
-	notes *secretNotes
+	notes    *secretNotes
+	marked   secretSet
+	searched *[]*wireResourceChange // see wirePlan.searched
 }
 
 func (in interner) read(data []byte, v int, field string, into *string) (int, error) {

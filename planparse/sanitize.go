@@ -5,11 +5,9 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -183,9 +181,14 @@ type secretIndex struct {
 // longIndex is the index of a secretIndex's long secrets, built when it
 // held n secrets.
 type longIndex struct {
-	n        int
-	long     []string            // secrets of minContainedLen bytes or more
-	byPrefix map[string][]string // long secrets by their first minContainedLen bytes, when many
+	n    int
+	long []string // secrets of minContainedLen bytes or more
+	// byPrefix and more are the long secrets by their first
+	// minContainedLen bytes, when many: a prefix's first secret in
+	// byPrefix, the others (few prefixes have any) in more. A map of
+	// lists allocated a list per secret (20,000 on the brownfield mix).
+	byPrefix map[string]string
+	more     map[string][]string
 	// filter has the bit prefixHash(p) set for every prefix p of byPrefix:
 	// most positions of a string are ruled out without a map lookup.
 	filter *[1 << (prefixBits - 6)]uint64
@@ -213,15 +216,17 @@ func (s *secretIndex) add(x string) {
 	}
 	// A copy: x may be a view of prior_state or planned_values, whose
 	// pages the CLI gives back after Parse (a map assignment stores the
-	// key it is given). Its forms below are new strings already (or x
-	// itself, when a form changes nothing).
-	x = strings.Clone(x)
-	s.put(x)
-	s.m[x] = true
+	// key it is given). secretForms copies x and makes its forms.
 	if len(x) < minContainedLen || onlyWords(x) {
+		x = strings.Clone(x)
+		s.put(x)
+		s.m[x] = true
 		return
 	}
-	for _, v := range [...]string{strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))} {
+	forms := secretForms(x) // secretforms.go
+	s.put(forms[0])
+	s.m[forms[0]] = true
+	for _, v := range forms[1:] {
 		s.put(v)
 	}
 }
@@ -268,18 +273,23 @@ func (s *secretIndex) longSecrets() *longIndex {
 	if x := s.idx.Load(); x != nil && x.n == len(s.m) {
 		return x
 	}
-	x := &longIndex{n: len(s.m)}
+	x := &longIndex{n: len(s.m), long: make([]string, 0, len(s.m))}
 	for k := range s.m {
 		if len(k) >= minContainedLen {
 			x.long = append(x.long, k)
 		}
 	}
 	if len(x.long) > linearLimit {
-		x.byPrefix = make(map[string][]string, len(x.long))
+		x.byPrefix = make(map[string]string, len(x.long))
+		x.more = map[string][]string{}
 		x.filter = new([1 << (prefixBits - 6)]uint64)
 		for _, k := range x.long {
 			p := k[:minContainedLen]
-			x.byPrefix[p] = append(x.byPrefix[p], k)
+			if _, ok := x.byPrefix[p]; ok {
+				x.more[p] = append(x.more[p], k)
+			} else {
+				x.byPrefix[p] = k
+			}
 			h := prefixHash(k, 0)
 			x.filter[h/64] |= 1 << (h % 64)
 		}
@@ -308,7 +318,15 @@ func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool
 		if h := prefixHash(str, i); x.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, k := range x.byPrefix[str[i:i+minContainedLen]] {
+		p := str[i : i+minContainedLen]
+		k, ok := x.byPrefix[p]
+		if !ok {
+			continue
+		}
+		if (!proper || len(k) < len(str)) && strings.HasPrefix(str[i:], k) && !hit(k) {
+			return
+		}
+		for _, k := range x.more[p] {
 			if (!proper || len(k) < len(str)) && strings.HasPrefix(str[i:], k) && !hit(k) {
 				return
 			}
@@ -367,11 +385,7 @@ func (s *secretIndex) walkRaw(raw, mark []byte) {
 	}
 	switch {
 	case raw[0] == '{' && mark[0] == '{':
-		eachKey(mark, func(k string, mk []byte) {
-			if e, ok := lookup(raw, k); ok {
-				s.walkRaw(e, mk)
-			}
-		})
+		s.walkMarkedObject(raw, mark) // markwalk.go
 	case raw[0] == '[' && mark[0] == '[':
 		marks := elements(mark)
 		for i, e := range elements(raw) {
@@ -388,8 +402,8 @@ func (s *secretIndex) addAllRaw(raw []byte) {
 	}
 	switch c := raw[0]; {
 	case c == '"':
-		if str := stringAt(raw); len(str) >= minSecretLen {
-			s.add(str)
+		if str := stringView(raw); len(str) >= minSecretLen {
+			s.add(str) // add keeps a copy
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		if f, err := parseNumber(raw); err == nil {
@@ -411,7 +425,8 @@ func (s *secretIndex) addAllRaw(raw []byte) {
 // view of raw: f must not keep it.
 func eachKey(raw []byte, f func(key string, v []byte)) {
 	var seen map[string]struct{}
-	var first []string
+	var buf [16]string // no allocation for the keys of an object of 16 members or fewer
+	first := buf[:0]
 	_, _ = eachMember(raw, 0, 0, func(kb []byte, escaped bool, v int) (int, error) {
 		end, err := skipValid(raw, v)
 		k := view(kb) // f reads a key only during the call

@@ -33,6 +33,8 @@ type secretNotes struct {
 	// last (as offsets into data) and whether it names a secret: the keys
 	// of a plan's values are mostly the same few hundred attribute names.
 	keys [2048]keySeen
+	// texts0 remembers literals mayHide judged (a cache as keys is).
+	texts0 [1024]textSeen
 }
 
 type keySeen struct {
@@ -48,6 +50,9 @@ type namedNote struct{ k0, k1, v0, v1 int }
 // member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
 func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
+	if c := data[v0]; c != '"' && c != '[' && c != '{' {
+		return // a number, true, false or null: nothing to note under any key
+	}
 	key := data[k0+1 : k1-1]
 	head := keyHead(data, k0+1, len(key))
 	slot := &n.keys[((head^uint64(len(key))<<56)*0x9E3779B97F4A7C15)>>53]
@@ -62,9 +67,7 @@ func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 
 		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
 	}
 	if secret {
-		if c := data[v0]; c == '"' || c == '[' || c == '{' {
-			n.named = append(n.named, namedNote{k0, k1, v0, v1})
-		}
+		n.named = append(n.named, namedNote{k0, k1, v0, v1})
 		return
 	}
 	// {name, value}: learn reads the name (values are fewer than names).
@@ -93,9 +96,38 @@ func keyHead(data []byte, i, l int) uint64 {
 // text notes the string literal data[i:end] when it may hold a secret that
 // only its context gives away.
 func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
-	if mayHideSecret(data[i+1:end-1], escaped) {
+	if n.mayHide(data, i, end, escaped) {
 		n.texts = append(n.texts, i, end)
 	}
+}
+
+// mayHide is mayHideSecret of the literal data[i:end], remembered per
+// slot of a small direct-mapped cache: a plan repeats most of its strings
+// (a size, a taint, a policy, a region's endpoint) on every resource of a
+// kind, in its change and in both state sections, and a comparison costs
+// less than a look at each byte's class, or a search of the hint words
+// and rule keywords.
+func (n *secretNotes) mayHide(data []byte, i, end int, escaped bool) bool {
+	s := data[i+1 : end-1]
+	lit := data[i:end]
+	h := keyHead(data, i+1, len(s)) ^ uint64(len(s))<<56
+	if len(s) > 8 {
+		h ^= binary.LittleEndian.Uint64(data[end-9:]) * 0x9E3779B97F4A7C15
+	}
+	slot := &n.texts0[(h*0x9E3779B97F4A7C15)>>(64-10)]
+	if slot.k1 != 0 && slot.k1-slot.k0 == len(lit) && bytes.Equal(data[slot.k0:slot.k1], lit) {
+		return slot.hide
+	}
+	hide := mayHideSecret(s, escaped)
+	*slot = textSeen{i, end, hide}
+	return hide
+}
+
+// textSeen is a literal mayHide judged, data[k0:k1] (k1 == 0 for an
+// empty slot).
+type textSeen struct {
+	k0, k1 int
+	hide   bool
 }
 
 // readValueInto is readRawInto for a value section: the reader takes notes.
@@ -211,27 +243,41 @@ var byteClass = func() (t [256]uint8) {
 // with an assignment (=, :, >, ||, =>, a comma) or in a document or script (escaped: quotes
 // or line breaks), a URL with userinfo, or a standard base64 blob of text.
 func mayHideSecret(s []byte, escaped bool) bool {
+	all := classOf(s)
+	if quick, hide := mayHideQuick(s, all, escaped); quick {
+		return hide
+	}
+	// A text hint, or a credential format a rule finds only by its
+	// context (sonar.login=, SONAR_TOKEN=): any keyword of the detector's
+	// rules.
+	return all&hintStart != 0 && textHints.in(s) || hasRuleKeyword(s)
+}
+
+// classOf is the union of the byte classes of s.
+func classOf(s []byte) uint8 {
 	var all uint8
 	for _, c := range s {
 		all |= byteClass[c]
 	}
+	return all
+}
+
+// mayHideQuick is mayHideSecret where s's byte classes (all) judge it
+// (quick), without a search of its words.
+func mayHideQuick(s []byte, all uint8, escaped bool) (quick, hide bool) {
 	switch {
 	case all&atSign != 0 && bytes.Contains(s, []byte("://")):
-		return true
+		return true, true
 	case all&notB64 == 0 || escaped && wrappedBase64(s):
 		// A blob of text: its first byte is below 0x80, so its first
 		// base64 digit is below 32 (A-Z, a-f; gzip starts H4sI).
-		return len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
+		return true, len(s) >= 24 && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'f')
 	case !escaped && all&assign == 0:
 		// The rules that find a credential by its context find it after
 		// an assignment: =, >, :, :=, ||, => or a comma.
-		return false
-	case all&hintStart != 0 && textHints.in(s):
-		return true
+		return true, false
 	}
-	// A credential format a rule finds only by its context (sonar.login=,
-	// SONAR_TOKEN=): any keyword of the detector's rules.
-	return hasRuleKeyword(s)
+	return false, false
 }
 
 // wrappedBase64 reports whether an escaped literal's inside is base64
@@ -355,10 +401,8 @@ func collectFound(w *wirePlan, s *secretIndex) {
 			mapAddressKeys(addr, func(k string) (string, bool) { search(k); return "", false })
 		}
 	}
-	for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
-		for _, rc := range list.All() {
-			collectChange(rc, keys, search)
-		}
+	for _, rc := range w.searched { // of resource_changes and resource_drift (readChanges)
+		collectChange(rc, keys, search)
 	}
 	for i := range w.DeferredChanges {
 		collectChange(&w.DeferredChanges[i].ResourceChange, keys, search)
@@ -378,6 +422,13 @@ func collectFound(w *wirePlan, s *secretIndex) {
 			}
 		}
 	}
+}
+
+// searchedOutsideValues reports whether collectChange has anything of rc
+// to search.
+func searchedOutsideValues(rc *wireResourceChange) bool {
+	return strings.Contains(rc.Address, `["`) || strings.Contains(rc.PreviousAddress, `["`) || strings.Contains(rc.ModuleAddress, `["`) ||
+		len(rc.Index) > 0 && rc.Index[0] == '"' || len(rc.Change.ReplacePaths) > 0 || rc.Change.Importing != nil
 }
 
 func collectChange(rc *wireResourceChange, keys, search func(string)) {

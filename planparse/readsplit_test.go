@@ -1,0 +1,204 @@
+package planparse
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/planwarden/planwarden/planparse/plantest"
+)
+
+// TestSplitReadIsOnePass reads plans in one pass and with prior_state on
+// a second goroutine: the plans, their secret notes and sets, and the
+// errors (line and column included) of broken plans are the same. Run it
+// with -race: every read here takes the concurrent path where the walk
+// back finds prior_state.
+func TestSplitReadIsOnePass(t *testing.T) {
+	t.Parallel()
+	plans := map[string][]byte{}
+	for name, data := range diffFiles(t) {
+		if norm, err := normalize(name, data); err == nil {
+			plans[name] = norm
+		}
+	}
+	gen := plantest.Clusters(300)
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, gen, "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	plans["indented"] = indented.Bytes()
+	body := gen[1 : len(gen)-1]
+	small := `"prior_state":{"values":{"root_module":{"resources":[{"address":"a.b","type":"a","values":{"password":"first-prior-1"}}]}}}`
+	plans["prior_state twice"] = []byte("{" + small + "," + string(body) + "}")
+	plans["prior_state twice, the small last"] = []byte("{" + string(body) + "," + small + "}")
+	plans["prior_state last"] = []byte(`{"format_version":"1.2","resource_changes":[],` + small + "}")
+	plans["prior_state null"] = []byte(`{"format_version":"1.2","prior_state":null,"errored":false}`)
+	plans["prior_state a number"] = []byte(`{"format_version":"1.2","prior_state":-1.5e3 ,"errored":false}`)
+	plans["prior_state an escaped key"] = []byte(`{"format_version":"1.2","prior\u005fstate":{"values":{}},"x":"a \"}\" \\"}`)
+	plans["strings with quotes and braces after it"] = []byte(`{"format_version":"1.2",` + small + `,"configuration":{"k":"}\\\"{[","l":["\\\\",{"m":"\"prior_state\":{"}]}}`)
+	plans["an empty object"] = []byte(`{}`)
+	plans["no object"] = []byte(`[1,2]`)
+	step := max(1, len(gen)/97)
+	for off := 1; off < len(gen); off += step {
+		plans[fmt.Sprintf("cut at %d", off)] = gen[:off]
+		for _, b := range []byte{'#', '"', '}', ',', '\\'} {
+			bad := bytes.Clone(gen)
+			bad[off] = b
+			plans[fmt.Sprintf("%q at %d", b, off)] = bad
+		}
+	}
+	split := 0
+	for name, data := range plans {
+		one, err1 := readPlanSplit(data, math.MaxInt)
+		two, err2 := readPlanSplit(data, 0)
+		if err1 != nil || err2 != nil {
+			if err1 == nil || err2 == nil || syntaxError(name, data, err1).Error() != syntaxError(name, data, err2).Error() {
+				t.Errorf("%s: one pass %v, split %v", name, err1, err2)
+			}
+			continue
+		}
+		if _, ok := lastMember(data, "prior_state"); ok && two.PriorState != nil {
+			split++
+		}
+		for _, n := range []*secretNotes{one.notes, two.notes} { // caches
+			n.keys, n.texts0 = [2048]keySeen{}, [1024]textSeen{}
+		}
+		if !reflect.DeepEqual(one, two) {
+			t.Errorf("%s: the split read differs from the one pass", name)
+		}
+	}
+	if split < 20 {
+		t.Errorf("only %d plans read prior_state on the second goroutine", split)
+	}
+}
+
+// TestLastMember finds a top-level member walking back from the end, past
+// strings that hold quotes, backslashes and brackets.
+func TestLastMember(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		doc  string
+		want string // the value found, "" for none
+	}{
+		"last":                {`{"a":1,"k":{"x":[1,"]"]}}`, `{"x":[1,"]"]}`},
+		"first of two":        {`{"k":"v", "b":true}`, `"v"`},
+		"the last of repeats": {`{"k":1,"k":2,"z":null}`, `2`},
+		"escaped quotes":      {`{"k":"a\"b","z":"\\\"}\\"}`, `"a\"b"`},
+		"space":               {" {\n\t\"k\" :\n [ ] ,\"z\":{} }\n", `[ ]`},
+		"absent":              {`{"a":{"k":1}}`, ``},
+		"an escaped name":     {`{"\u006b":1}`, ``},
+		"empty":               {`{}`, ``},
+		"not an object":       {`["k"]`, ``},
+	} {
+		v, ok := lastMember([]byte(c.doc), "k")
+		got := ""
+		if ok {
+			end, err := skipValue([]byte(c.doc), v, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got = c.doc[v:end]
+		}
+		if got != c.want {
+			t.Errorf("%s: found %q, want %q", name, got, c.want)
+		}
+		if strings.Contains(name, "absent") && ok {
+			t.Errorf("%s: found a nested member", name)
+		}
+	}
+}
+
+// TestSplitParseIsOnePass parses plans on one goroutine and on two (the
+// changes made by both): the changes (every field, values and diffs), the
+// secret set and the errors are the same.
+func TestSplitParseIsOnePass(t *testing.T) {
+	t.Parallel()
+	plans := map[string][]byte{
+		"clusters": plantest.Clusters(20000), // chunks of records for both goroutines
+		"fleet":    plantest.Large(3000),
+	}
+	bad := plantest.Clusters(3000)
+	rc := bytes.Index(bad, []byte(`"resource_changes":`))
+	for _, i := range []int{2700, 2000, 2500} { // three bad changes: the first is reported
+		at := rc + bytes.Index(bad[rc:], []byte(fmt.Sprintf(`"name":"r%d",`, i)))
+		act := at + bytes.Index(bad[at:], []byte(`"actions":["`)) + len(`"actions":["`)
+		copy(bad[act:], "noop!")
+	}
+	plans["bad actions"] = bad
+	for name, data := range plans {
+		one, err1 := parse(name, data, math.MaxInt, math.MaxInt)
+		two, err2 := parse(name, data, 0, 0)
+		if err1 != nil || err2 != nil {
+			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+				t.Errorf("%s: one goroutine %v, two %v", name, err1, err2)
+			}
+			if name == "bad actions" && !strings.Contains(fmt.Sprint(err2), "resource_changes[2000] (module.team0.azurerm_kubernetes_cluster_node_pool.r2000)") {
+				t.Errorf("%s: %v, want the error of r2000", name, err2)
+			}
+			continue
+		}
+		if len(one.Changes) != len(two.Changes) {
+			t.Fatalf("%s: %d changes, %d", name, len(one.Changes), len(two.Changes))
+		}
+		for i, a := range one.Changes {
+			b := two.Changes[i]
+			if fmt.Sprint(changeFields(a)) != fmt.Sprint(changeFields(b)) ||
+				!reflect.DeepEqual(a.Before().Interface(), b.Before().Interface()) ||
+				!reflect.DeepEqual(a.After().Interface(), b.After().Interface()) ||
+				!reflect.DeepEqual(a.Diff(), b.Diff()) {
+				t.Fatalf("%s: change %d differs: %v, %v", name, i, changeFields(a), changeFields(b))
+			}
+		}
+		if !reflect.DeepEqual(one.lazy.secrets.m, two.lazy.secrets.m) {
+			t.Errorf("%s: the secret sets differ", name)
+		}
+	}
+}
+
+func changeFields(c *Change) []any {
+	return []any{c.Address, c.PreviousAddress, c.ModuleAddress, c.Mode, c.Type, c.Name, c.Provider, c.Deposed, c.Index,
+		c.Action, c.ReplaceOrder, c.ReasonCode, c.Reason, c.ReplacePaths, c.Importing}
+}
+
+// TestSecretForms: the forms made in one allocation are those of the
+// strings and url packages.
+func TestSecretForms(t *testing.T) {
+	t.Parallel()
+	for _, x := range []string{"Sup3r-Secret-42", "db-pass-1234", "A b/c?d=e&f", "ÄÖü-secret-9", "x"} {
+		want := [6]string{x, strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))}
+		if got := secretForms(x); got != want {
+			t.Errorf("%q: forms %q, want %q", x, got, want)
+		}
+	}
+}
+
+// TestSecretIndexSharedPrefixes: long secrets that share their first
+// minContainedLen bytes are each found inside a longer string, through the
+// index's prefix map and its overflow.
+func TestSecretIndexSharedPrefixes(t *testing.T) {
+	t.Parallel()
+	s := newSecretSet()
+	var secrets []string
+	for i := 0; i < linearLimit+5; i++ {
+		x := fmt.Sprintf("samepfx-%d-tail", i)
+		secrets = append(secrets, x)
+		s.add(x)
+	}
+	for _, x := range secrets {
+		if !s.contains("[" + x + "]") {
+			t.Errorf("contains misses %q inside a longer string", x)
+		}
+	}
+	if s.contains("[samepfx-99-tail]") {
+		t.Error("contains finds a secret the set does not hold")
+	}
+	if got := redactText("a "+secrets[3]+" b "+secrets[len(secrets)-1], s); strings.Contains(got, "samepfx") {
+		t.Errorf("redactText left a secret: %q", got)
+	}
+}
