@@ -636,15 +636,29 @@ func sortHalves(pos []int32, order func(i, j int32) int) []int32 {
 	wg.Go(func() { slices.SortFunc(a, order) })
 	slices.SortFunc(b, order)
 	wg.Wait()
-	out := make([]int32, 0, len(pos))
-	for len(a) > 0 && len(b) > 0 {
-		if order(b[0], a[0]) < 0 {
-			out, b = append(out, b[0]), b[1:]
+	// The order is total (the position breaks ties), so the merged list is
+	// one: the second goroutine merges its later half from the ends.
+	out := make([]int32, len(pos))
+	wg.Go(func() {
+		i, j := len(a)-1, len(b)-1
+		for k := len(out) - 1; k >= half; k-- {
+			if j < 0 || (i >= 0 && order(a[i], b[j]) > 0) {
+				out[k], i = a[i], i-1
+			} else {
+				out[k], j = b[j], j-1
+			}
+		}
+	})
+	i, j := 0, 0
+	for k := range half {
+		if i == len(a) || (j < len(b) && order(b[j], a[i]) < 0) {
+			out[k], j = b[j], j+1
 		} else {
-			out, a = append(out, a[0]), a[1:]
+			out[k], i = a[i], i+1
 		}
 	}
-	return append(append(out, a...), b...)
+	wg.Wait()
+	return out
 }
 
 func rank(f Finding) int {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -129,5 +130,31 @@ func TestCompleteConcurrently(t *testing.T) {
 				t.Errorf("capacity %d, want %d (room for the extra finding)", cap(got), total+1)
 			}
 		})
+	}
+}
+
+// sortHalves gives the order of one sort for every length, odd and even,
+// with keys that repeat (the position breaks ties, as in sortFindings).
+func TestSortHalves(t *testing.T) {
+	for _, n := range []int{2, 3, 4, 5, 16, 17, 100, 1001} {
+		keys := make([]int, n)
+		for i := range keys {
+			keys[i] = (i * 7919) % (n/3 + 1)
+		}
+		order := func(i, j int32) int {
+			if keys[i] != keys[j] {
+				return keys[i] - keys[j]
+			}
+			return int(i - j)
+		}
+		pos := make([]int32, n)
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		want := slices.Clone(pos)
+		slices.SortFunc(want, order)
+		if got := sortHalves(slices.Clone(pos), order); !slices.Equal(got, want) {
+			t.Errorf("%d positions: sortHalves gives %v, want %v", n, got, want)
+		}
 	}
 }
