@@ -1,8 +1,11 @@
 package review
 
 import (
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
@@ -57,8 +60,10 @@ func Build(inputs []Input, opt Options) *Report {
 	if opt.Catalog == nil {
 		opt.Catalog = infra.DefaultCatalog()
 	}
-	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, 0, len(inputs)), Overrides: []rules.Override{}}
+	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, len(inputs)), Overrides: []rules.Override{}}
 	ruleIn := make([]rules.Project, 0, len(inputs))
+	var rows sync.WaitGroup
+	var rowsPanic atomic.Pointer[any]
 	for i, in := range inputs {
 		env := in.Environment
 		if env == "" {
@@ -76,11 +81,34 @@ func Build(inputs []Input, opt Options) *Report {
 			opt.Release(i)
 		}
 		sum := infra.Sum(resources) // for the report's cost and the cost rules alike
-		p := newProject(in.Name, env, in.Plan, resources, sum)
-		r.Projects = append(r.Projects, p)
 		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources, Sum: &sum})
+		if len(in.Plan.Changes) >= parallelRows && runtime.GOMAXPROCS(0) > 1 {
+			// A large plan's rows are made while the rules run: both
+			// only read the plan and infra's resources.
+			rows.Go(func() {
+				defer func() {
+					if v := recover(); v != nil {
+						rowsPanic.CompareAndSwap(nil, &v)
+					}
+				}()
+				r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum)
+			})
+			continue
+		}
+		r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum)
 	}
-	res := opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
+	res := func() rules.Result {
+		// Rows that panic on another goroutine panic here, as they would
+		// on this one (the app's handler recovers it), once the rules and
+		// every row are done.
+		defer func() {
+			rows.Wait()
+			if v := rowsPanic.Load(); v != nil {
+				panic(*v)
+			}
+		}()
+		return opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
+	}()
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}
@@ -107,6 +135,11 @@ func Build(inputs []Input, opt Options) *Report {
 	r.Totals = totals(r.Projects)
 	return r
 }
+
+// parallelRows is the number of changes from which a plan's report rows
+// are made on a second goroutine while the rules run (when the process
+// has two CPUs). Tests lower it to take that path on small plans.
+var parallelRows = 40_000
 
 func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource, sum infra.PlanCost) *Project {
 	p := &Project{

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -261,16 +262,19 @@ type chunk struct {
 }
 
 // listConcurrently writes the elements of a long list as elements does,
-// on two goroutines: a second one encodes the odd chunks of listChunk
-// elements into buffers it hands over in order, while this one encodes
-// the even chunks and, between them, appends the second one's bytes up to
-// each point where elements would have flushed, flushing there as
-// elements does. So the writes to w are the serial ones, byte for byte
-// and cut at the same places, even when an element cannot be encoded
-// (what was written before its error is written, and the error returned).
+// on two goroutines that take the chunks of listChunk elements in turn,
+// whichever comes first: a second one encodes the chunks it takes into
+// buffers it hands over in order, while this one encodes the chunks it
+// takes and, between them, appends the second one's bytes up to each
+// point where elements would have flushed, flushing there as elements
+// does (this one also copies, so it takes fewer). So the writes to w
+// are the serial ones, byte for byte and cut at the same places, even
+// when an element cannot be encoded (what was written before its error is
+// written, and the error returned).
 func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 	n := v.Len()
 	chunks := (n + listChunk - 1) / listChunk
+	var next atomic.Int64 // the first chunk neither goroutine took
 	ready := make(chan *chunk, 2)
 	free := make(chan *chunk, 4)
 	stop, exited := make(chan struct{}), make(chan struct{})
@@ -288,7 +292,11 @@ func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 				}
 			}
 		}()
-		for k := 1; k < chunks; k += 2 {
+		for {
+			k := int(next.Add(1)) - 1
+			if k >= chunks {
+				return
+			}
 			var c *chunk
 			select {
 			case c = <-free:
@@ -297,7 +305,9 @@ func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 			}
 			o.out, o.points, c.err = c.out[:0], c.points[:0], nil
 			for i := k * listChunk; i < min(n, (k+1)*listChunk); i++ {
-				o.byte(',')
+				if i > 0 {
+					o.byte(',')
+				}
 				o.newline(inner)
 				if c.err = o.value(v.Index(i), inner); c.err != nil {
 					break
@@ -317,7 +327,7 @@ func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 	}()
 	defer func() { close(stop); <-exited }()
 	for k := 0; k < chunks; k++ {
-		if k%2 == 0 {
+		if next.CompareAndSwap(int64(k), int64(k+1)) {
 			if err := e.elements(v, k*listChunk, min(n, (k+1)*listChunk), inner); err != nil {
 				return err
 			}

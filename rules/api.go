@@ -319,9 +319,20 @@ func (c *Config) EvaluateWith(projects []Project, extra []Finding, overrides []O
 		}
 	}
 	findings := make([]Finding, 0, n)
+	if drafts := n - len(extra); drafts >= parallelFindings && runtime.GOMAXPROCS(0) > 1 {
+		findings = c.completeConcurrently(batches, findings, drafts)
+	} else {
+		findings = c.complete(batches, findings)
+	}
+	return c.conclude(append(findings, extra...), overrides)
+}
+
+// complete appends the findings of the batches' drafts to out, in order,
+// leaving out those whose severity is off.
+func (c *Config) complete(batches []batch, out []Finding) []Finding {
 	// A blocking finding's remedy ends with the same override hint as
 	// every other of its rule: the joined texts are made once.
-	remedies := map[remedyKey]string{}
+	remedies := remedyTexts{m: map[remedyKey]string{}}
 	for _, b := range batches {
 		for _, d := range b.drafts {
 			sev := d.severity
@@ -334,10 +345,53 @@ func (c *Config) EvaluateWith(projects []Project, extra []Finding, overrides []O
 			if sev == SeverityOff {
 				continue
 			}
-			findings = append(findings, c.finding(b.s, b.id, sev, d, remedies))
+			out = append(out, c.finding(b.s, b.id, sev, d, &remedies))
 		}
 	}
-	return c.conclude(append(findings, extra...), overrides)
+	return out
+}
+
+// parallelFindings is the number of drafts from which EvaluateWith
+// completes them into findings on two goroutines (tests lower it).
+var parallelFindings = 20_000
+
+// completeConcurrently is complete on two goroutines, for drafts drafts
+// (out has room for them): the second completes the later half of the
+// drafts into out from the half's position on, and what it made moves
+// down to follow the first half's findings when that half left some out.
+func (c *Config) completeConcurrently(batches []batch, out []Finding, drafts int) []Finding {
+	half := drafts / 2
+	var first, second []batch
+	seen := 0
+	for i, b := range batches {
+		if seen+len(b.drafts) <= half {
+			seen += len(b.drafts)
+			continue
+		}
+		first = append(batches[:i:i], b)
+		first[i].drafts = b.drafts[:half-seen]
+		second = append([]batch{b}, batches[i+1:]...)
+		second[0].drafts = b.drafts[half-seen:]
+		break
+	}
+	var head, tail []Finding
+	var wg sync.WaitGroup
+	var panicked any
+	wg.Go(func() {
+		defer func() { panicked = recover() }()
+		tail = c.complete(second, out[half:half])
+	})
+	func() {
+		defer wg.Wait()
+		head = c.complete(first, out[:0:half])
+	}()
+	if panicked != nil {
+		panic(panicked)
+	}
+	if len(head) == half {
+		return out[:half+len(tail)]
+	}
+	return append(out[:len(head)], tail...) // moved down over the gap
 }
 
 // parallelChanges is the number of changes from which a project's rules
@@ -582,15 +636,29 @@ func sortHalves(pos []int32, order func(i, j int32) int) []int32 {
 	wg.Go(func() { slices.SortFunc(a, order) })
 	slices.SortFunc(b, order)
 	wg.Wait()
-	out := make([]int32, 0, len(pos))
-	for len(a) > 0 && len(b) > 0 {
-		if order(b[0], a[0]) < 0 {
-			out, b = append(out, b[0]), b[1:]
+	// The order is total (the position breaks ties), so the merged list is
+	// one: the second goroutine merges its later half from the ends.
+	out := make([]int32, len(pos))
+	wg.Go(func() {
+		i, j := len(a)-1, len(b)-1
+		for k := len(out) - 1; k >= half; k-- {
+			if j < 0 || (i >= 0 && order(a[i], b[j]) > 0) {
+				out[k], i = a[i], i-1
+			} else {
+				out[k], j = b[j], j-1
+			}
+		}
+	})
+	i, j := 0, 0
+	for k := range half {
+		if i == len(a) || (j < len(b) && order(b[j], a[i]) < 0) {
+			out[k], j = b[j], j+1
 		} else {
-			out, a = append(out, a[0]), a[1:]
+			out[k], i = a[i], i+1
 		}
 	}
-	return append(append(out, a...), b...)
+	wg.Wait()
+	return out
 }
 
 func rank(f Finding) int {
@@ -610,16 +678,28 @@ type remedyKey struct{ rule, env, remedy string }
 
 // finding completes a draft; a blocking finding's remedy ends with who may
 // override it.
-func (c *Config) finding(s *scope, id string, sev Severity, d draft, remedies map[remedyKey]string) Finding {
+// remedyTexts are the remedies of blocking findings joined with their
+// override hints, by key; the last key asked is kept apart, as a rule's
+// findings mostly share one remedy string (compared without hashing it).
+type remedyTexts struct {
+	m        map[remedyKey]string
+	last     remedyKey
+	lastText string
+}
+
+func (c *Config) finding(s *scope, id string, sev Severity, d draft, remedies *remedyTexts) Finding {
 	f := Finding{Rule: id, Severity: sev, Address: d.address, Message: d.message, Project: s.project.Name, Remedy: d.remedy}
 	if sev == SeverityBlock {
 		k := remedyKey{id, s.env, d.remedy}
-		r, ok := remedies[k]
-		if !ok {
-			r = joinSentences(d.remedy, c.overrideHint(id, s.env))
-			remedies[k] = r
+		if remedies.lastText == "" || k != remedies.last {
+			r, ok := remedies.m[k]
+			if !ok {
+				r = joinSentences(d.remedy, c.overrideHint(id, s.env))
+				remedies.m[k] = r
+			}
+			remedies.last, remedies.lastText = k, r
 		}
-		f.Remedy = r
+		f.Remedy = remedies.lastText
 	}
 	return f
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,9 +60,9 @@ custom_rules:
 // (changes per project, findings to sort), then puts them back.
 func withThresholds[T any](t *testing.T, changes, sort int, f func() T) T {
 	t.Helper()
-	oldChanges, oldSort := parallelChanges, parallelSort
-	parallelChanges, parallelSort = changes, sort
-	defer func() { parallelChanges, parallelSort = oldChanges, oldSort }()
+	oldChanges, oldSort, oldFindings := parallelChanges, parallelSort, parallelFindings
+	parallelChanges, parallelSort, parallelFindings = changes, sort, sort
+	defer func() { parallelChanges, parallelSort, parallelFindings = oldChanges, oldSort, oldFindings }()
 	return f()
 }
 
@@ -84,4 +86,75 @@ func TestCheckConcurrentlyPanics(t *testing.T) {
 		}
 	}()
 	checkConcurrently(&scope{cfg: DefaultConfig()}, runs, make([][][]draft, len(runs)))
+}
+
+// Completing drafts on two goroutines gives the findings of completing
+// them on one, in the same order, also when drafts are left out (their
+// severity off) before, at and after the middle, and the slice keeps
+// room for the findings made outside the plans.
+func TestCompleteConcurrently(t *testing.T) {
+	s := &scope{project: Project{Name: "p"}, env: "prod"}
+	cfg := DefaultConfig()
+	tests := map[string][]int{ // drafts per batch; every third draft of a batch whose size is odd is off
+		"even halves, none off": {4, 6, 2},
+		"off before the middle": {5, 4, 2},
+		"off after the middle":  {4, 2, 7},
+		"split inside a batch":  {3, 9},
+		"one batch":             {11},
+		"off on both sides":     {7, 1, 9},
+		"many small, some off":  {1, 1, 3, 1, 1, 3, 1},
+	}
+	for name, sizes := range tests {
+		t.Run(name, func(t *testing.T) {
+			var batches []batch
+			total := 0
+			for bi, size := range sizes {
+				b := batch{s: s, id: "custom"}
+				for i := range size {
+					sev := SeverityBlock
+					if size%2 == 1 && i%3 == 0 {
+						sev = SeverityOff
+					}
+					addr := "r." + strconv.Itoa(bi) + "_" + strconv.Itoa(i)
+					b.drafts = append(b.drafts, draft{address: addr, message: addr + " is wrong", remedy: "Fix " + addr + ".", severity: sev})
+				}
+				batches = append(batches, b)
+				total += size
+			}
+			want := cfg.complete(batches, make([]Finding, 0, total+1))
+			got := cfg.completeConcurrently(batches, make([]Finding, 0, total+1), total)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("findings differ (-one goroutine +two):\n%s", diff)
+			}
+			if cap(got) != total+1 {
+				t.Errorf("capacity %d, want %d (room for the extra finding)", cap(got), total+1)
+			}
+		})
+	}
+}
+
+// sortHalves gives the order of one sort for every length, odd and even,
+// with keys that repeat (the position breaks ties, as in sortFindings).
+func TestSortHalves(t *testing.T) {
+	for _, n := range []int{2, 3, 4, 5, 16, 17, 100, 1001} {
+		keys := make([]int, n)
+		for i := range keys {
+			keys[i] = (i * 7919) % (n/3 + 1)
+		}
+		order := func(i, j int32) int {
+			if keys[i] != keys[j] {
+				return keys[i] - keys[j]
+			}
+			return int(i - j)
+		}
+		pos := make([]int32, n)
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		want := slices.Clone(pos)
+		slices.SortFunc(want, order)
+		if got := sortHalves(slices.Clone(pos), order); !slices.Equal(got, want) {
+			t.Errorf("%d positions: sortHalves gives %v, want %v", n, got, want)
+		}
+	}
 }

@@ -235,12 +235,12 @@ func (requiredTags) check(s *scope) []draft {
 	var msg sentence
 	var lastTags, lastRemedy string // most findings lack the same tags: one remedy
 	for _, c := range s.changedResources() {
-		r, a := c.r, s.action(c.r)
 		// What bills through another resource (an endpoint configuration,
 		// through its endpoint) is attributed there.
 		if !c.gpu || c.billed {
 			continue
 		}
+		r := c.r
 		var missing []string
 		for _, t := range required {
 			if strings.TrimSpace(r.After.Tag(t)) != "" {
@@ -255,7 +255,7 @@ func (requiredTags) check(s *scope) []draft {
 			continue
 		}
 		verb := "is created"
-		if a != planparse.ActionCreate {
+		if s.action(r) != planparse.ActionCreate {
 			verb = "changes"
 		}
 		quoted := make([]string, len(missing))

@@ -1,0 +1,49 @@
+package review
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/planparse/plantest"
+)
+
+// TestBuildConcurrently makes large plans' report rows on a second
+// goroutine while the rules run (the threshold lowered so that small plans
+// take that path) and checks that the report is the serial one: the same
+// JSON and the same comment. Run it with -race.
+func TestBuildConcurrently(t *testing.T) {
+	fleet, err := planparse.Parse("fleet.json", plantest.Large(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusters, err := planparse.Parse("clusters.json", plantest.Clusters(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string][]Input{
+		"one project":  {{Name: "clusters", Plan: clusters}},
+		"two projects": {{Name: "fleet", Plan: fleet}, {Name: "clusters", Environment: "prod", Plan: clusters}},
+	}
+	build := func(inputs []Input, rows int) []byte {
+		old := parallelRows
+		parallelRows = rows
+		defer func() { parallelRows = old }()
+		var b bytes.Buffer
+		if err := Build(inputs, Options{}).WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	for name, inputs := range tests {
+		t.Run(name, func(t *testing.T) {
+			want := build(inputs, 1<<30)
+			if len(want) < 1<<20 {
+				t.Fatalf("%d bytes of JSON: the plans are too small to test the concurrent path", len(want))
+			}
+			if got := build(inputs, 1); !bytes.Equal(got, want) {
+				t.Errorf("rows made on a second goroutine: %d bytes of JSON differ from the serial %d", len(got), len(want))
+			}
+		})
+	}
+}
