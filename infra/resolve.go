@@ -196,6 +196,20 @@ func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, b
 }
 
 func (x *valueIndex) stateWith(a *analysis, w when, lower string) (planparse.Value, bool) {
+	if x.field == "id" || x.field == "name" {
+		// Parse recorded hashes of these: only the resources of a matching
+		// hash are read, not every resource of the type.
+		with := [2]func(typ, field, value string) *planparse.StateResource{a.p.PriorResourceWith, a.p.PlannedResourceWith}
+		if w == after {
+			with[0], with[1] = with[1], with[0]
+		}
+		for _, f := range with {
+			if r := f(x.typ, x.field, lower); r != nil {
+				return r.Values, true
+			}
+		}
+		return planparse.Value{}, false
+	}
 	if !x.stateDone {
 		x.stateDone = true
 		for i, l := range [2][]*planparse.StateResource{a.p.PriorResourcesOfType(x.typ), a.p.PlannedResourcesOfType(x.typ)} {

@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
@@ -33,6 +34,9 @@ type stateIndex struct {
 
 	addrOnce sync.Once
 	byHash   []uint32 // indexes of ents sorted by address hash, made on the first lookup by address
+
+	fieldOnce [2]sync.Once
+	byField   [2][]uint32 // indexes of ents sorted by type, then id (0) or name (1) hash, then order; made on the first lookup by that field
 
 	mu      sync.Mutex                // guards decoded
 	decoded map[uint32]*StateResource // the resources asked for, by index of ents
@@ -422,22 +426,81 @@ func (x *stateIndex) ofType(typ string) []*StateResource {
 // with lists the resources of type typ whose values' string attribute
 // field, in lower case, is value's (see PriorResourcesWith).
 func (x *stateIndex) with(typ, field, value string) []*StateResource {
+	var out []*StateResource
+	x.each(typ, field, value, func(r *StateResource) bool {
+		out = append(out, r)
+		return true
+	})
+	return out
+}
+
+// first is the first resource with lists, or nil.
+func (x *stateIndex) first(typ, field, value string) *StateResource {
+	var out *StateResource
+	x.each(typ, field, value, func(r *StateResource) bool {
+		out = r
+		return false
+	})
+	return out
+}
+
+// each calls yield with the resources with lists, in order, until yield
+// returns false. For field id or name it reads only the entries of the
+// type whose recorded hash matches (byField: a binary search), else every
+// entry of the type.
+func (x *stateIndex) each(typ, field, value string, yield func(*StateResource) bool) {
 	id := slices.Index(x.types, typ)
 	if id < 0 || value == "" {
-		return nil
+		return
 	}
-	want, h := strings.ToLower(value), fieldHash(value)
-	var out []*StateResource
-	for i, e := range x.ents {
-		if e.typ != uint32(id) || field == "id" && e.id != h || field == "name" && e.name != h {
-			continue
-		}
-		r := x.resource(uint32(i))
+	want := strings.ToLower(value)
+	match := func(i uint32) bool {
+		r := x.resource(i)
 		if s, ok := r.Values.Get(field).Str(); ok && strings.ToLower(s) == want {
-			out = append(out, r)
+			return yield(r)
+		}
+		return true
+	}
+	f := -1
+	switch field {
+	case "id":
+		f = 0
+	case "name":
+		f = 1
+	}
+	if f < 0 {
+		for i, e := range x.ents {
+			if e.typ == uint32(id) && !match(uint32(i)) {
+				return
+			}
+		}
+		return
+	}
+	key := func(i uint32) uint64 {
+		e := &x.ents[i]
+		h := e.id
+		if f == 1 {
+			h = e.name
+		}
+		return uint64(e.typ)<<16 | uint64(h)
+	}
+	x.fieldOnce[f].Do(func() {
+		l := make([]uint32, len(x.ents))
+		for i := range l {
+			l[i] = uint32(i)
+		}
+		// Stable: entries of one type and hash stay in order.
+		slices.SortStableFunc(l, func(a, b uint32) int { return cmp.Compare(key(a), key(b)) })
+		x.byField[f] = l
+	})
+	l := x.byField[f]
+	k := uint64(id)<<16 | uint64(fieldHash(value))
+	j, _ := slices.BinarySearchFunc(l, k, func(i uint32, k uint64) int { return cmp.Compare(key(i), k) })
+	for ; j < len(l) && key(l[j]) == k; j++ {
+		if !match(l[j]) {
+			return
 		}
 	}
-	return out
 }
 
 // at finds the first resource whose (redacted) address is address: the
