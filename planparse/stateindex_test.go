@@ -364,7 +364,7 @@ func TestResourcesWithReadsAsFilter(t *testing.T) {
 			continue
 		}
 		for _, sec := range []struct {
-			name string
+			name  string
 			with  func(typ, field, value string) []*StateResource
 			first func(typ, field, value string) *StateResource
 			of    func(typ string) []*StateResource
