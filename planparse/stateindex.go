@@ -2,7 +2,6 @@ package planparse
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
@@ -35,8 +34,8 @@ type stateIndex struct {
 	addrOnce sync.Once
 	byHash   []uint32 // indexes of ents sorted by address hash, made on the first lookup by address
 
-	fieldOnce [2]sync.Once
-	byField   [2][]uint32 // indexes of ents sorted by type, then id (0) or name (1) hash, then order; made on the first lookup by that field
+	fieldMu sync.Mutex
+	byField map[uint64][]uint64 // per type<<1 | field (id 0, name 1): its entries' hash<<32 | index, sorted; made on the type's first lookup by that field
 
 	mu      sync.Mutex                // guards decoded
 	decoded map[uint32]*StateResource // the resources asked for, by index of ents
@@ -476,28 +475,30 @@ func (x *stateIndex) each(typ, field, value string, yield func(*StateResource) b
 		}
 		return
 	}
-	key := func(i uint32) uint64 {
-		e := &x.ents[i]
-		h := e.id
-		if f == 1 {
-			h = e.name
+	x.fieldMu.Lock()
+	tf := uint64(id)<<1 | uint64(f)
+	l, ok := x.byField[tf]
+	if !ok {
+		for i, e := range x.ents {
+			if e.typ == uint32(id) {
+				h := e.id
+				if f == 1 {
+					h = e.name
+				}
+				l = append(l, uint64(h)<<32|uint64(i))
+			}
 		}
-		return uint64(e.typ)<<16 | uint64(h)
+		slices.Sort(l) // entries of one hash stay in order
+		if x.byField == nil {
+			x.byField = map[uint64][]uint64{}
+		}
+		x.byField[tf] = l
 	}
-	x.fieldOnce[f].Do(func() {
-		l := make([]uint32, len(x.ents))
-		for i := range l {
-			l[i] = uint32(i)
-		}
-		// Stable: entries of one type and hash stay in order.
-		slices.SortStableFunc(l, func(a, b uint32) int { return cmp.Compare(key(a), key(b)) })
-		x.byField[f] = l
-	})
-	l := x.byField[f]
-	k := uint64(id)<<16 | uint64(fieldHash(value))
-	j, _ := slices.BinarySearchFunc(l, k, func(i uint32, k uint64) int { return cmp.Compare(key(i), k) })
-	for ; j < len(l) && key(l[j]) == k; j++ {
-		if !match(l[j]) {
+	x.fieldMu.Unlock()
+	h := uint64(fieldHash(value))
+	j, _ := slices.BinarySearch(l, h<<32)
+	for ; j < len(l) && l[j]>>32 == h; j++ {
+		if !match(uint32(l[j])) {
 			return
 		}
 	}
