@@ -199,12 +199,14 @@ func (x *valueIndex) stateWith(a *analysis, w when, lower string) (planparse.Val
 	if x.field == "id" || x.field == "name" {
 		// Parse recorded hashes of these: only the resources of a matching
 		// hash are read, not every resource of the type.
-		with := [2]func(typ, field, value string) *planparse.StateResource{a.p.PriorResourceWith, a.p.PlannedResourceWith}
-		if w == after {
-			with[0], with[1] = with[1], with[0]
-		}
-		for _, f := range with {
-			if r := f(x.typ, x.field, lower); r != nil {
+		for i := range 2 {
+			var r *planparse.StateResource
+			if (i == 0) == (w == before) {
+				r = a.p.PriorResourceWith(x.typ, x.field, lower)
+			} else {
+				r = a.p.PlannedResourceWith(x.typ, x.field, lower)
+			}
+			if r != nil {
 				return r.Values, true
 			}
 		}
