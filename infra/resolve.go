@@ -196,6 +196,22 @@ func (a *analysis) stateWith(w when, typ, field, val string) (planparse.Value, b
 }
 
 func (x *valueIndex) stateWith(a *analysis, w when, lower string) (planparse.Value, bool) {
+	if x.field == "id" || x.field == "name" {
+		// Parse recorded hashes of these: only the resources of a matching
+		// hash are read, not every resource of the type.
+		for i := range 2 {
+			var r *planparse.StateResource
+			if (i == 0) == (w == before) {
+				r = a.p.PriorResourceWith(x.typ, x.field, lower)
+			} else {
+				r = a.p.PlannedResourceWith(x.typ, x.field, lower)
+			}
+			if r != nil {
+				return r.Values, true
+			}
+		}
+		return planparse.Value{}, false
+	}
 	if !x.stateDone {
 		x.stateDone = true
 		for i, l := range [2][]*planparse.StateResource{a.p.PriorResourcesOfType(x.typ), a.p.PlannedResourcesOfType(x.typ)} {

@@ -258,6 +258,17 @@ func (p *Plan) PlannedResourcesWith(typ, field, value string) []*StateResource {
 	return p.lazy.planned.with(typ, field, value)
 }
 
+// PriorResourceWith is the first resource PriorResourcesWith lists, or
+// nil; it reads no resource after that one.
+func (p *Plan) PriorResourceWith(typ, field, value string) *StateResource {
+	return p.lazy.prior.first(typ, field, value)
+}
+
+// PlannedResourceWith is PriorResourceWith for planned_values.
+func (p *Plan) PlannedResourceWith(typ, field, value string) *StateResource {
+	return p.lazy.planned.first(typ, field, value)
+}
+
 // Variable returns the value the plan gives the root module's variable
 // name (null when it gives none), sanitized like every value: a variable
 // the configuration declares sensitive, or whose name says it holds a

@@ -34,6 +34,9 @@ type stateIndex struct {
 	addrOnce sync.Once
 	byHash   []uint32 // indexes of ents sorted by address hash, made on the first lookup by address
 
+	fieldMu sync.Mutex
+	byField map[uint64][]uint64 // per type<<1 | field (id 0, name 1): its entries' hash<<32 | index, sorted; made on the type's first lookup by that field
+
 	mu      sync.Mutex                // guards decoded
 	decoded map[uint32]*StateResource // the resources asked for, by index of ents
 }
@@ -422,22 +425,83 @@ func (x *stateIndex) ofType(typ string) []*StateResource {
 // with lists the resources of type typ whose values' string attribute
 // field, in lower case, is value's (see PriorResourcesWith).
 func (x *stateIndex) with(typ, field, value string) []*StateResource {
+	var out []*StateResource
+	x.each(typ, field, value, func(r *StateResource) bool {
+		out = append(out, r)
+		return true
+	})
+	return out
+}
+
+// first is the first resource with lists, or nil.
+func (x *stateIndex) first(typ, field, value string) *StateResource {
+	var out *StateResource
+	x.each(typ, field, value, func(r *StateResource) bool {
+		out = r
+		return false
+	})
+	return out
+}
+
+// each calls yield with the resources with lists, in order, until yield
+// returns false. For field id or name it reads only the entries of the
+// type whose recorded hash matches (byField: a binary search), else every
+// entry of the type.
+func (x *stateIndex) each(typ, field, value string, yield func(*StateResource) bool) {
 	id := slices.Index(x.types, typ)
 	if id < 0 || value == "" {
-		return nil
+		return
 	}
-	want, h := strings.ToLower(value), fieldHash(value)
-	var out []*StateResource
-	for i, e := range x.ents {
-		if e.typ != uint32(id) || field == "id" && e.id != h || field == "name" && e.name != h {
-			continue
-		}
-		r := x.resource(uint32(i))
+	want := strings.ToLower(value)
+	match := func(i uint32) bool {
+		r := x.resource(i)
 		if s, ok := r.Values.Get(field).Str(); ok && strings.ToLower(s) == want {
-			out = append(out, r)
+			return yield(r)
+		}
+		return true
+	}
+	f := -1
+	switch field {
+	case "id":
+		f = 0
+	case "name":
+		f = 1
+	}
+	if f < 0 {
+		for i, e := range x.ents {
+			if e.typ == uint32(id) && !match(uint32(i)) {
+				return
+			}
+		}
+		return
+	}
+	x.fieldMu.Lock()
+	tf := uint64(id)<<1 | uint64(f)
+	l, ok := x.byField[tf]
+	if !ok {
+		for i, e := range x.ents {
+			if e.typ == uint32(id) {
+				h := e.id
+				if f == 1 {
+					h = e.name
+				}
+				l = append(l, uint64(h)<<32|uint64(i))
+			}
+		}
+		slices.Sort(l) // entries of one hash stay in order
+		if x.byField == nil {
+			x.byField = map[uint64][]uint64{}
+		}
+		x.byField[tf] = l
+	}
+	x.fieldMu.Unlock()
+	h := uint64(fieldHash(value))
+	j, _ := slices.BinarySearch(l, h<<32)
+	for ; j < len(l) && l[j]>>32 == h; j++ {
+		if !match(uint32(l[j])) {
+			return
 		}
 	}
-	return out
 }
 
 // at finds the first resource whose (redacted) address is address: the

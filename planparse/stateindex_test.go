@@ -364,12 +364,13 @@ func TestResourcesWithReadsAsFilter(t *testing.T) {
 			continue
 		}
 		for _, sec := range []struct {
-			name string
-			with func(typ, field, value string) []*StateResource
-			of   func(typ string) []*StateResource
-			all  func() []*StateResource
-		}{{"prior_state", p.PriorResourcesWith, p.PriorResourcesOfType, p.PriorResources},
-			{"planned_values", p.PlannedResourcesWith, p.PlannedResourcesOfType, p.PlannedResources}} {
+			name  string
+			with  func(typ, field, value string) []*StateResource
+			first func(typ, field, value string) *StateResource
+			of    func(typ string) []*StateResource
+			all   func() []*StateResource
+		}{{"prior_state", p.PriorResourcesWith, p.PriorResourceWith, p.PriorResourcesOfType, p.PriorResources},
+			{"planned_values", p.PlannedResourcesWith, p.PlannedResourceWith, p.PlannedResourcesOfType, p.PlannedResources}} {
 			types := map[string]bool{}
 			for _, r := range sec.all() {
 				types[r.Type] = true
@@ -392,6 +393,13 @@ func TestResourcesWithReadsAsFilter(t *testing.T) {
 						}
 						if got := sec.with(typ, field, v); show(got) != show(want) {
 							t.Fatalf("%s %s: %s with %s = %q:\n%s\nfiltered:\n%s", name, sec.name, typ, field, v, show(got), show(want))
+						}
+						var wantFirst *StateResource
+						if len(want) > 0 {
+							wantFirst = want[0]
+						}
+						if got := sec.first(typ, field, v); got != wantFirst {
+							t.Fatalf("%s %s: first %s with %s = %q: %v, want %v", name, sec.name, typ, field, v, got, wantFirst)
 						}
 						compared++
 					}
