@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"encoding/json"
 	"iter"
 	"slices"
@@ -328,6 +329,12 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange)
 		case "before":
 			return readValueInto(data, v, d+1, &w.Before, in.notes)
 		case "after":
+			if end := sameValue(data, v, w.Before); end > 0 {
+				// No notes: the before noted the same bytes at this depth,
+				// which adds the same to the secret set (learn).
+				w.After = data[v:end:end]
+				return end, nil
+			}
 			return readValueInto(data, v, d+1, &w.After, in.notes)
 		case "after_unknown":
 			return readRawInto(data, v, d+1, &w.AfterUnknown)
@@ -360,6 +367,16 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange)
 		}
 		return skipValue(data, v, d+1)
 	})
+}
+
+// sameValue returns the offset past the value at data[v] when its bytes
+// are those of prev, an object or array the read validated (a value is
+// then its own end: no more bytes belong to it), or 0.
+func sameValue(data []byte, v int, prev []byte) int {
+	if len(prev) == 0 || prev[0] != '{' && prev[0] != '[' || len(data)-v < len(prev) || !bytes.Equal(data[v:v+len(prev)], prev) {
+		return 0
+	}
+	return v + len(prev)
 }
 
 // commonActions are the action lists of nearly every change, shared by

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -64,6 +65,9 @@ func errDepth(off int) error {
 
 // ws returns the offset of the first non-space byte at or after i.
 func ws(data []byte, i int) int {
+	if i < len(data) && data[i] > ' ' {
+		return i // the common case: no white space
+	}
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
@@ -242,9 +246,14 @@ func scanString(data []byte, i int) (int, bool, error) {
 	slow := false
 	i++
 	for i < len(data) {
-		// Eight plain bytes at a time, then one at a time to the next
-		// byte that needs a look.
-		for i+8 <= len(data) && !special8(binary.LittleEndian.Uint64(data[i:])) {
+		// Eight plain bytes at a time, straight to the first byte that
+		// needs a look (specials8's lowest mark), then, within eight
+		// bytes of the end, one at a time.
+		for i+8 <= len(data) {
+			if m := specials8(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		for i < len(data) && plainByte[data[i]] {
@@ -301,13 +310,15 @@ var plainByte = func() (t [256]bool) {
 
 const ones, highs = 0x0101010101010101, 0x8080808080808080
 
-// special8 reports whether any of eight bytes (little endian) is not
-// plain: below 0x20, a quote, a backslash, or 0x80 and above.
-func special8(x uint64) bool {
+// specials8 marks with its high bit the bytes of eight (little endian)
+// that are not plain (below 0x20, a quote, a backslash, or 0x80 and
+// above): 0 when all are plain, else its lowest mark is the first byte
+// that is not (a mark above it may be false, from a borrow).
+func specials8(x uint64) uint64 {
 	below := (x - ones*0x20) &^ x
 	quote := x ^ (ones * '"')
 	slash := x ^ (ones * '\\')
-	return (below|(quote-ones)&^quote|(slash-ones)&^slash|x)&highs != 0
+	return (below | (quote-ones)&^quote | (slash-ones)&^slash | x) & highs
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

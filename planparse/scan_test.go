@@ -1,8 +1,10 @@
 package planparse
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -195,20 +197,33 @@ func TestStateLookups(t *testing.T) {
 	}
 }
 
-// TestSpecial8 checks the eight-bytes-at-a-time string scan against the
-// byte table for every byte value at every position.
-func TestSpecial8(t *testing.T) {
+// TestSpecials8 checks the eight-bytes-at-a-time string scan against the
+// byte table: for every byte value at every position, followed by every
+// byte value at every later position, the lowest mark is the first byte
+// that is not plain (none when both are).
+func TestSpecials8(t *testing.T) {
 	t.Parallel()
 	for c := 0; c < 256; c++ {
 		for pos := 0; pos < 8; pos++ {
-			b := []byte("abcdefgh")
-			b[pos] = byte(c)
-			x := uint64(0)
-			for k := 7; k >= 0; k-- {
-				x = x<<8 | uint64(b[k])
-			}
-			if got := special8(x); got != !plainByte[c] {
-				t.Fatalf("byte %#x at %d: special8 = %v", c, pos, got)
+			for d := 0; d < 256; d++ {
+				for later := pos + 1; later <= 8; later++ {
+					b := []byte("abcdefgh")
+					b[pos] = byte(c)
+					want := 8 // none
+					if !plainByte[c] {
+						want = pos
+					}
+					if later < 8 {
+						b[later] = byte(d)
+						if want == 8 && !plainByte[d] {
+							want = later
+						}
+					}
+					got := bits.TrailingZeros64(specials8(binary.LittleEndian.Uint64(b))) >> 3
+					if got != want {
+						t.Fatalf("%q: first mark at %d, want %d", b, got, want)
+					}
+				}
 			}
 		}
 	}
