@@ -150,24 +150,14 @@ func (e *encoder) value(v reflect.Value, prefix string) error {
 				if f.omitEmpty && s == "" {
 					continue
 				}
-				if !first {
-					e.byte(',')
-				}
-				first = false
-				e.newline(inner)
-				e.string(f.key)
+				e.member(&first, inner, f.key)
 				e.str(s)
 				continue
 			}
 			if f.omitEmpty && isEmpty(fv) {
 				continue
 			}
-			if !first {
-				e.byte(',')
-			}
-			first = false
-			e.newline(inner)
-			e.string(f.key)
+			e.member(&first, inner, f.key)
 			if err := e.value(fv, inner); err != nil {
 				return err
 			}
@@ -456,6 +446,17 @@ func deeper(prefix string) string {
 
 func (e *encoder) byte(c byte)     { e.out = append(e.out, c) }
 func (e *encoder) string(s string) { e.out = append(e.out, s...) }
+
+// member starts an object's member: the comma after the one before (none
+// before the first), the member's line and its key (already quoted).
+func (e *encoder) member(first *bool, prefix, key string) {
+	if !*first {
+		e.byte(',')
+	}
+	*first = false
+	e.newline(prefix)
+	e.string(key)
+}
 
 func (e *encoder) newline(prefix string) {
 	e.byte('\n')
