@@ -9,7 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/planwarden/planwarden/par"
 
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -113,28 +114,13 @@ func analyzeParts(p *planparse.Plan, cat *Catalog, opt Options, parts int) []*Re
 		return newAnalysis(p, cat, opt).run(0, n)
 	}
 	outs := make([][]*Resource, parts)
-	panics := make([]any, parts)
-	var wg sync.WaitGroup
-	for k := range parts {
-		lo, hi := n*k/parts, n*(k+1)/parts
-		run := func() {
-			// A panic is the caller's, as in one pass (a server that
-			// recovers from one keeps running).
-			defer func() { panics[k] = recover() }()
-			outs[k] = newAnalysis(p, cat, opt).run(lo, hi)
-		}
-		if k == parts-1 {
-			run()
-		} else {
-			wg.Go(run)
-		}
-	}
-	wg.Wait()
+	// A panic is the caller's, as in one pass (a server that recovers
+	// from one keeps running).
+	par.Each(parts, func(k int) {
+		outs[k] = newAnalysis(p, cat, opt).run(n*k/parts, n*(k+1)/parts)
+	})
 	total := 0
 	for k := range parts {
-		if panics[k] != nil {
-			panic(panics[k])
-		}
 		total += len(outs[k])
 	}
 	out := make([]*Resource, 0, total)

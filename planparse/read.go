@@ -97,10 +97,10 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			return end, err
 		case "prior_state":
 			if prior != nil && prior.v == v {
-				prior.wait()
-				w.PriorState, w.priorScan = prior.raw, prior.scan
-				w.notes.appendNotes(prior.notes)
-				return prior.end, prior.err
+				raw, scan, notes, end, err := prior.take()
+				w.PriorState, w.priorScan = raw, scan
+				w.notes.appendNotes(notes)
+				return end, err
 			}
 			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
 		case "planned_values":

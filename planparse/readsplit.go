@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/planwarden/planwarden/par"
 )
 
 // A big plan's prior_state is read on a second goroutine while the main
@@ -49,6 +51,8 @@ type stateRead struct {
 	raw   rawJSON
 	scan  stateScan
 	notes *secretNotes
+	// panicked is what the read panicked with, raised by take.
+	panicked any
 }
 
 // startPriorRead starts the read of the plan's last top-level
@@ -67,6 +71,7 @@ func startPriorRead(data []byte, splitAt int) *stateRead {
 		scan: stateScan{root: []string{"values", "root_module"}}}
 	go func() {
 		defer close(r.done)
+		defer func() { r.panicked = recover() }()
 		r.end, r.err = readState(data, v, 1, &r.raw, r.notes, &r.scan)
 	}()
 	return r
@@ -77,6 +82,19 @@ func (r *stateRead) wait() {
 	if r != nil {
 		<-r.done
 	}
+}
+
+// take waits for the read and gives it to the main read, which meets
+// prior_state where it began. A read that panicked panics here, in
+// Parse's caller, as the same read on the calling goroutine would (a
+// server that recovers from it keeps running); a read the main one never
+// takes raises nothing, as it would not have run.
+func (r *stateRead) take() (rawJSON, stateScan, *secretNotes, int, error) {
+	r.wait()
+	if r.panicked != nil {
+		panic(r.panicked)
+	}
+	return r.raw, r.scan, r.notes, r.end, r.err
 }
 
 // appendNotes appends o's notes to n's, as if n had taken them itself.
@@ -246,13 +264,10 @@ func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *chan
 			}
 		}
 	}
-	if !both || len(starts) < 2 {
-		work()
-		return first
+	parts := 1
+	if both && len(starts) >= 2 {
+		parts = 2
 	}
-	var wg sync.WaitGroup
-	wg.Go(work)
-	work()
-	wg.Wait()
+	par.Each(parts, func(int) { work() })
 	return first
 }

@@ -202,3 +202,20 @@ func TestSecretIndexSharedPrefixes(t *testing.T) {
 		t.Errorf("redactText left a secret: %q", got)
 	}
 }
+
+// A prior_state read that panicked on its goroutine panics where the main
+// read takes it, as the read would on the calling goroutine; waiting for
+// it alone (a read the main one never takes) raises nothing.
+func TestPriorReadPanicIsRaisedWhereTaken(t *testing.T) {
+	r := &stateRead{done: make(chan struct{}), panicked: "boom"}
+	close(r.done)
+	r.wait() // must not panic
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		r.take()
+		return nil
+	}()
+	if got != "boom" {
+		t.Errorf("take of a read that panicked gave panic %v, want %q", got, "boom")
+	}
+}

@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/planwarden/planwarden/par"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
@@ -62,8 +62,7 @@ func Build(inputs []Input, opt Options) *Report {
 	}
 	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, len(inputs)), Overrides: []rules.Override{}}
 	ruleIn := make([]rules.Project, 0, len(inputs))
-	var rows sync.WaitGroup
-	var rowsPanic atomic.Pointer[any]
+	var later []func() // rows made beside the rules
 	for i, in := range inputs {
 		env := in.Environment
 		if env == "" {
@@ -85,30 +84,24 @@ func Build(inputs []Input, opt Options) *Report {
 		if len(in.Plan.Changes) >= parallelRows && runtime.GOMAXPROCS(0) > 1 {
 			// A large plan's rows are made while the rules run: both
 			// only read the plan and infra's resources.
-			rows.Go(func() {
-				defer func() {
-					if v := recover(); v != nil {
-						rowsPanic.CompareAndSwap(nil, &v)
-					}
-				}()
+			later = append(later, func() {
 				r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum)
 			})
 			continue
 		}
 		r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum)
 	}
-	res := func() rules.Result {
-		// Rows that panic on another goroutine panic here, as they would
-		// on this one (the app's handler recovers it), once the rules and
-		// every row are done.
-		defer func() {
-			rows.Wait()
-			if v := rowsPanic.Load(); v != nil {
-				panic(*v)
-			}
-		}()
-		return opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
-	}()
+	// Rows that panic on another goroutine panic here, as they would on
+	// this one (the app's handler recovers it), once the rules and every
+	// row are done.
+	var res rules.Result
+	par.Each(len(later)+1, func(k int) {
+		if k < len(later) {
+			later[k]()
+			return
+		}
+		res = opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
+	})
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}

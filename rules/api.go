@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/planwarden/planwarden/par"
+
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -375,19 +377,13 @@ func (c *Config) completeConcurrently(batches []batch, out []Finding, drafts int
 		break
 	}
 	var head, tail []Finding
-	var wg sync.WaitGroup
-	var panicked any
-	wg.Go(func() {
-		defer func() { panicked = recover() }()
-		tail = c.complete(second, out[half:half])
+	par.Each(2, func(k int) {
+		if k == 0 {
+			tail = c.complete(second, out[half:half])
+		} else {
+			head = c.complete(first, out[:0:half])
+		}
 	})
-	func() {
-		defer wg.Wait()
-		head = c.complete(first, out[:0:half])
-	}()
-	if panicked != nil {
-		panic(panicked)
-	}
 	if len(head) == half {
 		return out[:half+len(tail)]
 	}
@@ -491,19 +487,13 @@ func checkConcurrently(s *scope, runs []run, out [][][]draft) {
 	other := *s // before any rule ran: its indexes, text block and spare drafts are empty
 	// A rule that panics on the second goroutine panics in the caller, as
 	// it would on one (the app's handler recovers it), once both stopped.
-	var wg sync.WaitGroup
-	var panicked any
-	wg.Go(func() {
-		defer func() { panicked = recover() }()
-		work(&other)
+	par.Each(2, func(k int) {
+		if k == 0 {
+			work(&other)
+		} else {
+			work(s)
+		}
 	})
-	func() {
-		defer wg.Wait()
-		work(s)
-	}()
-	if panicked != nil {
-		panic(panicked)
-	}
 }
 
 // batch is the drafts one rule made for one project; r and set are nil
@@ -632,32 +622,31 @@ var parallelSort = 20_000
 func sortHalves(pos []int32, order func(i, j int32) int) []int32 {
 	half := len(pos) / 2
 	a, b := pos[:half], pos[half:]
-	var wg sync.WaitGroup
-	wg.Go(func() { slices.SortFunc(a, order) })
-	slices.SortFunc(b, order)
-	wg.Wait()
+	par.Each(2, func(k int) { slices.SortFunc([][]int32{a, b}[k], order) })
 	// The order is total (the position breaks ties), so the merged list is
 	// one: the second goroutine merges its later half from the ends.
 	out := make([]int32, len(pos))
-	wg.Go(func() {
-		i, j := len(a)-1, len(b)-1
-		for k := len(out) - 1; k >= half; k-- {
-			if j < 0 || (i >= 0 && order(a[i], b[j]) > 0) {
-				out[k], i = a[i], i-1
+	par.Each(2, func(k int) {
+		if k == 0 {
+			i, j := len(a)-1, len(b)-1
+			for k := len(out) - 1; k >= half; k-- {
+				if j < 0 || (i >= 0 && order(a[i], b[j]) > 0) {
+					out[k], i = a[i], i-1
+				} else {
+					out[k], j = b[j], j-1
+				}
+			}
+			return
+		}
+		i, j := 0, 0
+		for k := range half {
+			if i == len(a) || (j < len(b) && order(b[j], a[i]) < 0) {
+				out[k], j = b[j], j+1
 			} else {
-				out[k], j = b[j], j-1
+				out[k], i = a[i], i+1
 			}
 		}
 	})
-	i, j := 0, 0
-	for k := range half {
-		if i == len(a) || (j < len(b) && order(b[j], a[i]) < 0) {
-			out[k], j = b[j], j+1
-		} else {
-			out[k], i = a[i], i+1
-		}
-	}
-	wg.Wait()
 	return out
 }
 
