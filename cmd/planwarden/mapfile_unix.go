@@ -3,8 +3,8 @@
 package main
 
 import (
+	"golang.org/x/sys/unix"
 	"os"
-	"syscall"
 
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -18,7 +18,7 @@ func mapFile(f *os.File, size int64) (data []byte, ok bool) {
 	if size <= 0 || int64(int(size)) != size {
 		return nil, false
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_PRIVATE)
 	if err != nil {
 		return nil, false
 	}
@@ -37,7 +37,7 @@ func releasePages(data []byte, spans []planparse.Range) {
 		start := (r.Start + page - 1) / page * page
 		end := min(r.End, len(data)) / page * page
 		if end > start {
-			_ = syscall.Madvise(data[start:end], syscall.MADV_DONTNEED)
+			_ = unix.Madvise(data[start:end], unix.MADV_DONTNEED)
 		}
 	}
 }

@@ -83,6 +83,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
 		return exitUsage
 	}
+	prepareHeap(planBytes(files))
 	inputs := make([]review.Input, 0, len(files))
 	mapped := make([][]byte, 0, len(files)) // each input's mapping, nil when read
 	seen := map[string]bool{}
@@ -226,6 +227,22 @@ func readPlanMapped(f string, stdin io.Reader) ([]byte, bool, error) {
 	}
 	data, err := os.ReadFile(f)
 	return data, false, err
+}
+
+// planBytes is the size of the plan files that are regular files (not
+// standard input); one that cannot be read counts nothing here, its read
+// reports it.
+func planBytes(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+			n += st.Size()
+		}
+	}
+	return n
 }
 
 func displayName(f string) string {
