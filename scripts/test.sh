@@ -15,6 +15,11 @@ go vet ./...
 # The Dockerfile cannot be built here (no Docker engine); lint it with
 # BuildKit's own rules (tools/dockerfilelint; make image-binary and the
 # action tests build the same static binary it builds).
+# The release (.goreleaser.yaml) builds the CLI for macOS and Windows too;
+# what only builds on Linux would first fail there.
+echo "== go vet of the CLI for darwin/arm64 and windows/amd64"
+GOOS=darwin GOARCH=arm64 go vet ./cmd/planwarden
+GOOS=windows GOARCH=amd64 go vet ./cmd/planwarden
 echo "== Dockerfile lint"
 go -C tools run ./dockerfilelint ../Dockerfile
 
