@@ -178,7 +178,7 @@ type analysis struct {
 	scratch   [1]Group
 	groups    map[uint64][]Group // keep's groups by hash
 	groupSlab []Group            // newGroup's
-	figures map[[8]uint64]*[8]float64
+	figures   map[[8]uint64]*[8]float64
 	// resSlab and sideSlab are where the next resources and sides are
 	// taken from (newResource, newSide).
 	resSlab  []Resource
