@@ -178,7 +178,9 @@ type analysis struct {
 	scratch   [1]Group
 	groups    map[uint64][]Group // keep's groups by hash
 	groupSlab []Group            // newGroup's
-	figures   map[[8]uint64]*[8]float64
+	// unpricedSlab is newUnpriced's.
+	unpricedSlab []Unpriced
+	figures      map[[8]uint64]*[8]float64
 	// resSlab and sideSlab are where the next resources and sides are
 	// taken from (newResource, newSide).
 	resSlab  []Resource
@@ -395,7 +397,20 @@ func (a *analysis) newGroup(g Group) []Group {
 	return l
 }
 
-// groupSlabLen is how many groups newGroup allocates at once.
+// newUnpriced returns a one-item list holding u, of capacity 1, from the
+// analysis's slab of them.
+func (a *analysis) newUnpriced(u Unpriced) []Unpriced {
+	if len(a.unpricedSlab) == 0 {
+		a.unpricedSlab = make([]Unpriced, groupSlabLen)
+	}
+	l := a.unpricedSlab[:1:1]
+	a.unpricedSlab = a.unpricedSlab[1:]
+	l[0] = u
+	return l
+}
+
+// groupSlabLen is how many groups newGroup (and unpriced items
+// newUnpriced) allocates at once.
 const groupSlabLen = 32
 
 // groupSeed keys keep's hashes.
@@ -670,7 +685,11 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 					r.Cost.Unpriced[i].Side = SideBoth
 					continue
 				}
-				r.Cost.Unpriced = append(r.Cost.Unpriced, u)
+				if r.Cost.Unpriced == nil {
+					r.Cost.Unpriced = a.newUnpriced(u)
+				} else {
+					r.Cost.Unpriced = append(r.Cost.Unpriced, u)
+				}
 			}
 		}
 	}

@@ -36,3 +36,33 @@ func TestValueNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestValueCounts: a count (a whole number of at most three digits, read
+// without a decode) reads as the number it is, by Get and by Fields, and
+// one under a secret name reads as sensitive, as any number there does;
+// numbers of other forms read as before.
+func TestValueCounts(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "plan.json", `{"format_version":"1.2","resource_changes":[{"address":"aws_eks_node_group.gpu","mode":"managed","type":"aws_eks_node_group","name":"gpu",
+"change":{"actions":["create"],"before":null,"after":{"zero":0,"n":7,"max":255,"over":256,"big":999,"neg":-3,"pin":123,"db_password":42,"frac":1.5,"exp":1e2},"after_unknown":{}}}]}`)
+	after := p.Changes[0].After()
+	keys := []string{"zero", "n", "max", "over", "big", "neg", "pin", "db_password", "frac", "exp"}
+	want := map[string]string{"zero": "0", "n": "7", "max": "255", "over": "256", "big": "999", "neg": "-3",
+		"pin": "123", "db_password": SensitiveText, "frac": "1.5", "exp": "100"}
+	fields := make([]Value, len(keys))
+	after.Fields(keys, fields)
+	for i, k := range keys {
+		if got := after.Get(k).Display(); got != want[k] {
+			t.Errorf("Get(%q) = %q, want %q", k, got, want[k])
+		}
+		if got := fields[i].Display(); got != want[k] {
+			t.Errorf("Fields: %q = %q, want %q", k, got, want[k])
+		}
+	}
+	if n, ok := after.Get("max").Int(); !ok || n != 255 {
+		t.Errorf("Int of max = %d, %v, want 255, true", n, ok)
+	}
+	if !after.Get("db_password").IsSensitive() {
+		t.Error("a count under a secret name is not sensitive")
+	}
+}

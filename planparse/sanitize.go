@@ -376,7 +376,15 @@ func (s *secretIndex) has(x any) bool {
 		if s.firsts[0]&numberFirsts == 0 {
 			return false // no secret starts as a number's text does
 		}
-		str = formatFloat(t)
+		// formatFloat's text, in a buffer of the stack: a view of it is
+		// only looked up, never kept.
+		var buf [32]byte
+		b := strconv.AppendFloat(buf[:0], t, 'f', -1, 64)
+		if len(b) < minSecretLen || !s.mayHold(view(b)) {
+			return false
+		}
+		_, ok := s.m[string(b)]
+		return ok
 	default:
 		return false
 	}
