@@ -215,7 +215,7 @@ func awsTagName(r *record) (name string, from mapFrom) {
 	} else {
 		t = r.at("tags")
 	}
-	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
+	if x, has := t.Lookup("Name"); has {
 		return x.Display(), from
 	}
 	return "", from

@@ -1,6 +1,9 @@
 package planparse
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestValueNumbers: Float and Int read numbers and numbers written as
 // strings (providers and older plans quote some); a string that is not a
@@ -64,5 +67,39 @@ func TestValueCounts(t *testing.T) {
 	}
 	if !after.Get("db_password").IsSensitive() {
 		t.Error("a count under a secret name is not sensitive")
+	}
+}
+
+// TestValueLookup: Lookup finds an entry as Keys lists it: a present tag,
+// one whose value is null, an attribute known only after apply; not an
+// absent one, nor a secret key (shown renamed), which is found by the
+// text it is shown as instead.
+func TestValueLookup(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "plan.json", `{"format_version":"1.2","resource_changes":[{"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a",
+"change":{"actions":["create"],"before":null,"after":{"password":"s3cr3t-tag-key-value","tags":{"Name":"web","Owner":null,"s3cr3t-tag-key-value":"x"}},"after_unknown":{"tags":{"Later":true}},"after_sensitive":{"password":true}}}]}`)
+	tags := p.Changes[0].After().Get("tags")
+	keys := tags.Keys()
+	if len(keys) != 4 || !isRedactedText(keys[0]) {
+		t.Fatalf("Keys = %q, want the secret key renamed first", keys)
+	}
+	for _, key := range []string{"Name", "Owner", "Later", "Missing", "s3cr3t-tag-key-value", keys[0]} {
+		x, has := tags.Lookup(key)
+		want := slices.Contains(keys, key)
+		if has != want {
+			t.Errorf("Lookup(%q) has = %v, want %v (Keys %q)", key, has, want, keys)
+		}
+		if got, wantDisplay := x.Display(), tags.Get(key).Display(); got != wantDisplay {
+			t.Errorf("Lookup(%q) = %q, want Get's %q", key, got, wantDisplay)
+		}
+	}
+	if _, has := tags.Lookup("Owner"); !has {
+		t.Error("a tag whose value is null is not found")
+	}
+	if _, has := tags.Lookup("Missing"); has {
+		t.Error("an absent tag is found")
+	}
+	if _, has := tags.Lookup("s3cr3t-tag-key-value"); has {
+		t.Error("a secret key is found by its name")
 	}
 }

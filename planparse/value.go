@@ -492,6 +492,31 @@ func eagerGet(cur any, path []any) any {
 	return cur
 }
 
+// Lookup is Get(key) of a map, and whether the map has an entry named
+// key as Keys lists it (one whose value is JSON null counts; a secret key,
+// renamed, does not), found without decoding the map.
+func (v Value) Lookup(key string) (Value, bool) {
+	x := v.Get(key)
+	n := v.n
+	if n == nil || n.raw[0] != '{' || isRedactedText(key) {
+		m, ok := v.tree().(map[string]any) // a renamed key is found by its text in the decoded map
+		if !ok {
+			return x, false
+		}
+		_, has := m[key]
+		return x, has
+	}
+	if !x.IsNull() {
+		return x, true
+	}
+	// Absent, JSON null, or a secret key (sanitize renames it).
+	if n.z.members.secretStep(n.z, key) {
+		return x, false
+	}
+	_, found := n.z.members.lookup(n.raw, key)
+	return x, found
+}
+
 // IsNull reports whether the value is absent or JSON null.
 func (v Value) IsNull() bool { return v.n == nil && v.v == nil }
 
