@@ -221,8 +221,9 @@ func awsTagName(r *record) (name string, from mapFrom) {
 	return "", from
 }
 
-// awsTagKeys are the attributes awsTagsFrom reads.
-var awsTagKeys = []string{"tags_all", "tags"}
+// awsTagKeys are the attributes awsTagsFrom reads (tags itself is read
+// when a rule asks for a tag: a walk's lazy value of it is an allocation).
+var awsTagKeys = []string{"tags_all"}
 
 // awsTagsFrom is where an AWS resource r read (awsTagKeys among its keys)
 // has its tags: fromAWSTags decided once, not at every read of a tag.
@@ -269,7 +270,7 @@ func awsRegion(v *record) string {
 // awsRegionKeys are the attributes awsRegion reads.
 var awsRegionKeys = keys([]string{"region", "availability_zone", "availability_zones", "arn"})
 
-var awsInstanceKeys = keys([]string{"instance_type", "instance_market_options"}, awsTagKeys, awsRegionKeys)
+var awsInstanceKeys = keys([]string{"instance_type", "instance_market_options", "tags"}, awsTagKeys, awsRegionKeys)
 
 func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
