@@ -191,8 +191,10 @@ type longIndex struct {
 	// minContainedLen bytes, when many: a prefix's first secret in
 	// byPrefix, the others (few prefixes have any) in more. A map of
 	// lists allocated a list per secret (20,000 on the brownfield mix).
-	byPrefix map[string]string
-	more     map[string][]string
+	// Prefixes are keyed by their eight bytes read as one number
+	// (prefixWord): a number hashes and compares faster than a string.
+	byPrefix map[uint64]string
+	more     map[uint64][]string
 	// filter has the bit prefixHash(p) set for every prefix p of byPrefix:
 	// most positions of a string are ruled out without a map lookup.
 	filter *[1 << (prefixBits - 6)]uint64
@@ -201,12 +203,15 @@ type longIndex struct {
 // prefixBits is the size of the prefix filter's hash (64 Kbit, 8 KB).
 const prefixBits = 16
 
-// prefixHash hashes the minContainedLen (8) bytes of s at i.
-func prefixHash(s string, i int) uint32 {
-	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+// prefixWord is the minContainedLen (8) bytes of s at i as one number
+// (little endian): two prefixes are equal when their words are.
+func prefixWord(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	return uint32((x * 0x9E3779B97F4A7C15) >> (64 - prefixBits))
 }
+
+// prefixHash hashes a prefixWord.
+func prefixHash(w uint64) uint32 { return uint32((w * 0x9E3779B97F4A7C15) >> (64 - prefixBits)) }
 
 // newSecretSet returns an empty set.
 func newSecretSet() secretSet { return &secretIndex{m: map[string]bool{}} }
@@ -304,17 +309,17 @@ func (s *secretIndex) longSecrets() *longIndex {
 		}
 	}
 	if len(x.long) > linearLimit {
-		x.byPrefix = make(map[string]string, len(x.long))
-		x.more = map[string][]string{}
+		x.byPrefix = make(map[uint64]string, len(x.long))
+		x.more = map[uint64][]string{}
 		x.filter = new([1 << (prefixBits - 6)]uint64)
 		for _, k := range x.long {
-			p := k[:minContainedLen]
+			p := prefixWord(k, 0)
 			if _, ok := x.byPrefix[p]; ok {
 				x.more[p] = append(x.more[p], k)
 			} else {
 				x.byPrefix[p] = k
 			}
-			h := prefixHash(k, 0)
+			h := prefixHash(p)
 			x.filter[h/64] |= 1 << (h % 64)
 		}
 	}
@@ -339,10 +344,10 @@ func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool
 		return
 	}
 	for i := 0; i+minContainedLen <= len(str); i++ {
-		if h := prefixHash(str, i); x.filter[h/64]&(1<<(h%64)) == 0 {
+		p := prefixWord(str, i)
+		if h := prefixHash(p); x.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		p := str[i : i+minContainedLen]
 		k, ok := x.byPrefix[p]
 		if !ok {
 			continue
