@@ -186,7 +186,7 @@ type secretIndex struct {
 // held n secrets.
 type longIndex struct {
 	n    int
-	long []string // secrets of minContainedLen bytes or more
+	long []string // secrets of minContainedLen bytes or more, when linearLimit or fewer (else nil)
 	// byPrefix and more are the long secrets by their first
 	// minContainedLen bytes, when many: a prefix's first secret in
 	// byPrefix, the others (few prefixes have any) in more. A map of
@@ -302,29 +302,40 @@ func (s *secretIndex) longSecrets() *longIndex {
 	if x := s.idx.Load(); x != nil && x.n == len(s.m) {
 		return x
 	}
-	x := &longIndex{n: len(s.m), long: make([]string, 0, len(s.m))}
+	x := &longIndex{n: len(s.m)}
 	for k := range s.m {
-		if len(k) >= minContainedLen {
-			x.long = append(x.long, k)
+		if len(k) < minContainedLen {
+			continue
 		}
-	}
-	if len(x.long) > linearLimit {
-		x.byPrefix = make(map[uint64]string, len(x.long))
-		x.more = map[uint64][]string{}
-		x.filter = new([1 << (prefixBits - 6)]uint64)
-		for _, k := range x.long {
-			p := prefixWord(k, 0)
-			if _, ok := x.byPrefix[p]; ok {
-				x.more[p] = append(x.more[p], k)
-			} else {
-				x.byPrefix[p] = k
+		if x.byPrefix == nil {
+			if x.long = append(x.long, k); len(x.long) > linearLimit {
+				// Many: indexed by prefix (x.long is for a few only).
+				x.byPrefix = make(map[uint64]string, len(s.m))
+				x.more = map[uint64][]string{}
+				x.filter = new([1 << (prefixBits - 6)]uint64)
+				for _, k := range x.long {
+					x.index(k)
+				}
+				x.long = nil
 			}
-			h := prefixHash(p)
-			x.filter[h/64] |= 1 << (h % 64)
+			continue
 		}
+		x.index(k)
 	}
 	s.idx.Store(x)
 	return x
+}
+
+// index adds the long secret k to byPrefix (or more) and the filter.
+func (x *longIndex) index(k string) {
+	p := prefixWord(k, 0)
+	if _, ok := x.byPrefix[p]; ok {
+		x.more[p] = append(x.more[p], k)
+	} else {
+		x.byPrefix[p] = k
+	}
+	h := prefixHash(p)
+	x.filter[h/64] |= 1 << (h % 64)
 }
 
 // containedIn calls hit for each long secret that str holds (each once per
