@@ -215,15 +215,29 @@ func awsTagName(r *record) (name string, from mapFrom) {
 	} else {
 		t = r.at("tags")
 	}
-	if x := t.Get("Name"); !x.IsNull() || slices.Contains(t.Keys(), "Name") {
+	if x, has := t.Lookup("Name"); has {
 		return x.Display(), from
 	}
 	return "", from
 }
 
-// awsSide is the side of an AWS resource r read (awsRegionKeys among its keys).
+// awsTagKeys are the attributes awsTagsFrom reads (tags itself is read
+// when a rule asks for a tag: a walk's lazy value of it is an allocation).
+var awsTagKeys = []string{"tags_all"}
+
+// awsTagsFrom is where an AWS resource r read (awsTagKeys among its keys)
+// has its tags: fromAWSTags decided once, not at every read of a tag.
+func awsTagsFrom(r *record) mapFrom {
+	if r.at("tags_all").IsMap() {
+		return fromTagsAll
+	}
+	return fromTags
+}
+
+// awsSide is the side of an AWS resource r read (awsRegionKeys and
+// awsTagKeys among its keys).
 func awsSide(a *analysis, r *record, g Group) Side {
-	s := Side{SKU: g.SKU.Name, Groups: a.one(g), src: r.v, tagsFrom: fromAWSTags}
+	s := Side{SKU: g.SKU.Name, Groups: a.one(g), src: r.v, tagsFrom: awsTagsFrom(r)}
 	if s.Region = awsRegion(r); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -256,7 +270,7 @@ func awsRegion(v *record) string {
 // awsRegionKeys are the attributes awsRegion reads.
 var awsRegionKeys = keys([]string{"region", "availability_zone", "availability_zones", "arn"})
 
-var awsInstanceKeys = keys([]string{"instance_type", "instance_market_options", "tags_all", "tags"}, awsRegionKeys)
+var awsInstanceKeys = keys([]string{"instance_type", "instance_market_options", "tags"}, awsTagKeys, awsRegionKeys)
 
 func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
@@ -269,7 +283,7 @@ func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	return s
 }
 
-var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint"}, awsRegionKeys)
+var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint"}, awsTagKeys, awsRegionKeys)
 
 func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
@@ -355,7 +369,7 @@ func (a *analysis) templateGroupOf(tmpl planparse.Value) Group {
 	return g
 }
 
-var asgKeys = keys([]string{"mixed_instances_policy", "launch_template", "min_size", "desired_capacity", "max_size", "name"}, awsRegionKeys)
+var asgKeys = keys([]string{"mixed_instances_policy", "launch_template", "min_size", "desired_capacity", "max_size", "name", "tag"}, awsTagKeys, awsRegionKeys)
 
 func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
@@ -386,7 +400,9 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = g.Spot || asgSpot(policy.Get(0, "instances_distribution", 0), g.Scale)
 	s := awsSide(a, &r, g)
-	s.tagsFrom = fromASGTags
+	if t := r.at("tag"); t.IsList() && t.Len() > 0 {
+		s.tagsFrom = fromASGTags // tag blocks over the tags
+	}
 	s.Name = strAt(r.at("name"))
 	return s
 }
@@ -420,7 +436,7 @@ func (a *analysis) launchConfigurationGroup(c *planparse.Change, v planparse.Val
 
 // sagemakerConfig prices each production and shadow variant.
 var (
-	sagemakerConfigKeys = keys([]string{"name", "production_variants", "shadow_production_variants"}, awsRegionKeys)
+	sagemakerConfigKeys = keys([]string{"name", "production_variants", "shadow_production_variants"}, awsTagKeys, awsRegionKeys)
 	variantKeys         = keys([]string{"instance_type", "variant_name", "serverless_config", "initial_instance_count", "managed_instance_scaling"})
 )
 
@@ -428,7 +444,7 @@ func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when
 	var r record
 	r.read(v, sagemakerConfigKeys)
 	name := strAt(r.at("name"))
-	s := Side{Name: name, src: v, tagsFrom: fromAWSTags, Config: name}
+	s := Side{Name: name, src: v, tagsFrom: awsTagsFrom(&r), Config: name}
 	if s.Region = awsRegion(&r); s.Region != "" {
 		s.RegionSource = RegionFromResource
 	}
@@ -469,7 +485,7 @@ func sagemakerConfig(a *analysis, c *planparse.Change, v planparse.Value, w when
 }
 
 // sagemakerEndpoint is priced through the endpoint configuration it names.
-var sagemakerEndpointKeys = keys([]string{"endpoint_config_name", "name"}, awsRegionKeys)
+var sagemakerEndpointKeys = keys([]string{"endpoint_config_name", "name"}, awsTagKeys, awsRegionKeys)
 
 func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
@@ -491,7 +507,7 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	if s.Config == "" {
 		s.Config = name
 	}
-	s.Name, s.src, s.tagsFrom = self, v, fromAWSTags
+	s.Name, s.src, s.tagsFrom = self, v, awsTagsFrom(&r)
 	// The endpoint's own region, else its configuration's (set above).
 	if reg := awsRegion(&r); reg != "" {
 		s.Region, s.RegionSource = reg, RegionFromResource
@@ -499,7 +515,7 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 	return s
 }
 
-var notebookKeys = keys([]string{"instance_type", "name"}, awsRegionKeys)
+var notebookKeys = keys([]string{"instance_type", "name"}, awsTagKeys, awsRegionKeys)
 
 func sagemakerNotebook(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record

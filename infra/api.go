@@ -2,13 +2,16 @@ package infra
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/planwarden/planwarden/par"
 
@@ -146,7 +149,7 @@ func (a *analysis) run(lo, hi int) []*Resource {
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
 			continue
 		}
-		out = append(out, a.resource(c, ad))
+		out = append(out, a.resource(c, ad, hi-i))
 	}
 	return out
 }
@@ -172,10 +175,16 @@ type analysis struct {
 	regions map[string][]string
 	// scratch holds the group an adapter returns (one); groups and
 	// figures are what sides and costs share (keep, cost).
-	scratch [1]Group
-	groups  map[groupHash][][]Group
-	shared  int // groups in groups
-	figures map[[8]uint64]*[8]float64
+	scratch   [1]Group
+	groups    map[uint64][]Group // keep's groups by hash
+	groupSlab []Group            // newGroup's
+	// unpricedSlab is newUnpriced's.
+	unpricedSlab []Unpriced
+	figures      map[[8]uint64]*[8]float64
+	// resSlab and sideSlab are where the next resources and sides are
+	// taken from (newResource, newSide).
+	resSlab  []Resource
+	sideSlab []Side
 	// regionOf is the change whose provider region regionWas is; poolOf
 	// the ARM cluster change whose GPU pool poolWas names.
 	regionOf, poolOf   *planparse.Change
@@ -252,35 +261,26 @@ func (w when) of(c *planparse.Change) planparse.Value {
 	return c.After()
 }
 
-func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
+func (a *analysis) resource(c *planparse.Change, ad adapter, left int) *Resource {
 	bv, av := c.Before(), c.After()
 	hasBefore := !bv.IsNull()
 	// A forget has no after side of its own: the object keeps running as
 	// it was (see cost), outside Terraform.
 	hasAfter := !av.IsNull() && c.Action != planparse.ActionDelete && c.Action != planparse.ActionForget
-	// The resource and its sides are one allocation.
-	var r *Resource
-	switch {
-	case hasBefore && hasAfter:
-		blk := &struct {
-			r    Resource
-			b, a Side
-		}{}
-		r = &blk.r
-		r.Before, r.After = &blk.b, &blk.a
-	case hasBefore || hasAfter:
-		blk := &struct {
-			r Resource
-			s Side
-		}{}
-		r = &blk.r
-		if hasBefore {
-			r.Before = &blk.s
+	r := a.newResource(left)
+	if hasBefore {
+		r.Before = a.newSide(left)
+	}
+	// An unchanged value (most no-op and many update changes) of a type
+	// whose sides are made from their own value: the after side is the
+	// before side, read once and shared (nothing writes through a side).
+	same := hasBefore && hasAfter && ad.own && av.Same(bv)
+	if hasAfter {
+		if same {
+			r.After = r.Before
 		} else {
-			r.After = &blk.s
+			r.After = a.newSide(left)
 		}
-	default:
-		r = &Resource{}
 	}
 	r.Address, r.Type, r.Kind, r.Action, r.ReplaceOrder, r.Deposed = c.Address, c.Type, ad.kind, c.Action, c.ReplaceOrder, c.Deposed
 	if ad.kind == KindEndpointConfig {
@@ -289,17 +289,39 @@ func (a *analysis) resource(c *planparse.Change, ad adapter) *Resource {
 	if hasBefore {
 		a.side(r.Before, c, ad, bv, before)
 	}
-	if hasAfter {
-		if hasBefore && ad.own && av.Same(bv) {
-			// An unchanged value (most no-op and many update changes):
-			// the after side is the before side, read once.
-			*r.After = *r.Before
-		} else {
-			a.side(r.After, c, ad, av, after)
-		}
+	if hasAfter && !same {
+		a.side(r.After, c, ad, av, after)
 	}
 	a.cost(r, c)
 	return r
+}
+
+// slabLen is how many resources, and twice how many sides, newResource
+// and newSide allocate at once: a resource and its sides were one
+// allocation each (14,000 on the brownfield mix), rounded up to a size
+// class.
+const slabLen = 128
+
+// newResource returns a zero Resource from the analysis's slab; left is
+// how many changes the run has still to read, at most (a small plan
+// allocates no more than it needs).
+func (a *analysis) newResource(left int) *Resource {
+	if len(a.resSlab) == 0 {
+		a.resSlab = make([]Resource, min(slabLen, max(left, 1)))
+	}
+	r := &a.resSlab[0]
+	a.resSlab = a.resSlab[1:]
+	return r
+}
+
+// newSide is newResource for sides.
+func (a *analysis) newSide(left int) *Side {
+	if len(a.sideSlab) == 0 {
+		a.sideSlab = make([]Side, min(2*slabLen, max(2*left, 1)))
+	}
+	s := &a.sideSlab[0]
+	a.sideSlab = a.sideSlab[1:]
+	return s
 }
 
 // side fills *dst with side w of a change, its groups priced.
@@ -343,35 +365,74 @@ func (a *analysis) keep(gs []Group) []Group {
 	if g.Attached != nil {
 		return []Group{g}
 	}
-	// The map is keyed by a few telling fields (cheap to hash); the
-	// candidates are compared whole.
-	k := groupHash{g.Name, g.SKU.Name, g.Unpriced, g.Hourly, g.Scale.Min, g.Scale.Expected, g.Scale.Max}
-	same := groupOf(&g)
-	for _, l := range a.groups[k] {
-		if groupOf(&l[0]) == same && l[0].SKU == g.SKU {
+	// The map is keyed by a hash of a few telling fields (cheap to
+	// hash); the candidate is compared whole. Two groups of one hash
+	// that differ (rare) are not shared: the later one gets a copy.
+	k := groupHash(&g)
+	if l, ok := a.groups[k]; ok {
+		if groupOf(&l[0]) == groupOf(&g) && l[0].SKU == g.SKU {
 			return l
 		}
+		return a.newGroup(g)
 	}
-	l := []Group{g}
-	if a.shared < maxShared && len(a.groups[k]) < maxCandidates {
+	l := a.newGroup(g)
+	if len(a.groups) < maxShared {
 		if a.groups == nil {
-			a.groups = map[groupHash][][]Group{}
+			a.groups = map[uint64][]Group{}
 		}
-		a.groups[k] = append(a.groups[k], l)
-		a.shared++
+		a.groups[k] = l
 	}
 	return l
 }
 
-// groupHash is what keep looks a group up by; at most maxCandidates
-// groups share one.
-type groupHash struct {
-	name, sku, unpriced string
-	hourly              *float64
-	min, expected, max  int
+// newGroup returns a one-group list holding g, of capacity 1 (an append
+// copies it), from the analysis's slab of groups.
+func (a *analysis) newGroup(g Group) []Group {
+	if len(a.groupSlab) == 0 {
+		a.groupSlab = make([]Group, groupSlabLen)
+	}
+	l := a.groupSlab[:1:1]
+	a.groupSlab = a.groupSlab[1:]
+	l[0] = g
+	return l
 }
 
-const maxCandidates = 4
+// newUnpriced returns a one-item list holding u, of capacity 1, from the
+// analysis's slab of them.
+func (a *analysis) newUnpriced(u Unpriced) []Unpriced {
+	if len(a.unpricedSlab) == 0 {
+		a.unpricedSlab = make([]Unpriced, groupSlabLen)
+	}
+	l := a.unpricedSlab[:1:1]
+	a.unpricedSlab = a.unpricedSlab[1:]
+	l[0] = u
+	return l
+}
+
+// groupSlabLen is how many groups newGroup (and unpriced items
+// newUnpriced) allocates at once.
+const groupSlabLen = 32
+
+// groupSeed keys keep's hashes.
+var groupSeed = maphash.MakeSeed()
+
+// groupHash hashes the fields keep tells groups apart by first.
+func groupHash(g *Group) uint64 {
+	var h maphash.Hash
+	h.SetSeed(groupSeed)
+	h.WriteString(g.Name)
+	h.WriteByte(0)
+	h.WriteString(g.SKU.Name)
+	h.WriteByte(0)
+	h.WriteString(g.Unpriced)
+	var b [32]byte
+	binary.LittleEndian.PutUint64(b[0:], uint64(uintptr(unsafe.Pointer(g.Hourly))))
+	binary.LittleEndian.PutUint64(b[8:], uint64(g.Scale.Min))
+	binary.LittleEndian.PutUint64(b[16:], uint64(g.Scale.Expected))
+	binary.LittleEndian.PutUint64(b[24:], uint64(g.Scale.Max))
+	h.Write(b[:])
+	return h.Sum64()
+}
 
 // groupFields is a Group without its attached accelerators (a group that
 // has some is not shared) and its SKU but for the cloud (keep compares it
@@ -624,7 +685,11 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 					r.Cost.Unpriced[i].Side = SideBoth
 					continue
 				}
-				r.Cost.Unpriced = append(r.Cost.Unpriced, u)
+				if r.Cost.Unpriced == nil {
+					r.Cost.Unpriced = a.newUnpriced(u)
+				} else {
+					r.Cost.Unpriced = append(r.Cost.Unpriced, u)
+				}
 			}
 		}
 	}

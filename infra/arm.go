@@ -33,6 +33,9 @@ func adapterFor(typ string) (adapter, bool) {
 	if ad, ok := adapters[typ]; ok {
 		return ad, true
 	}
+	if strings.IndexByte(typ, '/') < 0 {
+		return adapter{}, false // every ARM type has a namespace/type
+	}
 	ad, ok := armAdaptersFold[strings.ToLower(typ)]
 	return ad, ok
 }

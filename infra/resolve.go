@@ -124,17 +124,23 @@ func (a *analysis) instances(addr string) []string {
 }
 
 // changesOfType lists the managed changes of a resource type in plan
-// order, indexing every change by type once on first use.
+// order, finding them on the type's first use (a plan asks about a few
+// types: an index of every change by type cost more than the scans).
 func (a *analysis) changesOfType(typ string) []*planparse.Change {
-	if a.byType == nil {
-		a.byType = map[string][]*planparse.Change{}
-		for _, c := range a.p.Changes {
-			if c.Mode == planparse.ModeManaged {
-				a.byType[c.Type] = append(a.byType[c.Type], c)
-			}
+	if l, ok := a.byType[typ]; ok {
+		return l
+	}
+	var l []*planparse.Change
+	for _, c := range a.p.Changes {
+		if c.Type == typ && c.Mode == planparse.ModeManaged {
+			l = append(l, c)
 		}
 	}
-	return a.byType[typ]
+	if a.byType == nil {
+		a.byType = map[string][]*planparse.Change{}
+	}
+	a.byType[typ] = l
+	return l
 }
 
 // fieldKey is a resource type and a string field of it.

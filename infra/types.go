@@ -271,7 +271,9 @@ type Resource struct {
 	// Deposed is the change's deposed object key: a plan can list an
 	// address twice, its current object and a deposed one.
 	Deposed string
-	// Before is nil for a create; After is nil for a delete.
+	// Before is nil for a create; After is nil for a delete. Both are the
+	// same Side when the change leaves a resource read from its own value
+	// as it was (a no-op): read sides, never write through them.
 	Before, After *Side
 	Cost          Cost
 }

@@ -188,8 +188,12 @@ func (s *Side) winningMap(from mapFrom) (planparse.Value, bool) {
 func (s *Side) readKey(from mapFrom, tags bool, key string) string {
 	m, ok := s.winningMap(from)
 	if ok && m.IsMap() {
-		if x := m.Get(key); !x.IsNull() {
+		x, has := m.Lookup(key)
+		if !x.IsNull() {
 			return x.Display()
+		}
+		if !has && from != fromAKSClusterTags {
+			return "" // absent from the map that is the whole answer
 		}
 	}
 	if !ok || from == fromAKSClusterTags {

@@ -186,13 +186,15 @@ type secretIndex struct {
 // held n secrets.
 type longIndex struct {
 	n    int
-	long []string // secrets of minContainedLen bytes or more
+	long []string // secrets of minContainedLen bytes or more, when linearLimit or fewer (else nil)
 	// byPrefix and more are the long secrets by their first
 	// minContainedLen bytes, when many: a prefix's first secret in
 	// byPrefix, the others (few prefixes have any) in more. A map of
 	// lists allocated a list per secret (20,000 on the brownfield mix).
-	byPrefix map[string]string
-	more     map[string][]string
+	// Prefixes are keyed by their eight bytes read as one number
+	// (prefixWord): a number hashes and compares faster than a string.
+	byPrefix map[uint64]string
+	more     map[uint64][]string
 	// filter has the bit prefixHash(p) set for every prefix p of byPrefix:
 	// most positions of a string are ruled out without a map lookup.
 	filter *[1 << (prefixBits - 6)]uint64
@@ -201,12 +203,15 @@ type longIndex struct {
 // prefixBits is the size of the prefix filter's hash (64 Kbit, 8 KB).
 const prefixBits = 16
 
-// prefixHash hashes the minContainedLen (8) bytes of s at i.
-func prefixHash(s string, i int) uint32 {
-	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+// prefixWord is the minContainedLen (8) bytes of s at i as one number
+// (little endian): two prefixes are equal when their words are.
+func prefixWord(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	return uint32((x * 0x9E3779B97F4A7C15) >> (64 - prefixBits))
 }
+
+// prefixHash hashes a prefixWord.
+func prefixHash(w uint64) uint32 { return uint32((w * 0x9E3779B97F4A7C15) >> (64 - prefixBits)) }
 
 // newSecretSet returns an empty set.
 func newSecretSet() secretSet { return &secretIndex{m: map[string]bool{}} }
@@ -297,29 +302,40 @@ func (s *secretIndex) longSecrets() *longIndex {
 	if x := s.idx.Load(); x != nil && x.n == len(s.m) {
 		return x
 	}
-	x := &longIndex{n: len(s.m), long: make([]string, 0, len(s.m))}
+	x := &longIndex{n: len(s.m)}
 	for k := range s.m {
-		if len(k) >= minContainedLen {
-			x.long = append(x.long, k)
+		if len(k) < minContainedLen {
+			continue
 		}
-	}
-	if len(x.long) > linearLimit {
-		x.byPrefix = make(map[string]string, len(x.long))
-		x.more = map[string][]string{}
-		x.filter = new([1 << (prefixBits - 6)]uint64)
-		for _, k := range x.long {
-			p := k[:minContainedLen]
-			if _, ok := x.byPrefix[p]; ok {
-				x.more[p] = append(x.more[p], k)
-			} else {
-				x.byPrefix[p] = k
+		if x.byPrefix == nil {
+			if x.long = append(x.long, k); len(x.long) > linearLimit {
+				// Many: indexed by prefix (x.long is for a few only).
+				x.byPrefix = make(map[uint64]string, len(s.m))
+				x.more = map[uint64][]string{}
+				x.filter = new([1 << (prefixBits - 6)]uint64)
+				for _, k := range x.long {
+					x.index(k)
+				}
+				x.long = nil
 			}
-			h := prefixHash(k, 0)
-			x.filter[h/64] |= 1 << (h % 64)
+			continue
 		}
+		x.index(k)
 	}
 	s.idx.Store(x)
 	return x
+}
+
+// index adds the long secret k to byPrefix (or more) and the filter.
+func (x *longIndex) index(k string) {
+	p := prefixWord(k, 0)
+	if _, ok := x.byPrefix[p]; ok {
+		x.more[p] = append(x.more[p], k)
+	} else {
+		x.byPrefix[p] = k
+	}
+	h := prefixHash(p)
+	x.filter[h/64] |= 1 << (h % 64)
 }
 
 // containedIn calls hit for each long secret that str holds (each once per
@@ -339,10 +355,10 @@ func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool
 		return
 	}
 	for i := 0; i+minContainedLen <= len(str); i++ {
-		if h := prefixHash(str, i); x.filter[h/64]&(1<<(h%64)) == 0 {
+		p := prefixWord(str, i)
+		if h := prefixHash(p); x.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		p := str[i : i+minContainedLen]
 		k, ok := x.byPrefix[p]
 		if !ok {
 			continue
@@ -376,7 +392,15 @@ func (s *secretIndex) has(x any) bool {
 		if s.firsts[0]&numberFirsts == 0 {
 			return false // no secret starts as a number's text does
 		}
-		str = formatFloat(t)
+		// formatFloat's text, in a buffer of the stack: a view of it is
+		// only looked up, never kept.
+		var buf [32]byte
+		b := strconv.AppendFloat(buf[:0], t, 'f', -1, 64)
+		if len(b) < minSecretLen || !s.mayHold(view(b)) {
+			return false
+		}
+		_, ok := s.m[string(b)]
+		return ok
 	default:
 		return false
 	}

@@ -132,6 +132,14 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 // memberCache.clean): what sanitize decides of a string depends on the
 // string, the key and the plan's secrets only.
 func (z *sanitizer) scalar(raw []byte, key string) any {
+	if n, ok := smallCount(raw); ok {
+		// sanitize's reading of a count (node_count = 3): no known
+		// secret is as short (minSecretLen), so only its key can hide it.
+		if key != "" && classify(key)&nameSecret != 0 {
+			return z.hide(smallCounts[n])
+		}
+		return smallCounts[n]
+	}
 	c := z.members
 	if c == nil || z.redactKey != nil || len(raw) < minCleanLen+2 || raw[0] != '"' {
 		return z.sanitize(scalarAt(raw), nil, nil, key)
@@ -156,6 +164,35 @@ func (z *sanitizer) scalar(raw []byte, key string) any {
 		c.clean.put(view(k), any(strings.Clone(s)))
 	}
 	return x
+}
+
+// smallCounts are the numbers 0 to 255 as a decode gives them (float64),
+// boxed once: reading a count costs no allocation.
+var smallCounts = func() (t [256]any) {
+	for i := range t {
+		t[i] = float64(i)
+	}
+	return t
+}()
+
+// smallCount reads raw when it is a whole number below 256 written
+// without a sign in fewer than minSecretLen digits (as Terraform writes a
+// count): its text is as a decode formats it, too short to be a secret.
+func smallCount(raw []byte) (int, bool) {
+	if len(raw) == 0 || len(raw) >= minSecretLen {
+		return 0, false
+	}
+	n := 0
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n >= len(smallCounts) {
+		return 0, false
+	}
+	return n, true
 }
 
 // scalarAt is decodeOrNil for a scalar, reading a string without escapes
@@ -293,6 +330,18 @@ func (v Value) Fields(keys []string, out []Value) {
 		}
 		i = ws(raw, i+1)
 	}
+	// The objects and arrays found stay lazy: their nodes are one
+	// allocation (a node hidden by its name leaves its place unused).
+	nodes := 0
+	for j := range keys {
+		if found[j] && len(raws[j]) > 0 && (raws[j][0] == '{' || raws[j][0] == '[') {
+			nodes++
+		}
+	}
+	var heap []lazy
+	if nodes > 0 {
+		heap = make([]lazy, nodes)
+	}
 	var into lazy
 	for j, key := range keys {
 		if !found[j] && n.marks == nil && !isRedactedText(key) {
@@ -305,8 +354,12 @@ func (v Value) Fields(keys []string, out []Value) {
 		}
 		x, isLazy := n.member(key, raws[j], found[j], &into)
 		if isLazy {
-			heap := into
-			x = Value{n: &heap}
+			if len(heap) == 0 {
+				heap = make([]lazy, 1) // a renamed secret key's object (renamed)
+			}
+			heap[0] = into
+			x = Value{n: &heap[0]}
+			heap = heap[1:]
 		}
 		out[j] = x
 	}
@@ -439,6 +492,31 @@ func eagerGet(cur any, path []any) any {
 	return cur
 }
 
+// Lookup is Get(key) of a map, and whether the map has an entry named
+// key as Keys lists it (one whose value is JSON null counts; a secret key,
+// renamed, does not), found without decoding the map.
+func (v Value) Lookup(key string) (Value, bool) {
+	x := v.Get(key)
+	n := v.n
+	if n == nil || n.raw[0] != '{' || isRedactedText(key) {
+		m, ok := v.tree().(map[string]any) // a renamed key is found by its text in the decoded map
+		if !ok {
+			return x, false
+		}
+		_, has := m[key]
+		return x, has
+	}
+	if !x.IsNull() {
+		return x, true
+	}
+	// Absent, JSON null, or a secret key (sanitize renames it).
+	if n.z.members.secretStep(n.z, key) {
+		return x, false
+	}
+	_, found := n.z.members.lookup(n.raw, key)
+	return x, found
+}
+
 // IsNull reports whether the value is absent or JSON null.
 func (v Value) IsNull() bool { return v.n == nil && v.v == nil }
 
@@ -482,7 +560,8 @@ func (v Value) Bool() (bool, bool) { b, ok := v.v.(bool); return b, ok }
 // Len is the number of elements of a list or keys of a map, else 0.
 func (v Value) Len() int {
 	if v.n != nil && v.n.raw[0] == '[' {
-		return len(elements(v.n.raw))
+		var buf [8][]byte
+		return len(elementsInto(buf[:0], v.n.raw))
 	}
 	switch x := v.tree().(type) {
 	case []any:
@@ -531,10 +610,23 @@ func (v Value) List() []Value {
 		if n.raw[0] != '[' {
 			return nil
 		}
+		var buf [8][]byte
+		raws := elementsInto(buf[:0], n.raw)
 		sens, unk := elements(n.sens()), elements(n.unk())
-		out := []Value{}
-		for k, e := range elements(n.raw) {
-			out = append(out, n.z.resolve(e, at(sens, k), at(unk, k), n.key))
+		out := make([]Value, len(raws))
+		var heap []lazy // the elements that stay lazy, one allocation
+		for k, e := range raws {
+			var into lazy
+			x, isLazy := n.z.resolveInto(e, at(sens, k), at(unk, k), n.key, &into)
+			if isLazy {
+				if len(heap) == 0 {
+					heap = make([]lazy, len(raws)-k)
+				}
+				heap[0] = into
+				x = Value{n: &heap[0]}
+				heap = heap[1:]
+			}
+			out[k] = x
 		}
 		return out
 	}
@@ -662,11 +754,13 @@ func equal(a, b any) bool {
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // elements lists the element slices of the array raw (nil otherwise).
-func elements(raw []byte) [][]byte {
+func elements(raw []byte) [][]byte { return elementsInto(nil, raw) }
+
+// elementsInto is elements appending to out (a caller's buffer).
+func elementsInto(out [][]byte, raw []byte) [][]byte {
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil
 	}
-	var out [][]byte
 	_, _ = eachElement(raw, 0, 0, func(i int) (int, error) {
 		end, err := skipValid(raw, i)
 		out = append(out, raw[i:end:end])
