@@ -405,7 +405,9 @@ func collectFound(w *wirePlan, s *secretIndex) {
 		collectChange(rc, keys, search)
 	}
 	for i := range w.DeferredChanges {
-		collectChange(&w.DeferredChanges[i].ResourceChange, keys, search)
+		if c := w.DeferredChanges[i].Change; c != nil {
+			collectChange(c, keys, search)
+		}
 	}
 	for name, o := range w.OutputChanges {
 		if IsSecretName(name) {
@@ -424,29 +426,31 @@ func collectFound(w *wirePlan, s *secretIndex) {
 	}
 }
 
-// searchedOutsideValues reports whether collectChange has anything of rc
-// to search.
-func searchedOutsideValues(rc *wireResourceChange) bool {
-	return strings.Contains(rc.Address, `["`) || strings.Contains(rc.PreviousAddress, `["`) || strings.Contains(rc.ModuleAddress, `["`) ||
-		len(rc.Index) > 0 && rc.Index[0] == '"' || len(rc.Change.ReplacePaths) > 0 || rc.Change.Importing != nil
+// searchedOutsideValues reports whether collectChange has anything of c,
+// a change as read (its strings as the plan has them), to search.
+func searchedOutsideValues(c *Change) bool {
+	return strings.Contains(c.Address, `["`) || strings.Contains(c.PreviousAddress, `["`) || strings.Contains(c.ModuleAddress, `["`) ||
+		len(c.Index) > 0 && c.Index[0] == '"' || len(c.ReplacePaths) > 0 || c.Importing != nil
 }
 
-func collectChange(rc *wireResourceChange, keys, search func(string)) {
-	keys(rc.Address)
-	keys(rc.PreviousAddress)
-	keys(rc.ModuleAddress)
-	if len(rc.Index) > 0 && rc.Index[0] == '"' {
-		search(stringAt(rc.Index))
+// collectChange searches the strings of c, a change as read, outside its
+// values.
+func collectChange(c *Change, keys, search func(string)) {
+	keys(c.Address)
+	keys(c.PreviousAddress)
+	keys(c.ModuleAddress)
+	if len(c.Index) > 0 && c.Index[0] == '"' {
+		search(stringAt(viewBytes(c.Index)))
 	}
-	for _, p := range rc.Change.ReplacePaths {
-		for _, step := range elements(p) {
+	for _, p := range c.ReplacePaths {
+		for _, step := range elements(viewBytes(p)) {
 			if len(step) > 0 && step[0] == '"' {
 				search(stringAt(step))
 			}
 		}
 	}
-	if rc.Change.Importing != nil {
-		search(rc.Change.Importing.ID)
+	if c.Importing != nil {
+		search(c.Importing.ID)
 	}
 }
 
