@@ -515,10 +515,8 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 	for _, v := range plannedSensitive {
 		s.collect(v, json.RawMessage("true"))
 	}
-	for _, m := range [][][2][]byte{w.priorScan.marked, w.plannedScan.marked} {
-		for _, vs := range m {
-			s.collect(vs[0], vs[1])
-		}
+	for _, m := range []*chunks[[2][]byte]{&w.priorScan.marked, &w.plannedScan.marked} {
+		m.each(func(vs *[2][]byte) { s.collect(vs[0], vs[1]) })
 	}
 	// The section tests first: finding root_module's variables walks the
 	// configuration, and most plans declare no sensitive variable.

@@ -99,7 +99,7 @@ func (r *stateRead) take() (rawJSON, stateScan, *secretNotes, int, error) {
 
 // appendNotes appends o's notes to n's, as if n had taken them itself.
 func (n *secretNotes) appendNotes(o *secretNotes) {
-	n.named = append(n.named, o.named...)
+	n.named.addAll(&o.named)
 	n.pairs = append(n.pairs, o.pairs...)
 	n.texts = append(n.texts, o.texts...)
 }

@@ -26,7 +26,7 @@ import (
 // secretNotes are the reader's notes on one plan's bytes.
 type secretNotes struct {
 	data  []byte
-	named []namedNote
+	named chunks[namedNote]
 	pairs []int // offsets of objects with a "value" string (a {name, value} pair?)
 	texts []int // start and end offsets of string literals worth a search
 	// keys remembers, per slot of a small direct-mapped cache, a key seen
@@ -43,9 +43,10 @@ type keySeen struct {
 	secret bool
 }
 
-// namedNote is an object member whose key names a secret: the key
-// literal's offsets (quotes included) and the value's.
-type namedNote struct{ k0, k1, v0, v1 int }
+// namedNote is an object member whose key names a secret: the offset of
+// its key literal and the offset past its value (learn finds the rest: a
+// brownfield plan has a note on most resources).
+type namedNote struct{ k0, v1 int }
 
 // member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
@@ -67,7 +68,7 @@ func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 
 		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
 	}
 	if secret {
-		n.named = append(n.named, namedNote{k0, k1, v0, v1})
+		n.named.add(namedNote{k0, v1})
 		return
 	}
 	// {name, value}: learn reads the name (values are fewer than names).
@@ -303,14 +304,15 @@ func (n *secretNotes) learn(s *secretIndex) {
 		return
 	}
 	data := n.data
-	for _, m := range n.named {
-		lit := data[m.k0:m.k1]
-		v := data[m.v0:m.v1]
+	n.named.each(func(m *namedNote) {
+		k1 := stringEnd(data, m.k0)
+		lit := data[m.k0:k1]
+		v := data[ws(data, ws(data, k1)+1):m.v1] // past the colon
 		if _, known := s.m[string(v[1:max(1, len(v)-1)])]; known && v[0] == '"' {
-			continue // marked: already in (a literal without escapes reads as itself)
+			return // marked: already in (a literal without escapes reads as itself)
 		}
 		s.learnNamed(stringAt(lit), v)
-	}
+	})
 	for _, o := range n.pairs {
 		nameRaw, _ := lookup(data[o:], "name") // lookup stops at the object's end
 		if len(nameRaw) == 0 || nameRaw[0] != '"' || !nameHints.in(nameRaw) {

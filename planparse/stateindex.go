@@ -97,7 +97,7 @@ type stateScan struct {
 	// marked are the values and sensitive_values of the resources whose
 	// sensitive_values mark something (a data source read into
 	// prior_state only): collectSecrets adds them to the plan's set.
-	marked [][2][]byte
+	marked chunks[[2][]byte]
 }
 
 // stateRec is a stateEnt as the read records it, with its module.
@@ -265,7 +265,7 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	if err == nil {
 		s.resource(data, r, mod, typ, addr, addrAt, id, name)
 		if len(values) > 0 && bytes.Contains(sens, []byte("true")) {
-			s.marked = append(s.marked, [2][]byte{values, sens})
+			s.marked.add([2][]byte{values, sens})
 		}
 	}
 	return end, err
