@@ -74,7 +74,7 @@ type wireDeferred struct {
 	Reason string
 	// rec and Change are its resource_change (read.go), Change nil for
 	// none.
-	rec    wireRecord
+	rec    wireResource
 	Change *Change
 }
 
@@ -316,7 +316,7 @@ func notPlan(name string, w *wirePlan) error {
 // newChange makes c, a resource change's Change as read (read.go: its
 // strings as the plan has them), from it and its record: it redacts the
 // strings, resolves the values and maps actions and reason.
-func newChange(w *wireRecord, z *sanitizer, c *Change) (*Change, error) {
+func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
 	act, order, err := action(w.Change.Actions)
 	if err != nil {
 		// The error quotes the actions: one may be a plan's secret.

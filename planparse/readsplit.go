@@ -250,7 +250,8 @@ func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *chan
 				continue // a one-goroutine pass stops before this chunk
 			}
 			for j := range recs {
-				c, err := newChange(&recs[j], z, &slab[j])
+				r := recs[j].unpack(records.data)
+				c, err := newChange(&r, z, &slab[j])
 				if err != nil {
 					mu.Lock()
 					if i := starts[k] + j; first == nil || i < first.i {

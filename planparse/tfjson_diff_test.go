@@ -57,7 +57,7 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 	}
 	// r and c are a resource change as read (c's strings as the plan has
 	// them, see newChange).
-	change := func(r *wireRecord, c *Change) wireModelChange {
+	change := func(r *wireResource, c *Change) wireModelChange {
 		m := wireModelChange{Address: c.Address, PreviousAddress: c.PreviousAddress, ModuleAddress: c.ModuleAddress,
 			Mode: string(c.Mode), Type: c.Type, Name: c.Name, Provider: c.Provider, Deposed: c.Deposed,
 			ActionReason: c.ReasonCode, Values: vals(&r.Change)}
