@@ -154,7 +154,7 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 		rec, c := into.add()
 		var r wireResource
 		end, err := readResourceChange(data, v, d+1, field, in, &r, c)
-		if err == nil && !rec.pack(data, v, &r) {
+		if err == nil && !rec.pack(data, v, &r, &into.odd) {
 			err = &kindError{off: v, field: field, got: "a resource change of 4 GiB or more", wanted: "smaller ones"}
 		}
 		if err == nil && in.marked != nil {
@@ -173,7 +173,7 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 // strings as the plan has them (views of its bytes, not yet redacted; see
 // newChange) and its replace paths and import as read, and a wireRecord,
 // which holds the rest until newChange has made the Change (the values, the
-// actions) in 64 bytes. The Changes are read into the slabs the plan
+// actions) in 56 bytes and no pointer (the collector skips them). The Changes are read into the slabs the plan
 // keeps, and the wireRecords are let go chunk by chunk as the changes are
 // made: a 20,000-change plan allocated 7 MB of records (of 360 bytes) and
 // 8 MB of changes, now 1.3 MB and 8 MB.
@@ -192,8 +192,10 @@ type wireRecord struct {
 	at int
 	// before, after, after_unknown, before_sensitive, after_sensitive;
 	// n 0 for null (or absent).
-	values    [5]span
-	actions   *tfjson.Actions // nil for none
+	values [5]span
+	// actions is 0 for none, k+1 for commonActions[k], else
+	// len(commonActions)+1+j for the list's odd[j].
+	actions   uint32
 	generated bool
 }
 
@@ -204,9 +206,10 @@ type span struct{ off, n uint32 }
 // lowers it).
 var spanMax uint64 = math.MaxUint32
 
-// pack packs r, read from the resource change at data[at], into w, or
-// reports false for a change too big to pack (spanMax).
-func (w *wireRecord) pack(data []byte, at int, r *wireResource) bool {
+// pack packs r, read from the resource change at data[at], into w (an
+// action list that is not common into odd), or reports false for a
+// change too big to pack (spanMax).
+func (w *wireRecord) pack(data []byte, at int, r *wireResource, odd *[]tfjson.Actions) bool {
 	w.at, w.generated = at, r.generated
 	c := &r.Change
 	for k, raw := range [5][]byte{c.Before, c.After, c.AfterUnknown, c.BeforeSensitive, c.AfterSensitive} {
@@ -220,13 +223,14 @@ func (w *wireRecord) pack(data []byte, at int, r *wireResource) bool {
 		w.values[k] = span{uint32(off), uint32(len(raw))}
 	}
 	if len(c.Actions) > 0 {
-		w.actions = sharedActionsAt(c.Actions)
+		w.actions = actionsIndex(c.Actions, odd)
 	}
 	return true
 }
 
-// unpack is the wireResource w packs of the plan data.
-func (w *wireRecord) unpack(data []byte) wireResource {
+// unpack is the wireResource w packs of the plan data (and odd, the
+// action lists pack put there).
+func (w *wireRecord) unpack(data []byte, odd []tfjson.Actions) wireResource {
 	var raws [5]rawJSON
 	for k, s := range w.values {
 		if s.n > 0 {
@@ -236,8 +240,11 @@ func (w *wireRecord) unpack(data []byte) wireResource {
 	}
 	r := wireResource{generated: w.generated}
 	r.Change = wireChange{Before: raws[0], After: raws[1], AfterUnknown: raws[2], BeforeSensitive: raws[3], AfterSensitive: raws[4]}
-	if w.actions != nil {
-		r.Change.Actions = *w.actions
+	switch k := int(w.actions); {
+	case k > len(commonActions):
+		r.Change.Actions = odd[k-len(commonActions)-1]
+	case k > 0:
+		r.Change.Actions = commonActions[k-1]
 	}
 	return r
 }
@@ -253,6 +260,7 @@ type wireList struct {
 	recs    [][]wireRecord
 	changes [][]Change
 	n       int
+	odd     []tfjson.Actions // the action lists of records that are not common
 }
 
 // maxChunk is the most elements of a chunk (grow): a chunk of Changes is
@@ -299,7 +307,7 @@ func (l *wireList) Len() int { return l.n }
 func (l *wireList) At(i int) (*wireResource, *Change) {
 	for k, c := range l.recs {
 		if i < len(c) {
-			r := c[i].unpack(l.data)
+			r := c[i].unpack(l.data, l.odd)
 			return &r, &l.changes[k][i]
 		}
 		i -= len(c)
@@ -312,7 +320,7 @@ func (l *wireList) All() iter.Seq2[*wireResource, *Change] {
 	return func(yield func(*wireResource, *Change) bool) {
 		for k, c := range l.recs {
 			for j := range c {
-				r := c[j].unpack(l.data)
+				r := c[j].unpack(l.data, l.odd)
 				if !yield(&r, &l.changes[k][j]) {
 					return
 				}
@@ -487,17 +495,17 @@ var commonActions = []tfjson.Actions{{tfjson.ActionNoop}, {tfjson.ActionCreate},
 	{tfjson.ActionDelete}, {tfjson.ActionRead}, {tfjson.ActionDelete, tfjson.ActionCreate},
 	{tfjson.ActionCreate, tfjson.ActionDelete}, {tfjson.ActionForget}}
 
-// sharedActionsAt returns a pointer to a's common list (a is one, as
-// sharedActions returns it), or to a copy of a.
-func sharedActionsAt(a tfjson.Actions) *tfjson.Actions {
-	for i := range commonActions {
-		if c := commonActions[i]; len(c) == len(a) && &c[0] == &a[0] {
-			return &commonActions[i]
+// actionsIndex is a wireRecord's actions for a, not empty: the index of
+// a's common list (a is one, as sharedActions returns it), or else of a
+// in odd, where it is appended.
+func actionsIndex(a tfjson.Actions, odd *[]tfjson.Actions) uint32 {
+	for i, c := range commonActions {
+		if len(c) == len(a) && &c[0] == &a[0] {
+			return uint32(i + 1)
 		}
 	}
-	p := new(tfjson.Actions)
-	*p = a
-	return p
+	*odd = append(*odd, a)
+	return uint32(len(commonActions) + len(*odd))
 }
 
 // sharedActions returns a's common list, or a copy of a.

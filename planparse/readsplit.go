@@ -250,7 +250,7 @@ func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *chan
 				continue // a one-goroutine pass stops before this chunk
 			}
 			for j := range recs {
-				r := recs[j].unpack(records.data)
+				r := recs[j].unpack(records.data, records.odd)
 				c, err := newChange(&r, z, &slab[j])
 				if err != nil {
 					mu.Lock()

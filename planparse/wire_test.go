@@ -29,3 +29,25 @@ func TestChangeTooBigToPack(t *testing.T) {
 		t.Fatalf("the big change's after.k = %q", s)
 	}
 }
+
+// TestOddActionListsKeepTheirChange reads two changes whose action lists
+// are no common list (repeated keys add up): each keeps its own.
+func TestOddActionListsKeepTheirChange(t *testing.T) {
+	t.Parallel()
+	change := func(name, actions string) string {
+		return `{"address":"a.` + name + `","type":"a","name":"` + name + `","change":{` + actions + `,"before":{},"after":{}}}`
+	}
+	plan := `{"format_version":"1.2","resource_changes":[` + change("x", `"actions":["delete"],"actions":["create"]`) + "," +
+		change("y", `"actions":["update"]`) + "," + change("z", `"actions":["create"],"actions":["delete"]`) + `]}`
+	p, err := Parse("plan.json", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	for _, c := range p.Changes {
+		got += c.Address + " " + string(c.Action) + " " + string(c.ReplaceOrder) + "; "
+	}
+	if want := "a.x replace delete-then-create; a.y update ; a.z replace create-then-delete; "; got != want {
+		t.Errorf("changes: %s\nwant     %s", got, want)
+	}
+}
