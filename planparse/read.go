@@ -173,10 +173,11 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 // strings as the plan has them (views of its bytes, not yet redacted; see
 // newChange) and its replace paths and import as read, and a wireRecord,
 // which holds the rest until newChange has made the Change (the values, the
-// actions) in 56 bytes and no pointer (the collector skips them). The Changes are read into the slabs the plan
-// keeps, and the wireRecords are let go chunk by chunk as the changes are
-// made: a 20,000-change plan allocated 7 MB of records (of 360 bytes) and
-// 8 MB of changes, now 1.3 MB and 8 MB.
+// actions) in 56 bytes and no pointer (the collector skips them). The
+// Changes are read into the slabs the plan keeps, and the wireRecords are
+// let go chunk by chunk as the changes are made: a 20,000-change plan
+// allocated 7 MB of records (of 360 bytes) and 8 MB of changes, now 1.1 MB
+// and 8 MB.
 
 // wireResource is the part of a resource change that its Change does not
 // hold until newChange: its change's actions and values.
