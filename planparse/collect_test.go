@@ -43,10 +43,12 @@ func TestCollectMatchesDecode(t *testing.T) {
 			continue
 		}
 		for _, list := range []*wireList{&w.ResourceChanges, &w.ResourceDrift} {
-			for i, rc := range list.All() {
-				at := fmt.Sprintf("%s %d (%s)", name, i, rc.Address)
-				cases[at+" before"] = pair{string(rc.Change.Before), string(rc.Change.BeforeSensitive)}
-				cases[at+" after"] = pair{string(rc.Change.After), string(rc.Change.AfterSensitive)}
+			i := 0
+			for rec, c := range list.All() {
+				at := fmt.Sprintf("%s %d (%s)", name, i, c.Address)
+				cases[at+" before"] = pair{string(rec.Change.Before), string(rec.Change.BeforeSensitive)}
+				cases[at+" after"] = pair{string(rec.Change.After), string(rec.Change.AfterSensitive)}
+				i++
 			}
 		}
 	}

@@ -166,7 +166,8 @@ func TestCorpusFalsePositives(t *testing.T) {
 			if i >= rc.Len() {
 				rc, i = &w.ResourceDrift, i-rc.Len()
 			}
-			wc := &rc.At(i).Change
+			rec, _ := rc.At(i)
+			wc := &rec.Change
 			walk(decode(wc.Before), decode(wc.BeforeSensitive), "")
 			walk(decode(wc.After), decode(wc.AfterSensitive), "")
 			displayed++

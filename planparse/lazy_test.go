@@ -42,7 +42,8 @@ func TestLazyValuesMatchFullDecode(t *testing.T) {
 		}
 		secrets := p.lazy.secrets
 		for i, c := range p.Changes {
-			wc := &w.ResourceChanges.At(i).Change
+			rec, _ := w.ResourceChanges.At(i)
+			wc := &rec.Change
 			for _, side := range []struct {
 				name      string
 				lazy      Value

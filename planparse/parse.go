@@ -53,41 +53,29 @@ type wirePlan struct {
 	// searched are the records of resource_changes and resource_drift
 	// that show strings outside values collectFound searches (instance
 	// keys, replace paths, import ids), found as they are read.
-	searched []*wireResourceChange
+	searched []*Change
 	// priorScan and plannedScan are what the reader recorded of
 	// prior_state's and planned_values' resources (stateindex.go).
 	priorScan, plannedScan stateScan
 }
 
-type wireResourceChange struct {
-	Address         string          `json:"address"`
-	PreviousAddress string          `json:"previous_address"`
-	ModuleAddress   string          `json:"module_address"`
-	Mode            string          `json:"mode"`
-	Type            string          `json:"type"`
-	Name            string          `json:"name"`
-	Index           json.RawMessage `json:"index"`
-	ProviderName    string          `json:"provider_name"`
-	Deposed         string          `json:"deposed"`
-	Change          wireChange      `json:"change"`
-	ActionReason    string          `json:"action_reason"`
-}
-
+// wireChange is a change's actions and values (of a resource change, the
+// rest is in its wireRecord and Change: read.go).
 type wireChange struct {
-	Actions         tfjson.Actions    `json:"actions"`
-	Before          rawJSON           `json:"before"`
-	After           rawJSON           `json:"after"`
-	AfterUnknown    rawJSON           `json:"after_unknown"`
-	BeforeSensitive rawJSON           `json:"before_sensitive"`
-	AfterSensitive  rawJSON           `json:"after_sensitive"`
-	Importing       *tfjson.Importing `json:"importing"`
-	GeneratedConfig string            `json:"generated_config"`
-	ReplacePaths    []json.RawMessage `json:"replace_paths"`
+	Actions         tfjson.Actions
+	Before          rawJSON
+	After           rawJSON
+	AfterUnknown    rawJSON
+	BeforeSensitive rawJSON
+	AfterSensitive  rawJSON
 }
 
 type wireDeferred struct {
-	Reason         string             `json:"reason"`
-	ResourceChange wireResourceChange `json:"resource_change"`
+	Reason string
+	// rec and Change are its resource_change (read.go), Change nil for
+	// none.
+	rec    wireResource
+	Change *Change
 }
 
 // rawJSON is a JSON value left undecoded until a caller asks for it: a
@@ -179,16 +167,21 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, sanitizer{secrets: secrets}.redactAddress(e.address), e.err),
 			Hint: "the file looks hand-edited or truncated; " + showHint}
 	}
-	for i, rc := range w.ResourceDrift.All() {
-		c, err := newChange(rc, z, &Change{})
+	i := 0
+	for rec, c := range w.ResourceDrift.All() {
+		c, err := newChange(rec, z, c)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
 		}
 		p.Drift = append(p.Drift, c)
+		i++
 	}
 	for i := range w.DeferredChanges {
 		d := &w.DeferredChanges[i]
-		c, err := newChange(&d.ResourceChange, z, &Change{})
+		if d.Change == nil {
+			d.Change = &Change{} // a null or absent resource_change
+		}
+		c, err := newChange(&d.rec, z, d.Change)
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
@@ -320,41 +313,40 @@ func notPlan(name string, w *wirePlan) error {
 	return &Error{File: name, Kind: ErrNotPlan, Detail: detail, Hint: showHint}
 }
 
-// newChange fills c, a zero Change, from a resource change of the plan.
-func newChange(w *wireResourceChange, z *sanitizer, c *Change) (*Change, error) {
-	// c is a zero Change (of a slab): its fields are set one by one, not
-	// copied whole from a literal (a second write of the whole record).
-	c.Address = z.redactAddress(w.Address)
-	c.PreviousAddress = z.redactAddress(w.PreviousAddress)
-	c.ModuleAddress = z.redactAddress(w.ModuleAddress)
-	c.Mode = Mode(w.Mode)
-	c.Type = w.Type
-	c.Name = w.Name
-	c.Provider = w.ProviderName
-	if w.Deposed != "" {
+// newChange makes c, a resource change's Change as read (read.go: its
+// strings as the plan has them), from it and its record: it redacts the
+// strings, resolves the values and maps actions and reason.
+func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
+	act, order, err := action(w.Change.Actions)
+	if err != nil {
+		// The error quotes the actions: one may be a plan's secret.
+		return nil, errors.New(redactText(err.Error(), z.secrets))
+	}
+	c.Address = z.redactAddress(c.Address)
+	c.PreviousAddress = z.redactAddress(c.PreviousAddress)
+	c.ModuleAddress = z.redactAddress(c.ModuleAddress)
+	if c.Deposed != "" {
 		// Terraform's random key; read as any text a comment may show.
-		c.Deposed = redactText(w.Deposed, z.secrets)
+		c.Deposed = redactText(c.Deposed, z.secrets)
 	}
 	c.before = z.resolveAt(w.Change.Before, w.Change.BeforeSensitive, nil, "", &c.lb)
 	c.after = z.resolveAt(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", &c.la)
 	if c.Mode == "" {
 		c.Mode = ModeManaged
 	}
-	if len(w.Index) > 0 && string(w.Index) != "null" {
-		c.Index = z.redactIndex(view(w.Index))
-	}
-	act, order, err := action(w.Change.Actions)
-	if err != nil {
-		// The error quotes the actions: one may be a plan's secret.
-		return nil, errors.New(redactText(err.Error(), z.secrets))
+	if c.Index != "" && c.Index != "null" {
+		c.Index = z.redactIndex(c.Index)
+	} else {
+		c.Index = ""
 	}
 	c.Action, c.ReplaceOrder = act, order
-	c.ReasonCode, c.Reason = actionReason(w.ActionReason)
-	for _, rp := range w.Change.ReplacePaths {
-		c.ReplacePaths = append(c.ReplacePaths, formatPath(rp, *z))
+	c.ReasonCode, c.Reason = actionReason(c.ReasonCode)
+	for i, rp := range c.ReplacePaths {
+		c.ReplacePaths[i] = formatPath(viewBytes(rp), *z)
 	}
-	if w.Change.Importing != nil {
-		c.Importing = &Import{ID: redactText(w.Change.Importing.ID, z.secrets), GeneratedConfig: w.Change.GeneratedConfig != ""}
+	if c.Importing != nil {
+		c.Importing.ID = redactText(c.Importing.ID, z.secrets)
+		c.Importing.GeneratedConfig = w.generated
 	}
 	return c, nil
 }
@@ -512,7 +504,7 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
 	s := w.marked // the changes' and the drift's (readChanges)
 	for i := range w.DeferredChanges {
-		c := &w.DeferredChanges[i].ResourceChange.Change
+		c := &w.DeferredChanges[i].rec.Change
 		s.collect(c.Before, c.BeforeSensitive)
 		s.collect(c.After, c.AfterSensitive)
 	}
@@ -523,10 +515,8 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 	for _, v := range plannedSensitive {
 		s.collect(v, json.RawMessage("true"))
 	}
-	for _, m := range [][][2][]byte{w.priorScan.marked, w.plannedScan.marked} {
-		for _, vs := range m {
-			s.collect(vs[0], vs[1])
-		}
+	for _, m := range []*chunks[[2][]byte]{&w.priorScan.marked, &w.plannedScan.marked} {
+		m.each(func(vs *[2][]byte) { s.collect(vs[0], vs[1]) })
 	}
 	// The section tests first: finding root_module's variables walks the
 	// configuration, and most plans declare no sensitive variable.

@@ -99,7 +99,7 @@ func (r *stateRead) take() (rawJSON, stateScan, *secretNotes, int, error) {
 
 // appendNotes appends o's notes to n's, as if n had taken them itself.
 func (n *secretNotes) appendNotes(o *secretNotes) {
-	n.named = append(n.named, o.named...)
+	n.named.addAll(&o.named)
 	n.pairs = append(n.pairs, o.pairs...)
 	n.texts = append(n.texts, o.texts...)
 }
@@ -220,15 +220,15 @@ type changeError struct {
 	err     error
 }
 
-// newChanges makes the changes of records into out (one a record, in
-// order), a chunk of records at a time and each chunk let go once made (see
-// Parse), on two goroutines when both is true. It returns the error of the
-// first record (by index) that is no change, where a one-goroutine pass
-// stops.
+// newChanges makes the changes of records (read.go) into out (one a
+// record, in order), a chunk of records at a time and each chunk of
+// wireRecords let go once made (see Parse), on two goroutines when both is
+// true. It returns the error of the first record (by index) that is no
+// change, where a one-goroutine pass stops.
 func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *changeError {
-	starts := make([]int, len(records.chunks))
-	for k, n := 0, 0; k < len(records.chunks); k++ {
-		starts[k], n = n, n+len(records.chunks[k])
+	starts := make([]int, len(records.recs))
+	for k, n := 0, 0; k < len(records.recs); k++ {
+		starts[k], n = n, n+len(records.recs[k])
 	}
 	var (
 		next  atomic.Int64
@@ -241,21 +241,21 @@ func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *chan
 			if k >= len(starts) {
 				return
 			}
-			chunk := records.chunks[k]
-			records.chunks[k] = nil
+			recs, slab := records.recs[k], records.changes[k]
+			records.recs[k] = nil
 			mu.Lock()
 			failed := first != nil && first.i < starts[k]
 			mu.Unlock()
 			if failed {
 				continue // a one-goroutine pass stops before this chunk
 			}
-			slab := make([]Change, len(chunk))
-			for j := range chunk {
-				c, err := newChange(&chunk[j], z, &slab[j])
+			for j := range recs {
+				r := recs[j].unpack(records.data, records.odd)
+				c, err := newChange(&r, z, &slab[j])
 				if err != nil {
 					mu.Lock()
 					if i := starts[k] + j; first == nil || i < first.i {
-						first = &changeError{i, chunk[j].Address, err}
+						first = &changeError{i, slab[j].Address, err}
 					}
 					mu.Unlock()
 					break

@@ -26,7 +26,7 @@ import (
 // secretNotes are the reader's notes on one plan's bytes.
 type secretNotes struct {
 	data  []byte
-	named []namedNote
+	named chunks[namedNote]
 	pairs []int // offsets of objects with a "value" string (a {name, value} pair?)
 	texts []int // start and end offsets of string literals worth a search
 	// keys remembers, per slot of a small direct-mapped cache, a key seen
@@ -43,9 +43,10 @@ type keySeen struct {
 	secret bool
 }
 
-// namedNote is an object member whose key names a secret: the key
-// literal's offsets (quotes included) and the value's.
-type namedNote struct{ k0, k1, v0, v1 int }
+// namedNote is an object member whose key names a secret: the offset of
+// its key literal and the offset past its value (learn finds the rest: a
+// brownfield plan has a note on most resources).
+type namedNote struct{ k0, v1 int }
 
 // member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
@@ -67,7 +68,7 @@ func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 
 		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
 	}
 	if secret {
-		n.named = append(n.named, namedNote{k0, k1, v0, v1})
+		n.named.add(namedNote{k0, v1})
 		return
 	}
 	// {name, value}: learn reads the name (values are fewer than names).
@@ -303,14 +304,15 @@ func (n *secretNotes) learn(s *secretIndex) {
 		return
 	}
 	data := n.data
-	for _, m := range n.named {
-		lit := data[m.k0:m.k1]
-		v := data[m.v0:m.v1]
+	n.named.each(func(m *namedNote) {
+		k1 := stringEnd(data, m.k0)
+		lit := data[m.k0:k1]
+		v := data[ws(data, ws(data, k1)+1):m.v1] // past the colon
 		if _, known := s.m[string(v[1:max(1, len(v)-1)])]; known && v[0] == '"' {
-			continue // marked: already in (a literal without escapes reads as itself)
+			return // marked: already in (a literal without escapes reads as itself)
 		}
 		s.learnNamed(stringAt(lit), v)
-	}
+	})
 	for _, o := range n.pairs {
 		nameRaw, _ := lookup(data[o:], "name") // lookup stops at the object's end
 		if len(nameRaw) == 0 || nameRaw[0] != '"' || !nameHints.in(nameRaw) {
@@ -405,7 +407,9 @@ func collectFound(w *wirePlan, s *secretIndex) {
 		collectChange(rc, keys, search)
 	}
 	for i := range w.DeferredChanges {
-		collectChange(&w.DeferredChanges[i].ResourceChange, keys, search)
+		if c := w.DeferredChanges[i].Change; c != nil {
+			collectChange(c, keys, search)
+		}
 	}
 	for name, o := range w.OutputChanges {
 		if IsSecretName(name) {
@@ -424,29 +428,31 @@ func collectFound(w *wirePlan, s *secretIndex) {
 	}
 }
 
-// searchedOutsideValues reports whether collectChange has anything of rc
-// to search.
-func searchedOutsideValues(rc *wireResourceChange) bool {
-	return strings.Contains(rc.Address, `["`) || strings.Contains(rc.PreviousAddress, `["`) || strings.Contains(rc.ModuleAddress, `["`) ||
-		len(rc.Index) > 0 && rc.Index[0] == '"' || len(rc.Change.ReplacePaths) > 0 || rc.Change.Importing != nil
+// searchedOutsideValues reports whether collectChange has anything of c,
+// a change as read (its strings as the plan has them), to search.
+func searchedOutsideValues(c *Change) bool {
+	return strings.Contains(c.Address, `["`) || strings.Contains(c.PreviousAddress, `["`) || strings.Contains(c.ModuleAddress, `["`) ||
+		len(c.Index) > 0 && c.Index[0] == '"' || len(c.ReplacePaths) > 0 || c.Importing != nil
 }
 
-func collectChange(rc *wireResourceChange, keys, search func(string)) {
-	keys(rc.Address)
-	keys(rc.PreviousAddress)
-	keys(rc.ModuleAddress)
-	if len(rc.Index) > 0 && rc.Index[0] == '"' {
-		search(stringAt(rc.Index))
+// collectChange searches the strings of c, a change as read, outside its
+// values.
+func collectChange(c *Change, keys, search func(string)) {
+	keys(c.Address)
+	keys(c.PreviousAddress)
+	keys(c.ModuleAddress)
+	if len(c.Index) > 0 && c.Index[0] == '"' {
+		search(stringAt(viewBytes(c.Index)))
 	}
-	for _, p := range rc.Change.ReplacePaths {
-		for _, step := range elements(p) {
+	for _, p := range c.ReplacePaths {
+		for _, step := range elements(viewBytes(p)) {
 			if len(step) > 0 && step[0] == '"' {
 				search(stringAt(step))
 			}
 		}
 	}
-	if rc.Change.Importing != nil {
-		search(rc.Change.Importing.ID)
+	if c.Importing != nil {
+		search(c.Importing.ID)
 	}
 }
 

@@ -97,7 +97,7 @@ type stateScan struct {
 	// marked are the values and sensitive_values of the resources whose
 	// sensitive_values mark something (a data source read into
 	// prior_state only): collectSecrets adds them to the plan's set.
-	marked [][2][]byte
+	marked chunks[[2][]byte]
 }
 
 // stateRec is a stateEnt as the read records it, with its module.
@@ -111,15 +111,53 @@ type keyedAddr struct {
 	k0, k1 int // the address literal, as offsets of the plan's bytes
 }
 
+// lit is a value's bytes as skipLiteral read them, and whether it is
+// a string that needs unquoting.
+type lit struct {
+	b    []byte
+	slow bool
+}
+
+// view is the literal's string as a view of the plan's bytes when it has
+// no escapes ("" for a value that is no string, as a decode of a string
+// field gives).
+func (l lit) view() string {
+	if len(l.b) < 2 || l.b[0] != '"' {
+		return ""
+	}
+	if !l.slow {
+		return view(l.b[1 : len(l.b)-1])
+	}
+	return stringAt(l.b)
+}
+
+// skipLiteral is skipNoting also telling whether a string needs unquoting
+// (for a value that is no string, true), so that its reader need not scan
+// it again.
+func skipLiteral(data []byte, v, depth int, n *secretNotes) (int, bool, error) {
+	if v < len(data) && data[v] == '"' {
+		end, slow, err := scanString(data, v)
+		if n != nil && err == nil && end-v-2 >= minScanLen {
+			n.text(data, v, end, slow)
+		}
+		return end, slow, err
+	}
+	end, err := skipNoting(data, v, depth, n)
+	return end, true, err
+}
+
 // resource records a resource object at data[r] of module mod whose last
-// "type" and "address" members are the literals typ and addr (nil when
-// absent), and whose values' id and name are the literals id and name.
-func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, addrAt int, id, name []byte) {
-	t := stringView(typ) // "" for a type that is no string, as a decode of the field gives
+// "type" and "address" members are typ and addr (empty when absent), and
+// whose values' id and name are id and name.
+func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr lit, addrAt int, id, name lit) {
+	t := typ.view()
 	var tid uint32
 	ok := false
 	if len(s.names) > 0 && s.names[s.last] == t { // resources of a type come together
 		tid, ok = s.last, true
+	} else if len(s.names) <= 16 {
+		tid = uint32(slices.Index(s.names, t))
+		ok = tid != math.MaxUint32
 	} else {
 		tid, ok = s.types[t]
 	}
@@ -133,16 +171,16 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr []byte, ad
 		s.names = append(s.names, t)
 	}
 	s.last = tid
-	a := stringView(addr)
+	a := addr.view()
 	if strings.Contains(a, `["`) {
-		s.keyed = append(s.keyed, keyedAddr{s.n, addrAt, addrAt + len(addr)})
+		s.keyed = append(s.keyed, keyedAddr{s.n, addrAt, addrAt + len(addr.b)})
 	}
 	e := stateEnt{off: uint32(r - s.start), hash: addrHash(a), typ: tid}
-	if len(id) > 0 && id[0] == '"' {
-		e.id = fieldHash(stringView(id))
+	if len(id.b) > 0 && id.b[0] == '"' {
+		e.id = fieldHash(id.view())
 	}
-	if len(name) > 0 && name[0] == '"' {
-		e.name = fieldHash(stringView(name))
+	if len(name.b) > 0 && name.b[0] == '"' {
+		e.name = fieldHash(name.view())
 	}
 	s.recs = grow(s.recs, 64)
 	k := len(s.recs) - 1
@@ -228,44 +266,43 @@ func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretN
 
 // resourceAt reads a resource object at data[r].
 func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNotes) (int, error) {
-	var typ, addr []byte
+	var typ, addr, id, name lit // id and name of the last "values" (a decode's), the first of repeated keys (lookup's)
 	addrAt := 0
-	var id, name []byte // of the last "values" (a decode's), the first of repeated keys (lookup's)
 	var values, sens []byte
 	end, err := eachNoted(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		if string(key) == "values" && byteAt(data, mv) == '{' {
-			id, name = nil, nil
+			id, name = lit{}, lit{}
 			seenID, seenName := false, false
 			end, err := eachNoted(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
-				end, err := skipNoting(data, fv, depth+2, n)
+				end, slow, err := skipLiteral(data, fv, depth+2, n)
 				switch {
 				case !seenID && keyIs(k, "id"):
-					seenID, id = true, data[fv:end]
+					seenID, id = true, lit{data[fv:end], slow}
 				case !seenName && keyIs(k, "name"):
-					seenName, name = true, data[fv:end]
+					seenName, name = true, lit{data[fv:end], slow}
 				}
 				return end, err
 			})
 			values = data[mv:end]
 			return end, err
 		}
-		end, err := skipNoting(data, mv, depth+1, n)
+		end, slow, err := skipLiteral(data, mv, depth+1, n)
 		switch string(key) {
 		case "sensitive_values":
 			sens = data[mv:end]
 		case "type":
-			typ = data[mv:end]
+			typ = lit{data[mv:end], slow}
 		case "address":
-			addr, addrAt = data[mv:end], mv
+			addr, addrAt = lit{data[mv:end], slow}, mv
 		case "values":
-			id, name = nil, nil // a last "values" that is no object
+			id, name = lit{}, lit{} // a last "values" that is no object
 		}
 		return end, err
 	})
 	if err == nil {
 		s.resource(data, r, mod, typ, addr, addrAt, id, name)
 		if len(values) > 0 && bytes.Contains(sens, []byte("true")) {
-			s.marked = append(s.marked, [2][]byte{values, sens})
+			s.marked.add([2][]byte{values, sens})
 		}
 	}
 	return end, err

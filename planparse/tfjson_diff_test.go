@@ -55,31 +55,33 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 	vals := func(c *wireChange) wireModelValues {
 		return wireModelValues{dec(c.Before), dec(c.After), dec(c.AfterUnknown), dec(c.BeforeSensitive), dec(c.AfterSensitive)}
 	}
-	change := func(r *wireResourceChange) wireModelChange {
-		m := wireModelChange{Address: r.Address, PreviousAddress: r.PreviousAddress, ModuleAddress: r.ModuleAddress,
-			Mode: r.Mode, Type: r.Type, Name: r.Name, Provider: r.ProviderName, Deposed: r.Deposed,
-			ActionReason: r.ActionReason, Values: vals(&r.Change)}
-		if len(r.Index) > 0 {
-			m.Index = fmt.Sprint(dec(r.Index))
+	// r and c are a resource change as read (c's strings as the plan has
+	// them, see newChange).
+	change := func(r *wireResource, c *Change) wireModelChange {
+		m := wireModelChange{Address: c.Address, PreviousAddress: c.PreviousAddress, ModuleAddress: c.ModuleAddress,
+			Mode: string(c.Mode), Type: c.Type, Name: c.Name, Provider: c.Provider, Deposed: c.Deposed,
+			ActionReason: c.ReasonCode, Values: vals(&r.Change)}
+		if len(c.Index) > 0 {
+			m.Index = fmt.Sprint(dec([]byte(c.Index)))
 		}
 		for _, a := range r.Change.Actions {
 			m.Actions = append(m.Actions, string(a))
 		}
-		for _, rp := range r.Change.ReplacePaths {
-			m.ReplacePaths = append(m.ReplacePaths, formatPath(rp, sanitizer{}))
+		for _, rp := range c.ReplacePaths {
+			m.ReplacePaths = append(m.ReplacePaths, formatPath([]byte(rp), sanitizer{}))
 		}
-		if r.Change.Importing != nil {
-			m.ImportID = "import:" + r.Change.Importing.ID
+		if c.Importing != nil {
+			m.ImportID = "import:" + c.Importing.ID
 		}
 		return m
 	}
 	m := wireModel{FormatVersion: *w.FormatVersion, TerraformVersion: w.TerraformVersion, Timestamp: w.Timestamp,
 		Errored: w.Errored, Complete: w.Complete, Applyable: w.Applyable, Checks: len(w.Checks)}
-	for _, rc := range w.ResourceChanges.All() {
-		m.Changes = append(m.Changes, change(rc))
+	for rec, c := range w.ResourceChanges.All() {
+		m.Changes = append(m.Changes, change(rec, c))
 	}
-	for _, rc := range w.ResourceDrift.All() {
-		m.Drift = append(m.Drift, change(rc))
+	for rec, c := range w.ResourceDrift.All() {
+		m.Drift = append(m.Drift, change(rec, c))
 	}
 	for n, oc := range w.OutputChanges {
 		if m.Outputs == nil {
@@ -88,7 +90,11 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 		m.Outputs[n] = vals(&oc)
 	}
 	for _, d := range w.DeferredChanges {
-		m.Deferred = append(m.Deferred, d.Reason, d.ResourceChange.Address)
+		address := ""
+		if d.Change != nil {
+			address = d.Change.Address
+		}
+		m.Deferred = append(m.Deferred, d.Reason, address)
 	}
 	state := func(x *stateIndex) []string {
 		var out []string
