@@ -147,9 +147,20 @@ func movesOff(ep *planparse.Change, cfgName string) bool {
 // objectName is the cloud name of a changed object (its name attribute,
 // before the change when it had one), else the name part of its address.
 func objectName(ch *planparse.Change) string {
-	for _, key := range []string{"name", "display_name", "bucket", "endpoint_name"} {
-		for _, v := range []planparse.Value{ch.Before(), ch.After()} {
-			if x := v.Get(key); isDisplayable(x) {
+	// Each side's name attributes are read in one walk of its object
+	// (Fields), then tried key by key, before first; the after side is
+	// read only when the before side has no name.
+	var sides [2][len(nameKeys)]planparse.Value
+	ch.Before().Fields(nameKeys[:], sides[0][:])
+	if x := sides[0][0]; isDisplayable(x) {
+		if s, _ := x.Str(); s != "" {
+			return s
+		}
+	}
+	ch.After().Fields(nameKeys[:], sides[1][:])
+	for k := range nameKeys {
+		for _, side := range &sides {
+			if x := side[k]; isDisplayable(x) {
 				if s, _ := x.Str(); s != "" {
 					return s
 				}
@@ -158,6 +169,10 @@ func objectName(ch *planparse.Change) string {
 	}
 	return addressName(ch.Address)
 }
+
+// nameKeys are the attributes objectName reads a cloud name from, in the
+// order it tries them.
+var nameKeys = [...]string{"name", "display_name", "bucket", "endpoint_name"}
 
 // forcedBy says which attributes force a replacement, with their old and
 // new values where they are short and not secret.
@@ -395,6 +410,11 @@ func grantee(ch *planparse.Change) string {
 
 const adminPolicy = ":policy/AdministratorAccess"
 
+// awsGrantKeys are the attributes of an AWS IAM resource that can grant
+// administrator rights: managed policy ARNs (one, then two lists) and
+// policy documents (one, then the inline policies' list).
+var awsGrantKeys = [...]string{"policy_arn", "managed_policy_arns", "policy_arns", "policy", "inline_policy"}
+
 // grantsAccess reports whether a resource type can grant the access
 // adminGrants looks for; other types are not decoded at all.
 func grantsAccess(typ string) bool {
@@ -416,21 +436,31 @@ func adminGrants(typ string, v planparse.Value) []string {
 		}
 	}
 	if strings.HasPrefix(typ, "aws_iam_") {
-		arns := []planparse.Value{v.Get("policy_arn")}
-		arns = append(arns, v.Get("managed_policy_arns").List()...)
-		arns = append(arns, v.Get("policy_arns").List()...)
-		for _, a := range arns {
+		// The five attributes are read in one walk of the object.
+		var at [len(awsGrantKeys)]planparse.Value
+		v.Fields(awsGrantKeys[:], at[:])
+		arn := func(a planparse.Value) {
 			if s, ok := a.Str(); ok && strings.HasSuffix(s, adminPolicy) {
 				add("gets AdministratorAccess")
 			}
 		}
-		docs := []planparse.Value{v.Get("policy")}
-		for _, ip := range v.Get("inline_policy").List() {
-			docs = append(docs, ip.Get("policy"))
+		arn(at[0])
+		for _, list := range at[1:3] {
+			if list.IsList() {
+				for _, a := range list.List() {
+					arn(a)
+				}
+			}
 		}
-		for _, d := range docs {
+		doc := func(d planparse.Value) {
 			if s, ok := d.Str(); ok && allowsStarOnStar(s) {
 				add("allows every action on every resource (Allow * on *)")
+			}
+		}
+		doc(at[3])
+		if at[4].IsList() {
+			for _, ip := range at[4].List() {
+				doc(ip.Get("policy"))
 			}
 		}
 	}
