@@ -147,20 +147,9 @@ func movesOff(ep *planparse.Change, cfgName string) bool {
 // objectName is the cloud name of a changed object (its name attribute,
 // before the change when it had one), else the name part of its address.
 func objectName(ch *planparse.Change) string {
-	// Each side's name attributes are read in one walk of its object
-	// (Fields), then tried key by key, before first; the after side is
-	// read only when the before side has no name.
-	var sides [2][len(nameKeys)]planparse.Value
-	ch.Before().Fields(nameKeys[:], sides[0][:])
-	if x := sides[0][0]; isDisplayable(x) {
-		if s, _ := x.Str(); s != "" {
-			return s
-		}
-	}
-	ch.After().Fields(nameKeys[:], sides[1][:])
-	for k := range nameKeys {
-		for _, side := range &sides {
-			if x := side[k]; isDisplayable(x) {
+	for _, key := range []string{"name", "display_name", "bucket", "endpoint_name"} {
+		for _, v := range []planparse.Value{ch.Before(), ch.After()} {
+			if x := v.Get(key); isDisplayable(x) {
 				if s, _ := x.Str(); s != "" {
 					return s
 				}
@@ -169,10 +158,6 @@ func objectName(ch *planparse.Change) string {
 	}
 	return addressName(ch.Address)
 }
-
-// nameKeys are the attributes objectName reads a cloud name from, in the
-// order it tries them.
-var nameKeys = [...]string{"name", "display_name", "bucket", "endpoint_name"}
 
 // forcedBy says which attributes force a replacement, with their old and
 // new values where they are short and not secret.
