@@ -395,6 +395,11 @@ func grantee(ch *planparse.Change) string {
 
 const adminPolicy = ":policy/AdministratorAccess"
 
+// awsGrantKeys are the attributes of an AWS IAM resource that can grant
+// administrator rights: managed policy ARNs (one, then two lists) and
+// policy documents (one, then the inline policies' list).
+var awsGrantKeys = [...]string{"policy_arn", "managed_policy_arns", "policy_arns", "policy", "inline_policy"}
+
 // grantsAccess reports whether a resource type can grant the access
 // adminGrants looks for; other types are not decoded at all.
 func grantsAccess(typ string) bool {
@@ -416,21 +421,31 @@ func adminGrants(typ string, v planparse.Value) []string {
 		}
 	}
 	if strings.HasPrefix(typ, "aws_iam_") {
-		arns := []planparse.Value{v.Get("policy_arn")}
-		arns = append(arns, v.Get("managed_policy_arns").List()...)
-		arns = append(arns, v.Get("policy_arns").List()...)
-		for _, a := range arns {
+		// The five attributes are read in one walk of the object.
+		var at [len(awsGrantKeys)]planparse.Value
+		v.Fields(awsGrantKeys[:], at[:])
+		arn := func(a planparse.Value) {
 			if s, ok := a.Str(); ok && strings.HasSuffix(s, adminPolicy) {
 				add("gets AdministratorAccess")
 			}
 		}
-		docs := []planparse.Value{v.Get("policy")}
-		for _, ip := range v.Get("inline_policy").List() {
-			docs = append(docs, ip.Get("policy"))
+		arn(at[0])
+		for _, list := range at[1:3] {
+			if list.IsList() {
+				for _, a := range list.List() {
+					arn(a)
+				}
+			}
 		}
-		for _, d := range docs {
+		doc := func(d planparse.Value) {
 			if s, ok := d.Str(); ok && allowsStarOnStar(s) {
 				add("allows every action on every resource (Allow * on *)")
+			}
+		}
+		doc(at[3])
+		if at[4].IsList() {
+			for _, ip := range at[4].List() {
+				doc(ip.Get("policy"))
 			}
 		}
 	}

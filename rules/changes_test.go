@@ -235,6 +235,16 @@ func TestIAMAdmin(t *testing.T) {
 				after: map[string]any{"name": "r", "managed_policy_arns": []any{"arn:aws:iam::aws:policy/AdministratorAccess"}}}},
 			want: []string{"block iam-admin aws_iam_role.r: IAM role `r` gets AdministratorAccess"},
 		},
+		"group with policy_arns (aws_iam_group_policy_attachments_exclusive)": {
+			changes: []change{{addr: "aws_iam_group_policy_attachments_exclusive.g", actions: create,
+				after: map[string]any{"group_name": "ops", "policy_arns": []any{"arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::aws:policy/AdministratorAccess"}}}},
+			want: []string{"block iam-admin aws_iam_group_policy_attachments_exclusive.g: the IAM group of `aws_iam_group_policy_attachments_exclusive.g` gets AdministratorAccess"},
+		},
+		"role with an inline_policy block allowing * on *": {
+			changes: []change{{addr: "aws_iam_role.r", actions: create,
+				after: map[string]any{"name": "r", "inline_policy": []any{map[string]any{"name": "ro", "policy": scoped}, map[string]any{"name": "all", "policy": starDoc}}}}},
+			want: []string{"block iam-admin aws_iam_role.r: IAM role `r` allows every action on every resource (Allow * on *)"},
+		},
 		"GCP project owner": {
 			changes: []change{{addr: "google_project_iam_member.o", actions: create,
 				after: map[string]any{"project": "ml", "role": "roles/owner", "member": "serviceAccount:ci@ml.iam.gserviceaccount.com"}}},
