@@ -306,22 +306,24 @@ const slabLen = 128
 // how many changes the run has still to read, at most (a small plan
 // allocates no more than it needs).
 func (a *analysis) newResource(left int) *Resource {
-	if len(a.resSlab) == 0 {
-		a.resSlab = make([]Resource, min(slabLen, max(left, 1)))
-	}
-	r := &a.resSlab[0]
-	a.resSlab = a.resSlab[1:]
-	return r
+	return &take(&a.resSlab, min(slabLen, max(left, 1)))[0]
 }
 
 // newSide is newResource for sides.
 func (a *analysis) newSide(left int) *Side {
-	if len(a.sideSlab) == 0 {
-		a.sideSlab = make([]Side, min(2*slabLen, max(2*left, 1)))
+	return &take(&a.sideSlab, min(2*slabLen, max(2*left, 1)))[0]
+}
+
+// take returns the next element of *slab as a list of length and capacity
+// 1 (an append copies it), first refilling an empty slab with n zero
+// elements.
+func take[T any](slab *[]T, n int) []T {
+	if len(*slab) == 0 {
+		*slab = make([]T, n)
 	}
-	s := &a.sideSlab[0]
-	a.sideSlab = a.sideSlab[1:]
-	return s
+	l := (*slab)[:1:1]
+	*slab = (*slab)[1:]
+	return l
 }
 
 // side fills *dst with side w of a change, its groups priced.
@@ -388,23 +390,14 @@ func (a *analysis) keep(gs []Group) []Group {
 // newGroup returns a one-group list holding g, of capacity 1 (an append
 // copies it), from the analysis's slab of groups.
 func (a *analysis) newGroup(g Group) []Group {
-	if len(a.groupSlab) == 0 {
-		a.groupSlab = make([]Group, groupSlabLen)
-	}
-	l := a.groupSlab[:1:1]
-	a.groupSlab = a.groupSlab[1:]
+	l := take(&a.groupSlab, groupSlabLen)
 	l[0] = g
 	return l
 }
 
-// newUnpriced returns a one-item list holding u, of capacity 1, from the
-// analysis's slab of them.
+// newUnpriced is newGroup for unpriced items.
 func (a *analysis) newUnpriced(u Unpriced) []Unpriced {
-	if len(a.unpricedSlab) == 0 {
-		a.unpricedSlab = make([]Unpriced, groupSlabLen)
-	}
-	l := a.unpricedSlab[:1:1]
-	a.unpricedSlab = a.unpricedSlab[1:]
+	l := take(&a.unpricedSlab, groupSlabLen)
 	l[0] = u
 	return l
 }
