@@ -3,9 +3,10 @@
 package main
 
 import (
-	"golang.org/x/sys/unix"
 	"runtime/debug"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // hugePage is the size of a transparent huge page on the platforms Go

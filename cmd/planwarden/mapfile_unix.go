@@ -3,8 +3,9 @@
 package main
 
 import (
-	"golang.org/x/sys/unix"
 	"os"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/planwarden/planwarden/planparse"
 )
