@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
@@ -237,8 +238,15 @@ func TestSparseRangesHoldNothingTheModelReads(t *testing.T) {
 		}
 		checked++
 	}
-	if checked < 100 {
-		t.Errorf("only %d plans with sparse ranges checked", checked)
+	// The shared corpus gives over 100 such plans; without it (a user's
+	// clone, the copy scripts/mutate.sh tests in) the fixtures and
+	// generated plans give 9.
+	want := 100
+	if corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.json")); len(corpus) == 0 {
+		want = 8
+	}
+	if checked < want {
+		t.Errorf("only %d plans with sparse ranges checked, want %d", checked, want)
 	}
 
 	// Blanked spans: the index recorded at Parse still finds a resource by
