@@ -2,9 +2,7 @@ package review
 
 import (
 	"io"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
@@ -21,11 +19,11 @@ func BenchmarkBuildClusters(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := plantest.CPUTime()
 	for b.Loop() {
 		Build([]Input{{Name: "clusters", Plan: p}}, Options{})
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 }
 
 func BenchmarkWriteJSONClusters(b *testing.B) {
@@ -35,19 +33,11 @@ func BenchmarkWriteJSONClusters(b *testing.B) {
 	}
 	r := Build([]Input{{Name: "clusters", Plan: p}}, Options{})
 	b.ReportAllocs()
-	start := cpuTime()
+	start := plantest.CPUTime()
 	for b.Loop() {
 		if err := r.WriteJSON(io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 }

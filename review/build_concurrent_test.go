@@ -13,14 +13,7 @@ import (
 // take that path) and checks that the report is the serial one: the same
 // JSON and the same comment. Run it with -race.
 func TestBuildConcurrently(t *testing.T) {
-	fleet, err := planparse.Parse("fleet.json", plantest.Large(3000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clusters, err := planparse.Parse("clusters.json", plantest.Clusters(3000))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fleet, clusters := bothMixes(t, 3000)
 	tests := map[string][]Input{
 		"one project":  {{Name: "clusters", Plan: clusters}},
 		"two projects": {{Name: "fleet", Plan: fleet}, {Name: "clusters", Environment: "prod", Plan: clusters}},
@@ -46,4 +39,18 @@ func TestBuildConcurrently(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bothMixes parses the generated fleet and brownfield plans of n changes.
+func bothMixes(t *testing.T, n int) (fleet, clusters *planparse.Plan) {
+	t.Helper()
+	fleet, err := planparse.Parse("fleet.json", plantest.Large(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusters, err = planparse.Parse("clusters.json", plantest.Clusters(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fleet, clusters
 }

@@ -8,9 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/planwarden/planwarden/planparse"
-	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
 // pieces records each write WriteJSON makes.
@@ -43,14 +40,7 @@ func writeWith(r *Report, list, chunk int) ([]string, string) {
 // cut at the same places, and, when a row cannot be encoded (an infinite
 // figure), the same bytes before the same error. Run it with -race.
 func TestWriteJSONConcurrently(t *testing.T) {
-	fleet, err := planparse.Parse("fleet.json", plantest.Large(3000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clusters, err := planparse.Parse("clusters.json", plantest.Clusters(3000))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fleet, clusters := bothMixes(t, 3000)
 	inf := math.Inf(1)
 	tests := map[string]struct {
 		inputs  []Input

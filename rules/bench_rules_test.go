@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
@@ -23,33 +21,22 @@ func BenchmarkBuiltinRule(b *testing.B) {
 	for _, id := range builtinIDs() {
 		b.Run(id, func(b *testing.B) {
 			b.ReportAllocs()
-			start := cpuTime()
+			start := plantest.CPUTime()
 			for b.Loop() {
 				s := newScope(cfg, project)
 				s.changedResources()
 				builtins[id].check(s)
 			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
 	findings := cfg.Evaluate([]Project{project}, nil).Findings
 	b.Run("conclude", func(b *testing.B) {
 		b.ReportAllocs()
-		start := cpuTime()
+		start := plantest.CPUTime()
 		for b.Loop() {
 			cfg.Conclude(findings, nil)
 		}
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 	})
-}
-
-// cpuTime is the CPU time the process has used (user and system): a
-// figure that the other processes of a shared machine disturb less than
-// the wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
