@@ -6,7 +6,6 @@ package planparse
 // final size, each step a copy into fresh memory.
 type chunks[T any] struct {
 	c [][]T
-	n int
 }
 
 // add appends x.
@@ -14,7 +13,6 @@ func (l *chunks[T]) add(x T) {
 	l.c = grow(l.c, 16)
 	k := len(l.c) - 1
 	l.c[k] = append(l.c[k], x)
-	l.n++
 }
 
 // addAll appends o's elements one by one: l is then as if it had had
