@@ -1,7 +1,6 @@
 package infra
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
@@ -9,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -147,6 +145,9 @@ func (a *analysis) run(lo, hi int) []*Resource {
 		}
 		ad, ok := adapterFor(c.Type) // arm.go: ARM types in any case
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
+			continue
+		}
+		if only := onlyIf[c.Type]; only != nil && !only(c) {
 			continue
 		}
 		out = append(out, a.resource(c, ad, hi-i))
@@ -339,6 +340,9 @@ func (a *analysis) side(dst *Side, c *planparse.Change, ad adapter, v planparse.
 	for i := range s.Groups {
 		a.price(&s, &s.Groups[i])
 	}
+	if len(s.Disks) > 0 {
+		a.priceDisks(&s)
+	}
 	s.Groups = a.keep(s.Groups)
 	*dst = s
 }
@@ -434,13 +438,14 @@ type groupFields struct {
 	name, cloud                      string
 	scale                            Scale
 	serverless, shadow, spot, window bool
-	hourly, listHourly               *float64
+	hourly, listHourly, ceiling      *float64
 	note, basis, region, unpriced    string
+	capacity                         string
 }
 
 func groupOf(g *Group) groupFields {
 	return groupFields{g.Name, g.SKU.Cloud, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
-		g.Hourly, g.ListHourly, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced}
+		g.Hourly, g.ListHourly, g.SpotCeiling, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced, g.Capacity}
 }
 
 // providerRegion is the constant region (or zone's region) of the change's provider block.
@@ -527,13 +532,11 @@ func (a *analysis) price(s *Side, g *Group) {
 		g.Unpriced = "no SKU in the plan"
 	case !g.SKU.Known:
 		g.Unpriced = a.notInCatalog(name)
-	case g.Spot:
-		g.Unpriced = "spot or low-priority capacity: the catalog has on-demand prices only"
 	case g.Windows:
 		g.Unpriced = "Windows: the catalog has Linux prices only"
 	case s.Region == "" && g.SKU.Cloud != CloudAWS:
 		// An EC2 type gets the us-east-1 list price, marked approximate (Quote).
-		g.Unpriced = "region unknown: the resource and its provider name none and no default region is set"
+		g.Unpriced = "region unknown: neither the resource nor its provider names a region, and no default region is set"
 	case g.Scale.Unknown:
 		g.Unpriced = "instance count known only after apply"
 	case len(g.Attached) == 1 && g.Attached[0].Type == unknownAccelerator:
@@ -548,7 +551,7 @@ func (a *analysis) price(s *Side, g *Group) {
 		return
 	}
 	q := x.q
-	if len(g.Attached) == 0 {
+	if len(g.Attached) == 0 && !g.Spot {
 		// Shared by every group of this SKU and region: nothing writes through them.
 		g.ListHourly, g.Hourly, g.PriceNote = x.list, x.yours, x.how
 		g.PriceBasis, g.PriceRegion = q.Basis, q.Region
@@ -565,8 +568,12 @@ func (a *analysis) price(s *Side, g *Group) {
 	}
 	list := round6(p)
 	yours, how := a.opt.Pricing.apply(g.SKU.Cloud, name, list)
-	g.ListHourly, g.Hourly, g.PriceNote = &list, &yours, how
 	g.PriceBasis, g.PriceRegion = q.Basis, q.Region
+	if g.Spot {
+		a.spot(g, list, yours)
+		return
+	}
+	g.ListHourly, g.Hourly, g.PriceNote = &list, &yours, how
 }
 
 // notInCatalog is the reason a SKU nobody knows has no price, one string
@@ -616,17 +623,27 @@ func sideCost(s *Side) (lo, exp, hi float64, ok bool) {
 	if s == nil {
 		return 0, 0, 0, true
 	}
+	// Each instance of the first group bills its disks; a disk resource
+	// (no group) is its disk.
+	disks, gaps := diskHourly(s)
 	if len(s.Groups) == 0 {
-		return 0, 0, 0, false
+		if len(s.Disks) == 0 || gaps > 0 {
+			return 0, 0, 0, false
+		}
+		return disks, disks, disks, true
 	}
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		if g.Hourly == nil {
 			return 0, 0, 0, false
 		}
-		lo += *g.Hourly * float64(g.Scale.Min)
-		exp += *g.Hourly * float64(g.Scale.Expected)
-		hi += *g.Hourly * float64(g.Scale.Max)
+		h := *g.Hourly
+		if i == 0 {
+			h += disks
+		}
+		lo += h * float64(g.Scale.Min)
+		exp += h * float64(g.Scale.Expected)
+		hi += h * float64(g.Scale.Max)
 	}
 	return round6(lo), round6(exp), round6(hi), true
 }
@@ -638,12 +655,20 @@ func listCost(s *Side, exp float64) float64 {
 		return exp
 	}
 	var sum float64
+	disks, _ := diskHourly(s)
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		if g.ListHourly == nil {
 			return exp
 		}
-		sum += *g.ListHourly * float64(g.Scale.Expected)
+		h := *g.ListHourly
+		if i == 0 {
+			h += disks
+		}
+		sum += h * float64(g.Scale.Expected)
+	}
+	if len(s.Groups) == 0 {
+		return exp
 	}
 	return round6(sum)
 }
@@ -669,7 +694,11 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 				}
 			}
 			if g.Unpriced != "" {
-				u := Unpriced{Address: r.Address, SKU: g.SKU.Name, Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name}
+				u := Unpriced{Address: r.Address, SKU: g.SKU.Name, Region: x.s.Region, Reason: g.Unpriced, Side: x.w.String(), Group: g.Name,
+					Capacity: g.Capacity}
+				if g.SpotCeiling != nil && !g.Scale.Unknown {
+					u.Ceiling = round6(*g.SpotCeiling * float64(g.Scale.Expected))
+				}
 				// The same gap on both sides (an unchanged resource) is one item.
 				if i := slices.IndexFunc(r.Cost.Unpriced, func(o Unpriced) bool {
 					o.Side = u.Side
@@ -686,6 +715,7 @@ func (a *analysis) cost(r *Resource, c *planparse.Change) {
 			}
 		}
 	}
+	a.diskCosts(r)
 	slices.Sort(r.Cost.PriceRegions)
 	// The figures are computed into f (set marks the known ones), then
 	// shared with every resource whose figures are the same (figuresOf).
@@ -782,89 +812,6 @@ func Monthly(hourly *float64) *float64 {
 		return nil
 	}
 	return ptr(*hourly * HoursPerMonth)
-}
-
-// FormatUSD writes an amount with two decimals and thousands separators,
-// the sign first and then the currency symbol: FormatUSD(-1234.5, "$") is
-// "-$1,234.50". Renderers pass the symbol they need (markdown escapes it).
-//
-// Cents round half away from zero on the figure as planwarden computes it
-// (to a millionth of a dollar): 128.555 is "$128.56", although the float
-// nearest 128.555 is a hair below it.
-func FormatUSD(v float64, symbol string) string {
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	cents := roundCents(v)
-	if cents == 0 {
-		sign = ""
-	}
-	if cents < 0 {
-		return formatUSDSlow(sign, symbol, cents) // an overflowed amount, as it always read
-	}
-	var buf, digits [48]byte
-	b := append(append(buf[:0], sign...), symbol...)
-	whole := strconv.AppendInt(digits[:0], cents/100, 10)
-	for i, d := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, d)
-	}
-	return string(append(b, '.', byte('0'+cents%100/10), byte('0'+cents%10)))
-}
-
-func formatUSDSlow(sign, symbol string, cents int64) string {
-	whole := strconv.FormatInt(cents/100, 10)
-	frac := fmt.Sprintf("%02d", cents%100)
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return sign + symbol + b.String() + "." + frac
-}
-
-// roundCents is a non-negative amount in whole cents, half away from zero,
-// decided on its decimal digits to the millionth so that float noise
-// (128.555 stored as 128.55499999...) does not round the wrong way.
-func roundCents(v float64) int64 {
-	var buf [64]byte
-	b := strconv.AppendFloat(buf[:0], v, 'f', 6, 64)
-	dot := bytes.IndexByte(b, '.')
-	if dot < 1 || dot > 15 {
-		return roundCentsSlow(v)
-	}
-	var c int64
-	for _, d := range b[:dot] {
-		if d < '0' || d > '9' {
-			return roundCentsSlow(v)
-		}
-		c = c*10 + int64(d-'0')
-	}
-	c = c*100 + int64(b[dot+1]-'0')*10 + int64(b[dot+2]-'0')
-	if b[dot+3] >= '5' {
-		c++
-	}
-	return c
-}
-
-// roundCentsSlow is roundCents for what the digit loop does not take
-// (a sign, 16 or more whole digits).
-func roundCentsSlow(v float64) int64 {
-	s := strconv.FormatFloat(v, 'f', 6, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	c, err := strconv.ParseInt(whole+frac[:2], 10, 64)
-	if err != nil {
-		return int64(math.Round(v * 100))
-	}
-	if frac[2] >= '5' {
-		c++
-	}
-	return c
 }
 
 func ptr(f float64) *float64 { f = round6(f); return &f }

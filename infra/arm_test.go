@@ -80,7 +80,7 @@ func TestARMAdapters(t *testing.T) {
 				m{"name": "spot", "location": "westeurope", "properties": m{"priority": "Spot", "hardwareProfile": m{"vmSize": "Standard_D4s_v5"}}}}},
 			addr: "Microsoft.Compute/virtualMachines/spot",
 			want: rview{Kind: KindVM, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: spot or low-priority capacity: the catalog has on-demand prices only"},
+				Unpriced: []string{"after: spot capacity: its price moves with the market and the config gives no spot price"},
 				After:    &sview{SKU: "Standard_D4s_v5", Region: "westeurope", Source: RegionFromResource, Scale: fixed(1), Name: "spot"}},
 		},
 		"Windows VM (from its OS disk) is not priced": {
@@ -144,7 +144,7 @@ func TestARMAdapters(t *testing.T) {
 			entries: []wi{{"Microsoft.ContainerService/managedClusters/ml-prod/agentPools/gpu", "Create", nil, pool("Standard_NC24ads_A100_v4")}},
 			addr:    "Microsoft.ContainerService/managedClusters/ml-prod/agentPools/gpu",
 			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> nil (max nil)", Overlap: "nil",
-				Unpriced: []string{"after: region unknown: the resource and its provider name none and no default region is set"},
+				Unpriced: []string{"after: region unknown: neither the resource nor its provider names a region, and no default region is set"},
 				After: &sview{SKU: "Standard_NC24ads_A100_v4", Scale: auto(1, 2, 4), GPUs: 2, MaxGPUs: 4, GPUModel: "NVIDIA A100 80GB PCIe", Name: "gpu",
 					Tags: map[string]string{"cost-center": "ml"}, Labels: map[string]string{"hardware": "gpu"}, Taints: []string{"sku=gpu:NoSchedule"}}},
 		},

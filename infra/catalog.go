@@ -23,6 +23,8 @@ type CatalogFile struct {
 	// Note says how the file was made (the pricegen steps).
 	Note string       `json:"note,omitempty"`
 	SKUs []CatalogSKU `json:"skus"`
+	// Disks are block-storage list prices (see CatalogDisk).
+	Disks []CatalogDisk `json:"disks,omitempty"`
 }
 
 // CatalogSKU is one SKU row of a catalog file: its facts and its prices by region.
@@ -68,6 +70,8 @@ type Catalog struct {
 	// bulk is the bulk layer under the curated rows (nil: none); it is
 	// a func so the default catalog decodes it only when a lookup needs it.
 	bulk func() *Bulk
+	// disks are the disk prices by cloud, type and region (checkDisks).
+	disks map[diskKey][]CatalogDisk
 }
 
 type row struct {
@@ -155,6 +159,9 @@ func NewCatalog(f CatalogFile) (*Catalog, error) {
 			r.prices[reg] = Price{USDPerHour: p.USDPerHour, Observed: p.Observed, Source: p.Source}
 		}
 		c.rows[k] = r
+	}
+	if err := c.checkDisks(f); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -369,5 +376,6 @@ func (c *Catalog) File() CatalogFile {
 		s.Prices = append([]CatalogPrice(nil), s.Prices...)
 		f.SKUs[i] = s
 	}
+	f.Disks = append([]CatalogDisk(nil), c.file.Disks...)
 	return f
 }

@@ -22,21 +22,24 @@ func TestExamplePlans(t *testing.T) {
 	}{
 		"A100 pool scale-out: same hourly, max_count 5 -> 40": {
 			file:  "a100-scale-out.json",
-			want:  map[string][3]string{"azurerm_kubernetes_cluster_node_pool.a100": {"Standard_NC24ads_A100_v4 -> Standard_NC24ads_A100_v4", "7.346 -> 7.346 (max 146.92)", "eastus"}},
-			total: [4]string{"7.346", "7.346", "0", "146.92"},
+			want:  map[string][3]string{"azurerm_kubernetes_cluster_node_pool.a100": {"Standard_NC24ads_A100_v4 -> Standard_NC24ads_A100_v4", "7.546602 -> 7.546602 (max 150.93204)", "eastus"}},
+			// 2 nodes, each with a 512 GiB Premium SSD OS disk (P20, 73.22 a month).
+			total: [4]string{"7.546602", "7.546602", "0", "150.93204"},
 		},
 		"untagged A100 VM": {
 			file:  "a100-vm-no-tags.json",
-			want:  map[string][3]string{"azurerm_linux_virtual_machine.trainer": {"- -> Standard_NC24ads_A100_v4", "0 -> 3.673 (max 3.673)", "eastus"}},
-			total: [4]string{"0", "3.673", "3.673", "3.673"},
+			want:  map[string][3]string{"azurerm_linux_virtual_machine.trainer": {"- -> Standard_NC24ads_A100_v4", "0 -> 3.858164 (max 3.858164)", "eastus"}},
+			// its 1 TiB Premium SSD OS disk is P30: 135.17 a month, 0.185164 an hour.
+			total: [4]string{"0", "3.858164", "3.858164", "3.858164"},
 		},
 		"AKS GPU pool vm_size typo": {
 			file: "aks-gpu-typo.json",
 			want: map[string][3]string{
-				"azurerm_kubernetes_cluster.main":          {"Standard_D4s_v5 -> Standard_D4s_v5", "0.69 -> 0.69 (max 0.69)", "westeurope"},
-				"azurerm_kubernetes_cluster_node_pool.gpu": {"Standard_NC6s_v3 -> Standard_D16s_v5", "7.646 -> 1.84 (max 3.68)", "westeurope"},
+				"azurerm_kubernetes_cluster.main":          {"Standard_D4s_v5 -> Standard_D4s_v5", "0.771 -> 0.771 (max 0.771)", "westeurope"},
+				"azurerm_kubernetes_cluster_node_pool.gpu": {"Standard_NC6s_v3 -> Standard_D16s_v5", "7.750164 -> 1.944164 (max 3.888328)", "westeurope"},
 			},
-			total: [4]string{"8.336", "2.53", "-5.806", "4.37"},
+			// OS disks: P10 (128 GiB) on the system node, P15 (256 GiB) on each GPU node.
+			total: [4]string{"8.521164", "2.715164", "-5.806", "4.659328"},
 		},
 		"bucket lifecycle has no compute": {
 			file: "bucket-lifecycle.json", want: map[string][3]string{},

@@ -18,6 +18,10 @@ type Pricing struct {
 	// Discounts apply to the list price; the first that matches wins, so
 	// put SKU patterns before whole clouds.
 	Discounts []Discount
+	// SpotPrices are your observed USD per hour for one spot (preemptible,
+	// low-priority) instance of a SKU, by SKU name; they win over spot
+	// discounts. Spot capacity with neither has no expected price.
+	SpotPrices map[string]float64
 }
 
 // Discount takes a fraction off the list price of the SKUs it matches:
@@ -27,21 +31,48 @@ type Discount struct {
 	Cloud, SKU string
 	// Fraction is the share taken off: 0.28 pays 72% of list.
 	Fraction float64
+	// Spot makes the discount one off the on-demand list price for spot
+	// capacity only (0.7 pays 30% of on-demand); other discounts apply to
+	// on-demand capacity only.
+	Spot bool
 }
 
 // IsZero reports whether the pricing leaves list prices as they are.
-func (p Pricing) IsZero() bool { return len(p.Prices) == 0 && len(p.Discounts) == 0 }
+func (p Pricing) IsZero() bool {
+	return len(p.Prices) == 0 && len(p.Discounts) == 0 && len(p.SpotPrices) == 0
+}
 
 // apply returns your price for one instance of a SKU whose list price is
 // list, and how it was found ("" when it is the list price).
 func (p Pricing) apply(cloud, sku string, list float64) (float64, string) {
-	for name, v := range p.Prices {
+	v, how, _ := p.find(cloud, sku, list, false)
+	return v, how
+}
+
+// spot returns your price for one spot instance of a SKU whose on-demand
+// list price is list, how it was found, and false when the pricing gives
+// none.
+func (p Pricing) spot(cloud, sku string, list float64) (float64, string, bool) {
+	return p.find(cloud, sku, list, true)
+}
+
+// find is apply (spot false) or spot: a price of your own, else the first
+// matching discount of the capacity, else the list price and false.
+func (p Pricing) find(cloud, sku string, list float64, spot bool) (float64, string, bool) {
+	prices, what := p.Prices, "your price"
+	if spot {
+		prices, what = p.SpotPrices, "your spot price"
+	}
+	for name, v := range prices {
 		if strings.EqualFold(name, sku) {
-			return v, "your price"
+			return v, what, true
 		}
 	}
 	lower := strings.ToLower(sku)
 	for _, d := range p.Discounts {
+		if d.Spot != spot {
+			continue
+		}
 		if d.SKU != "" {
 			if ok, _ := path.Match(strings.ToLower(d.SKU), lower); !ok {
 				continue
@@ -49,7 +80,30 @@ func (p Pricing) apply(cloud, sku string, list float64) (float64, string) {
 		} else if d.Cloud != cloud {
 			continue
 		}
-		return round6(list * (1 - d.Fraction)), strconv.FormatFloat(round6(100*d.Fraction), 'f', -1, 64) + "% discount"
+		how := strconv.FormatFloat(round6(100*d.Fraction), 'f', -1, 64) + "% discount"
+		if spot {
+			how = strconv.FormatFloat(round6(100*d.Fraction), 'f', -1, 64) + "% spot discount off on-demand"
+		}
+		return round6(list * (1 - d.Fraction)), how, true
 	}
-	return list, ""
+	return list, "", false
+}
+
+// SpotUnpriced is why spot capacity has no expected price: the market
+// sets it. Its ceiling (the on-demand price) is Group.SpotCeiling.
+const SpotUnpriced = "spot capacity: its price moves with the market and the config gives no spot price"
+
+// spot prices a spot group from its on-demand list price and your
+// on-demand price (the ceiling): your spot price when the pricing has one,
+// else unpriced with SpotUnpriced.
+func (a *analysis) spot(g *Group, list, onDemand float64) {
+	g.Capacity = CapacitySpot
+	ceiling := onDemand
+	g.SpotCeiling = &ceiling
+	price, how, ok := a.opt.Pricing.spot(g.SKU.Cloud, g.SKU.Name, list)
+	if !ok {
+		g.Unpriced = SpotUnpriced
+		return
+	}
+	g.ListHourly, g.Hourly, g.PriceNote = &list, &price, how
 }

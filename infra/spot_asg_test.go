@@ -21,7 +21,7 @@ func TestAutoscalingGroupSpot(t *testing.T) {
 	}
 	side := &sview{SKU: "p3.2xlarge", Region: "us-east-1", Source: RegionFromProvider, Scale: auto(2, 2, 4), GPUs: 2, MaxGPUs: 4,
 		GPUModel: "NVIDIA V100 16GB", Name: "gpu"}
-	spot := []string{"after: spot or low-priority capacity: the catalog has on-demand prices only"}
+	spot := []string{"after: spot capacity: its price moves with the market and the config gives no spot price"}
 	runAdapterCases(t, map[string]adapterCase{
 		"all spot above a zero base": {
 			plan: asg(mip(map[string]any{"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0})),

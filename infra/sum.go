@@ -7,7 +7,8 @@ package infra
 // counted as zero, so a missing price never looks like a saving) and is
 // counted in UnpricedResources, with its reasons in Unpriced. A total is
 // nil when no resource could be priced. Resources that bill through
-// another (Cost.BilledVia) are left out entirely.
+// another (Cost.BilledVia) are left out entirely, and so is a disk
+// resource with no price (its Cost.DiskGaps list it as not estimated).
 type PlanCost struct {
 	HourlyBefore, HourlyAfter, HourlyDelta *float64
 	// MaxHourlyBefore and MaxHourlyAfter are every autoscaled fleet at its
@@ -54,6 +55,9 @@ func Sum(resources []*Resource) PlanCost {
 			continue
 		}
 		c := &r.Cost
+		if !summable(c) && len(c.Unpriced) == 0 && len(c.DiskGaps) > 0 {
+			continue // a disk with no price: listed as not estimated
+		}
 		if !summable(c) {
 			pc.UnpricedResources++
 			pc.Unpriced = append(pc.Unpriced, c.Unpriced...)

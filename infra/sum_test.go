@@ -51,7 +51,7 @@ func TestSum(t *testing.T) {
 		"nothing priced: totals are nil, not zero": {
 			plan: tplan{changes: []rc{{addr: "azurerm_linux_virtual_machine.a", actions: []string{"create"}, after: map[string]any{"size": "Standard_NC24ads_A100_v4"}}}},
 			want: sview{Before: "nil", After: "nil", Delta: "nil", MaxAfter: "nil", Overlap: "nil", UnpricedResources: 1,
-				Reasons: []string{"azurerm_linux_virtual_machine.a Standard_NC24ads_A100_v4 (after): region unknown: the resource and its provider name none and no default region is set"}},
+				Reasons: []string{"azurerm_linux_virtual_machine.a Standard_NC24ads_A100_v4 (after): region unknown: neither the resource nor its provider names a region, and no default region is set"}},
 		},
 		"EC2 type, region unknown: the us-east-1 list price, approximate": {
 			plan: tplan{changes: []rc{{addr: "aws_instance.a", actions: []string{"create"}, after: map[string]any{"instance_type": "p4d.24xlarge"}}}},

@@ -60,6 +60,20 @@ const (
 	KindEndpoint       Kind = "endpoint"        // serving endpoints (SageMaker endpoint, ...)
 	KindEndpointConfig Kind = "endpoint-config" // SageMaker endpoint configuration
 	KindNotebook       Kind = "notebook"
+	// KindDisk is a block-storage volume of its own (a managed disk, an
+	// EBS volume, a persistent disk).
+	KindDisk Kind = "disk"
+	// KindReservation is reserved compute capacity (an EC2 On-Demand
+	// Capacity Reservation or Capacity Block).
+	KindReservation Kind = "capacity-reservation"
+)
+
+// Capacity is how a group's instances are bought (Group.Capacity).
+const (
+	CapacityOnDemand    = ""
+	CapacitySpot        = "spot"
+	CapacityReservation = "capacity-reservation"
+	CapacityBlock       = "capacity-block"
 )
 
 // Scale is a node or instance count: min, expected and max. A fixed count
@@ -84,8 +98,18 @@ type Group struct {
 	Serverless bool
 	// Shadow is true for a SageMaker shadow variant (it bills like any other).
 	Shadow bool
-	// Spot is true for spot / low-priority capacity, which the catalog does not price.
+	// Spot is true for spot, preemptible and low-priority capacity: its
+	// price is your spot price (Pricing.SpotPrices, a spot discount), else
+	// unknown, with the on-demand price as its ceiling (SpotCeiling).
 	Spot bool
+	// Capacity says how the instances are bought when it is not on demand:
+	// CapacitySpot, CapacityReservation (priced at on-demand: a reservation
+	// bills whether used or not) or CapacityBlock (paid up front: unpriced).
+	Capacity string
+	// SpotCeiling is, for a spot group, the most one instance can cost: the
+	// on-demand price (your on-demand price under Options.Pricing); never
+	// the expected price.
+	SpotCeiling *float64
 	// Windows is true for a Windows VM or pool; the catalog prices Linux only.
 	Windows bool
 	// Hourly is the USD/hour of one instance of the group, attached
@@ -142,6 +166,10 @@ type Side struct {
 	// Config names what a SageMaker endpoint side runs (its endpoint
 	// configuration's name); "" elsewhere.
 	Config string
+	// Disks are the block storage of each instance of the side's group
+	// (a VM's OS and data disks, a pool node's OS disk), or the disk
+	// itself for a KindDisk resource; priced at list prices.
+	Disks []Disk
 }
 
 // Tags are the resource's cloud tags (AWS tags_all when known, GCP
@@ -304,6 +332,10 @@ type Cost struct {
 	// the regions whose prices the figures use.
 	Approximate  bool
 	PriceRegions []string
+	// DiskGaps are the disks whose price is not known (an Ultra disk, a
+	// size known only after apply), with the reason: they are left out
+	// of the figures and listed as not estimated, never as a $0 disk.
+	DiskGaps []Unpriced
 	// BilledVia is set when the resource does not bill by itself: a
 	// SageMaker endpoint configuration bills through the endpoints that use
 	// it ("aws_sagemaker_endpoint"). Its figures are what one endpoint
@@ -323,6 +355,12 @@ type Unpriced struct {
 	// Side is "before", "after", or SideBoth when both sides have the
 	// same gap (an unchanged resource is one item, not two).
 	Side string
-	// Group is the variant name when the resource has several groups.
+	// Group is the variant name when the resource has several groups,
+	// or the disk's name for a disk gap (Cost.DiskGaps).
 	Group string
+	// Capacity is the group's Capacity (CapacitySpot for spot capacity
+	// with no spot price); Ceiling is then the most the side can cost an
+	// hour at the expected scale: the on-demand price, never the expected one.
+	Capacity string
+	Ceiling  float64
 }

@@ -205,6 +205,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, client *h
 	}
 
 	merged, st := merge(base, obs, mergeOptions{All: *all})
+	if mode == "import" {
+		// The curated disk prices are the generator's own table.
+		disks, err := readDisks("cmd/pricegen/data/disk-prices.csv", strings.NewReader(diskTable))
+		if err != nil {
+			fmt.Fprintf(stderr, "pricegen: %v\n", err)
+			return 1
+		}
+		merged.Disks = disks
+	}
 	merged.Generated = now
 	merged.Note = appendNote(base.Note, now.Format("2006-01-02")+" "+step)
 	if _, err := infra.NewCatalog(merged); err != nil {
