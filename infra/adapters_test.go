@@ -731,7 +731,10 @@ func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
 		"google_compute_instance google_container_node_pool " +
 		// arm_test.go
 		"Microsoft.Compute/virtualMachines Microsoft.Compute/virtualMachineScaleSets Microsoft.ContainerService/managedClusters " +
-		"Microsoft.ContainerService/managedClusters/agentPools Microsoft.MachineLearningServices/workspaces/computes"
+		"Microsoft.ContainerService/managedClusters/agentPools Microsoft.MachineLearningServices/workspaces/computes " +
+		// disk_price_test.go, capacity_reservation_test.go
+		"azurerm_managed_disk aws_ebs_volume google_compute_disk aws_ec2_capacity_reservation aws_ec2_capacity_block_reservation " +
+		"aws_spot_instance_request azapi_resource Microsoft.MachineLearningServices/workspaces/onlineEndpoints/deployments"
 	if got := strings.Join(SupportedTypes(), " "); len(strings.Fields(got)) != len(strings.Fields(tested)) {
 		t.Errorf("SupportedTypes() = %s\nwant the %d types with adapter tests", got, len(strings.Fields(tested)))
 	}

@@ -21,14 +21,14 @@ func TestExamplePlans(t *testing.T) {
 		total [4]string
 	}{
 		"A100 pool scale-out: same hourly, max_count 5 -> 40": {
-			file:  "a100-scale-out.json",
-			want:  map[string][3]string{"azurerm_kubernetes_cluster_node_pool.a100": {"Standard_NC24ads_A100_v4 -> Standard_NC24ads_A100_v4", "7.546602 -> 7.546602 (max 150.93204)", "eastus"}},
+			file: "a100-scale-out.json",
+			want: map[string][3]string{"azurerm_kubernetes_cluster_node_pool.a100": {"Standard_NC24ads_A100_v4 -> Standard_NC24ads_A100_v4", "7.546602 -> 7.546602 (max 150.93204)", "eastus"}},
 			// 2 nodes, each with a 512 GiB Premium SSD OS disk (P20, 73.22 a month).
 			total: [4]string{"7.546602", "7.546602", "0", "150.93204"},
 		},
 		"untagged A100 VM": {
-			file:  "a100-vm-no-tags.json",
-			want:  map[string][3]string{"azurerm_linux_virtual_machine.trainer": {"- -> Standard_NC24ads_A100_v4", "0 -> 3.858164 (max 3.858164)", "eastus"}},
+			file: "a100-vm-no-tags.json",
+			want: map[string][3]string{"azurerm_linux_virtual_machine.trainer": {"- -> Standard_NC24ads_A100_v4", "0 -> 3.858164 (max 3.858164)", "eastus"}},
 			// its 1 TiB Premium SSD OS disk is P30: 135.17 a month, 0.185164 an hour.
 			total: [4]string{"0", "3.858164", "3.858164", "3.858164"},
 		},
