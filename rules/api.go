@@ -31,6 +31,7 @@ const (
 	RuleRetiredSKU          = "retired-sku"
 	RuleActionInvocation    = "action-invocation"
 	RuleGPUCapacityGap      = "gpu-capacity-gap"
+	RuleGPUIncrease         = "gpu-increase"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -68,6 +69,7 @@ var builtins = map[string]rule{
 	RuleRetiredSKU:          retiredSKU{},
 	RuleActionInvocation:    actionInvocation{},
 	RuleGPUCapacityGap:      gpuCapacityGap{},
+	RuleGPUIncrease:         gpuIncrease{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }
@@ -132,6 +134,10 @@ type scope struct {
 	// spareDrafts is the room rules make their drafts in (see spare),
 	// made on first use.
 	spareDrafts []draft
+	// all are every project evaluated together; first is set in the
+	// first one's scope, which judges what spans them (cost centers).
+	all   []Project
+	first bool
 }
 
 // changedResource is a resource being created or changed (it has an after
@@ -285,8 +291,9 @@ func (c *Config) EvaluateWith(projects []Project, extra []Finding, overrides []O
 	// in the same order.
 	var batches []batch
 	n := len(extra)
-	for _, p := range projects {
+	for i, p := range projects {
 		s := newScope(c, p)
+		s.all, s.first = projects, i == 0 // the roll-up by cost center spans them
 		var runs []run
 		for _, id := range builtinIDs() {
 			set := settings[id]
@@ -610,44 +617,6 @@ func sortFindings(findings []Finding) {
 			k = from
 		}
 	}
-}
-
-// parallelSort is the number of findings from which sortFindings sorts
-// two halves on two goroutines and merges them. Tests lower it.
-var parallelSort = 20_000
-
-// sortHalves sorts pos by order, a total order (the position is its last
-// key), in two halves at once, then merges them into a new slice: the
-// same order as sorting pos whole.
-func sortHalves(pos []int32, order func(i, j int32) int) []int32 {
-	half := len(pos) / 2
-	a, b := pos[:half], pos[half:]
-	par.Each(2, func(k int) { slices.SortFunc([][]int32{a, b}[k], order) })
-	// The order is total (the position breaks ties), so the merged list is
-	// one: the second goroutine merges its later half from the ends.
-	out := make([]int32, len(pos))
-	par.Each(2, func(k int) {
-		if k == 0 {
-			i, j := len(a)-1, len(b)-1
-			for k := len(out) - 1; k >= half; k-- {
-				if j < 0 || (i >= 0 && order(a[i], b[j]) > 0) {
-					out[k], i = a[i], i-1
-				} else {
-					out[k], j = b[j], j-1
-				}
-			}
-			return
-		}
-		i, j := 0, 0
-		for k := range half {
-			if i == len(a) || (j < len(b) && order(b[j], a[i]) < 0) {
-				out[k], j = b[j], j+1
-			} else {
-				out[k], i = a[i], i+1
-			}
-		}
-	})
-	return out
 }
 
 func rank(f Finding) int {

@@ -51,8 +51,9 @@ type Config struct {
 	// CheckPerProject asks for one more check run per project.
 	CheckPerProject bool `yaml:"check_per_project,omitempty" doc:"Also publish one check run per project, named planwarden/<project>, so branch protection can require projects one by one."`
 	// MinimizeOutdated is nil for the default (true).
-	MinimizeOutdated *bool         `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
-	Pricing          PricingConfig `yaml:"pricing,omitempty" doc:"What you pay instead of list prices: your price per SKU, discounts by SKU pattern or cloud. Figures then read your price; the JSON report keeps list prices beside them."`
+	MinimizeOutdated *bool                `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
+	Pricing          PricingConfig        `yaml:"pricing,omitempty" doc:"What you pay instead of list prices: your price per SKU, discounts by SKU pattern or cloud. Figures then read your price; the JSON report keeps list prices beside them."`
+	CostAllocation   CostAllocationConfig `yaml:"cost_allocation,omitempty" doc:"How GPUs and hourly cost are rolled up by cost center across the projects of a pull request: the tags that name it and a monthly budget per tag value."`
 
 	file   string
 	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
@@ -119,6 +120,35 @@ type RuleSettings struct {
 	RetiredSKU          RuleSetting         `yaml:"retired-sku,omitempty" doc:"A resource is created on, or moved to, a SKU its vendor has retired. Default: warn."`
 	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
 	GPUCapacityGap      RuleSetting         `yaml:"gpu-capacity-gap,omitempty" doc:"GPU capacity is deleted before its replacement exists (a GPU pool replaced delete-first, or deleted while another is created). Default: block in protected environments, warn elsewhere."`
+	GPUIncrease         GPUIncreaseSetting  `yaml:"gpu-increase,omitempty" doc:"The GPUs of a resource, or of a project, grow by more than a threshold at the expected or the maximum scale. Default: warn above 8 GPUs; block above 64 in protected environments (warn elsewhere)."`
+}
+
+// GPUIncreaseSetting configures gpu-increase: GPUs (accelerators) added at
+// the expected or the maximum scale.
+type GPUIncreaseSetting struct {
+	RuleSetting `yaml:",inline"`
+	Warn        *float64 `yaml:"warn,omitempty" doc:"Warn when more than this many GPUs are added. Default: 8 (one 8-GPU node)." min:"0"`
+	Block       *float64 `yaml:"block,omitempty" doc:"Block, in protected environments, when more than this many GPUs are added (elsewhere: warn). Default: 64 (eight 8-GPU nodes)." min:"0"`
+}
+
+// CostAllocationConfig says how the roll-up by cost center reads a
+// resource's cost center, and the monthly budget of each.
+type CostAllocationConfig struct {
+	Tags          []string                    `yaml:"tags,omitempty" doc:"Tag (or label) keys that name a resource's cost center, the first present wins. Default: [cost-center]."`
+	MonthlyBudget map[string]BudgetThresholds `yaml:"monthly_budget,omitempty" doc:"By cost center (a value of the tags; (untagged) for resources with none): USD per month its priced resources may cost, across every project of the pull request, after a change that raises it (730 hours a month). Findings are cost-increase's." keys:"cost-center"`
+}
+
+// DefaultCostCenterTag is the tag the roll-up by cost center reads when
+// the config names none.
+const DefaultCostCenterTag = "cost-center"
+
+// CostCenterTags returns the tag keys that name a resource's cost center:
+// cost_allocation.tags, else DefaultCostCenterTag.
+func (c *Config) CostCenterTags() []string {
+	if c != nil && len(c.CostAllocation.Tags) > 0 {
+		return c.CostAllocation.Tags
+	}
+	return []string{DefaultCostCenterTag}
 }
 
 // RuleSetting changes the severity of a rule's findings: everywhere, or in
@@ -151,8 +181,8 @@ type AllowedSKUsSetting struct {
 // warn threshold a warning.
 type CostSetting struct {
 	RuleSetting    `yaml:",inline"`
-	HourlyDelta    Thresholds `yaml:"hourly_delta,omitempty" doc:"USD per hour added at the expected scale. Default: warn 10, block 1000."`
-	MaxHourlyDelta Thresholds `yaml:"max_hourly_delta,omitempty" doc:"USD per hour added at the maximum autoscaling scale. Default: warn 50, block 5000."`
+	HourlyDelta    Thresholds `yaml:"hourly_delta,omitempty" doc:"USD per hour added at the expected scale. Default: warn 25 (about one 8-GPU A100 node), block 100 (about two 8-GPU H100 nodes, $73,000 a month)."`
+	MaxHourlyDelta Thresholds `yaml:"max_hourly_delta,omitempty" doc:"USD per hour added at the maximum autoscaling scale. Default: warn 100, block 1000."`
 	// Percent and MonthlyBudget judge the project as a whole.
 	Percent       PercentThresholds           `yaml:"percent,omitempty" doc:"Percent of the project's hourly cost before the change that the change adds, at the expected scale. Default: none."`
 	MonthlyBudget map[string]BudgetThresholds `yaml:"monthly_budget,omitempty" doc:"By environment: USD per month the project may cost after a change that raises it, at the expected scale (730 hours a month). Default: none." keys:"environment"`
@@ -447,10 +477,10 @@ func (c *Config) requiredTags() []string {
 
 // Default cost-increase thresholds, USD per hour.
 const (
-	defaultHourlyWarn     = 10
-	defaultHourlyBlock    = 1000
-	defaultMaxHourlyWarn  = 50
-	defaultMaxHourlyBlock = 5000
+	defaultHourlyWarn     = 25
+	defaultHourlyBlock    = 100
+	defaultMaxHourlyWarn  = 100
+	defaultMaxHourlyBlock = 1000
 )
 
 func orDefault(p *float64, d float64) float64 {
@@ -476,6 +506,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleRetiredSKU:          &r.RetiredSKU,
 		RuleActionInvocation:    &r.ActionInvocation,
 		RuleGPUCapacityGap:      &r.GPUCapacityGap,
+		RuleGPUIncrease:         &r.GPUIncrease.RuleSetting,
 	}
 }
 

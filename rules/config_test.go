@@ -74,6 +74,7 @@ rules:
   retired-sku: {severity: block, environments: {dev: off}}
   action-invocation: {severity: warn, environments: {prod: block}}
   gpu-capacity-gap: {severity: block, environments: {dev: warn}}
+  gpu-increase: {severity: warn, environments: {dev: info}, warn: 16, block: 128}
 overrides:
   gpu-sku-loss:
     users: [alice, "@Bob"]
@@ -99,6 +100,14 @@ pricing:
   discounts:
     - {sku: "Standard_NC*", discount: 0.35}
     - {cloud: azure, discount: 0.28}
+    - {sku: "p5.*", capacity: spot, discount: 0.6}
+  spot_prices:
+    Standard_NC24ads_A100_v4: 1.10
+cost_allocation:
+  tags: [cost-center, team]
+  monthly_budget:
+    ml-research: {warn: 50000, block: 80000}
+    (untagged): {warn: 1000}
 `
 
 func TestEveryKey(t *testing.T) {
@@ -134,6 +143,8 @@ func TestEveryKey(t *testing.T) {
 			RetiredSKU:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityOff}},
 			ActionInvocation: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"prod": SeverityBlock}},
 			GPUCapacityGap:   RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
+			GPUIncrease: GPUIncreaseSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"dev": SeverityInfo}},
+				Warn: f(16), Block: f(128)},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
@@ -146,7 +157,10 @@ func TestEveryKey(t *testing.T) {
 		PlanWorkflows:      []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
 		PlanWorkflowInputs: []string{"scripts/plan/**", "Makefile"},
 		Pricing: PricingConfig{Prices: map[string]float64{"Standard_NC24ads_A100_v4": 2.90},
-			Discounts: []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}}},
+			Discounts:  []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}, {SKU: "p5.*", Capacity: "spot", Discount: 0.6}},
+			SpotPrices: map[string]float64{"Standard_NC24ads_A100_v4": 1.10}},
+		CostAllocation: CostAllocationConfig{Tags: []string{"cost-center", "team"},
+			MonthlyBudget: map[string]BudgetThresholds{"ml-research": {Warn: f(50000), Block: f(80000)}, "(untagged)": {Warn: f(1000)}}},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
 		t.Errorf("decoded config (-want +got):\n%s", diff)
@@ -293,11 +307,11 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
@@ -350,7 +364,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
-			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase (did you mean "gpu-sku-loss"?)`},
 		},
 		"typo of a nested key": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
@@ -362,7 +376,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"plan-errored cannot be configured": {
 			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
-			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap`},
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase`},
 		},
 		"threshold is a string": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
@@ -458,7 +472,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"override of an unknown rule": {
 			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
-			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-increase, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"override of plan-errored": {
 			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",
@@ -682,7 +696,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))
@@ -700,6 +714,8 @@ func TestPricingConfigErrors(t *testing.T) {
 		"unknown cloud":            {"pricing:\n  discounts:\n    - {cloud: oracle, discount: 0.1}\n", `pricing.discounts[0].cloud: "oracle" is not allowed; expected one of: azure, aws, aws-sagemaker, gcp`},
 		"a price of zero":          {"pricing:\n  prices:\n    Standard_D4s_v5: 0\n", "pricing.prices.Standard_D4s_v5: expected your USD per hour, above 0, got 0"},
 		"a bad pattern":            {"pricing:\n  discounts:\n    - {sku: \"Standard_[\", discount: 0.1}\n", `pricing.discounts[0].sku: "Standard_[" is not a valid pattern`},
+		"a spot price of zero":     {"pricing:\n  spot_prices:\n    p5.48xlarge: 0\n", "pricing.spot_prices.p5.48xlarge: expected your USD per hour, above 0, got 0"},
+		"an unknown capacity":      {"pricing:\n  discounts:\n    - {cloud: aws, capacity: reserved, discount: 0.1}\n", `pricing.discounts[0].capacity: "reserved" is not allowed; expected one of: on-demand, spot`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

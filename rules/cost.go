@@ -120,7 +120,36 @@ func (costIncrease) check(s *scope) []draft {
 			remedy:   "Check the SKUs and node counts of the resources whose cost rises; the thresholds are under rules.cost-increase.",
 		})
 	}
-	return append(out, s.projectCostLimits(set)...)
+	out = append(out, s.projectCostLimits(set)...)
+	if s.first && len(s.cfg.CostAllocation.MonthlyBudget) > 0 {
+		out = append(out, s.costCenterBudgets()...)
+	}
+	return out
+}
+
+// costCenterBudgets judges each cost center's monthly cost after a change
+// that raises it, across every project evaluated together, against its
+// budget (cost_allocation.monthly_budget).
+func (s *scope) costCenterBudgets() []draft {
+	plans := make([][]*infra.Resource, len(s.all))
+	for i, p := range s.all {
+		plans[i] = p.Resources
+	}
+	var out []draft
+	for _, cc := range infra.CostCenters(s.cfg.CostCenterTags(), plans...) {
+		b, ok := s.cfg.CostAllocation.MonthlyBudget[cc.Value]
+		if !ok || cc.HourlyAfter-cc.HourlyBefore <= 0.005 {
+			continue
+		}
+		monthly := cc.HourlyAfter * infra.HoursPerMonth
+		if sev := levelOf(monthly, b.Warn, b.Block); sev != "" {
+			out = append(out, draft{severity: sev,
+				message: fmt.Sprintf("cost center %s would cost %s per month after this change (%s more per month, across the projects of this pull request), over its budget (%s)",
+					code(cc.Value), infra.FormatUSD(monthly, "$"), infra.FormatUSD((cc.HourlyAfter-cc.HourlyBefore)*infra.HoursPerMonth, "$"), limitText(b.Warn, b.Block, "/month")),
+				remedy: "Reduce what the change adds, or raise the budget under cost_allocation.monthly_budget." + cc.Value + " (on the base branch)."})
+		}
+	}
+	return out
 }
 
 // projectCostLimits judges the project's cost as a whole: the share of
@@ -295,15 +324,29 @@ func (t *sentence) nodes(r *infra.Resource) {
 	t.sku(r.After)
 }
 
-// unpricedSKU: a SKU of a resource being created or changed is not in the
-// price catalog, so cost-increase cannot judge it.
+// unpricedSKU: a SKU of a resource being created or changed has no price,
+// so cost-increase cannot judge it. One finding per SKU, region and
+// reason (thirty spot pools of one SKU are one finding, not thirty), at
+// the first resource's address, naming how many resources it covers.
 type unpricedSKU struct{}
 
 func (unpricedSKU) severity(*scope) Severity { return SeverityWarn }
 
+// unpricedGroup is the resources of one SKU, region and reason.
+type unpricedGroup struct {
+	u       infra.Unpriced
+	first   *infra.Resource
+	names   []string // the first few resources, as subjects
+	n       int
+	ceiling float64
+}
+
+// unpricedNamed is how many resources a grouped finding names.
+const unpricedNamed = 3
+
 func (unpricedSKU) check(s *scope) []draft {
-	out := s.spare()
-	var msg sentence
+	var groups []*unpricedGroup
+	var index map[[3]string]*unpricedGroup
 	for _, c := range s.changedResources() {
 		r := c.r
 		if len(r.Cost.Unpriced) == 0 {
@@ -313,34 +356,87 @@ func (unpricedSKU) check(s *scope) []draft {
 			if slices.ContainsFunc(r.Cost.Unpriced[:i], func(v infra.Unpriced) bool { return sameSKUKey(u, v) }) {
 				continue // a SKU and region said before
 			}
-			msg = msg[:0]
-			msg.add("the cost of ")
-			msg.subject(r)
-			if u.SKU != "" {
-				msg.add(" (")
-				msg.code(u.SKU)
-				if u.Region != "" {
-					msg.add(" in ", u.Region)
+			k := [3]string{u.SKU, u.Region, u.Reason}
+			g := index[k]
+			if g == nil {
+				if index == nil {
+					index = map[[3]string]*unpricedGroup{}
 				}
-				msg.add(")")
+				g = &unpricedGroup{u: u, first: r}
+				index[k] = g
+				groups = append(groups, g)
 			}
-			reason := u.Reason
-			if reason == "" {
-				reason = "its SKU is not in planwarden's price catalog"
+			g.n++
+			g.ceiling += u.Ceiling
+			if len(g.names) < unpricedNamed {
+				g.names = append(g.names, subject(r))
 			}
-			msg.add(" is not checked: ", reason)
-			addr := u.Address
-			if addr == "" {
-				addr = r.Address
-			}
-			out = append(out, draft{
-				address: addr,
-				message: s.texts.keep(msg),
-				remedy:  "Check the hourly price by hand; if the SKU is real and current, ask for it to be added to planwarden's catalog.",
-			})
 		}
 	}
+	out := s.spare()
+	var msg sentence
+	for _, g := range groups {
+		u := g.u
+		msg = msg[:0]
+		msg.add("the cost of ")
+		if g.n == 1 {
+			msg.subject(g.first)
+		} else {
+			msg.add(count(float64(g.n)), " resources")
+		}
+		if u.SKU != "" {
+			msg.add(" (")
+			msg.code(u.SKU)
+			if u.Region != "" {
+				msg.add(" in ", u.Region)
+			}
+			msg.add(")")
+		}
+		reason := u.Reason
+		if reason == "" {
+			reason = "its SKU is not in planwarden's price catalog"
+		}
+		msg.add(" is not checked: ", reason)
+		if u.Capacity == infra.CapacitySpot && g.ceiling > 0 {
+			msg.add("; at most ")
+			msg.money(g.ceiling)
+			msg.add(" at the expected scale, the on-demand price")
+		}
+		if g.n > 1 {
+			msg.add(" (", strings.Join(g.names, ", "))
+			if more := g.n - len(g.names); more > 0 {
+				msg.add(" and ", count(float64(more)), " more")
+			}
+			msg.add(")")
+		}
+		addr := u.Address
+		if addr == "" {
+			addr = g.first.Address
+		}
+		out = append(out, draft{address: addr, message: s.texts.keep(msg), remedy: unpricedRemedy(u)})
+	}
 	return out
+}
+
+// unpricedRemedy says how to give an unpriced item a price: the config's
+// pricing key where one applies.
+func unpricedRemedy(u infra.Unpriced) string {
+	key := "pricing.prices." + u.SKU
+	switch {
+	case u.Capacity == infra.CapacitySpot:
+		return "Give your observed spot rate under pricing.spot_prices." + u.SKU + " (or a discount with capacity: spot under pricing.discounts) in the base branch's config; until then the on-demand price is only its ceiling."
+	case u.Capacity == infra.CapacityBlock:
+		return "A Capacity Block is paid up front: check the block's price where it was bought; the hourly figures leave it out."
+	case strings.HasPrefix(u.Reason, "region unknown"):
+		return "Name the region on the resource or its provider block, or pass --default-region, so the SKU can be priced."
+	case u.SKU == "" || strings.Contains(u.Reason, "known only after apply"):
+		return "Check the hourly price by hand: it can be priced once the plan knows the SKU and the count."
+	case strings.HasPrefix(u.Reason, "Windows"):
+		return "Give your Windows price under " + key + " in the base branch's config (it applies in every region)."
+	case strings.HasPrefix(u.Reason, "no price for"):
+		return "Give your hourly price under " + key + " in the base branch's config (it applies in every region), or ask for the region to be added to planwarden's catalog."
+	}
+	return "Check the SKU name; if it is right, give its hourly price under " + key + " in the base branch's config, or ask for it to be added to planwarden's catalog."
 }
 
 // sameSKUKey reports whether u and v have the same SKU and region, as

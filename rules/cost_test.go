@@ -30,18 +30,18 @@ func TestCostIncrease(t *testing.T) {
 		},
 		"new VM over the hourly warn threshold": {
 			res: []*infra.Resource{withCost(vm("azurerm_linux_virtual_machine.big", nil, side(skuA100, named("big"))),
-				infra.Cost{HourlyAfter: usd(14.69), MaxHourlyAfter: usd(14.69)})},
-			want: []string{"warn cost-increase azurerm_linux_virtual_machine.big: VM `big` can cost $14.69/h more at the expected scale ($0.00/h -> $14.69/h)"},
+				infra.Cost{HourlyAfter: usd(32.77), MaxHourlyAfter: usd(32.77)})},
+			want: []string{"warn cost-increase azurerm_linux_virtual_machine.big: VM `big` can cost $32.77/h more at the expected scale ($0.00/h -> $32.77/h)"},
 		},
 		"a new pool says how many nodes it may grow to": {
-			res: []*infra.Resource{withCost(pool("azurerm_kubernetes_cluster_node_pool.new", nil, side(skuA100, named("new"), nodes(1, 1, 20))),
-				infra.Cost{HourlyAfter: usd(3.5), MaxHourlyAfter: usd(70)})},
-			want: []string{"warn cost-increase azurerm_kubernetes_cluster_node_pool.new: node pool `new` can cost $70.00/h more at maximum scale ($0.00/h -> $70.00/h; up to 20 x Standard_NC24ads_A100_v4 (1 x A100))"},
+			res: []*infra.Resource{withCost(pool("azurerm_kubernetes_cluster_node_pool.new", nil, side(skuA100, named("new"), nodes(1, 1, 40))),
+				infra.Cost{HourlyAfter: usd(3.5), MaxHourlyAfter: usd(140)})},
+			want: []string{"warn cost-increase azurerm_kubernetes_cluster_node_pool.new: node pool `new` can cost $140.00/h more at maximum scale ($0.00/h -> $140.00/h; up to 40 x Standard_NC24ads_A100_v4 (1 x A100))"},
 		},
 		"a backtick in a name cannot end its code span": {
 			res: []*infra.Resource{withCost(vm("azurerm_linux_virtual_machine.big", nil, side(skuA100, named("big`vm"))),
-				infra.Cost{HourlyAfter: usd(14.69), MaxHourlyAfter: usd(14.69)})},
-			want: []string{"warn cost-increase azurerm_linux_virtual_machine.big: VM `big'vm` can cost $14.69/h more at the expected scale ($0.00/h -> $14.69/h)"},
+				infra.Cost{HourlyAfter: usd(32.77), MaxHourlyAfter: usd(32.77)})},
+			want: []string{"warn cost-increase azurerm_linux_virtual_machine.big: VM `big'vm` can cost $32.77/h more at the expected scale ($0.00/h -> $32.77/h)"},
 		},
 		"both deltas over, the worse severity wins": {
 			cfg: "version: 1\nrules:\n  cost-increase:\n    hourly_delta: {warn: 1, block: 1000}\n    max_hourly_delta: {warn: 1, block: 5}\n",
@@ -56,17 +56,17 @@ func TestCostIncrease(t *testing.T) {
 		},
 		"many small increases add up": {
 			res: []*infra.Resource{
-				withCost(vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, named("a"))), infra.Cost{HourlyAfter: usd(6), MaxHourlyAfter: usd(6)}),
-				withCost(vm("azurerm_linux_virtual_machine.b", nil, side(skuA100, named("b"))), infra.Cost{HourlyAfter: usd(6), MaxHourlyAfter: usd(6)}),
+				withCost(vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, named("a"))), infra.Cost{HourlyAfter: usd(15), MaxHourlyAfter: usd(15)}),
+				withCost(vm("azurerm_linux_virtual_machine.b", nil, side(skuA100, named("b"))), infra.Cost{HourlyAfter: usd(15), MaxHourlyAfter: usd(15)}),
 			},
-			want: []string{"warn cost-increase : the changes of project `ml` together can cost $12.00/h more at the expected scale, over 2 resources"},
+			want: []string{"warn cost-increase : the changes of project `ml` together can cost $30.00/h more at the expected scale, over 2 resources"},
 		},
 		"a total no worse than its parts is not repeated": {
 			res: []*infra.Resource{
-				withCost(vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, named("a"))), infra.Cost{HourlyAfter: usd(11), MaxHourlyAfter: usd(11)}),
+				withCost(vm("azurerm_linux_virtual_machine.a", nil, side(skuA100, named("a"))), infra.Cost{HourlyAfter: usd(30), MaxHourlyAfter: usd(30)}),
 				withCost(vm("azurerm_linux_virtual_machine.b", nil, side(skuA100, named("b"))), infra.Cost{HourlyAfter: usd(6), MaxHourlyAfter: usd(6)}),
 			},
-			want: []string{"warn cost-increase azurerm_linux_virtual_machine.a: VM `a` can cost $11.00/h more at the expected scale ($0.00/h -> $11.00/h)"},
+			want: []string{"warn cost-increase azurerm_linux_virtual_machine.a: VM `a` can cost $30.00/h more at the expected scale ($0.00/h -> $30.00/h)"},
 		},
 		"endpoint configuration billed through its endpoint": {
 			res: []*infra.Resource{withCost(&infra.Resource{Address: "aws_sagemaker_endpoint_configuration.llm", Type: "aws_sagemaker_endpoint_configuration",

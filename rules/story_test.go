@@ -83,7 +83,9 @@ func TestStories(t *testing.T) {
 		"35 more A100 nodes at max warns out of the box": {
 			plan: "a100-scale-out", env: "prod", verdict: VerdictWarn,
 			want: []string{
-				"warn cost-increase azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` can cost $128.56/h more at maximum scale ($18.37/h -> $146.92/h; max 5 -> 40 x Standard_NC24ads_A100_v4 (1 x A100 PCIe))",
+				// 512 GiB Premium SSD OS disks (P20) ride along with each node.
+				"warn cost-increase azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` can cost $132.07/h more at maximum scale ($18.87/h -> $150.93/h; max 5 -> 40 x Standard_NC24ads_A100_v4 (1 x A100 PCIe))",
+				"warn gpu-increase azurerm_kubernetes_cluster_node_pool.a100: node pool `a100` can add 35 GPUs at maximum scale (5 -> 40 A100 PCIe)",
 			},
 		},
 	}
