@@ -3,6 +3,7 @@ package comment
 import (
 	"strings"
 
+	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 )
@@ -168,6 +169,14 @@ func details(c *review.Change) string {
 		parts = append(parts, "SKU "+codeCell(c.SKUBefore()))
 	default:
 		parts = append(parts, "SKU "+beforeAfter(skuCell(c.SKUBefore()), skuCell(c.SKUAfter())))
+	}
+	if reg := c.PriceRegion(); reg != "" {
+		// The region whose list prices the row's figures are.
+		mark := ""
+		if c.PriceBasis() == infra.BasisApproximate {
+			mark = "≈ "
+		}
+		parts = append(parts, mark+"priced in "+codeCell(reg))
 	}
 	if len(c.ReplacePaths()) > 0 {
 		ps := make([]string, 0, min(len(c.ReplacePaths()), 4))

@@ -25,8 +25,8 @@ func TestDeposedObjectIsNamed(t *testing.T) {
 	for _, want := range []string{
 		"| `aws_instance.a` | `g5.xlarge` → `g5.2xlarge` |",
 		"| `aws_instance.a` (deposed `00000001`) | `p3.2xlarge` → — |",
-		"| **replace** | `aws_instance.a` | `aws_instance` | SKU `g5.xlarge` → `g5.2xlarge`; new one first |",
-		"| **delete** | `aws_instance.a` | `aws_instance` | deposed object `00000001`; SKU `p3.2xlarge` |",
+		"| **replace** | `aws_instance.a` | `aws_instance` | SKU `g5.xlarge` → `g5.2xlarge`; priced in `us-east-1`; new one first |",
+		"| **delete** | `aws_instance.a` | `aws_instance` | deposed object `00000001`; SKU `p3.2xlarge`; priced in `us-east-1` |",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, body)

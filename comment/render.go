@@ -209,6 +209,14 @@ func (v *view) headline() string {
 	if !changed(v.total) {
 		return "✅ No changes: nothing to review"
 	}
+	if n := v.leftOut(); n > 0 {
+		// No reassurance about cost that leaves resources out.
+		s := "☑️ No findings, but the cost of " + plural(n, "resource is", "resources are") + " not estimated"
+		if over > 0 {
+			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but the cost of " + plural(n, "resource is", "resources are") + " not estimated"
+		}
+		return s
+	}
 	if over > 0 {
 		return "✅ Nothing left to worry about: " + plural(over, "finding was", "findings were") + " overridden"
 	}
@@ -219,18 +227,28 @@ func (v *view) headline() string {
 func (v *view) title() string {
 	h := v.headline()
 	_, h, _ = strings.Cut(h, " ")
+	if g := v.gpuTotals().text(); g != "" {
+		h += " · GPUs " + g
+	}
 	return truncate(h+" · "+counts(v.total), 200)
 }
 
 func (v *view) countsLine() string {
 	v.prepare()
-	s := "**Plan:** " + counts(v.total)
+	s := ""
+	// GPUs lead when they change, so a GPU loss never reads as a saving.
+	if g := v.gpuTotals().text(); g != "" {
+		s = "**GPUs:** " + g + " · "
+	}
+	s += "**Plan:** " + counts(v.total)
 	if v.multi {
 		s += " across " + groupInt(len(v.r.Projects)) + " projects"
 	}
 	t := v.r.Totals
 	s += " · **Cost:** "
 	switch {
+	case !v.priced && v.unpriced.n == 0 && v.leftOut() > 0:
+		s += "not estimated (" + plural(v.leftOut(), "resource", "resources") + " that bill, listed under Cost)"
 	case !v.priced && v.unpriced.n == 0:
 		s += "no priced resources"
 	case t.HourlyDelta != nil:
@@ -238,14 +256,10 @@ func (v *view) countsLine() string {
 	default:
 		s += "change unknown"
 	}
-	// At maximum scale the change can differ from the expected one (a new
-	// pool with min_count 0 is +$0.00 expected): say both.
-	if m, a := t.MaxHourlyAfter, t.HourlyAfter; m != nil && a != nil && money(m) != money(a) {
-		if md := t.MaxHourlyDelta; md != nil && delta(md) != delta(t.HourlyDelta) {
-			s += "; at maximum scale " + delta(md) + " per hour (up to " + money(m) + ")"
-		} else {
-			s += ", up to " + money(m) + " per hour at maximum scale"
-		}
+	if r := costRange(t); r != "" {
+		// Expected, minimum and maximum: a pool that may scale to zero is
+		// never a bare $0.00.
+		s += "; after it: " + r + " (expected " + money(t.HourlyAfter) + ")"
 	}
 	if n := v.unpriced.n; n > 0 {
 		s += ", " + plural(n, "item", "items") + " not priced"

@@ -87,6 +87,9 @@ func (v *view) gpuRow(ref changeRef) string {
 	if c.PriceNote() != "" {
 		ha += " (" + text(c.PriceNote()) + ")"
 	}
+	if reg := c.PriceRegion(); reg != "" {
+		ha += " in " + codeCell(reg)
+	}
 	fl := fleet(r.Before, after)
 	if actionKey(c) == "forget" {
 		// Removed from state, not destroyed: the fleet keeps running and billing.
@@ -206,7 +209,13 @@ func (v *view) cost(limit int) (string, int) {
 		if !changed(v.total) {
 			return "", 0
 		}
-		return execute("section", section{Heading: "Cost", Intro: "Nothing in this plan has an hourly price in planwarden's catalog."}), 0
+		s := section{Heading: "Cost", Intro: "Nothing in this plan has an hourly price in planwarden's catalog."}
+		if ne := v.notEstimatedItem(); ne != "" {
+			// Never "no cost": these bill, and are left out of every figure.
+			s.Intro = "No hourly figure: nothing in this plan is priced, and what bills is not estimated."
+			s.List = []string{ne}
+		}
+		return execute("section", s), 0
 	}
 	tb := newTable(" ", "Before>", "After>", "Change>")
 	tb.add("Hourly", money(t.HourlyBefore), money(t.HourlyAfter), delta(t.HourlyDelta))
@@ -237,42 +246,7 @@ func (v *view) cost(limit int) (string, int) {
 	if n := total - len(unpriced); n > 0 {
 		s.LeftOut = "_… and " + plural(n, "more unpriced item", "more unpriced items") + ", left out to fit; see " + v.where + "._"
 	}
-	return execute("section", s), total - len(unpriced)
-}
-
-// unpricedItems lists what has no price and why, once per item.
-func (v *view) unpricedItems() *lazyItems[string] {
-	type item struct {
-		p    *review.Project
-		i, u int // the project's place and the item's in its Cost.Unpriced
-	}
-	n := 0
-	for _, p := range v.r.Projects {
-		n += len(p.Cost.Unpriced)
-	}
-	items := make([]item, 0, n)
-	for i, p := range v.r.Projects {
-		seen := make(map[review.Unpriced]bool, len(p.Cost.Unpriced))
-		for k, u := range p.Cost.Unpriced {
-			if seen[u] {
-				continue
-			}
-			seen[u] = true
-			items = append(items, item{p, i, k})
-		}
-	}
-	return newLazy(len(items), func(j int) string {
-		p, i := items[j].p, items[j].i
-		u := p.Cost.Unpriced[items[j].u]
-		s := "Not priced: " + code(u.Address)
-		if u.SKU != "" {
-			s += " (" + code(u.SKU) + ")"
-		}
-		if v.multi {
-			s += " in " + code(v.projectName(p, i))
-		}
-		return s + ": " + text(orUnknown(u.Reason, "no reason given"))
-	})
+	return execute("section", s) + v.costCenters(), total - len(unpriced)
 }
 
 // costCaption says exactly what the figures cover: which resources (changed
@@ -340,21 +314,6 @@ func (v *view) approximateItems() []string {
 		out = append(out, s+": priced at the "+strings.Join(rs, ", ")+" list price, since the catalog has no price in their region, or the plan does not name it (other regions usually differ by 0–30%).")
 	}
 	return out
-}
-
-// notEstimatedItem lists, once, the resources that bill by the hour but
-// that planwarden does not estimate.
-func (v *view) notEstimatedItem() string {
-	var items []string
-	for _, p := range v.r.Projects {
-		for _, n := range p.Cost.NotEstimated {
-			items = append(items, code(n.Address)+" ("+text(n.Kind)+")")
-		}
-	}
-	if len(items) == 0 {
-		return ""
-	}
-	return "Not estimated (billed by the hour, outside planwarden's catalog): " + listSome(items, 8) + "."
 }
 
 // listSome joins up to n items and says how many more there are.

@@ -17,13 +17,14 @@ import (
 var headingRE = regexp.MustCompile(`^(` + strings.Join([]string{
 	`🛑 Not ready to merge: .*`, `⚠️ OK to merge after a look.*`, `✅ No changes: nothing to review`,
 	`✅ Nothing to worry about: no findings`, `✅ Nothing left to worry about: .*`,
+	`☑️ No findings, but the cost of .* not estimated`, `☑️ Nothing left to worry about \(.*\), but the cost of .* not estimated`,
 	`🛑 Must be fixed or overridden before merging`, `✔️ Overridden`, `⚠️ Worth a look`, `ℹ️ For information`,
-	`GPU changes`, `Serving endpoints to be replaced`, `Actions the apply will run`, `Cost`, `Attribute changes per resource`,
+	`GPU changes`, `Serving endpoints to be replaced`, `Actions the apply will run`, `Cost`, `Cost by cost center`, `Attribute changes per resource`,
 	"Changes in `…`( \\(`…`\\))?",
 }, "|") + `)$`)
 
 // Bold and italic runs the package writes.
-var strongRE = regexp.MustCompile(`^(Plan:|Cost:|What to do:|Overridden|replace|delete|Resource changes|Changed outside Terraform \(drift\)|Deferred to a later plan|Output changes|Failing checks and conditions|Not evaluated by the what-if|Shortened to fit GitHub's size limit\.)$`)
+var strongRE = regexp.MustCompile(`^(GPUs:|Plan:|Cost:|What to do:|Overridden|replace|delete|Resource changes|Changed outside Terraform \(drift\)|Deferred to a later plan|Output changes|Failing checks and conditions|Not evaluated by the what-if|Shortened to fit GitHub's size limit\.)$`)
 var emRE = regexp.MustCompile(`^(… and .*|planwarden reviewed .*|\d+ more findings have a file and line .*)$`)
 
 var htmlLineRE = []*regexp.Regexp{

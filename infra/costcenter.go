@@ -2,6 +2,8 @@ package infra
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -157,4 +159,26 @@ func addGPUs(m map[string]*[2]GPUCount, s *Side, i int) {
 			add(at.GPUModel, float64(at.Count))
 		}
 	}
+}
+
+// ShortModel shortens an accelerator model as reviewers say it: "NVIDIA
+// Tesla V100 16GB" is "V100", "NVIDIA A100 80GB PCIe" is "A100 PCIe".
+func ShortModel(model string) string {
+	var out []string
+	for _, w := range strings.Fields(model) {
+		lw := strings.ToLower(w)
+		if lw == "nvidia" || lw == "tesla" || lw == "amd" || lw == "instinct" || lw == "aws" {
+			continue
+		}
+		if n, ok := strings.CutSuffix(lw, "gb"); ok {
+			if _, err := strconv.ParseFloat(n, 64); err == nil {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return model
+	}
+	return strings.Join(out, " ")
 }

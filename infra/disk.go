@@ -252,8 +252,11 @@ func (a *analysis) diskCosts(r *Resource) {
 			switch {
 			case d.none:
 			case d.Hourly != nil:
-				if slices.ContainsFunc(x.s.Groups, func(g Group) bool { return g.Hourly == nil }) {
-					continue // the resource is unpriced: no figure uses the disk's price
+				if len(x.s.Groups) > 0 {
+					// An instance's disks are priced at the reference
+					// region's list price everywhere (docs/pricing.md); the
+					// row's region and basis are its compute's.
+					continue
 				}
 				r.Cost.Approximate = r.Cost.Approximate || d.PriceBasis == BasisApproximate
 				if !slices.Contains(r.Cost.PriceRegions, d.PriceRegion) {

@@ -126,6 +126,7 @@ func Build(inputs []Input, opt Options) *Report {
 		}
 	}
 	r.Totals = totals(r.Projects)
+	r.CostCenters, r.CostCenterTags = costCenters(opt.Config, r.Projects), opt.Config.CostCenterTags()
 	return r
 }
 
@@ -186,7 +187,7 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	if plan.Tool != "" {
 		p.Tool = plan.Tool
 	}
-	p.Cost = projectCost(sum, notEstimated(plan))
+	p.Cost = projectCost(sum, notEstimated(plan, resources))
 	return p
 }
 

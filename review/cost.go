@@ -3,6 +3,7 @@ package review
 import (
 	"github.com/planwarden/planwarden/infra"
 	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/rules"
 )
 
 // projectCost is infra.Sum in the report's shape. Sum leaves a resource
@@ -17,20 +18,26 @@ func projectCost(pc infra.PlanCost, notEstimated []NotEstimated) Cost {
 		MaxHourlyAfter: pc.MaxHourlyAfter, MaxHourlyBefore: pc.MaxHourlyBefore,
 		PricedResources: pc.Priced, UnpricedResources: pc.UnpricedResources,
 		ApproximateResources: pc.Approximate, NotEstimated: notEstimated,
-		ListHourlyBefore: pc.ListHourlyBefore, ListHourlyAfter: pc.ListHourlyAfter, YourPriceResources: pc.YourPrice}
+		ListHourlyBefore: pc.ListHourlyBefore, ListHourlyAfter: pc.ListHourlyAfter, YourPriceResources: pc.YourPrice,
+		MinHourlyAfter: pc.MinHourlyAfter}
 	if c.NotEstimated == nil {
 		c.NotEstimated = []NotEstimated{}
 	}
 	if pc.Priced == 0 && pc.UnpricedResources == 0 && len(notEstimated) == 0 {
 		zero := 0.0
 		c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter, c.MaxHourlyBefore = &zero, &zero, &zero, &zero, &zero
-		c.ListHourlyBefore, c.ListHourlyAfter = &zero, &zero
+		c.ListHourlyBefore, c.ListHourlyAfter, c.MinHourlyAfter = &zero, &zero, &zero
 	}
 	c.MaxHourlyDelta = sub(c.MaxHourlyAfter, c.MaxHourlyBefore)
 	c.ListHourlyDelta = sub(c.ListHourlyAfter, c.ListHourlyBefore)
 	for _, u := range pc.Unpriced {
-		c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side})
+		x := Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side, Capacity: u.Capacity}
+		if u.Ceiling > 0 {
+			x.CeilingHourly = round(&u.Ceiling)
+		}
+		c.Unpriced = append(c.Unpriced, x)
 	}
+	c.MinHourlyAfter = round(c.MinHourlyAfter)
 	c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = round(c.HourlyBefore), round(c.HourlyAfter), round(c.HourlyDelta), round(c.MaxHourlyAfter)
 	c.MaxHourlyBefore, c.MaxHourlyDelta = round(c.MaxHourlyBefore), round(c.MaxHourlyDelta)
 	c.ListHourlyBefore, c.ListHourlyAfter, c.ListHourlyDelta = round(c.ListHourlyBefore), round(c.ListHourlyAfter), round(c.ListHourlyDelta)
@@ -47,21 +54,64 @@ func sub(a, b *float64) *float64 {
 
 // notEstimated lists the plan's managed resources of types that bill by
 // the hour and that infra does not estimate, in plan order.
-func notEstimated(plan *planparse.Plan) []NotEstimated {
+func notEstimated(plan *planparse.Plan, resources []*infra.Resource) []NotEstimated {
 	var out []NotEstimated
 	for _, c := range plan.Changes {
 		if c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead || c.Deposed != "" {
 			continue
 		}
 		if kind, ok := infra.NotEstimated(c.Type); ok {
-			out = append(out, NotEstimated{Address: c.Address, Type: c.Type, Kind: kind, Action: string(c.Action)})
+			out = append(out, NotEstimated{Address: c.Address, Type: c.Type, Kind: kind, Action: string(c.Action), Reason: infra.NotEstimatedReason(c.Type)})
+		}
+	}
+	// Disks whose price is not known (an Ultra disk, a size from the
+	// image), of VMs and pools as of disk resources.
+	for _, r := range resources {
+		for _, g := range r.Cost.DiskGaps {
+			reason := g.Reason
+			if g.Group != "" {
+				reason = g.Group + ": " + reason
+			}
+			out = append(out, NotEstimated{Address: r.Address, Type: r.Type, Kind: "disk", Action: string(r.Action), Reason: reason})
 		}
 	}
 	return out
 }
 
+// costCenters is the roll-up by cost center of every project's resources,
+// with the config's budgets.
+func costCenters(cfg *rules.Config, projects []*Project) []CostCenter {
+	plans := make([][]*infra.Resource, len(projects))
+	for i, p := range projects {
+		plans[i] = p.Resources
+	}
+	rows := infra.CostCenters(cfg.CostCenterTags(), plans...)
+	out := make([]CostCenter, 0, len(rows))
+	for _, r := range rows {
+		c := CostCenter{Value: r.Value, GPUsBefore: gpuCounts(r.GPUsBefore), GPUsAfter: gpuCounts(r.GPUsAfter),
+			HourlyBefore: *round(&r.HourlyBefore), HourlyAfter: *round(&r.HourlyAfter), HourlyDelta: *round(ptrTo(r.HourlyAfter - r.HourlyBefore)),
+			MaxHourlyBefore: *round(&r.MaxHourlyBefore), MaxHourlyAfter: *round(&r.MaxHourlyAfter),
+			Resources: r.Resources, UnpricedResources: r.Unpriced}
+		if b, ok := cfg.CostAllocation.MonthlyBudget[r.Value]; ok {
+			c.MonthlyBudget = &b
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func ptrTo(v float64) *float64 { return &v }
+
+func gpuCounts(l []infra.GPUCount) []GPUCount {
+	out := make([]GPUCount, len(l))
+	for i, g := range l {
+		out[i] = GPUCount{Model: g.Model, Count: g.Count, AtMost: g.AtMost}
+	}
+	return out
+}
+
 func totals(projects []*Project) Totals {
-	var before, after, maxAfter, diff, maxBefore, maxDiff sum
+	var before, after, maxAfter, diff, maxBefore, maxDiff, minAfter sum
 	t := Totals{}
 	for _, p := range projects {
 		before.add(p.Cost.HourlyBefore)
@@ -70,12 +120,14 @@ func totals(projects []*Project) Totals {
 		diff.add(p.Cost.HourlyDelta)
 		maxBefore.add(p.Cost.MaxHourlyBefore)
 		maxDiff.add(p.Cost.MaxHourlyDelta)
+		minAfter.add(p.Cost.MinHourlyAfter)
 		t.UnpricedCount += len(p.Cost.Unpriced)
 		t.NotEstimatedCount += len(p.Cost.NotEstimated)
 	}
 	t.HourlyBefore, t.HourlyAfter, t.MaxHourlyAfter = before.value(), after.value(), maxAfter.value()
 	t.HourlyDelta = diff.value()
 	t.MaxHourlyBefore, t.MaxHourlyDelta = maxBefore.value(), maxDiff.value()
+	t.MinHourlyAfter = minAfter.value()
 	return t
 }
 

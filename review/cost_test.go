@@ -29,7 +29,7 @@ func TestProjectCost(t *testing.T) {
 				{Address: "b", Before: side, Cost: priced(1.25, 0, 0)},
 			},
 			want: Cost{Currency: "USD", HourlyBefore: f(1.25), HourlyAfter: f(3.5), HourlyDelta: f(2.25), MaxHourlyAfter: f(7),
-				MaxHourlyBefore: f(1.25), MaxHourlyDelta: f(5.75), Unpriced: []Unpriced{}, PricedResources: 2, NotEstimated: []NotEstimated{}},
+				MaxHourlyBefore: f(1.25), MaxHourlyDelta: f(5.75), Unpriced: []Unpriced{}, PricedResources: 2, NotEstimated: []NotEstimated{}, MinHourlyAfter: f(3.5)},
 		},
 		"unpriced after side is not a saving": {
 			resources: []*infra.Resource{
@@ -45,7 +45,7 @@ func TestProjectCost(t *testing.T) {
 				{Address: "b", After: side, Cost: infra.Cost{HourlyBefore: f(0), Unpriced: []infra.Unpriced{{Address: "b", SKU: "y", Reason: "no price in region"}}}},
 			},
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2), HourlyDelta: f(2), MaxHourlyAfter: f(2), PricedResources: 1, UnpricedResources: 1,
-				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2), NotEstimated: []NotEstimated{},
+				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2), NotEstimated: []NotEstimated{}, MinHourlyAfter: f(2),
 				Unpriced: []Unpriced{{Address: "b", SKU: "y", Reason: "no price in region"}}},
 		},
 		"endpoint configuration billed through its endpoint counts once": {
@@ -54,7 +54,7 @@ func TestProjectCost(t *testing.T) {
 				{Address: "aws_sagemaker_endpoint.e", After: side, Cost: priced(0, 2.4, 2.4)},
 			},
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2.4), HourlyDelta: f(2.4), MaxHourlyAfter: f(2.4), PricedResources: 1, Unpriced: []Unpriced{},
-				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2.4), NotEstimated: []NotEstimated{}},
+				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2.4), NotEstimated: []NotEstimated{}, MinHourlyAfter: f(2.4)},
 		},
 		"your price beside the list price": {
 			resources: []*infra.Resource{{Address: "pool", After: side, Cost: func() infra.Cost {
@@ -64,11 +64,11 @@ func TestProjectCost(t *testing.T) {
 			}()}},
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(2.9), HourlyDelta: f(2.9), MaxHourlyAfter: f(2.9), PricedResources: 1,
 				MaxHourlyBefore: f(0), MaxHourlyDelta: f(2.9), Unpriced: []Unpriced{}, NotEstimated: []NotEstimated{},
-				ListHourlyBefore: f(0), ListHourlyAfter: f(3.673), ListHourlyDelta: f(3.673), YourPriceResources: 1},
+				ListHourlyBefore: f(0), ListHourlyAfter: f(3.673), ListHourlyDelta: f(3.673), YourPriceResources: 1, MinHourlyAfter: f(2.9)},
 		},
 		"nothing that bills by the hour: 0": {
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(0), HourlyDelta: f(0), MaxHourlyAfter: f(0), Unpriced: []Unpriced{},
-				MaxHourlyBefore: f(0), MaxHourlyDelta: f(0), NotEstimated: []NotEstimated{}},
+				MaxHourlyBefore: f(0), MaxHourlyDelta: f(0), NotEstimated: []NotEstimated{}, MinHourlyAfter: f(0)},
 		},
 		"only resources planwarden does not estimate: null, not 0": {
 			notEstimated: []NotEstimated{{Address: "aws_db_instance.main", Type: "aws_db_instance", Kind: "database", Action: "create"}},
@@ -79,7 +79,7 @@ func TestProjectCost(t *testing.T) {
 			resources: []*infra.Resource{{Address: "pool", After: side, Cost: infra.Cost{HourlyBefore: f(0), HourlyAfter: f(0),
 				MinHourlyAfter: f(0), MaxHourlyAfter: f(36.73), MaxHourlyBefore: f(0)}}},
 			want: Cost{Currency: "USD", HourlyBefore: f(0), HourlyAfter: f(0), HourlyDelta: f(0), MaxHourlyAfter: f(36.73), PricedResources: 1,
-				MaxHourlyBefore: f(0), MaxHourlyDelta: f(36.73), Unpriced: []Unpriced{}, NotEstimated: []NotEstimated{}},
+				MaxHourlyBefore: f(0), MaxHourlyDelta: f(36.73), Unpriced: []Unpriced{}, NotEstimated: []NotEstimated{}, MinHourlyAfter: f(0)},
 		},
 	}
 	for name, tc := range tests {

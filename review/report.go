@@ -27,6 +27,38 @@ type Report struct {
 	// Notes say how the review was made: what of the plan artifacts was
 	// not trusted and why.
 	Notes []string `json:"notes"`
+	// CostCenters roll GPUs and hourly cost up by cost center (the value
+	// of the first of CostCenterTags a resource carries; "(untagged)" for
+	// none) across every project; their figures add up to Totals'.
+	CostCenters    []CostCenter `json:"cost_centers"`
+	CostCenterTags []string     `json:"cost_center_tags"`
+}
+
+// CostCenter is one row of the roll-up by cost center.
+type CostCenter struct {
+	Value string `json:"value"`
+	// GPUsBefore and GPUsAfter count accelerators by model at the
+	// expected scale (count) and the maximum (at_most).
+	GPUsBefore      []GPUCount `json:"gpus_before"`
+	GPUsAfter       []GPUCount `json:"gpus_after"`
+	HourlyBefore    float64    `json:"hourly_before"`
+	HourlyAfter     float64    `json:"hourly_after"`
+	HourlyDelta     float64    `json:"hourly_delta"`
+	MaxHourlyBefore float64    `json:"max_hourly_before"`
+	MaxHourlyAfter  float64    `json:"max_hourly_after"`
+	// Resources is how many resources the row covers; UnpricedResources
+	// how many of them its figures leave out.
+	Resources         int `json:"resources"`
+	UnpricedResources int `json:"unpriced_resources"`
+	// MonthlyBudget is the config's budget of the cost center, if any.
+	MonthlyBudget *rules.BudgetThresholds `json:"monthly_budget,omitempty"`
+}
+
+// GPUCount is a number of accelerators of one model.
+type GPUCount struct {
+	Model  string  `json:"model"`
+	Count  float64 `json:"count"`
+	AtMost float64 `json:"at_most"`
 }
 
 // Totals are summed over projects. A figure is null when any part of it is
@@ -46,6 +78,8 @@ type Totals struct {
 	// NotEstimatedCount is how many resources bill by the hour but are not
 	// estimated (see Cost.NotEstimated).
 	NotEstimatedCount int `json:"not_estimated_count"`
+	// MinHourlyAfter is every autoscaled fleet at its minimum.
+	MinHourlyAfter *float64 `json:"min_hourly_after"`
 }
 
 // Project is the review of one plan file.
@@ -314,6 +348,8 @@ type Cost struct {
 	// the hour but that planwarden does not estimate (databases, disks, load
 	// balancers, ...): the figures leave them out.
 	NotEstimated []NotEstimated `json:"not_estimated"`
+	// MinHourlyAfter is every autoscaled fleet at its minimum.
+	MinHourlyAfter *float64 `json:"min_hourly_after"`
 }
 
 // NotEstimated is a resource that bills by the hour outside the figures.
@@ -323,6 +359,8 @@ type NotEstimated struct {
 	// Kind says what it is: "database", "disk", "load balancer", ...
 	Kind   string `json:"kind"`
 	Action string `json:"action"`
+	// Reason says why it is not estimated (a disk: which one and why).
+	Reason string `json:"reason,omitempty"`
 }
 
 // Unpriced is an item whose cost cannot be known, and why.
@@ -332,4 +370,10 @@ type Unpriced struct {
 	Reason  string `json:"reason"`
 	Region  string `json:"region,omitempty"`
 	Side    string `json:"side,omitempty"` // before, after, or both (the same gap on both sides is one item)
+	// Capacity is "spot" for spot capacity with no spot price, and
+	// "capacity-block" for a Capacity Block; CeilingHourly is then, for
+	// spot, the most it can cost an hour at the expected scale (the
+	// on-demand price), never its expected cost.
+	Capacity      string   `json:"capacity,omitempty"`
+	CeilingHourly *float64 `json:"ceiling_hourly,omitempty"`
 }

@@ -84,8 +84,8 @@ func TestUnpricedSKUGroups(t *testing.T) {
 		t.Errorf("remedy %q", fs[0].Remedy)
 	}
 	for reason, want := range map[string]string{
-		"Standard_ZZ99_v9 is not in the catalog and no family rule knows it": "Check the SKU name; if it is right, give its hourly price under pricing.prices.Standard_ZZ99_v9 in the base branch's config, or ask for it to be added to planwarden's catalog.",
-		"no price for Standard_ZZ99_v9 in chinaeast (the catalog prices it in eastus)": "Give your hourly price under pricing.prices.Standard_ZZ99_v9 in the base branch's config (it applies in every region), or ask for the region to be added to planwarden's catalog.",
+		"Standard_ZZ99_v9 is not in the catalog and no family rule knows it":                                 "Check the SKU name; if it is right, give its hourly price under pricing.prices.Standard_ZZ99_v9 in the base branch's config, or ask for it to be added to planwarden's catalog.",
+		"no price for Standard_ZZ99_v9 in chinaeast (the catalog prices it in eastus)":                       "Give your hourly price under pricing.prices.Standard_ZZ99_v9 in the base branch's config (it applies in every region), or ask for the region to be added to planwarden's catalog.",
 		"region unknown: neither the resource nor its provider names a region, and no default region is set": "Name the region on the resource or its provider block, or pass --default-region, so the SKU can be priced.",
 	} {
 		if got := unpricedRemedy(infra.Unpriced{SKU: "Standard_ZZ99_v9", Reason: reason}); got != want {
