@@ -211,9 +211,9 @@ func (v *view) headline() string {
 	}
 	if n := v.leftOut(); n > 0 {
 		// No reassurance about cost that leaves resources out.
-		s := "☑️ No findings, but the cost of " + plural(n, "resource is", "resources are") + " not estimated"
+		s := "☑️ No findings, but " + plural(n, "resource is", "resources are") + " left out of the cost estimate"
 		if over > 0 {
-			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but the cost of " + plural(n, "resource is", "resources are") + " not estimated"
+			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but " + plural(n, "resource is", "resources are") + " left out of the cost estimate"
 		}
 		return s
 	}

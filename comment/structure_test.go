@@ -17,7 +17,7 @@ import (
 var headingRE = regexp.MustCompile(`^(` + strings.Join([]string{
 	`🛑 Not ready to merge: .*`, `⚠️ OK to merge after a look.*`, `✅ No changes: nothing to review`,
 	`✅ Nothing to worry about: no findings`, `✅ Nothing left to worry about: .*`,
-	`☑️ No findings, but the cost of .* not estimated`, `☑️ Nothing left to worry about \(.*\), but the cost of .* not estimated`,
+	`☑️ No findings, but .* left out of the cost estimate`, `☑️ Nothing left to worry about \(.*\), but .* left out of the cost estimate`,
 	`🛑 Must be fixed or overridden before merging`, `✔️ Overridden`, `⚠️ Worth a look`, `ℹ️ For information`,
 	`GPU changes`, `Serving endpoints to be replaced`, `Actions the apply will run`, `Cost`, `Cost by cost center`, `Attribute changes per resource`,
 	"Changes in `…`( \\(`…`\\))?",
