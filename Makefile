@@ -92,5 +92,8 @@ build-ReceiverFunction:
 build-WorkerFunction:
 	$(LAMBDA_BUILD) -tags lambda.norpc,worker -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
 
+# The first deploy asks for the stack's parameters (sam deploy --guided)
+# and saves them in samconfig.toml; later deploys reuse them.
 deploy:
-	sam build && sam deploy --guided
+	sam build
+	if [ -f samconfig.toml ]; then sam deploy; else sam deploy --guided; fi

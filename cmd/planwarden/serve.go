@@ -169,14 +169,15 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 	return c, nil
 }
 
-func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, serveUsage) }
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, serveUsage) // asked for: standard output, exit 0
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "planwarden serve: %v\n%s", err, serveUsage)
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
