@@ -37,6 +37,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /orgs/{org}/teams/{slug}/memberships/{user}", s.teamMembership)
 	api("GET /repos/{owner}/{repo}", s.getRepo)
 	api("GET /repos/{owner}/{repo}/actions/workflows/{wf}/runs", s.listWorkflowRuns)
+	api("POST /app-manifests/{code}/conversions", s.convertManifest)
 	mux.HandleFunc("POST "+GraphQLPath, s.serveGraphQL)
 	mux.HandleFunc("GET /_blob/{id}", s.blob)
 	return s.middleware(mux)
