@@ -25,7 +25,9 @@ type CreatedApp struct {
 }
 
 // String never prints the secrets.
-func (a CreatedApp) String() string { return fmt.Sprintf("app %s (%d), secrets redacted", a.Slug, a.Secrets.AppID) }
+func (a CreatedApp) String() string {
+	return fmt.Sprintf("app %s (%d), secrets redacted", a.Slug, a.Secrets.AppID)
+}
 
 // manifestCode is the shape of the code GitHub appends to the manifest's
 // redirect URL; anything else never reaches the request path.
