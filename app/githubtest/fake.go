@@ -56,6 +56,7 @@ type Server struct {
 	defaults   map[string]string // owner/repo -> default branch (main when unset)
 	graphql    []GraphQLCall
 	manifests  map[string]*ManifestApp // manifest flow codes
+	tokenUsers map[string]string       // token -> the login it acts as (TokenUser)
 }
 
 // Gate holds matching requests until Release; Arrived is closed when the
