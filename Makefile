@@ -2,6 +2,11 @@
 GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
+# Each example plan's project in examples/planwarden.yml, which gives the
+# project's environment; a plan of no example stack is reviewed in prod.
+EXAMPLE_PROJECTS := aks-gpu-typo:aks-gpu sagemaker-rename:sagemaker-endpoint bucket-lifecycle:artifact-bucket \
+	whatif-typo:bicep-gpu-vm whatif-vm-no-tags:bicep-gpu-vm
+example_project = $(patsubst $(basename $(notdir $(EXAMPLE))):%,%,$(filter $(basename $(notdir $(EXAMPLE))):%,$(EXAMPLE_PROJECTS)))
 
 .PHONY: build run test bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
@@ -9,7 +14,7 @@ build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
 
 run: build
-	./$(BIN) review --project aks-gpu --environment prod $(EXAMPLE) || test $$? -eq 1
+	$(BIN) review --config examples/planwarden.yml $(if $(example_project),--project $(example_project),--environment prod) $(EXAMPLE) || test $$? -eq 1
 
 test:
 	./scripts/test.sh
@@ -63,7 +68,7 @@ image-binary:
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -trimpath -ldflags='-s -w' -o dist/image/planwarden ./cmd/planwarden
 
 serve: build
-	./$(BIN) serve
+	$(BIN) serve
 
 # Re-import the curated price table into infra/catalog.json and rebuild the
 # bulk layers infra/catalog_bulk.tsv and infra/catalog_bulk_gcp.tsv
