@@ -302,3 +302,35 @@ func TestMakeRunNamesTheProjectFromTheExample(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsExampleConfigIsTheExampleRepository: the complete example of
+// docs/config.md declares the example repository's projects and plan
+// workflows, so copying it beside the example workflows blocks no pull
+// request with unknown-project.
+func TestDocsExampleConfigIsTheExampleRepository(t *testing.T) {
+	doc, err := os.ReadFile("../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "## A complete example")
+	_, rest, ok2 := strings.Cut(rest, "```yaml\n")
+	block, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/config.md has no complete example")
+	}
+	docs, err := rules.ParseConfig("docs/config.md", []byte(block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := loadExampleConfig(t)
+	summary := func(c *rules.Config) []string {
+		var out []string
+		for _, p := range c.Projects {
+			out = append(out, p.Name+" "+p.Directory+" "+p.Environment+" "+c.PlanArtifact(p.Name))
+		}
+		return append(out, c.PlanWorkflowPaths()...)
+	}
+	if got, want := summary(docs), summary(cfg); !slices.Equal(got, want) {
+		t.Errorf("docs/config.md's example declares\n%v\nthe example repository\n%v", got, want)
+	}
+}
