@@ -8,7 +8,7 @@ EXAMPLE_PROJECTS := aks-gpu-typo:aks-gpu sagemaker-rename:sagemaker-endpoint buc
 	whatif-typo:bicep-gpu-vm whatif-vm-no-tags:bicep-gpu-vm
 example_project = $(patsubst $(basename $(notdir $(EXAMPLE))):%,%,$(filter $(basename $(notdir $(EXAMPLE))):%,$(EXAMPLE_PROJECTS)))
 
-.PHONY: build run test bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
+.PHONY: build run test screenshot bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
@@ -18,6 +18,12 @@ run: build
 
 test:
 	./scripts/test.sh
+
+# The README's picture of the comment (docs/comment.png): the typo story's
+# golden comment rendered with goldmark and photographed by headless
+# Chromium (installed with apt-get when run as root).
+screenshot:
+	./scripts/screenshot.sh
 
 # The figures of the README: whole reviews of two generated plan mixes at
 # 20,000 and 100,000 changes, as child processes, side by side with
