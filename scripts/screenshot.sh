@@ -3,14 +3,15 @@
 # story's golden comment (comment/testdata/aks-gpu-typo.md, the markdown
 # planwarden posts; go test ./comment -update rewrites it) to an HTML page
 # laid out like a GitHub comment (scripts/commentpage, goldmark), and
-# photographs it with headless Chromium into docs/comment.png.
+# photographs it with headless Chromium into docs/comment.png (the top of
+# the page: verdict, findings, GPU changes and cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 in=${SCREENSHOT_MD:-comment/testdata/aks-gpu-typo.md}
 out=${SCREENSHOT_PNG:-docs/comment.png}
 width=${SCREENSHOT_WIDTH:-960}
-height=${SCREENSHOT_HEIGHT:-1180}
+height=${SCREENSHOT_HEIGHT:-985}
 
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then
