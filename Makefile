@@ -2,17 +2,28 @@
 GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
+# Each example plan's project in examples/planwarden.yml, which gives the
+# project's environment; a plan of no example stack is reviewed in prod.
+EXAMPLE_PROJECTS := aks-gpu-typo:aks-gpu sagemaker-rename:sagemaker-endpoint bucket-lifecycle:artifact-bucket \
+	whatif-typo:bicep-gpu-vm whatif-vm-no-tags:bicep-gpu-vm
+example_project = $(patsubst $(basename $(notdir $(EXAMPLE))):%,%,$(filter $(basename $(notdir $(EXAMPLE))):%,$(EXAMPLE_PROJECTS)))
 
-.PHONY: build run test bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
+.PHONY: build run test screenshot bench bench-all fuzz mutate lint image-binary serve lambda build-ReceiverFunction build-WorkerFunction deploy pricegen
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planwarden
 
 run: build
-	./$(BIN) review --project aks-gpu --environment prod $(EXAMPLE) || test $$? -eq 1
+	$(BIN) review --config examples/planwarden.yml $(if $(example_project),--project $(example_project),--environment prod) $(EXAMPLE) || test $$? -eq 1
 
 test:
 	./scripts/test.sh
+
+# The README's picture of the comment (docs/comment.png): the typo story's
+# golden comment rendered with goldmark and photographed by headless
+# Chromium (installed with apt-get when run as root).
+screenshot:
+	./scripts/screenshot.sh
 
 # The figures of the README: whole reviews of two generated plan mixes at
 # 20,000 and 100,000 changes, as child processes, side by side with
@@ -63,7 +74,7 @@ image-binary:
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -trimpath -ldflags='-s -w' -o dist/image/planwarden ./cmd/planwarden
 
 serve: build
-	./$(BIN) serve
+	$(BIN) serve
 
 # Re-import the curated price table into infra/catalog.json and rebuild the
 # bulk layers infra/catalog_bulk.tsv and infra/catalog_bulk_gcp.tsv
@@ -92,5 +103,8 @@ build-ReceiverFunction:
 build-WorkerFunction:
 	$(LAMBDA_BUILD) -tags lambda.norpc,worker -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
 
+# The first deploy asks for the stack's parameters (sam deploy --guided)
+# and saves them in samconfig.toml; later deploys reuse them.
 deploy:
-	sam build && sam deploy --guided
+	sam build
+	if [ -f samconfig.toml ]; then sam deploy; else sam deploy --guided; fi

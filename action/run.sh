@@ -32,6 +32,13 @@ fi
 "$bin" --version
 
 [ -n "${INPUT_PLANS//[[:space:]]/}" ] || fail "input plans is empty: give the plan JSON files (terraform show -json output)"
+comment_mode=${INPUT_COMMENT:-off}
+case "$comment_mode" in
+	true) comment_mode=update ;; # the input's former values
+	false) comment_mode=off ;;
+	update|hide-and-new|new|off) ;;
+	*) fail "input comment must be update, hide-and-new, new or off, not '$comment_mode'" ;;
+esac
 args=(review)
 [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
 for p in ${INPUT_PROJECTS:-}; do args+=(--project "$p"); done
@@ -56,11 +63,11 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 	cat "$review_md" >>"$GITHUB_STEP_SUMMARY"
 fi
 
-if [ "${INPUT_COMMENT:-false}" = "true" ]; then
+if [ "$comment_mode" != off ]; then
 	if [ -z "${PR_NUMBER:-}" ]; then
-		echo "::warning::planwarden: comment is true but this run is not for a pull request; no comment posted"
+		echo "::warning::planwarden: comment is $comment_mode but this run is not for a pull request; no comment posted"
 	else
-		"$bin" comment --repo "${GITHUB_REPOSITORY:?}" --pr "$PR_NUMBER" "$review_md"
+		"$bin" comment --mode "$comment_mode" --repo "${GITHUB_REPOSITORY:?}" --pr "$PR_NUMBER" "$review_md"
 	fi
 fi
 

@@ -45,7 +45,14 @@ type Options struct {
 	// finding is declared, for check-run annotations. The plan JSON holds
 	// no source positions, so without Locate there are no annotations.
 	Locate func(project, address string) (path string, line int, ok bool)
+	// NoConfig says the review ran without a repo config (the defaults
+	// applied); the verdict block then says so in one line, and how to
+	// add one.
+	NoConfig bool
 }
+
+// noConfigNote is the line a review without a repo config carries.
+const noConfigNote = "ℹ️ No `.github/planwarden.yml` was found: planwarden's defaults apply, and a plan whose environment nobody named is judged as if it were `prod`. `planwarden init` writes a config that declares your projects and their environments."
 
 // Render returns the PR comment markdown: one comment for every project of
 // the report, in the report's order. With opt.Marker its first line is the

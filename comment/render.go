@@ -269,6 +269,9 @@ func (v *view) countsLine() string {
 
 func (v *view) notes() []string {
 	var out []string
+	if v.opt.NoConfig {
+		out = append(out, noConfigNote)
+	}
 	for i, n := range v.r.Notes {
 		if i == maxNotes {
 			out = append(out, "… and more notes: see the JSON report.")

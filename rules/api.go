@@ -117,6 +117,11 @@ type scope struct {
 	project   Project
 	env       string
 	protected bool
+	// unnamed is true when nothing named the environment (env is
+	// DefaultEnvironmentName and the config does not declare it): the
+	// plan could be prod's, so rules that block in protected
+	// environments block here too (strict).
+	unnamed   bool
 	changes   []*planparse.Change
 	resources []*infra.Resource
 	resByAddr map[objectKey]*infra.Resource   // by address and deposed key, built on first use
@@ -237,6 +242,14 @@ func (s *scope) changeOf(r *infra.Resource) *planparse.Change {
 	return s.chByAddr[objectKey{r.Address, r.Deposed}]
 }
 
+// strict reports whether rules that block only in protected environments
+// block: in one, or where no environment was named.
+func (s *scope) strict() bool { return s.protected || s.unnamed }
+
+// unnamedRemedy ends the remedy of a finding that blocks because nothing
+// named the project's environment.
+const unnamedRemedy = " This blocks because no environment is known for the project (no repo config names one), so it could be prod: declare the project and its environment in .github/planwarden.yml (planwarden init writes one), and in an unprotected environment this only warns."
+
 func newScope(c *Config, p Project) *scope {
 	s := &scope{cfg: c, project: p, env: p.Environment}
 	if s.env == "" {
@@ -246,6 +259,9 @@ func newScope(c *Config, p Project) *scope {
 		s.env = DefaultEnvironmentName
 	}
 	s.protected = c.IsProtected(s.env)
+	if _, declared := c.Environments[DefaultEnvironmentName]; s.env == DefaultEnvironmentName && !declared {
+		s.unnamed = true
+	}
 	if p.Plan != nil {
 		s.changes = p.Plan.Changes
 	}

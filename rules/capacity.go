@@ -24,7 +24,7 @@ type gpuCapacityGap struct{}
 var poolKinds = map[infra.Kind]bool{infra.KindNodePool: true, infra.KindScaleSet: true, infra.KindComputeCluster: true}
 
 func (gpuCapacityGap) severity(s *scope) Severity {
-	if s.protected {
+	if s.strict() {
 		return SeverityBlock
 	}
 	return SeverityWarn
@@ -91,6 +91,9 @@ func (gpuCapacityGap) check(s *scope) []draft {
 			remedy = "Create the new capacity first: give the " + kindNoun(r.Kind) + " `create_before_destroy` (with a new name or name_prefix, since names must be unique), " +
 				"or add the new pool in one apply and delete the old one in a later one, after its workloads have moved."
 			remedies[r.Kind] = remedy
+		}
+		if s.unnamed {
+			remedy += unnamedRemedy
 		}
 		out = append(out, draft{address: r.Address, message: s.texts.keep(msg), remedy: remedy})
 	}

@@ -44,7 +44,7 @@ func azapiEndpoint(ch *planparse.Change) string {
 type endpointReplacement struct{}
 
 func (endpointReplacement) severity(s *scope) Severity {
-	if s.protected {
+	if s.strict() {
 		return SeverityBlock
 	}
 	return SeverityWarn
@@ -93,6 +93,9 @@ func (endpointReplacement) check(s *scope) []draft {
 		if ch.Type != "aws_sagemaker_endpoint" {
 			remedy = "Keep the attribute that forces the replacement as it is; to move to a new endpoint, create it alongside the old one, switch callers, then delete the old one."
 		}
+		if s.unnamed {
+			remedy += unnamedRemedy
+		}
 		out = append(out, draft{address: ch.Address, message: s.texts.keep(msg), remedy: remedy})
 	}
 	return out
@@ -125,10 +128,11 @@ func (s *scope) configUnderLiveEndpoint(cfg *planparse.Change) []draft {
 		if cfg.ReplaceOrder != planparse.CreateThenDelete {
 			msg += "; the endpoint cannot update or scale until it points at the new configuration"
 		}
-		return []draft{{
-			address: cfg.Address, message: msg,
-			remedy: "Give the configuration create_before_destroy and a generated name (name_prefix), so the endpoint moves to the new configuration before the old one is deleted.",
-		}}
+		remedy := "Give the configuration create_before_destroy and a generated name (name_prefix), so the endpoint moves to the new configuration before the old one is deleted."
+		if s.unnamed {
+			remedy += unnamedRemedy
+		}
+		return []draft{{address: cfg.Address, message: msg, remedy: remedy}}
 	}
 	return nil
 }

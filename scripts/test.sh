@@ -22,6 +22,7 @@ GOOS=darwin GOARCH=arm64 go vet ./cmd/planwarden
 GOOS=windows GOARCH=amd64 go vet ./cmd/planwarden
 echo "== Dockerfile lint"
 go -C tools run ./dockerfilelint ../Dockerfile
+go -C tools test ./dockerfilelint
 
 moto_pid=""
 cleanup() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null || true; wait "$moto_pid" 2>/dev/null || true; fi; }

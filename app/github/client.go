@@ -314,7 +314,7 @@ func (g *ghAdapter) ListIssueComments(ctx context.Context, r port.Repo, number i
 			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			out = append(out, port.IssueComment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin()})
+			out = append(out, port.IssueComment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"})
 		}
 		if resp.NextPage == 0 {
 			break

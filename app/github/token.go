@@ -58,3 +58,28 @@ func (a *tokenAuth) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "token "+a.token)
 	return a.next.RoundTrip(r)
 }
+
+// TokenLogin asks GitHub whom a token acts as (GET /user): a personal
+// access token's login. ok is false for a token that cannot ask (a
+// workflow's GITHUB_TOKEN or an App's installation token, which GitHub
+// answers with 403: their comments are a Bot's) or when GitHub did not
+// answer.
+func TokenLogin(ctx context.Context, token, apiURL string, base http.RoundTripper) (login string, ok bool) {
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Scheme == "" || u.Host == "" || token == "" {
+		return "", false
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	gc := github.NewClient(&http.Client{Transport: &tokenAuth{token: token, host: u.Host, next: base}, CheckRedirect: apiRedirects(u)})
+	gc.BaseURL = u
+	user, _, err := gc.Users.Get(ctx, "")
+	if err != nil || user.GetLogin() == "" {
+		return "", false
+	}
+	return user.GetLogin(), true
+}

@@ -55,6 +55,8 @@ type Server struct {
 	gates      []*Gate
 	defaults   map[string]string // owner/repo -> default branch (main when unset)
 	graphql    []GraphQLCall
+	manifests  map[string]*ManifestApp // manifest flow codes
+	tokenUsers map[string]string       // token -> the login it acts as (TokenUser)
 }
 
 // Gate holds matching requests until Release; Arrived is closed when the
@@ -480,8 +482,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				}
 			}
 			want := "token"
-			if api == "/app" || strings.HasPrefix(api, "/app/") {
+			switch {
+			case api == "/app" || strings.HasPrefix(api, "/app/"):
 				want = "bearer"
+			case strings.HasPrefix(api, "/app-manifests/"):
+				want = "" // the manifest flow's code is the credential
 			}
 			if auth != want {
 				s.t.Errorf("githubtest: %s %s with Authorization %q, want %q", r.Method, api, auth, want)

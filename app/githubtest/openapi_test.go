@@ -53,6 +53,8 @@ func TestValidateAgainstGitHubDescription(t *testing.T) {
 		"installation token, scoped":   {"POST", "/app/installations/42/access_tokens", `{"repositories":["r"],"permissions":{"checks":"write"}}`, ""},
 		"installation token, bad perm": {"POST", "/app/installations/42/access_tokens", `{"permissions":{"checks":"admin"}}`, `"/permissions/checks": value is not one of`},
 		"null comment":                 {"POST", "/repos/o/r/issues/3/comments", `null`, "request body has an error"},
+		"manifest conversion":          {"POST", "/app-manifests/a1b2c3/conversions", ``, ""},
+		"manifest conversion, a body":  {"POST", "/app-manifests/a1b2c3/conversions", `{"code":"a1b2c3"}`, "request body"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -37,6 +37,8 @@ func (s *Server) routes() http.Handler {
 	api("GET /orgs/{org}/teams/{slug}/memberships/{user}", s.teamMembership)
 	api("GET /repos/{owner}/{repo}", s.getRepo)
 	api("GET /repos/{owner}/{repo}/actions/workflows/{wf}/runs", s.listWorkflowRuns)
+	api("POST /app-manifests/{code}/conversions", s.convertManifest)
+	api("GET /user", s.getUser)
 	mux.HandleFunc("POST "+GraphQLPath, s.serveGraphQL)
 	mux.HandleFunc("GET /_blob/{id}", s.blob)
 	return s.middleware(mux)
@@ -169,7 +171,7 @@ func (s *Server) prsForCommit(w http.ResponseWriter, r *http.Request) {
 }
 
 func commentJSON(c *Comment) map[string]any {
-	return map[string]any{"id": c.ID, "node_id": c.NodeID, "body": c.Body, "user": map[string]any{"login": c.User}}
+	return map[string]any{"id": c.ID, "node_id": c.NodeID, "body": c.Body, "user": map[string]any{"login": c.User, "type": userType(c.User)}}
 }
 
 // listIssueEvents lists a pull request's label events, oldest first, a
@@ -257,7 +259,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	c := s.newComment(r.PathValue("owner"), r.PathValue("repo"), n, BotLogin, in.Body)
+	c := s.newComment(r.PathValue("owner"), r.PathValue("repo"), n, s.actorLocked(r), in.Body)
 	writeJSON(w, http.StatusCreated, commentJSON(c))
 }
 

@@ -127,6 +127,8 @@ type IssueComment struct {
 	NodeID string // GraphQL id
 	Body   string
 	User   string
+	// Bot is true when User is an App's account (GitHub's user type Bot).
+	Bot bool
 }
 
 // PullRequest is what the bot needs to know of a PR.

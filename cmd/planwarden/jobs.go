@@ -34,13 +34,14 @@ The data directory is --data-dir, else PLANWARDEN_DATA_DIR, else
 
 func runJobs(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jobs", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, jobsUsage) }
+	fs.SetOutput(io.Discard)
 	dir := fs.String("data-dir", dataDirEnv(os.Getenv), "the data directory of planwarden serve")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, jobsUsage) // asked for: standard output, exit 0
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "planwarden jobs: %v\n%s", err, jobsUsage)
 		return exitUsage
 	}
 	rest := fs.Args()
@@ -55,8 +56,7 @@ func runJobs(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		retry = id
 	default:
-		fmt.Fprintf(stderr, "planwarden jobs: unexpected arguments %q\n", strings.Join(rest, " "))
-		fs.Usage()
+		fmt.Fprintf(stderr, "planwarden jobs: unexpected arguments %q\n%s", strings.Join(rest, " "), jobsUsage)
 		return exitUsage
 	}
 	if _, err := os.Stat(filepath.Join(*dir, sqlite.FileName)); err != nil {

@@ -35,6 +35,13 @@ input) as one project: plans and what-if files may be mixed in one review. --pro
 applies to the Nth plan; a single --environment applies to all. A project
 without --project is named after its file.
 
+--environment must name an environment of the repo config (or the built-in
+prod or staging), exactly as written there. For a project the config
+declares with an environment, the config's environment wins and
+--environment is ignored (saying so on stderr); it applies to projects the
+config does not declare. A project nobody gives an environment is reviewed
+in default, where rules that block in protected environments block too.
+
 --format markdown (the default) prints the PR comment, json the JSON report,
 text the comment laid out for a terminal. --out FILE writes it to FILE
 instead of standard output.
@@ -83,6 +90,10 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
 		return exitUsage
 	}
+	if err := checkEnvironments(cfg, envs); err != nil {
+		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+		return exitUsage
+	}
 	prepareHeap(planBytes(files))
 	inputs := make([]review.Input, 0, len(files))
 	mapped := make([][]byte, 0, len(files)) // each input's mapping, nil when read
@@ -123,12 +134,14 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		seen[in.Name] = true
+		given := ""
 		switch {
 		case len(envs) == 1:
-			in.Environment = envs[0]
+			given = envs[0]
 		case len(envs) > 1:
-			in.Environment = envs[i]
+			given = envs[i]
 		}
+		in.Environment = projectEnvironment(cfg, in.Name, given, stderr)
 		inputs = append(inputs, in)
 	}
 	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Release: func(i int) {
@@ -139,10 +152,10 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "json":
 			return report.WriteJSON(w)
 		case "text":
-			_, err := io.WriteString(w, plaintext.Render(comment.Render(report, comment.Options{})))
+			_, err := io.WriteString(w, plaintext.Render(comment.Render(report, comment.Options{NoConfig: cfg.File() == ""})))
 			return err
 		}
-		_, err := io.WriteString(w, comment.Render(report, comment.Options{}))
+		_, err := io.WriteString(w, comment.Render(report, comment.Options{NoConfig: cfg.File() == ""}))
 		return err
 	}); err != nil {
 		fmt.Fprintf(stderr, "planwarden review: %v\n", err)

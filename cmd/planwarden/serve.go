@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,13 +35,17 @@ func init() {
 
 const serveUsage = `usage: planwarden serve
 
-Runs the GitHub App with an in-process queue and workers. Configuration
-comes from the environment:
+Runs the GitHub App with an in-process queue and workers. The App's id,
+private key and webhook secret come from the data directory, where
+planwarden setup stores them (github-app.json, github-app.pem,
+webhook-secret); each variable below, when set, wins over its file.
+Configuration comes from the environment:
 
-  PLANWARDEN_APP_ID            the GitHub App's id (required)
+  PLANWARDEN_APP_ID            the GitHub App's id (required without setup's files)
   PLANWARDEN_PRIVATE_KEY       the App's private key, PEM (or:)
   PLANWARDEN_PRIVATE_KEY_FILE  a file holding it
-  PLANWARDEN_WEBHOOK_SECRET    the webhook secret (required: unsigned webhooks are refused)
+  PLANWARDEN_WEBHOOK_SECRET    the webhook secret (required without setup's
+                               files: unsigned webhooks are refused)
   PLANWARDEN_GITHUB_API_URL    REST API base (default https://api.github.com/;
                                GitHub Enterprise Server: https://HOST/api/v3/)
   PLANWARDEN_ADDR              listen address (default :8080)
@@ -93,9 +98,19 @@ func dataDirEnv(getenv func(string) string) string {
 // variable, never its value.
 func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error)) (serveConfig, error) {
 	var c serveConfig
+	c.dataDir = dataDirEnv(getenv)
+	// What planwarden setup stored in the data directory stands in for
+	// each variable that is not set.
+	stored, haveStored, err := readStoredApp(c.dataDir, readFile)
+	if err != nil {
+		return c, err
+	}
 	id := strings.TrimSpace(getenv("PLANWARDEN_APP_ID"))
+	if id == "" && haveStored {
+		id = strconv.FormatInt(stored.ID, 10)
+	}
 	if id == "" {
-		return c, errors.New("PLANWARDEN_APP_ID is not set: give the GitHub App's id")
+		return c, fmt.Errorf("PLANWARDEN_APP_ID is not set and %s has no %s: run planwarden setup, or give the GitHub App's id", c.dataDir, appInfoFile)
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
@@ -103,6 +118,9 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 	}
 	c.secrets.AppID = n
 	key, file := getenv("PLANWARDEN_PRIVATE_KEY"), getenv("PLANWARDEN_PRIVATE_KEY_FILE")
+	if key == "" && file == "" && haveStored {
+		file = filepath.Join(c.dataDir, appKeyFile)
+	}
 	switch {
 	case key != "" && file != "":
 		return c, errors.New("both PLANWARDEN_PRIVATE_KEY and PLANWARDEN_PRIVATE_KEY_FILE are set: set one")
@@ -125,11 +143,22 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 		return c, fmt.Errorf("%s does not hold a PEM private key: use the .pem file GitHub generated for the App (it starts with -----BEGIN RSA PRIVATE KEY-----)", from)
 	}
 	secret := getenv("PLANWARDEN_WEBHOOK_SECRET")
+	if secret == "" && haveStored {
+		p := filepath.Join(c.dataDir, appSecretFile)
+		data, err := readFile(p)
+		if err != nil {
+			return c, fmt.Errorf("PLANWARDEN_WEBHOOK_SECRET is not set and %s cannot be read (%v): run planwarden setup --force again", p, errors.Unwrap(err))
+		}
+		secret = strings.TrimRight(string(data), "\r\n")
+	}
 	if secret == "" {
 		return c, errors.New("PLANWARDEN_WEBHOOK_SECRET is not set: planwarden refuses to accept unsigned webhooks")
 	}
 	c.secrets.WebhookSecret = []byte(secret)
 	c.apiURL = getenv("PLANWARDEN_GITHUB_API_URL")
+	if c.apiURL == "" && haveStored {
+		c.apiURL = stored.APIURL
+	}
 	if c.apiURL == "" {
 		c.apiURL = app.DefaultGitHubAPIURL
 	}
@@ -137,7 +166,6 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 	if c.addr == "" {
 		c.addr = ":8080"
 	}
-	c.dataDir = dataDirEnv(getenv)
 	if v := getenv("PLANWARDEN_MAX_ATTEMPTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -169,14 +197,15 @@ func serveEnv(getenv func(string) string, readFile func(string) ([]byte, error))
 	return c, nil
 }
 
-func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, serveUsage) }
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, serveUsage) // asked for: standard output, exit 0
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "planwarden serve: %v\n%s", err, serveUsage)
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,16 +16,22 @@ func init() {
 	commands["validate"] = command{summary: "check a repo config (.github/planwarden.yml); exit 2 with file:line on errors", run: runValidate}
 }
 
-const validateUsage = `usage: planwarden validate [--config FILE] [--schema]
+const validateUsage = `usage: planwarden validate [--config FILE] [--repo DIR] [--schema]
 
 Checks a planwarden repo config. Without --config it checks
 .github/planwarden.yml, else .planwarden.yml, in the current directory.
 --config - reads standard input. --schema prints the config's JSON Schema
 (for editors) instead.
 
+Beyond the format it checks what breaks on the first day: each project's
+directory exists in the repository (--repo, default: the directory holding
+.github/ for a .github/planwarden.yml, else the current directory), each
+custom rule's expression type-checks against what a change holds, and it
+warns about allowed_skus entries no price catalog knows.
+
 Exit status: 0 the config is valid (or there is none and the defaults
-apply), 2 the config has errors (each printed as file:line: problem) or
-cannot be read.
+apply; warnings are printed as file:line: warning: ...), 2 the config has
+errors (each printed as file:line: problem) or cannot be read.
 `
 
 // nearMisses are config names planwarden does not read, with the name it does.
@@ -40,6 +47,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	path := fs.String("config", "", "config file")
 	printSchema := fs.Bool("schema", false, "print the JSON Schema of the config")
+	repo := fs.String("repo", "", "the repository's root directory")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, validateUsage)
@@ -88,6 +96,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		*path = "<stdin>"
 		cfg, err = rules.ParseConfig(*path, data)
+		stdin = bytes.NewReader(data) // read again by reportValidated
 	default:
 		cfg, err = rules.LoadConfig(*path)
 	}
@@ -101,8 +110,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "%s: ok (%s)\n", *path, summarize(cfg))
-	return exitOK
+	return reportValidated(stdout, stderr, *path, *repo, cfg, stdin)
 }
 
 // summarize says what a valid config declares.

@@ -1,14 +1,18 @@
 // Command dockerfilelint checks a Dockerfile with BuildKit's own lint rules
-// (those `docker build --check` runs while parsing), plus three that an image
+// (those `docker build --check` runs while parsing), plus four that an image
 // of a service should keep: every base image pinned to a tag or digest (no
 // implicit or explicit :latest), a final stage that runs as a non-root USER,
-// and an ENTRYPOINT in JSON form. It prints file:line: rule: message and exits
+// an ENTRYPOINT in JSON form, and every VOLUME of the final stage owned by
+// that USER (a directory COPY --chown'd to the volume's path: a fresh named
+// volume copies the image's directory, owner included, and a root-owned
+// one leaves the service unable to write its state). It prints file:line: rule: message and exits
 // 1 when there is any finding. `make lint` runs it on the repo's Dockerfile.
 package main
 
 import (
 	"fmt"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
@@ -34,19 +38,19 @@ func main() {
 	}
 }
 
-func lint(path string) ([]string, error) {
-	f, err := os.Open(path)
+func lint(file string) ([]string, error) {
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	res, err := parser.Parse(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	var findings []string
 	add := func(line int, rule, msg string) {
-		findings = append(findings, fmt.Sprintf("%s:%d: %s: %s", path, line, rule, msg))
+		findings = append(findings, fmt.Sprintf("%s:%d: %s: %s", file, line, rule, msg))
 	}
 	for _, w := range res.Warnings {
 		line := 0
@@ -64,10 +68,10 @@ func lint(path string) ([]string, error) {
 	}})
 	stages, _, err := instructions.Parse(res.AST, lt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(stages) == 0 {
-		return nil, fmt.Errorf("%s: no FROM instruction", path)
+		return nil, fmt.Errorf("%s: no FROM instruction", file)
 	}
 	names := map[string]bool{}
 	for _, s := range stages {
@@ -84,8 +88,24 @@ func lint(path string) ([]string, error) {
 	}
 	final := stages[len(stages)-1]
 	user, entry := "", false
+	// Each volume with the --chown of the COPY that made its directory
+	// before VOLUME (what a step changes there after VOLUME is discarded).
+	type volume struct {
+		dir, chown string
+		line       int
+	}
+	var volumes []volume
+	owned := map[string]string{} // path -> the --chown of the COPY that made it
 	for _, c := range final.Commands {
 		switch c := c.(type) {
+		case *instructions.VolumeCommand:
+			for _, dir := range c.Volumes {
+				volumes = append(volumes, volume{dir, owned[path.Clean(dir)], c.Location()[0].Start.Line})
+			}
+		case *instructions.CopyCommand:
+			if c.Chown != "" {
+				owned[path.Clean(c.DestPath)] = c.Chown
+			}
 		case *instructions.UserCommand:
 			user = c.User
 		case *instructions.EntrypointCommand:
@@ -103,7 +123,35 @@ func lint(path string) ([]string, error) {
 	if !entry {
 		add(finalLine, "EntrypointJSONForm", "the final stage has no ENTRYPOINT")
 	}
+	for _, v := range volumes {
+		if !sameUser(v.chown, user) {
+			add(v.line, "VolumeOwnedByUser", fmt.Sprintf("VOLUME %s is not owned by the final stage's USER %q, who then cannot write to a fresh volume; create the directory in the build stage and COPY --chown=%s it to %s before VOLUME", v.dir, user, orDefault(user, "nonroot:nonroot"), v.dir))
+		}
+	}
 	return findings, nil
+}
+
+// knownUIDs are the accounts of the distroless images, by name.
+var knownUIDs = map[string]string{"nonroot": "65532", "root": "0"}
+
+// sameUser reports whether a --chown names the user USER names (by name
+// or by a distroless account's uid).
+func sameUser(chown, user string) bool {
+	u := func(s string) string {
+		s, _, _ = strings.Cut(s, ":")
+		if id, ok := knownUIDs[s]; ok {
+			return id
+		}
+		return s
+	}
+	return user != "" && u(chown) == u(user)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 // pinned reports whether an image reference names a tag other than latest,
