@@ -30,7 +30,7 @@ func TestStories(t *testing.T) {
 		"prod endpoint rename blocks":              {"sagemaker-rename.json", "prod", rules.VerdictFail, []string{"endpoint-replacement"}},
 		"staging endpoint rename warns":            {"sagemaker-rename.json", "staging", rules.VerdictWarn, []string{"endpoint-replacement"}},
 		"bucket lifecycle change passes":           {"bucket-lifecycle.json", "prod", rules.VerdictPass, nil},
-		"35 more A100s at max scale is flagged":    {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase"}},
+		"35 more A100s at max scale is flagged":    {"a100-scale-out.json", "prod", rules.VerdictWarn, []string{"cost-increase", "gpu-increase"}},
 		"Bicep GPU pool typo blocks":               {"../bicep-gpu-vm/whatif-typo.json", "prod", rules.VerdictFail, []string{"gpu-pool-sku", "gpu-sku-loss"}},
 		"Bicep A100 VM without cost-center blocks": {"../bicep-gpu-vm/whatif-vm-no-tags.json", "prod", rules.VerdictFail, []string{"required-tags"}},
 		"node drain action before a GPU update":    {"eks-gpu-drain-action.json", "prod", rules.VerdictWarn, []string{"action-invocation", "action-invocation"}},
