@@ -23,6 +23,10 @@ type Input struct {
 	Name        string
 	Environment string
 	Plan        *planparse.Plan
+	// ProviderUpgrades are the providers the change moves to another
+	// version (from the base and head lock files); every replacement of
+	// the project names them.
+	ProviderUpgrades []ProviderUpgrade
 }
 
 // Options configure Build. Zero values mean the defaults.
@@ -102,6 +106,11 @@ func Build(inputs []Input, opt Options) *Report {
 		}
 		res = opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
 	})
+	for i, p := range r.Projects {
+		p.upgrade(inputs[i].ProviderUpgrades)
+		p.digestChanges()
+		p.DigestScheme = DigestScheme
+	}
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}
