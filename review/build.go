@@ -52,6 +52,12 @@ type Options struct {
 	// infra analyses a large plan in parts on several goroutines, so
 	// Release may be called from several goroutines at once.
 	Release func(input int)
+	// Digests makes the keyed digests of every change and of each
+	// project's change set (digest.go): the JSON report's and the check
+	// run's record of what was reviewed, and what `planwarden verify`
+	// compares. They cost a decode of every written attribute, so a
+	// review that shows only the comment leaves them out.
+	Digests bool
 }
 
 // Build reviews the inputs into one Report. Projects keep the input
@@ -108,8 +114,9 @@ func Build(inputs []Input, opt Options) *Report {
 	})
 	for i, p := range r.Projects {
 		p.upgrade(inputs[i].ProviderUpgrades)
-		p.digestChanges()
-		p.DigestScheme = DigestScheme
+		if opt.Digests {
+			p.digestChanges()
+		}
 	}
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict

@@ -43,7 +43,7 @@ func buildPlan(t *testing.T, data []byte) *review.Project {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return review.Build([]review.Input{{Name: "gpu", Environment: "prod", Plan: p}}, review.Options{}).Projects[0]
+	return review.Build([]review.Input{{Name: "gpu", Environment: "prod", Plan: p}}, review.Options{Digests: true}).Projects[0]
 }
 
 func TestChangeSetDigestIsTheChangesWhateverTheirOrder(t *testing.T) {
@@ -191,13 +191,25 @@ func TestUnknownPathsAndTheKnownDigest(t *testing.T) {
 	}
 }
 
-func TestReportWritesTheDigests(t *testing.T) {
+func TestDigestsOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	p, err := planparse.Parse("plan.json", reviewtest.Plan([]reviewtest.PlanChange{scale(2, 6)}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := review.Build([]review.Input{{Name: "gpu", Plan: p}}, review.Options{})
+	if got := r.Projects[0]; got.ChangeSetDigest != "" || got.Changes[0].DiffDigest() != "" {
+		t.Errorf("a review without Digests has change_set_digest %q, diff_digest %q", got.ChangeSetDigest, got.Changes[0].DiffDigest())
+	}
+}
+
+func TestReportWritesTheDigests(t *testing.T) {
+	t.Parallel()
+	p, err := planparse.Parse("plan.json", reviewtest.Plan([]reviewtest.PlanChange{scale(2, 6)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := review.Build([]review.Input{{Name: "gpu", Plan: p}}, review.Options{Digests: true})
 	var out bytes.Buffer
 	if err := r.WriteJSON(&out); err != nil {
 		t.Fatal(err)

@@ -156,8 +156,9 @@ func digestDiff(diff []planparse.AttrDiff) diffDigests {
 		}
 	}
 	all, known := newDigest(), newDigest()
+	var entry []byte
 	for _, e := range diff {
-		entry := diffEntry(e)
+		entry = diffEntry(entry[:0], e)
 		all.field(entry)
 		if len(d.unknown) > 0 && !under(e.Path, d.unknown) {
 			known.field(entry)
@@ -182,9 +183,9 @@ func under(path string, paths []string) bool {
 
 // diffEntry is one diff entry's canonical bytes: its path and each side
 // as "S" (sensitive: the value never enters), "U" (known after apply) or
-// "V" and the sanitized value's JSON (map keys sorted).
-func diffEntry(e planparse.AttrDiff) []byte {
-	b := appendField(nil, []byte(e.Path))
+// "V" and the sanitized value's canonical JSON (map keys sorted).
+func diffEntry(b []byte, e planparse.AttrDiff) []byte {
+	b = appendField(b, []byte(e.Path))
 	for _, v := range []planparse.Value{e.Before, e.After} {
 		switch {
 		case v.IsSensitive():
@@ -192,14 +193,55 @@ func diffEntry(e planparse.AttrDiff) []byte {
 		case v.IsUnknown():
 			b = appendField(b, []byte("U"))
 		default:
-			j, err := json.Marshal(v.Interface())
-			if err != nil { // a sanitized value is plain JSON data; never
-				j = []byte(strconv.Quote(v.Display()))
-			}
-			b = appendField(b, append([]byte("V"), j...))
+			b = appendField(b, appendCanonical([]byte("V"), v.Interface()))
 		}
 	}
 	return b
+}
+
+// appendCanonical appends plain JSON data (planparse's Interface) as JSON
+// with map keys sorted, as encoding/json writes it, without its reflection.
+func appendCanonical(b []byte, x any) []byte {
+	switch t := x.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, t)
+	case string:
+		return strconv.AppendQuote(b, t)
+	case float64:
+		return strconv.AppendFloat(b, t, 'g', -1, 64)
+	case []any:
+		b = append(b, '[')
+		for i, e := range t {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCanonical(b, e)
+		}
+		return append(b, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, k)
+			b = append(b, ':')
+			b = appendCanonical(b, t[k])
+		}
+		return append(b, '}')
+	}
+	j, err := json.Marshal(x) // no other type comes out of Interface
+	if err != nil {
+		j = []byte(strconv.Quote(err.Error()))
+	}
+	return append(b, j...)
 }
 
 // appendField appends a length-prefixed field, so no two sequences of
@@ -213,7 +255,11 @@ type digester struct{ h hash.Hash }
 
 func newDigest() digester { return digester{hmac.New(sha256.New, digestKey)} }
 
-func (d digester) field(f []byte) { d.h.Write(appendField(nil, f)) }
+func (d digester) field(f []byte) {
+	var n [binary.MaxVarintLen64]byte
+	d.h.Write(n[:binary.PutUvarint(n[:], uint64(len(f)))])
+	d.h.Write(f)
+}
 
 func (d digester) sum() string { return hex.EncodeToString(d.h.Sum(nil))[:digestHex] }
 
@@ -310,7 +356,7 @@ func (p *Project) digestChanges() {
 			c.computeDigests()
 		}
 	})
-	p.ChangeSetDigest = p.ChangeSet().Digest
+	p.ChangeSetDigest, p.DigestScheme = p.ChangeSet().Digest, DigestScheme
 }
 
 // writeVerify writes the row fields verify reads (after price_note, in

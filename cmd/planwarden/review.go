@@ -131,7 +131,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		inputs = append(inputs, in)
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Release: func(i int) {
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Digests: *format == "json", Release: func(i int) {
 		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
 	}})
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
