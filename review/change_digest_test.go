@@ -124,8 +124,8 @@ func TestDiffDigestNeverReadsASecret(t *testing.T) {
 func TestRedactedPlanHasTheSameDigests(t *testing.T) {
 	t.Parallel()
 	c := reviewtest.PlanChange{Address: "azurerm_linux_virtual_machine.vm",
-		Before: map[string]any{"size": "Standard_NC6s_v3", "admin_password": "Sup3r-s3cret!x", "custom_data": "a"},
-		After:  map[string]any{"size": "Standard_NC24s_v3", "admin_password": "An0ther-s3cret!y", "custom_data": "b"},
+		Before:          map[string]any{"size": "Standard_NC6s_v3", "admin_password": "Sup3r-s3cret!x", "custom_data": "a"},
+		After:           map[string]any{"size": "Standard_NC24s_v3", "admin_password": "An0ther-s3cret!y", "custom_data": "b"},
 		BeforeSensitive: map[string]any{"custom_data": true}, AfterSensitive: map[string]any{"custom_data": true}}
 	data := reviewtest.Plan([]reviewtest.PlanChange{c})
 	redacted, err := planparse.Redact("plan.json", data)
