@@ -119,4 +119,3 @@ func TestRecordKeepsOnlyDigestsWhenTheChangesDoNotFit(t *testing.T) {
 		t.Errorf("a record of 3 changes lists %d (%v); want all 3", len(rec.Projects[0].Changes), err)
 	}
 }
-

@@ -22,7 +22,7 @@ type Record struct {
 	// Scheme is review.DigestScheme of the digests.
 	Scheme string `json:"scheme"`
 	// Conclusion is the check run's conclusion the review gave.
-	Conclusion string              `json:"conclusion"`
+	Conclusion string             `json:"conclusion"`
 	Projects   []review.ChangeSet `json:"projects"`
 }
 
