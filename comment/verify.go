@@ -180,3 +180,41 @@ func partWord(p review.Part) string {
 	}
 	return text(string(p))
 }
+
+// VerifyRefusal is why verify found no review that approves the plan.
+type VerifyRefusal string
+
+// The refusals of online verify.
+const (
+	// RefusedNoPullRequest: no merged pull request made the commit.
+	RefusedNoPullRequest VerifyRefusal = "no-pull-request"
+	// RefusedNoCheckRun: the pull request's head has no planwarden check
+	// run of the App.
+	RefusedNoCheckRun VerifyRefusal = "no-check-run"
+	// RefusedCheckNotCompleted: the check run never completed.
+	RefusedCheckNotCompleted VerifyRefusal = "check-not-completed"
+	// RefusedCheckFailed: the check run did not pass (success or neutral).
+	RefusedCheckFailed VerifyRefusal = "check-failed"
+	// RefusedNoRecord: the check run holds no record of the reviewed change sets.
+	RefusedNoRecord VerifyRefusal = "no-record"
+)
+
+// VerifyRefused renders why verify found no approving review, as markdown.
+func VerifyRefused(why VerifyRefusal, commit string, src VerifySource) string {
+	s := "## ❌ planwarden verify: no review approves this plan\n\n"
+	switch why {
+	case RefusedNoPullRequest:
+		s += "No merged pull request made commit " + code(pwprose.ShortSHA(commit)) + " (a direct push, or a merge GitHub does not associate with a pull request), so no review of its plan exists. Apply from a commit a reviewed pull request's merge made.\n"
+	case RefusedNoCheckRun:
+		s += verifySource(src) + "Its head has no `planwarden` check run of the planwarden App: the plan was never reviewed (or `--app-id` names another App).\n"
+	case RefusedCheckNotCompleted:
+		s += verifySource(src) + "Its `planwarden` check run never completed: the review did not finish, so it approves nothing.\n"
+	case RefusedCheckFailed:
+		s += verifySource(src) + "Its `planwarden` check run concluded " + code(src.Conclusion) + ": only a passing review (success, or neutral for warnings; overrides counted) approves a plan.\n"
+	case RefusedNoRecord:
+		s += verifySource(src) + "Its `planwarden` check run holds no record of the reviewed change sets (a planwarden App older than `planwarden verify`, or a review made without digests): ask for the review again (re-run the check) and merge after it.\n"
+	default:
+		s += text(string(why)) + "\n"
+	}
+	return s
+}
