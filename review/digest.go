@@ -381,7 +381,7 @@ func (e *encoder) writeVerify(c *Change, key func(string), opt func(k, s string)
 	}
 	if len(c.ProviderUpgrades) > 0 {
 		key(`"provider_upgrades": `)
-		list(c.ProviderUpgrades)
+		list(c.upgradeNames())
 	}
 }
 
@@ -392,13 +392,9 @@ func (p *Project) upgrade(ups []ProviderUpgrade) {
 		return
 	}
 	p.ProviderUpgrades = slices.Clone(ups)
-	names := make([]string, len(ups))
-	for i, u := range ups {
-		names[i] = u.Name
-	}
 	for _, c := range p.Changes {
 		if c.Action() == string(planparse.ActionReplace) {
-			c.ProviderUpgrades = names
+			c.ProviderUpgrades = p.ProviderUpgrades
 		}
 	}
 }

@@ -133,10 +133,10 @@ type Change struct {
 	// TriggersActions are the addresses of the actions this change's
 	// lifecycle events run (Terraform 1.14+), in the plan's order.
 	TriggersActions []string
-	// ProviderUpgrades name the providers the project's lock file moves
-	// (ProviderUpgrade.Name), on a replacement only: the replacement can
-	// come from the upgrade rather than from the code.
-	ProviderUpgrades []string
+	// ProviderUpgrades are the providers the project's lock file moves,
+	// on a replacement only: the replacement can come from the upgrade
+	// rather than from the code. The JSON row names them.
+	ProviderUpgrades []ProviderUpgrade
 	// digests are the attribute diff's keyed digests (digest.go), made by
 	// Build.
 	digests diffDigests
@@ -185,7 +185,9 @@ type ChangeRow struct {
 	DiffDigest      string   `json:"diff_digest,omitempty"`
 	KnownDiffDigest string   `json:"known_diff_digest,omitempty"`
 	UnknownPaths    []string `json:"unknown_paths,omitempty"`
-	// ProviderUpgrades: see Change.ProviderUpgrades.
+	// ProviderUpgrades name the providers the pull request moves, on a
+	// replacement (see Change.ProviderUpgrades and the project's
+	// provider_upgrades for the versions).
 	ProviderUpgrades []string `json:"provider_upgrades,omitempty"`
 }
 
@@ -199,8 +201,20 @@ func (c *Change) Row() ChangeRow {
 		ListHourlyBefore: c.ListHourlyBefore(), ListHourlyAfter: c.ListHourlyAfter(), PriceNote: c.PriceNote(),
 		Deposed: c.src().Deposed, CountBefore: c.CountBefore(), CountAfter: c.CountAfter(),
 		DiffDigest: c.DiffDigest(), KnownDiffDigest: c.KnownDiffDigest(), UnknownPaths: c.UnknownPaths(),
-		ProviderUpgrades: c.ProviderUpgrades,
+		ProviderUpgrades: c.upgradeNames(),
 	}
+}
+
+// upgradeNames are the names of ProviderUpgrades (nil for none).
+func (c *Change) upgradeNames() []string {
+	if len(c.ProviderUpgrades) == 0 {
+		return nil
+	}
+	names := make([]string, len(c.ProviderUpgrades))
+	for i, u := range c.ProviderUpgrades {
+		names[i] = u.Name
+	}
+	return names
 }
 
 // MarshalJSON writes the change as its Row.

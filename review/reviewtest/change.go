@@ -21,7 +21,10 @@ func Change(row review.ChangeRow) *review.Change {
 		src.Importing = &planparse.Import{}
 	}
 	c := &review.Change{Source: src, DeferredReason: row.DeferredReason, TriggersActions: row.TriggersActions,
-		ProviderUpgrades: row.ProviderUpgrades}
+	}
+	for _, n := range row.ProviderUpgrades {
+		c.ProviderUpgrades = append(c.ProviderUpgrades, review.ProviderUpgrade{Name: n})
+	}
 	c.SetDiffDigests(row.DiffDigest, row.KnownDiffDigest, row.UnknownPaths)
 	res := &infra.Resource{Address: row.Address, Type: row.Type, Cost: infra.Cost{
 		HourlyBefore: row.HourlyBefore, HourlyAfter: row.HourlyAfter, ListHourlyBefore: row.ListHourlyBefore, ListHourlyAfter: row.ListHourlyAfter,
