@@ -20,8 +20,7 @@ func Change(row review.ChangeRow) *review.Change {
 	if row.Importing {
 		src.Importing = &planparse.Import{}
 	}
-	c := &review.Change{Source: src, DeferredReason: row.DeferredReason, TriggersActions: row.TriggersActions,
-	}
+	c := &review.Change{Source: src, DeferredReason: row.DeferredReason, TriggersActions: row.TriggersActions}
 	for _, n := range row.ProviderUpgrades {
 		c.ProviderUpgrades = append(c.ProviderUpgrades, review.ProviderUpgrade{Name: n})
 	}
