@@ -166,7 +166,7 @@ func DriftIssue(r *review.Report, project string, opt DriftOptions) string {
 		b.WriteString("✅ **No drift**: the plan of the default branch changes nothing, so what runs is what the code says. This issue is closed.\n")
 		return b.String()
 	case DriftUnknown:
-		b.WriteString("⚠️ **The drift plan failed part way** (or is incomplete), so it shows neither drift nor its absence. The last drift found is below until a plan completes.\n")
+		b.WriteString("⚠️ **The drift plan failed part way** (or is incomplete), so it shows neither drift nor its absence. This issue stays open until a plan completes and finds none.\n")
 		return b.String()
 	}
 	lines, cost := driftLines(p)
