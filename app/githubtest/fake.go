@@ -55,6 +55,7 @@ type Server struct {
 	gates      []*Gate
 	defaults   map[string]string // owner/repo -> default branch (main when unset)
 	graphql    []GraphQLCall
+	issues     []*Issue // issues.go
 }
 
 // Gate holds matching requests until Release; Arrived is closed when the
