@@ -1,6 +1,7 @@
 package review_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/planwarden/planwarden/review"
@@ -85,6 +86,35 @@ func TestVerifyPairsChangesByAddressAndDeposedKey(t *testing.T) {
 			got := review.Verify([]review.ChangeSet{reviewed}, []*review.Project{buildProject(t, tc.planned...)}, review.Tolerance{})
 			if got[0].OK() != tc.ok {
 				t.Errorf("OK %v, want %v: %+v", got[0].OK(), tc.ok, got[0].Differences)
+			}
+		})
+	}
+}
+
+func TestVerifySaysWhichPartDiffers(t *testing.T) {
+	t.Parallel()
+	base := bucket("logs", "update")
+	moved := base
+	moved.PreviousAddress = "aws_s3_bucket.old_logs"
+	imported := base
+	imported.ImportID = "logs"
+	replaced := bucket("logs", "delete", "create")
+	firstCreate := bucket("logs", "create", "delete")
+	tests := map[string]struct {
+		reviewed, planned reviewtest.PlanChange
+		want              review.Part
+	}{
+		"moved from another address":   {base, moved, review.PartMove},
+		"imported":                     {base, imported, review.PartImport},
+		"replaced, not updated":        {base, replaced, review.PartAction},
+		"replaced the other way round": {replaced, firstCreate, review.PartAction},
+		"another count":                {scale(2, 6), scale(2, 5), review.PartCount},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := review.Verify([]review.ChangeSet{reviewedSet(t, rules.VerdictPass, tc.reviewed)}, []*review.Project{buildProject(t, tc.planned)}, review.Tolerance{})
+			if got[0].OK() || len(got[0].Differences) != 1 || !slices.Contains(got[0].Differences[0].Parts, tc.want) {
+				t.Errorf("differences %+v; want one naming %s", got[0].Differences, tc.want)
 			}
 		})
 	}

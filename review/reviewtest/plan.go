@@ -20,6 +20,8 @@ type PlanChange struct {
 	AfterUnknown                    map[string]any
 	// ReplacePaths are replace_paths, as Terraform writes them.
 	ReplacePaths [][]any
+	// PreviousAddress moves the resource; ImportID imports it.
+	PreviousAddress, ImportID string
 }
 
 // Plan writes a Terraform plan (terraform show -json) of the changes, in
@@ -61,6 +63,12 @@ func resourceChanges(changes []PlanChange) []any {
 			"provider_name": "registry.terraform.io/hashicorp/" + provider, "change": ch}
 		if c.Deposed != "" {
 			rc["deposed"] = c.Deposed
+		}
+		if c.PreviousAddress != "" {
+			rc["previous_address"] = c.PreviousAddress
+		}
+		if c.ImportID != "" {
+			ch["importing"] = map[string]any{"id": c.ImportID}
 		}
 		out = append(out, rc)
 	}
