@@ -63,7 +63,8 @@ esac
 review_md=$workdir/review.md
 report=$workdir/report.json
 set +e
-"$bin" "${args[@]}" --format json --out "$report" -- "${plans[@]}"
+# --digests: the report is what verify --reviewed compares with.
+"$bin" "${args[@]}" --format json --digests --out "$report" -- "${plans[@]}"
 code=$?
 set -e
 [ "$code" -le 1 ] || fail "review failed (exit $code); see the message above"

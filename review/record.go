@@ -50,7 +50,7 @@ func ReadChangeSets(name string, data []byte) ([]ChangeSet, error) {
 		case p.Name == "":
 			return nil, fmt.Errorf("%s: field name is empty: every reviewed project needs its name", where)
 		case p.DigestScheme == "" || p.ChangeSetDigest == "":
-			return nil, fmt.Errorf("%s: no change_set_digest: the report was made without digests; make it with `planwarden review --format json` (this version)", where)
+			return nil, fmt.Errorf("%s: no change_set_digest: the report was made without digests; make it with `planwarden review --format json --digests`", where)
 		case p.DigestScheme != DigestScheme:
 			return nil, fmt.Errorf("%s: field digest_scheme is %q, this planwarden makes %q: review and verify with the same planwarden version", where, p.DigestScheme, DigestScheme)
 		}

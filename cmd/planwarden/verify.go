@@ -35,7 +35,7 @@ diff. Projects are named as planwarden review names them (--project, else
 after the file).
 
 --reviewed REPORT.json compares with a JSON report of planwarden review
-(--format json), offline. Without it, verify asks GitHub (GITHUB_TOKEN with
+(--format json --digests), offline. Without it, verify asks GitHub (GITHUB_TOKEN with
 checks: read and pull-requests: read; GITHUB_API_URL) for the pull request
 merged as the commit (--sha, default $GITHUB_SHA, in --repo, default
 $GITHUB_REPOSITORY) and reads the reviewed change sets and verdicts from its

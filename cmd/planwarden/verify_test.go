@@ -61,7 +61,7 @@ func planFile(t *testing.T, changes ...reviewtest.PlanChange) string {
 func reviewedReport(t *testing.T, plan string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "report.json")
-	code, out, stderr := runCLI(t, "", "review", "--format", "json", plan)
+	code, out, stderr := runCLI(t, "", "review", "--format", "json", "--digests", plan)
 	if code == exitUsage {
 		t.Fatalf("review: %s", stderr)
 	}
@@ -204,7 +204,7 @@ func TestVerifyBadInputIsExit2(t *testing.T) {
 	}{
 		"not JSON":             {[]string{"--reviewed", write("x.json", "{nope"), plan}, []string{"x.json", "not a JSON report"}},
 		"no projects":          {[]string{"--reviewed", write("e.json", "{}"), plan}, []string{"e.json", "no field projects"}},
-		"made without digests": {[]string{"--reviewed", noDigest, plan}, []string{"plain.json", "change_set_digest", "planwarden review --format json"}},
+		"made without digests": {[]string{"--reviewed", noDigest, plan}, []string{"plain.json", "change_set_digest", "planwarden review --format json --digests"}},
 		"edited":               {[]string{"--reviewed", edited, plan}, []string{"edited.json", "change_set_digest", "does not match its changes"}},
 		"no such report":       {[]string{"--reviewed", filepath.Join(dir, "absent.json"), plan}, []string{"absent.json"}},
 		"no plan":              {[]string{"--reviewed", noDigest}, []string{"no plan file given"}},
@@ -316,5 +316,32 @@ func TestVerifyOnlineWithoutAMergedPullRequest(t *testing.T) {
 	}
 	if n := gh.CallCount("GET", "/repos/acme/infra/commits/d1ec7f00/pulls"); n != 1 {
 		t.Errorf("asked GitHub for the commit's pull requests %d times, want 1", n)
+	}
+}
+
+// A plain JSON review leaves the digests out (they cost a decode of every
+// attribute); --digests puts them in; with another format it is refused.
+func TestReviewDigestsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	plan := planFile(t, newBucket("logs"))
+	tests := map[string]struct {
+		args    []string
+		digests bool
+		code    int
+	}{
+		"plain JSON":         {[]string{"--format", "json"}, false, exitOK},
+		"JSON with digests":  {[]string{"--format", "json", "--digests"}, true, exitOK},
+		"markdown, digests?": {[]string{"--digests"}, false, exitUsage},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", append(append([]string{"review"}, tc.args...), plan)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			if got := strings.Contains(out, `"change_set_digest"`) && strings.Contains(out, `"diff_digest"`); got != tc.digests {
+				t.Errorf("digests in the output: %v, want %v", got, tc.digests)
+			}
+		})
 	}
 }
