@@ -156,3 +156,37 @@ func TestActionPassesAndRefusesBadInput(t *testing.T) {
 		t.Errorf("bad version: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+func TestActionVerifyModeComparesWithTheReviewedReport(t *testing.T) {
+	t.Parallel()
+	bin := build(t)
+	gh := githubtest.New(t)
+	scaleOut, _ := filepath.Abs("../examples/plans/a100-scale-out.json")
+	other, _ := filepath.Abs("../examples/plans/aks-gpu-typo.json")
+	// The review of the PR: its JSON report is the step's output.
+	r := runAction(t, bin, gh, map[string]string{"INPUT_PLANS": scaleOut, "INPUT_PROJECTS": "gpu", "INPUT_FAIL_ON_VERDICT": "false"})
+	_, report, ok := strings.Cut(r.output, "report=")
+	if r.code != 0 || !ok {
+		t.Fatalf("review: exit %d, outputs %q\n%s", r.code, r.output, r.stdout)
+	}
+	report = strings.TrimSpace(strings.SplitN(report, "\n", 2)[0])
+	tests := map[string]struct {
+		plan string
+		want int
+		says string
+	}{
+		"the reviewed plan": {scaleOut, 0, "the plan is what was reviewed"},
+		"another plan":      {other, 1, "the plan is not what was reviewed"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			v := runAction(t, bin, gh, map[string]string{"INPUT_MODE": "verify", "INPUT_REVIEWED": report, "INPUT_PLANS": tc.plan, "INPUT_PROJECTS": "gpu"})
+			if v.code != tc.want || !strings.Contains(v.summary, tc.says) {
+				t.Errorf("verify: exit %d (want %d), summary:\n%s\n%s", v.code, tc.want, v.summary, v.stdout)
+			}
+		})
+	}
+	if v := runAction(t, bin, gh, map[string]string{"INPUT_MODE": "apply", "INPUT_PLANS": scaleOut}); v.code != 2 || !strings.Contains(v.stdout, "mode must be review or verify") {
+		t.Errorf("mode apply: exit %d\n%s", v.code, v.stdout)
+	}
+}

@@ -45,10 +45,33 @@ for p in ${INPUT_PROJECTS:-}; do args+=(--project "$p"); done
 for e in ${INPUT_ENVIRONMENT:-}; do args+=(--environment "$e"); done
 read -r -a plans <<<"$(echo "$INPUT_PLANS" | tr '\n' ' ')"
 
+case "${INPUT_MODE:-review}" in
+review) ;;
+verify)
+	# verify writes the job summary itself; its exit status is the step's.
+	vargs=(verify)
+	[ -n "${INPUT_CONFIG:-}" ] && vargs+=(--config "$INPUT_CONFIG")
+	for p in ${INPUT_PROJECTS:-}; do vargs+=(--project "$p"); done
+	for e in ${INPUT_ENVIRONMENT:-}; do vargs+=(--environment "$e"); done
+	[ -n "${INPUT_REVIEWED:-}" ] && vargs+=(--reviewed "$INPUT_REVIEWED")
+	[ -n "${INPUT_APP_ID:-}" ] && vargs+=(--app-id "$INPUT_APP_ID")
+	[ "${INPUT_ALLOW_NEW_NOOP:-false}" = "true" ] && vargs+=(--allow-new-noop)
+	[ "${INPUT_ALLOW_KNOWN_AFTER_APPLY:-false}" = "true" ] && vargs+=(--allow-known-after-apply)
+	set +e
+	"$bin" "${vargs[@]}" -- "${plans[@]}"
+	code=$?
+	set -e
+	[ "$code" -le 1 ] || fail "verify failed (exit $code); see the message above"
+	exit "$code"
+	;;
+*) fail "mode must be review or verify, not '${INPUT_MODE}'" ;;
+esac
+
 review_md=$workdir/review.md
 report=$workdir/report.json
 set +e
-"$bin" "${args[@]}" --format json --out "$report" -- "${plans[@]}"
+# --digests: the report is what verify --reviewed compares with.
+"$bin" "${args[@]}" --format json --digests --out "$report" -- "${plans[@]}"
 code=$?
 set -e
 [ "$code" -le 1 ] || fail "review failed (exit $code); see the message above"

@@ -272,7 +272,11 @@ func CheckOutput(r *review.Report, opt Options) Check {
 	footer := c.Summary + v.projectTable()
 	c.Summary = v.layout(MaxCheckBytes-len(footer), true, false, footer, "the full list is in this check run's details")
 	v.where = "`planwarden review --format json` run on the plan"
-	c.Text = v.layout(MaxCheckBytes, false, true, "", "everything is in the output of "+v.where)
+	record := recordBlock(v.r) // record.go: what `planwarden verify` reads
+	c.Text = v.layout(MaxCheckBytes-len(record)-2, false, true, "", "everything is in the output of "+v.where)
+	if record != "" {
+		c.Text += "\n\n" + record
+	}
 	return c
 }
 

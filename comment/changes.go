@@ -63,10 +63,14 @@ func (v *view) project(p *review.Project, i int) projectPart {
 	if p.Summary.NoOp > 0 {
 		cl += " · " + groupInt(p.Summary.NoOp) + " unchanged"
 	}
+	var notes []string
+	if len(p.ProviderUpgrades) > 0 {
+		notes = append(notes, upgradeProjectNote(p.ProviderUpgrades))
+	}
 	part := projectPart{head: execute("project", struct {
 		Heading, Counts string
 		Notes           []string
-	}{heading, cl, nil})}
+	}{heading, cl, notes})}
 
 	if changes := orderedChanges(p); len(changes) > 0 {
 		b := newBlock("**Resource changes**", "changes", len(changes), func(i int) []string {
@@ -207,6 +211,9 @@ func details(c *review.Change) string {
 		parts = append(parts, "new one first")
 	case string(planparse.DeleteThenCreate):
 		parts = append(parts, "deleted first")
+	}
+	if len(c.ProviderUpgrades) > 0 {
+		parts = append(parts, upgradeNote(c.ProviderUpgrades))
 	}
 	if len(parts) == 0 {
 		return " "

@@ -47,6 +47,9 @@ func execute(name string, data any) string {
 	}:
 		kind = "project"
 		b.WriteString("\n### " + d.Heading + "\n\n" + d.Counts + "\n")
+		for _, n := range d.Notes {
+			b.WriteString("\n> " + n + "\n")
+		}
 	case block:
 		kind = "block"
 		b.WriteString("\n" + d.Title + "\n")

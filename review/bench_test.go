@@ -41,3 +41,18 @@ func BenchmarkWriteJSONClusters(b *testing.B) {
 	}
 	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkBuildClustersDigests is BuildClusters with the change digests
+// (the JSON report's and verify's).
+func BenchmarkBuildClustersDigests(b *testing.B) {
+	p, err := planparse.Parse("clusters.json", plantest.Clusters(20000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := plantest.CPUTime()
+	for b.Loop() {
+		Build([]Input{{Name: "clusters", Plan: p}}, Options{Digests: true})
+	}
+	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
+}

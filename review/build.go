@@ -23,6 +23,10 @@ type Input struct {
 	Name        string
 	Environment string
 	Plan        *planparse.Plan
+	// ProviderUpgrades are the providers the change moves to another
+	// version (from the base and head lock files); every replacement of
+	// the project names them.
+	ProviderUpgrades []ProviderUpgrade
 }
 
 // Options configure Build. Zero values mean the defaults.
@@ -48,6 +52,12 @@ type Options struct {
 	// infra analyses a large plan in parts on several goroutines, so
 	// Release may be called from several goroutines at once.
 	Release func(input int)
+	// Digests makes the keyed digests of every change and of each
+	// project's change set (digest.go): the JSON report's and the check
+	// run's record of what was reviewed, and what `planwarden verify`
+	// compares. They cost a decode of every written attribute, so a
+	// review that shows only the comment leaves them out.
+	Digests bool
 }
 
 // Build reviews the inputs into one Report. Projects keep the input
@@ -102,6 +112,12 @@ func Build(inputs []Input, opt Options) *Report {
 		}
 		res = opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
 	})
+	for i, p := range r.Projects {
+		p.upgrade(inputs[i].ProviderUpgrades)
+		if opt.Digests {
+			p.digestChanges()
+		}
+	}
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict
 	byName := map[string]*Project{}

@@ -36,9 +36,13 @@ func TestChangeRowsMatchReflection(t *testing.T) {
 				f.Set(reflect.ValueOf([]string{"one " + hostile, "two"}))
 			}
 		case reflect.Pointer:
-			if f.Type().Elem().Kind() == reflect.Float64 {
+			switch f.Type().Elem().Kind() {
+			case reflect.Float64:
 				x := 1234.5678 + float64(i)
 				f.Set(reflect.ValueOf(&x))
+			case reflect.Int:
+				n := 3 + i
+				f.Set(reflect.ValueOf(&n))
 			}
 		}
 	}

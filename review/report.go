@@ -110,11 +110,31 @@ type Project struct {
 	// what-if entries ARM did not evaluate.
 	Tool    string     `json:"tool"`
 	Skipped []*Skipped `json:"skipped"`
+	// ChangeSetDigest is the keyed digest of the project's change set
+	// (ChangeSet: every change's ID, in any order), under DigestScheme:
+	// what `planwarden verify` compares with the plan about to be applied.
+	ChangeSetDigest string `json:"change_set_digest,omitempty"`
+	DigestScheme    string `json:"digest_scheme,omitempty"`
+	// ProviderUpgrades are the providers the pull request moves to
+	// another version (base and head lock files), when they were given.
+	ProviderUpgrades []ProviderUpgrade `json:"provider_upgrades,omitempty"`
 
 	// Plan and Resources are the inputs, for renderers that need the
 	// attribute diffs or the GPU facts; they are not part of the JSON.
 	Plan      *planparse.Plan   `json:"-"`
 	Resources []*infra.Resource `json:"-"`
+}
+
+// ProviderUpgrade is a provider whose locked version the change moves.
+type ProviderUpgrade struct {
+	// Provider is the source address (registry.terraform.io/hashicorp/azurerm);
+	// Name its last part (azurerm).
+	Provider string `json:"provider"`
+	Name     string `json:"name"`
+	// Before and After are the locked versions ("" when the provider is
+	// added or removed).
+	Before string `json:"before"`
+	After  string `json:"after"`
 }
 
 // Summary counts changes per action. A moved or imported resource counts
@@ -147,6 +167,13 @@ type Change struct {
 	// TriggersActions are the addresses of the actions this change's
 	// lifecycle events run (Terraform 1.14+), in the plan's order.
 	TriggersActions []string
+	// ProviderUpgrades are the providers the project's lock file moves,
+	// on a replacement only: the replacement can come from the upgrade
+	// rather than from the code. The JSON row names them.
+	ProviderUpgrades []ProviderUpgrade
+	// digests are the attribute diff's keyed digests (digest.go), made by
+	// Build.
+	digests diffDigests
 }
 
 // ChangeRow is a change row as the JSON report writes it (the schema's
@@ -180,6 +207,22 @@ type ChangeRow struct {
 	ListHourlyBefore *float64 `json:"list_hourly_before"`
 	ListHourlyAfter  *float64 `json:"list_hourly_after"`
 	PriceNote        string   `json:"price_note,omitempty"`
+	// Deposed is the deposed object's key, for a change to one. CountBefore
+	// and CountAfter are the instances of the resource's priced groups
+	// (absent when unknown). DiffDigest is the keyed digest of the
+	// sanitized attribute diff; KnownDiffDigest the same without the
+	// UnknownPaths, whose values are known only after apply (digest.go;
+	// `planwarden verify` compares them).
+	Deposed         string   `json:"deposed,omitempty"`
+	CountBefore     *int     `json:"count_before,omitempty"`
+	CountAfter      *int     `json:"count_after,omitempty"`
+	DiffDigest      string   `json:"diff_digest,omitempty"`
+	KnownDiffDigest string   `json:"known_diff_digest,omitempty"`
+	UnknownPaths    []string `json:"unknown_paths,omitempty"`
+	// ProviderUpgrades name the providers the pull request moves, on a
+	// replacement (see Change.ProviderUpgrades and the project's
+	// provider_upgrades for the versions).
+	ProviderUpgrades []string `json:"provider_upgrades,omitempty"`
 }
 
 // Row is the change's JSON row.
@@ -190,7 +233,22 @@ func (c *Change) Row() ChangeRow {
 		DeferredReason: c.DeferredReason, TriggersActions: c.TriggersActions, SKUBefore: c.SKUBefore(), SKUAfter: c.SKUAfter(),
 		HourlyBefore: c.HourlyBefore(), HourlyAfter: c.HourlyAfter(), PriceBasis: c.PriceBasis(), PriceRegion: c.PriceRegion(),
 		ListHourlyBefore: c.ListHourlyBefore(), ListHourlyAfter: c.ListHourlyAfter(), PriceNote: c.PriceNote(),
+		Deposed: c.src().Deposed, CountBefore: c.CountBefore(), CountAfter: c.CountAfter(),
+		DiffDigest: c.DiffDigest(), KnownDiffDigest: c.KnownDiffDigest(), UnknownPaths: c.UnknownPaths(),
+		ProviderUpgrades: c.upgradeNames(),
 	}
+}
+
+// upgradeNames are the names of ProviderUpgrades (nil for none).
+func (c *Change) upgradeNames() []string {
+	if len(c.ProviderUpgrades) == 0 {
+		return nil
+	}
+	names := make([]string, len(c.ProviderUpgrades))
+	for i, u := range c.ProviderUpgrades {
+		names[i] = u.Name
+	}
+	return names
 }
 
 // MarshalJSON writes the change as its Row.

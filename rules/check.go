@@ -70,6 +70,19 @@ func (ps *problems) check(c *Config) {
 		}
 		seenWF[wf] = i
 	}
+	seenDrift := map[string]int{}
+	for i, wf := range c.DriftWorkflows {
+		p := fmt.Sprintf("drift_workflows[%d]", i)
+		switch j, dup := seenDrift[wf]; {
+		case !planWorkflow().MatchString(wf):
+			ps.at(p, "expected a workflow file as a path from the repo root, such as .github/workflows/planwarden-drift.yml, got %q", wf)
+		case dup:
+			ps.at(p, "%s is listed twice (also drift_workflows[%d])", wf, j)
+		case c.IsPlanWorkflow(wf):
+			ps.at(p, "%s is a plan workflow too: a drift workflow plans the default branch on a schedule, a plan workflow a pull request", wf)
+		}
+		seenDrift[wf] = i
+	}
 
 	names := map[string]int{}
 	for i, pr := range c.Projects {

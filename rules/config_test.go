@@ -94,6 +94,7 @@ custom_rules:
     environments: {staging: warn}
 plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-sagemaker.yaml]
 plan_workflow_inputs: ["scripts/plan/**", Makefile]
+drift_workflows: [.github/workflows/planwarden-drift.yml]
 pricing:
   prices:
     Standard_NC24ads_A100_v4: 2.90
@@ -156,6 +157,7 @@ func TestEveryKey(t *testing.T) {
 		}},
 		PlanWorkflows:      []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
 		PlanWorkflowInputs: []string{"scripts/plan/**", "Makefile"},
+		DriftWorkflows:     []string{".github/workflows/planwarden-drift.yml"},
 		Pricing: PricingConfig{Prices: map[string]float64{"Standard_NC24ads_A100_v4": 2.90},
 			Discounts:  []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}, {SKU: "p5.*", Capacity: "spot", Discount: 0.6}},
 			SpotPrices: map[string]float64{"Standard_NC24ads_A100_v4": 1.10}},
@@ -307,17 +309,25 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
 			want: []string{
 				`planwarden.yml:2: plan_workflows[0]: expected a workflow file as a path from the repo root, such as .github/workflows/planwarden-plan.yml, got "plan.yml"`,
 				`planwarden.yml:2: plan_workflows[2]: .github/workflows/plan.yml is listed twice (also plan_workflows[1])`,
+			},
+		},
+		"drift workflows: a file name only, twice, a plan workflow": {
+			yml: "version: 1\ndrift_workflows: [drift.yml, .github/workflows/drift.yml, .github/workflows/drift.yml, .github/workflows/planwarden-plan.yml]\n",
+			want: []string{
+				`planwarden.yml:2: drift_workflows[0]: expected a workflow file as a path from the repo root, such as .github/workflows/planwarden-drift.yml, got "drift.yml"`,
+				`planwarden.yml:2: drift_workflows[2]: .github/workflows/drift.yml is listed twice (also drift_workflows[1])`,
+				`planwarden.yml:2: drift_workflows[3]: .github/workflows/planwarden-plan.yml is a plan workflow too: a drift workflow plans the default branch on a schedule, a plan workflow a pull request`,
 			},
 		},
 		"plan workflow inputs that escape or do not parse": {
@@ -696,7 +706,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))

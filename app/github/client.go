@@ -460,7 +460,7 @@ func fromPR(pr *github.PullRequest) port.PullRequest {
 	p := port.PullRequest{
 		Number: pr.GetNumber(), State: pr.GetState(), HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), BaseRef: pr.GetBase().GetRef(),
-		Author: pr.GetUser().GetLogin(), ChangedFiles: pr.GetChangedFiles(),
+		Author: pr.GetUser().GetLogin(), ChangedFiles: pr.GetChangedFiles(), Merged: pr.GetMerged() || pr.MergedAt != nil, MergeCommitSHA: pr.GetMergeCommitSHA(),
 	}
 	for _, l := range pr.Labels {
 		p.Labels = append(p.Labels, l.GetName())

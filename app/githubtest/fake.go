@@ -57,6 +57,7 @@ type Server struct {
 	graphql    []GraphQLCall
 	manifests  map[string]*ManifestApp // manifest flow codes
 	tokenUsers map[string]string       // token -> the login it acts as (TokenUser)
+	issues     []*Issue // issues.go
 }
 
 // Gate holds matching requests until Release; Arrived is closed when the
@@ -108,6 +109,10 @@ type PR struct {
 	// Files are the files it changes, as GitHub's "list pull request
 	// files" returns them (at most 3,000).
 	Files []PRFile
+	// MergeCommitSHA, when set, makes it merged: the commit its merge made
+	// on the base branch (GitHub's merge_commit_sha), which lists it
+	// among its pull requests.
+	MergeCommitSHA string
 
 	events []event // its issue events, oldest first (labeled, unlabeled)
 }
@@ -166,6 +171,9 @@ type CheckRun struct {
 	Text        string
 	Annotations int
 	Updates     int
+	// AppID is the app that made it: 0 for the fake App (AppID), another
+	// for a check run some other app (a workflow's) made.
+	AppID int
 }
 
 // Run is a workflow run.
@@ -425,6 +433,20 @@ func (s *Server) CheckRuns(owner, repo, sha string) []CheckRun {
 		}
 	}
 	return out
+}
+
+// AddCheckRun adds a completed check run as another app or a past
+// review made it; an AppID other than the fake App's (0 is the fake App)
+// lists it only when a request asks for that app.
+func (s *Server) AddCheckRun(c CheckRun) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.ID = s.id()
+	if c.Status == "" {
+		c.Status = "completed"
+	}
+	s.checks = append(s.checks, &c)
+	return c.ID
 }
 
 // Dispatches returns the workflow dispatches so far.

@@ -144,6 +144,11 @@ type PullRequest struct {
 	Author string
 	// ChangedFiles is how many files GitHub says it changes.
 	ChangedFiles int
+	// Merged says the pull request was merged; MergeCommitSHA is then the
+	// commit its merge made on the base branch (merge, squash or the last
+	// rebased commit).
+	Merged         bool
+	MergeCommitSHA string
 }
 
 // WorkflowRun is a GitHub Actions run.

@@ -26,7 +26,8 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV] [--project NAME] [--format markdown|json|text] [--out FILE] PLAN.json...
+const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV] [--project NAME] [--format markdown|json|text] [--out FILE]
+                         [--digests] [--lockfile-base FILE [--lockfile FILE]] PLAN.json...
 
 Reviews each PLAN.json (the output of terraform show -json, or an ARM what-if
 result of az deployment group|sub what-if --result-format FullResourcePayloads
@@ -46,6 +47,16 @@ in default, where rules that block in protected environments block too.
 text the comment laid out for a terminal. --out FILE writes it to FILE
 instead of standard output.
 
+--digests adds to the JSON report the keyed digests of every change and of
+each project's change set, which planwarden verify --reviewed compares (they
+cost a decode of every attribute the apply writes: a large plan's review takes
+about twice as long).
+
+--lockfile-base FILE is the base branch's .terraform.lock.hcl: the providers
+the change moves (against --lockfile FILE, else the .terraform.lock.hcl
+beside the plan file) are named on every replacement, which can come from the
+upgrade rather than from the code. Both may be repeated, one per plan.
+
 Exit status: 0 pass or warn, 1 fail (a blocking finding), 2 bad usage or
 unreadable input.
 `
@@ -60,6 +71,10 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	region := fs.String("default-region", "", "region for resources whose plan names none")
 	fs.Var(&projects, "project", "project name (repeatable)")
 	fs.Var(&envs, "environment", "environment (repeatable)")
+	digests := fs.Bool("digests", false, "with --format json: the keyed digests planwarden verify compares")
+	var locks lockFlags
+	fs.Var(&locks.base, "lockfile-base", "the base branch's .terraform.lock.hcl (repeatable)")
+	fs.Var(&locks.head, "lockfile", "the change's .terraform.lock.hcl (repeatable; default: beside the plan)")
 	files, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, reviewUsage)
@@ -83,6 +98,14 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(envs) > 1 && len(envs) != len(files) {
 		fmt.Fprintf(stderr, "planwarden review: give one --environment for all plans or one per plan (%d plans, %d environments)\n", len(files), len(envs))
+		return exitUsage
+	}
+	if *digests && *format != "json" {
+		fmt.Fprintln(stderr, "planwarden review: --digests goes with --format json (the digests are part of the JSON report)")
+		return exitUsage
+	}
+	if err := locks.check(len(files)); err != nil {
+		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
 		return exitUsage
 	}
 	cfg, err := loadConfig(*configPath)
@@ -142,9 +165,13 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			given = envs[i]
 		}
 		in.Environment = projectEnvironment(cfg, in.Name, given, stderr)
+		if in.ProviderUpgrades, err = locks.upgrades(i, f); err != nil {
+			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+			return exitUsage
+		}
 		inputs = append(inputs, in)
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Release: func(i int) {
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Digests: *digests, Release: func(i int) {
 		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
 	}})
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {

@@ -16,22 +16,33 @@ import (
 func Change(row review.ChangeRow) *review.Change {
 	src := &planparse.Change{Address: row.Address, Type: row.Type, Mode: planparse.Mode(row.Mode), Action: planparse.Action(row.Action),
 		ReplaceOrder: planparse.ReplaceOrder(row.ReplaceOrder), PreviousAddress: row.PreviousAddress,
-		ReplacePaths: row.ReplacePaths, Reason: row.Reason}
+		ReplacePaths: row.ReplacePaths, Reason: row.Reason, Deposed: row.Deposed}
 	if row.Importing {
 		src.Importing = &planparse.Import{}
 	}
 	c := &review.Change{Source: src, DeferredReason: row.DeferredReason, TriggersActions: row.TriggersActions}
+	for _, n := range row.ProviderUpgrades {
+		c.ProviderUpgrades = append(c.ProviderUpgrades, review.ProviderUpgrade{Name: n})
+	}
+	c.SetDiffDigests(row.DiffDigest, row.KnownDiffDigest, row.UnknownPaths)
 	res := &infra.Resource{Address: row.Address, Type: row.Type, Cost: infra.Cost{
 		HourlyBefore: row.HourlyBefore, HourlyAfter: row.HourlyAfter, ListHourlyBefore: row.ListHourlyBefore, ListHourlyAfter: row.ListHourlyAfter,
 		Approximate: row.PriceBasis == infra.BasisApproximate}}
-	if row.SKUBefore != "" {
+	if row.SKUBefore != "" || row.CountBefore != nil {
 		res.Before = &infra.Side{SKU: row.SKUBefore}
 	}
-	if row.SKUAfter != "" || row.PriceNote != "" {
+	if row.SKUAfter != "" || row.PriceNote != "" || row.CountAfter != nil {
 		res.After = &infra.Side{SKU: row.SKUAfter}
 	}
-	if row.PriceNote != "" {
-		res.After.Groups = []infra.Group{{PriceNote: row.PriceNote}}
+	if row.CountBefore != nil {
+		res.Before.Groups = []infra.Group{{Scale: infra.Scale{Expected: *row.CountBefore}}}
+	}
+	if row.PriceNote != "" || row.CountAfter != nil {
+		g := infra.Group{PriceNote: row.PriceNote}
+		if row.CountAfter != nil {
+			g.Scale.Expected = *row.CountAfter
+		}
+		res.After.Groups = []infra.Group{g}
 	}
 	if row.PriceRegion != "" {
 		res.Cost.PriceRegions = strings.Split(row.PriceRegion, ",")
