@@ -31,6 +31,9 @@ const (
 	RuleRetiredSKU          = "retired-sku"
 	RuleActionInvocation    = "action-invocation"
 	RuleGPUCapacityGap      = "gpu-capacity-gap"
+	// RuleSKUUnknown reports a SKU known only after apply where a GPU
+	// rule or an allow-list would judge it.
+	RuleSKUUnknown = "sku-unknown"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -68,6 +71,7 @@ var builtins = map[string]rule{
 	RuleRetiredSKU:          retiredSKU{},
 	RuleActionInvocation:    actionInvocation{},
 	RuleGPUCapacityGap:      gpuCapacityGap{},
+	RuleSKUUnknown:          skuUnknown{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }
@@ -87,9 +91,21 @@ const (
 	// RuleMissingPlan blocks a review that lacks the plan of a declared
 	// project the pull request changes; it cannot be overridden.
 	RuleMissingPlan = "missing-plan"
+	// RulePlanWorkflowUnreadable blocks a review whose plan workflow (or
+	// a local action it uses) has a run: step holding a word planwarden
+	// cannot place (a command in a variable, a path built at run time),
+	// unless plan_workflow_inputs covers it: planwarden cannot tell
+	// whether the pull request changes what that step runs.
+	RulePlanWorkflowUnreadable = "plan-workflow-unreadable"
+	// RulePlanRunsPRCode blocks a review (with plan_source: dispatch)
+	// whose pull request makes terraform plan run code of its own: a new
+	// or changed data "external", a changed provider source or version,
+	// a changed .terraform.lock.hcl.
+	RulePlanRunsPRCode = "plan-runs-pr-code"
 )
 
-var provenanceRules = map[string]bool{RulePlanWorkflowChanged: true, RuleUnknownProject: true, RuleMissingPlan: true}
+var provenanceRules = map[string]bool{RulePlanWorkflowChanged: true, RuleUnknownProject: true, RuleMissingPlan: true,
+	RulePlanWorkflowUnreadable: true, RulePlanRunsPRCode: true}
 
 // BuiltinRules returns the ids of the built-in rules, the provenance rules
 // included, sorted.
