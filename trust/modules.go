@@ -154,7 +154,7 @@ func dirModuleCalls(fsys fs.FS, dir string) ([]LocalModule, error) {
 		}
 		body, diags := parseTerraform(file, src, json)
 		if diags.HasErrors() {
-			return out, fmt.Errorf("parse %s: %s", file, diags.Error())
+			return out, fmt.Errorf("parse %s: %w", file, diagError(diags))
 		}
 		content, _ := body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module", LabelNames: []string{"name"}}}})
 		if content == nil {
