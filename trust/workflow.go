@@ -1,0 +1,518 @@
+package trust
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/planwarden/planwarden/rules"
+)
+
+// The plan workflow reader: what the plan workflows run from the
+// repository (so that a pull request changing it gets
+// plan-workflow-changed), and every step it cannot place (so that it gets
+// plan-workflow-unreadable instead of a pass). It reads the base branch's
+// tree through an fs.FS the app hands in; it does no I/O of its own.
+
+// Reading is what the plan workflows run from the repository, as the
+// base branch has it.
+type Reading struct {
+	// Used are the files (and directories: a local action's, a Go
+	// package's) the plan workflows run or read as code, in the order
+	// found, without duplicates.
+	Used []Used
+	// Unreadable are the places planwarden could not follow, in the order
+	// found.
+	Unreadable []Unreadable
+}
+
+// Unreadable is a step of a plan workflow (or of a local composite action
+// it uses) holding a word planwarden cannot place: a command in a
+// variable, a script path built at run time, a shell it does not read.
+type Unreadable struct {
+	// File is the workflow or action file, Job the job's id ("" in an
+	// action), Step the step's index in its steps and Name its name (""
+	// when it has none).
+	File, Job string
+	Step      int
+	Name      string
+	// Script and Line are where the word is when it is in a file the step
+	// runs (a script, a Makefile, package.json), else "" and the line in
+	// the run: block.
+	Script string
+	Line   int
+	// Word is the word as written (at most 80 characters), Why what makes
+	// it unplaceable.
+	Word, Why string
+	// In is the repository directory under which the word's files must
+	// lie ("" for the repository root); Anywhere says no directory bounds
+	// them. plan_workflow_inputs covers the step when a glob covers every
+	// file under In (Anywhere: a glob covering every file).
+	In       string
+	Anywhere bool
+}
+
+// Limits of one reading: files read, and scripts nested in scripts.
+const (
+	maxReadFiles   = 64
+	maxScriptDepth = 6
+	maxScriptBytes = 256 << 10
+	maxMatrixRuns  = 64
+	maxWordText    = 80
+)
+
+// ReadPlanWorkflows reads cfg's plan workflows from fsys (the base
+// branch's tree, paths from the repository root) and everything they run
+// from the repository: reusable workflows and local actions (`uses:
+// ./x`, and what their action.yml runs: a composite action's steps, a
+// JavaScript action's files, a Docker action's directory), the scripts
+// their run: steps execute (as commands, through wrappers such as sudo,
+// env, timeout, nice and time, through bash -c and sh -c, sourced, and in
+// turn the scripts those source and run), interpreters' module forms
+// (python -m, go run ./pkg, node x.js), package-manager scripts (npm,
+// yarn, pnpm run, read from package.json) and makefiles (make, and the
+// recipes of the targets it makes), directories a step puts on PATH, and
+// repository files actions/github-script requires. A run: step's
+// working-directory holding ${{ matrix.x }} is read once per value of the
+// job's strategy.matrix. A file fsys lacks is still used (a pull request
+// adding it changes what runs). Whatever cannot be placed is Unreadable;
+// nothing is dropped. An error is fsys failing other than with
+// fs.ErrNotExist (the app retries); what was read until then is returned.
+func ReadPlanWorkflows(cfg *rules.Config, fsys fs.FS) (Reading, error) {
+	r := &reader{fsys: fsys, seen: map[string]bool{}, usedAt: map[string]bool{}}
+	for _, wf := range cfg.PlanWorkflowPaths() {
+		r.workflow(wf, "")
+	}
+	return r.out, r.err
+}
+
+// reader holds one reading.
+type reader struct {
+	fsys   fs.FS
+	out    Reading
+	err    error
+	reads  int
+	seen   map[string]bool // workflow and action files walked
+	usedAt map[string]bool
+	// over is set once maxReadFiles is reached (reported once).
+	over bool
+}
+
+// use records a used file or directory.
+func (r *reader) use(p, via string) {
+	p = strings.TrimSuffix(p, "/")
+	if p == "" || p == "." || r.usedAt[p] {
+		return
+	}
+	r.usedAt[p] = true
+	r.out.Used = append(r.out.Used, Used{Path: p, Via: via})
+}
+
+// read returns a file of the repository: nil and false when fsys lacks it
+// (or it is a directory), and when the reading's budget is spent (ok
+// false, over set: the caller reports it).
+func (r *reader) read(p string) (data []byte, found, ok bool) {
+	if r.reads >= maxReadFiles {
+		return nil, false, false
+	}
+	r.reads++
+	data, err := fs.ReadFile(r.fsys, p)
+	switch {
+	case err == nil:
+		return data, true, true
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isDirErr(err):
+		return nil, false, true
+	}
+	if r.err == nil {
+		r.err = fmt.Errorf("read %s: %w", p, err)
+	}
+	return nil, false, true
+}
+
+func isDirErr(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "directory")
+}
+
+// step is where a word was found, for an Unreadable.
+type step struct {
+	file, job string
+	index     int
+	name      string
+	// actionDir is the local action's directory for a composite action's
+	// steps (github.action_path), else "".
+	actionDir string
+	inAction  bool
+}
+
+func (s step) label() string {
+	if s.name != "" {
+		return fmt.Sprintf("%q", s.name)
+	}
+	return "#" + strconv.Itoa(s.index+1)
+}
+
+// via says how the plan workflow reaches something a step runs.
+func (s step) via() string {
+	if s.inAction {
+		return fmt.Sprintf("run by step %s of the local action %s", s.label(), s.file)
+	}
+	return fmt.Sprintf("run by step %s of job %s in %s", s.label(), s.job, s.file)
+}
+
+// unreadable records an Unreadable at a step.
+func (r *reader) unreadable(s step, script string, line int, word, why, in string, anywhere bool) {
+	word = strings.Join(strings.Fields(word), " ")
+	if len(word) > maxWordText {
+		word = word[:maxWordText-1] + "…"
+	}
+	u := Unreadable{File: s.file, Job: s.job, Step: s.index, Name: s.name, Script: script, Line: line, Word: word, Why: why, In: in, Anywhere: anywhere}
+	if !slices.Contains(r.out.Unreadable, u) {
+		r.out.Unreadable = append(r.out.Unreadable, u)
+	}
+}
+
+// workflow walks a workflow file (a plan workflow, or a reusable
+// workflow one calls).
+func (r *reader) workflow(p, via string) {
+	if r.seen[p] {
+		return
+	}
+	r.seen[p] = true
+	if via != "" {
+		r.use(p, via)
+	}
+	data, found, ok := r.read(p)
+	top := step{file: p, job: "(workflow)", index: -1}
+	switch {
+	case !ok:
+		r.budget(top)
+		return
+	case !found:
+		return // a pull request adding it changes it: WorkflowChanges sees the path
+	}
+	doc, err := parseYAML(data)
+	if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		r.unreadable(top, "", 0, p, "it is not a YAML mapping", path.Dir(p), false)
+		return
+	}
+	root := doc.Content[0]
+	wfDefaults := defaultsOf(root)
+	wfEnv := stepEnv(root)
+	jobs := valueAt(root, "jobs")
+	if jobs == nil || jobs.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(jobs.Content); i += 2 {
+		id, job := jobs.Content[i].Value, jobs.Content[i+1]
+		if job.Kind != yaml.MappingNode {
+			continue
+		}
+		js := step{file: p, job: id, index: -1}
+		if u := scalarAt(job, "uses"); u != "" {
+			if local, ok := localPath(u); ok {
+				r.workflow(local, "a reusable workflow called by job "+id+" of "+p)
+			}
+			continue
+		}
+		d := wfDefaults.over(defaultsOf(job))
+		env := mergeEnv(wfEnv, stepEnv(job))
+		matrix := matrixOf(job)
+		steps := valueAt(job, "steps")
+		if steps == nil || steps.Kind != yaml.SequenceNode {
+			continue
+		}
+		for si, st := range steps.Content {
+			js.index, js.name = si, scalarAt(st, "name")
+			r.step(js, st, d, env, matrix)
+		}
+	}
+}
+
+// runDefaults are a workflow's or job's defaults.run.
+type runDefaults struct{ shell, dir string }
+
+func defaultsOf(n *yaml.Node) runDefaults {
+	return runDefaults{shell: scalarAt(n, "defaults", "run", "shell"), dir: scalarAt(n, "defaults", "run", "working-directory")}
+}
+
+func (d runDefaults) over(o runDefaults) runDefaults {
+	if o.shell != "" {
+		d.shell = o.shell
+	}
+	if o.dir != "" {
+		d.dir = o.dir
+	}
+	return d
+}
+
+// stepEnv reads an env: mapping's scalar values.
+func stepEnv(n *yaml.Node) map[string]string {
+	e := valueAt(n, "env")
+	if e == nil || e.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(e.Content); i += 2 {
+		if e.Content[i+1].Kind == yaml.ScalarNode {
+			out[e.Content[i].Value] = e.Content[i+1].Value
+		}
+	}
+	return out
+}
+
+func mergeEnv(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// localPath reads a `uses:` value that names a path of this repository
+// (./x, ./), cleaned and relative to the root ("" for the root itself).
+func localPath(uses string) (string, bool) {
+	if uses != "./" && !strings.HasPrefix(uses, "./") {
+		return "", false
+	}
+	p, _, _ := strings.Cut(uses, "@")
+	p = strings.TrimPrefix(path.Clean(p), "./")
+	if p == "." {
+		p = ""
+	}
+	return p, !strings.HasPrefix(p, "../") && p != ".."
+}
+
+// step walks one step of a job or of a composite action.
+func (r *reader) step(s step, st *yaml.Node, d runDefaults, env map[string]string, matrix matrixValues) {
+	if st.Kind != yaml.MappingNode {
+		return
+	}
+	if u := scalarAt(st, "uses"); u != "" {
+		r.uses(s, st, u)
+		return
+	}
+	run := scalarAt(st, "run")
+	if run == "" {
+		return
+	}
+	shell := d.shell
+	if sh := scalarAt(st, "shell"); sh != "" {
+		shell = sh
+	}
+	if !bashLike(shell) {
+		r.unreadable(s, "", 0, shell, "planwarden reads bash and sh steps only", "", true)
+		return
+	}
+	dir := d.dir
+	if wd := scalarAt(st, "working-directory"); wd != "" {
+		dir = wd
+	}
+	env = mergeEnv(env, stepEnv(st))
+	keys := matrixKeys(dir+"\n"+run, env)
+	runs, why := matrix.combos(keys)
+	if why != "" {
+		r.unreadable(s, "", 0, "${{ matrix."+keys[0]+" }}", why, "", true)
+		return
+	}
+	for _, combo := range runs {
+		x := expander{matrix: combo, actionDir: s.actionDir}
+		wd, known := x.path(dir)
+		if !known {
+			r.unreadable(s, "", 0, dir, "its working-directory holds an expression planwarden cannot expand", "", true)
+			return
+		}
+		sh := r.newShell(s)
+		sh.cwd = wd
+		for k, v := range env {
+			val, ok := x.value(v)
+			sh.setVar(k, val, ok)
+			if k == "PATH" || dangerousEnv[k] {
+				sh.checkEnvVar(k, val, ok, 0)
+			}
+		}
+		src, marks := x.script(run)
+		sh.marks = marks
+		sh.walkSource(src, "", 0)
+	}
+}
+
+// bashLike reports whether a step's shell is one planwarden reads: the
+// default, bash or sh, with or without options.
+func bashLike(shell string) bool {
+	if shell == "" {
+		return true
+	}
+	f := strings.Fields(shell)
+	return f[0] == "bash" || f[0] == "sh"
+}
+
+// uses walks a step's uses: a local action, or actions/github-script.
+func (r *reader) uses(s step, st *yaml.Node, u string) {
+	if local, ok := localPath(u); ok {
+		r.action(local, s)
+		return
+	}
+	name, _, _ := strings.Cut(u, "@")
+	if !strings.EqualFold(name, "actions/github-script") {
+		return
+	}
+	script := scalarAt(st, "with", "script")
+	x := expander{actionDir: s.actionDir}
+	src, marks := x.script(script)
+	for _, m := range requireCall().FindAllStringSubmatch(src, -1) {
+		arg := m[1]
+		lit, ok := jsStringLiteral(arg)
+		if !ok || strings.Contains(lit, exprMark) {
+			r.unreadable(s, "", 0, unmark(arg, marks), "actions/github-script requires a module whose name is built at run time", "", true)
+			continue
+		}
+		lit = strings.Replace(lit, "${process.env.GITHUB_WORKSPACE}", ".", 1)
+		if !strings.HasPrefix(lit, "./") && !strings.HasPrefix(lit, "../") && !strings.HasPrefix(lit, ".") {
+			continue // a package: from node_modules or Node itself
+		}
+		p := path.Clean(lit)
+		if p == ".." || strings.HasPrefix(p, "../") {
+			continue
+		}
+		r.use(p, "required by the actions/github-script "+s.via()[len("run by "):])
+		if path.Ext(p) == "" {
+			r.use(p+".js", "required by the actions/github-script "+s.via()[len("run by "):])
+		}
+	}
+}
+
+// requireCall finds require(...) and import(...) calls in JavaScript.
+var requireCall = sync1(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:\\brequire|\\bimport)\\s*\\(\\s*([^)]*?)\\s*\\)")
+})
+
+// jsStringLiteral reads a JavaScript string literal without
+// interpolation: '...', "..." or `...` with only ${process.env.GITHUB_WORKSPACE}.
+func jsStringLiteral(s string) (string, bool) {
+	if len(s) < 2 {
+		return "", false
+	}
+	q := s[0]
+	if q != '\'' && q != '"' && q != '`' || s[len(s)-1] != q {
+		return "", false
+	}
+	body := s[1 : len(s)-1]
+	if strings.ContainsAny(body, "'\"`\\") {
+		return "", false
+	}
+	if q == '`' && strings.Contains(strings.ReplaceAll(body, "${process.env.GITHUB_WORKSPACE}", ""), "${") {
+		return "", false
+	}
+	return body, true
+}
+
+// action walks a local action used by step s.
+func (r *reader) action(dir string, s step) {
+	via := "a local action used by " + strings.TrimPrefix(s.via(), "run by ")
+	if dir != "" {
+		r.use(dir, via)
+	}
+	var file string
+	var data []byte
+	names := []string{"action.yml", "action.yaml"}
+	for _, name := range names {
+		r.use(path.Join(dir, name), via) // GitHub reads the first there is
+	}
+	for _, name := range names {
+		f := path.Join(dir, name)
+		if r.seen[f] {
+			return
+		}
+		d, found, ok := r.read(f)
+		if !ok {
+			r.budget(s)
+			return
+		}
+		if found {
+			file, data = f, d
+			break
+		}
+	}
+	if file == "" {
+		return // a pull request adding it changes a used path
+	}
+	r.seen[file] = true
+	as := step{file: file, index: -1, inAction: true, actionDir: dir}
+	doc, err := parseYAML(data)
+	if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		r.unreadable(as, "", 0, file, "it is not a YAML mapping", dir, false)
+		return
+	}
+	runs := valueAt(doc.Content[0], "runs")
+	using := strings.ToLower(scalarAt(runs, "using"))
+	switch {
+	case using == "composite":
+		steps := valueAt(runs, "steps")
+		if steps == nil || steps.Kind != yaml.SequenceNode {
+			return
+		}
+		for i, st := range steps.Content {
+			as.index, as.name = i, scalarAt(st, "name")
+			r.step(as, st, runDefaults{}, nil, matrixValues{})
+		}
+	case strings.HasPrefix(using, "node"):
+		for _, k := range []string{"pre", "main", "post"} {
+			if f := scalarAt(runs, k); f != "" {
+				r.actionFile(as, dir, f, via)
+			}
+		}
+	case using == "docker":
+		img := scalarAt(runs, "image")
+		switch {
+		case strings.HasPrefix(img, "docker://"):
+		case dir == "":
+			r.unreadable(as, "", 0, img, "a Docker action at the repository root builds its image from the whole repository", "", true)
+		default:
+			r.actionFile(as, dir, img, via)
+		}
+	default:
+		r.unreadable(as, "", 0, using, "planwarden does not know how this action runs", dir, false)
+	}
+}
+
+// actionFile records a file an action's runs: names, relative to its
+// directory.
+func (r *reader) actionFile(as step, dir, f, via string) {
+	p := path.Join(dir, f)
+	if strings.Contains(f, "${{") || p == ".." || strings.HasPrefix(p, "../") {
+		r.unreadable(as, "", 0, f, "the action runs a file planwarden cannot place", dir, false)
+		return
+	}
+	r.use(p, via)
+}
+
+// budget reports once that the reading's file budget is spent.
+func (r *reader) budget(s step) {
+	if r.over {
+		return
+	}
+	r.over = true
+	r.unreadable(s, "", 0, "(more files)", fmt.Sprintf("the plan workflows run more than %d files, more than planwarden follows", maxReadFiles), "", true)
+}
+
+// sortedKeys returns m's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
