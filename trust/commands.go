@@ -43,7 +43,6 @@ func (sh *shell) call(ce *syntax.CallExpr, in stdin, writes string) {
 	}
 }
 
-
 // unplaced records an Unreadable for a word planwarden cannot place,
 // bounded by the directory its known start names when it has one.
 func (sh *shell) unplaced(w word, why string) {
@@ -546,58 +545,6 @@ func (sh *shell) pythonModule(mod string, line int) {
 		case cwdLost:
 			sh.fail(line, "-m "+mod, whyLostCwd, "", true)
 			return
-		}
-	}
-}
-
-// writesRunnerFile checks what a command writes to GITHUB_PATH (a
-// directory later steps find commands in) or GITHUB_ENV (variables of
-// later steps).
-func (sh *shell) writesRunnerFile(file string, words []word, in stdin) {
-	var values []word
-	switch words[0].s {
-	case "echo":
-		for _, w := range words[1:] {
-			if w.s != "-n" && w.s != "-e" && w.s != "-E" {
-				values = append(values, w)
-			}
-		}
-	case "printf":
-		if len(words) > 1 {
-			if f := words[1]; f.known && !strings.Contains(f.s, "%") {
-				values = append(values, f)
-			} else {
-				values = append(values, words[2:]...)
-			}
-		}
-	case "cat":
-		if in.hasHdoc && len(words) == 1 {
-			for _, l := range strings.Split(in.heredoc, "\n") {
-				if l = strings.TrimSpace(l); l != "" {
-					values = append(values, word{s: l, known: true, text: l, line: in.hdocLine})
-				}
-			}
-			break
-		}
-		fallthrough
-	default:
-		sh.fail(words[0].line, words[0].text, "it writes what planwarden cannot read to "+path.Base(file), "", true)
-		return
-	}
-	for _, v := range values {
-		if file == ghPathFile {
-			sh.checkEnvVar("PATH", v.s, v.known, v.line)
-			continue
-		}
-		name, val, ok := strings.Cut(v.s, "=")
-		if !ok && v.known {
-			continue // a heredoc delimiter line (NAME<<EOF) or a blank
-		}
-		if !ok && !v.known {
-			name, _, _ = strings.Cut(v.prefix, "=")
-		}
-		if name == "PATH" || dangerousEnv[name] || !syntax.ValidName(name) {
-			sh.checkEnvVar(name, val, v.known, v.line)
 		}
 	}
 }

@@ -28,8 +28,8 @@ type shell struct {
 	cwdLost    bool
 	changedDir bool     // a cd ran (in a command substitution)
 	dirs       []string // pushd's stack
-	vars    map[string]string
-	unknown map[string]bool
+	vars       map[string]string
+	unknown    map[string]bool
 }
 
 func (r *reader) newShell(s step) *shell {
@@ -256,46 +256,6 @@ func (sh *shell) assign(a *syntax.Assign, persist bool) {
 	}
 	if persist {
 		sh.setVar(name, v.s, v.known)
-	}
-}
-
-// dangerousEnv are variables that make programs load code from a file
-// they name: a step setting one to a repository file runs it.
-var dangerousEnv = map[string]bool{
-	"BASH_ENV": true, "ENV": true, "NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true,
-	"PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true, "LD_PRELOAD": true,
-	"LD_LIBRARY_PATH": true, "TF_CLI_CONFIG_FILE": true, "TERRAFORM_CONFIG": true, "GOFLAGS": true,
-}
-
-// checkEnvVar records the repository files a PATH or a dangerous
-// variable's value names (a directory put on PATH counts whole), and an
-// Unreadable when the value cannot be placed.
-func (sh *shell) checkEnvVar(name, val string, known bool, line int) {
-	if !known || strings.Contains(val, exprMark) {
-		sh.fail(line, name+"="+val, "it sets "+name+", which decides what programs run, to a value planwarden cannot place", "", true)
-		return
-	}
-	var tokens []string
-	if name == "PATH" {
-		tokens = strings.Split(val, ":")
-	} else {
-		for _, t := range strings.FieldsFunc(val, func(r rune) bool { return r == ':' || r == ' ' }) {
-			if _, after, ok := strings.Cut(t, "="); ok {
-				t = after
-			}
-			tokens = append(tokens, t)
-		}
-	}
-	for _, t := range tokens {
-		if t == "" || name != "PATH" && !strings.Contains(t, "/") && !strings.HasPrefix(t, ".") {
-			continue // an option, not a file
-		}
-		switch p, where := sh.place(t); where {
-		case inRepo:
-			sh.r.use(p, "named by "+name+", set by "+strings.TrimPrefix(sh.via(), "run by "))
-		case cwdLost:
-			sh.fail(line, name+"="+val, "it sets "+name+" to a relative path after a cd planwarden cannot follow", "", true)
-		}
 	}
 }
 
