@@ -35,8 +35,12 @@ func (sh *shell) call(ce *syntax.CallExpr, in stdin, writes string) {
 	// Any argument that names a script is one the command runs or reads
 	// as code (python -u tools/x.py, bash -e hooks/pre.bash).
 	for _, w := range words[1:] {
-		if w.known && !strings.ContainsAny(w.s, " \t\n") && slices.ContainsFunc(scriptExts, func(ext string) bool { return strings.HasSuffix(w.s, ext) }) {
-			if p, where := sh.place(w.s); where == inRepo {
+		v := w.s
+		if _, after, ok := strings.Cut(v, "="); ok {
+			v = after // --script=x.sh, NAME=x.sh
+		}
+		if w.known && v != "" && !strings.ContainsAny(v, " \t\n") && slices.ContainsFunc(scriptExts, func(ext string) bool { return strings.HasSuffix(v, ext) }) {
+			if p, where := sh.place(v); where == inRepo {
 				sh.r.use(p, sh.via())
 			}
 		}
@@ -102,6 +106,14 @@ func (sh *shell) command(words []word, in stdin) {
 			sh.cwd, sh.dirs = sh.dirs[n-1], sh.dirs[:n-1]
 		} else {
 			sh.cwdLost = true
+		}
+	case name == "trap":
+		if len(args) > 1 && args[0].s != "-" && args[0].s != "-p" && args[0].s != "-l" {
+			if !args[0].known {
+				sh.unplaced(args[0], "trap runs a command planwarden cannot read")
+			} else {
+				sh.walkSource(args[0].s, sh.script, args[0].line)
+			}
 		}
 	case name == "source" || name == ".":
 		if len(args) > 0 {
@@ -492,6 +504,9 @@ func (sh *shell) interp(args []word, in stdin, valueOpts map[string]bool, inline
 			sh.stdinScript(in, "the interpreter")
 			return
 		case inline != "" && (s == inline || s == "--eval" || s == "-p" || s == "--print"):
+			if i+1 < len(args) {
+				sh.inlineCode(args[i+1], module != "")
+			}
 			return
 		case module != "" && (s == module || strings.HasPrefix(s, module) && len(s) > len(module)):
 			mod := strings.TrimPrefix(s, module)
@@ -545,6 +560,46 @@ func (sh *shell) pythonModule(mod string, line int) {
 		case cwdLost:
 			sh.fail(line, "-m "+mod, whyLostCwd, "", true)
 			return
+		}
+	}
+}
+
+var (
+	pythonImport = sync1(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:from|import)\s+([A-Za-z_][\w.]*)`) })
+	scriptString = sync1(func() *regexp.Regexp {
+		return regexp.MustCompile(`['"\x60]([^'"\x60\s]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl))['"\x60]`)
+	})
+)
+
+// inlineCode reads a program given on the command line (python -c, node
+// -e): the modules a Python program imports count like python -m's, the
+// repository files a JavaScript program requires and any script a string
+// names are used; a program planwarden cannot read is unplaced.
+func (sh *shell) inlineCode(code word, python bool) {
+	if !code.known {
+		sh.unplaced(code, "it runs a program planwarden cannot read")
+		return
+	}
+	if python {
+		for _, m := range pythonImport().FindAllStringSubmatch(code.s, -1) {
+			sh.pythonModule(m[1], code.line)
+		}
+	} else {
+		for _, m := range requireCall().FindAllStringSubmatch(code.s, -1) {
+			lit, ok := jsStringLiteral(m[1])
+			switch {
+			case !ok:
+				sh.fail(code.line, m[0], "it requires a module whose name is built at run time", "", true)
+			case strings.HasPrefix(lit, "."):
+				if p, where := sh.place(lit); where == inRepo {
+					sh.r.use(p, sh.via())
+				}
+			}
+		}
+	}
+	for _, m := range scriptString().FindAllStringSubmatch(code.s, -1) {
+		if p, where := sh.place(m[1]); where == inRepo {
+			sh.r.use(p, sh.via())
 		}
 	}
 }

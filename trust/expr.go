@@ -36,9 +36,10 @@ var (
 
 // expander expands the expressions of one step in one matrix combination.
 type expander struct {
-	matrix    map[string]string
-	actionDir string
-	inAction  bool
+	matrix map[string]string
+	// actionDir is a composite action's directory in the repository, root
+	// where the job checks the repository out in the workspace.
+	actionDir, root string
 }
 
 // script expands the expressions of a run: block (or a script's text):
@@ -62,7 +63,7 @@ func (x expander) known(e string) (string, bool) {
 	case e == "github.workspace":
 		return wsRoot, true
 	case e == "github.action_path" && x.actionDir != "":
-		return path.Join(wsRoot, x.actionDir), true
+		return path.Join(wsRoot, x.root, x.actionDir), true
 	case strings.HasPrefix(e, "matrix."):
 		v, ok := x.matrix[strings.TrimPrefix(e, "matrix.")]
 		return v, ok

@@ -105,7 +105,8 @@ func (sh *shell) goPackage(a word) {
 
 // useGoMod uses the go.mod and go.sum of the directory and of the root.
 func (sh *shell) useGoMod() {
-	for _, f := range []string{"go.mod", "go.sum", wsRoot + "/go.mod", wsRoot + "/go.sum"} {
+	root := sh.at.repoAbs()
+	for _, f := range []string{"go.mod", "go.sum", root + "/go.mod", root + "/go.sum"} {
 		if p, where := sh.place(f); where == inRepo {
 			sh.r.use(p, sh.via())
 		}
@@ -115,7 +116,7 @@ func (sh *shell) useGoMod() {
 // goModule reads the module path of the go.mod in the directory, else at
 // the root, and that go.mod's directory (relative to the shell's).
 func (sh *shell) goModule() (mod, dir string, ok bool) {
-	for _, f := range []string{"go.mod", wsRoot + "/go.mod"} {
+	for _, f := range []string{"go.mod", sh.at.repoAbs() + "/go.mod"} {
 		p, where := sh.place(f)
 		if where != inRepo {
 			continue

@@ -361,7 +361,7 @@ func (sh *shell) param(p *syntax.ParamExp) (string, bool) {
 func (sh *shell) lookup(name string, index syntax.ArithmExpr) (string, bool) {
 	script := ""
 	if sh.script != "" {
-		script = path.Join(wsRoot, sh.script)
+		script = path.Join(sh.at.repoAbs(), sh.script)
 	}
 	switch name {
 	case "0", "BASH_SOURCE":
@@ -454,7 +454,7 @@ func (sh *shell) cmdSubst(cs *syntax.CmdSubst) (string, bool) {
 				return "", false
 			case "git":
 				if len(args) == 3 && args[1].s == "rev-parse" && args[2].s == "--show-toplevel" {
-					return wsRoot, true
+					return c.at.repoAbs(), true
 				}
 			}
 		}
@@ -488,13 +488,26 @@ func (sh *shell) place(p string) (string, int) {
 		p = path.Join(sh.abs(), p)
 	}
 	p = path.Clean(p)
-	if p == wsRoot {
+	root := sh.at.repoAbs()
+	switch {
+	case p == root:
 		return "", inRepo
+	case strings.HasPrefix(p, root+"/"):
+		return strings.TrimPrefix(p, root+"/"), inRepo
+	case !strings.HasPrefix(p, wsRoot+"/") && p != wsRoot && isRunnerCheckout(p):
+		return "", cwdLost // the checkout by its runner path: where in it, planwarden cannot tell
 	}
-	if !strings.HasPrefix(p, wsRoot+"/") {
-		return "", outside
+	return "", outside
+}
+
+// isRunnerCheckout reports whether an absolute path may be the checkout
+// as a runner names it (/home/runner/work/repo/repo, /__w/repo/repo in a
+// container) rather than as github.workspace does.
+func isRunnerCheckout(p string) bool {
+	if strings.HasPrefix(p, "/home/runner/work/_temp/") || p == "/home/runner/work/_temp" {
+		return false
 	}
-	return strings.TrimPrefix(p, wsRoot+"/"), inRepo
+	return strings.HasPrefix(p, "/home/runner/work/") || strings.HasPrefix(p, "/__w/") || strings.HasPrefix(p, "/Users/runner/work/")
 }
 
 // cd changes the directory; a directory planwarden cannot place loses it.

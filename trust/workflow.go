@@ -82,12 +82,14 @@ const (
 // recipes of the targets it makes), directories a step puts on PATH, and
 // repository files actions/github-script requires. A run: step's
 // working-directory holding ${{ matrix.x }} is read once per value of the
-// job's strategy.matrix. A file fsys lacks is still used (a pull request
+// job's strategy.matrix; an actions/checkout of repo (the base
+// repository, owner/name) at a path moves the repository there. A file
+// fsys lacks is still used (a pull request
 // adding it changes what runs). Whatever cannot be placed is Unreadable;
 // nothing is dropped. An error is fsys failing other than with
 // fs.ErrNotExist (the app retries); what was read until then is returned.
-func ReadPlanWorkflows(cfg *rules.Config, fsys fs.FS) (Reading, error) {
-	r := &reader{fsys: fsys, seen: map[string]bool{}, usedAt: map[string]bool{}}
+func ReadPlanWorkflows(cfg *rules.Config, repo string, fsys fs.FS) (Reading, error) {
+	r := &reader{fsys: fsys, repo: repo, seen: map[string]bool{}, usedAt: map[string]bool{}}
 	for _, wf := range cfg.PlanWorkflowPaths() {
 		r.workflow(wf, "")
 	}
@@ -97,6 +99,7 @@ func ReadPlanWorkflows(cfg *rules.Config, fsys fs.FS) (Reading, error) {
 // reader holds one reading.
 type reader struct {
 	fsys   fs.FS
+	repo   string
 	out    Reading
 	err    error
 	reads  int
@@ -151,6 +154,26 @@ type step struct {
 	// steps (github.action_path), else "".
 	actionDir string
 	inAction  bool
+	// root is where the job checks the repository out in the workspace
+	// (actions/checkout's path), "" for the workspace itself.
+	root string
+}
+
+// repoAbs is the repository's checkout as an absolute path.
+func (s step) repoAbs() string { return path.Join(wsRoot, s.root) }
+
+// toRepo turns a workspace path of a local uses: into a repository
+// path; false when it is outside the repository's checkout.
+func (s step) toRepo(p string) (string, bool) {
+	switch {
+	case s.root == "":
+		return p, true
+	case p == s.root:
+		return "", true
+	case strings.HasPrefix(p, s.root+"/"):
+		return strings.TrimPrefix(p, s.root+"/"), true
+	}
+	return "", false
 }
 
 func (s step) label() string {
@@ -204,7 +227,7 @@ func (r *reader) workflow(p, via string) {
 		r.unreadable(top, "", 0, p, "it is not a YAML mapping", path.Dir(p), false)
 		return
 	}
-	root := doc.Content[0]
+	root := flatten(doc.Content[0])
 	wfDefaults := defaultsOf(root)
 	wfEnv := stepEnv(root)
 	jobs := valueAt(root, "jobs")
@@ -226,10 +249,18 @@ func (r *reader) workflow(p, via string) {
 		d := wfDefaults.over(defaultsOf(job))
 		env := mergeEnv(wfEnv, stepEnv(job))
 		matrix := matrixOf(job)
+		d.windows = mayRunOnWindows(job, matrix)
 		steps := valueAt(job, "steps")
 		if steps == nil || steps.Kind != yaml.SequenceNode {
 			continue
 		}
+		root, at, ok := checkoutRoot(steps, r.repo)
+		if !ok {
+			js.index, js.name = at, scalarAt(steps.Content[at], "name")
+			r.unreadable(js, "", 0, scalarAt(steps.Content[at], "with", "path"), "it checks the repository out where planwarden cannot tell", "", true)
+			continue
+		}
+		js.root = root
 		for si, st := range steps.Content {
 			js.index, js.name = si, scalarAt(st, "name")
 			r.step(js, st, d, env, matrix)
@@ -237,8 +268,12 @@ func (r *reader) workflow(p, via string) {
 	}
 }
 
-// runDefaults are a workflow's or job's defaults.run.
-type runDefaults struct{ shell, dir string }
+// runDefaults are a workflow's or job's defaults.run, and whether the
+// job may run on Windows (where a step's default shell is PowerShell).
+type runDefaults struct {
+	shell, dir string
+	windows    bool
+}
 
 func defaultsOf(n *yaml.Node) runDefaults {
 	return runDefaults{shell: scalarAt(n, "defaults", "run", "shell"), dir: scalarAt(n, "defaults", "run", "working-directory")}
@@ -311,6 +346,10 @@ func (r *reader) step(s step, st *yaml.Node, d runDefaults, env map[string]strin
 	if sh := scalarAt(st, "shell"); sh != "" {
 		shell = sh
 	}
+	if shell == "" && d.windows {
+		r.unreadable(s, "", 0, "runs-on", "the job may run on Windows, where a step's default shell is PowerShell, which planwarden does not read; give the step shell: bash", "", true)
+		return
+	}
 	if !bashLike(shell) {
 		r.unreadable(s, "", 0, shell, "planwarden reads bash and sh steps only", "", true)
 		return
@@ -327,7 +366,7 @@ func (r *reader) step(s step, st *yaml.Node, d runDefaults, env map[string]strin
 		return
 	}
 	for _, combo := range runs {
-		x := expander{matrix: combo, actionDir: s.actionDir}
+		x := expander{matrix: combo, actionDir: s.actionDir, root: s.root}
 		wd, known := x.path(dir)
 		if !known {
 			r.unreadable(s, "", 0, dir, "its working-directory holds an expression planwarden cannot expand", "", true)
@@ -361,7 +400,9 @@ func bashLike(shell string) bool {
 // uses walks a step's uses: a local action, or actions/github-script.
 func (r *reader) uses(s step, st *yaml.Node, u string) {
 	if local, ok := localPath(u); ok {
-		r.action(local, s)
+		if p, ok := s.toRepo(local); ok {
+			r.action(p, s)
+		}
 		return
 	}
 	name, _, _ := strings.Cut(u, "@")
@@ -369,7 +410,7 @@ func (r *reader) uses(s step, st *yaml.Node, u string) {
 		return
 	}
 	script := scalarAt(st, "with", "script")
-	x := expander{actionDir: s.actionDir}
+	x := expander{actionDir: s.actionDir, root: s.root}
 	src, marks := x.script(script)
 	for _, m := range requireCall().FindAllStringSubmatch(src, -1) {
 		arg := m[1]
@@ -382,8 +423,8 @@ func (r *reader) uses(s step, st *yaml.Node, u string) {
 		if !strings.HasPrefix(lit, "./") && !strings.HasPrefix(lit, "../") && !strings.HasPrefix(lit, ".") {
 			continue // a package: from node_modules or Node itself
 		}
-		p := path.Clean(lit)
-		if p == ".." || strings.HasPrefix(p, "../") {
+		p, ok := s.toRepo(path.Clean(lit))
+		if !ok || p == ".." || strings.HasPrefix(p, "../") {
 			continue
 		}
 		r.use(p, "required by the actions/github-script "+s.via()[len("run by "):])
@@ -449,13 +490,13 @@ func (r *reader) action(dir string, s step) {
 		return // a pull request adding it changes a used path
 	}
 	r.seen[file] = true
-	as := step{file: file, index: -1, inAction: true, actionDir: dir}
+	as := step{file: file, index: -1, inAction: true, actionDir: dir, root: s.root}
 	doc, err := parseYAML(data)
 	if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		r.unreadable(as, "", 0, file, "it is not a YAML mapping", dir, false)
 		return
 	}
-	runs := valueAt(doc.Content[0], "runs")
+	runs := valueAt(flatten(doc.Content[0]), "runs")
 	using := strings.ToLower(scalarAt(runs, "using"))
 	switch {
 	case using == "composite":
@@ -515,4 +556,80 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// mayRunOnWindows reports whether a job's runs-on may name a Windows
+// runner: a label with windows in it, or one planwarden cannot read (an
+// expression other than a matrix value it can).
+func mayRunOnWindows(job *yaml.Node, matrix matrixValues) bool {
+	n := valueAt(job, "runs-on")
+	if n == nil {
+		return false
+	}
+	var labels []string
+	switch n.Kind {
+	case yaml.ScalarNode:
+		labels = []string{n.Value}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			labels = append(labels, c.Value)
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(n.Content); i += 2 {
+			if c := n.Content[i]; c.Kind == yaml.SequenceNode {
+				for _, l := range c.Content {
+					labels = append(labels, l.Value)
+				}
+			} else {
+				labels = append(labels, c.Value)
+			}
+		}
+	}
+	for _, l := range labels {
+		if keys := matrixKeys(l, nil); len(keys) > 0 && !strings.Contains(matrixRef().ReplaceAllString(l, ""), "${{") {
+			combos, why := matrix.combos(keys)
+			if why != "" {
+				return true
+			}
+			for _, c := range combos {
+				if v, _ := (expander{matrix: c}).value(l); strings.Contains(strings.ToLower(v), "windows") {
+					return true
+				}
+			}
+			continue
+		}
+		if strings.Contains(l, "${{") || strings.Contains(strings.ToLower(l), "windows") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkoutRoot is where a job's steps check this repository out in the
+// workspace (actions/checkout's path; "" for the workspace itself): a
+// checkout of repo, or of a repository named by an expression (it may be
+// this one). ok is
+// false, with the step's index, when a checkout's path holds an
+// expression or two checkouts of the repository disagree.
+func checkoutRoot(steps *yaml.Node, repo string) (root string, at int, ok bool) {
+	found := false
+	for i, st := range steps.Content {
+		name, _, _ := strings.Cut(scalarAt(st, "uses"), "@")
+		if !strings.EqualFold(name, "actions/checkout") {
+			continue
+		}
+		if other := scalarAt(st, "with", "repository"); other != "" && !strings.Contains(other, "${{") && !strings.EqualFold(other, repo) {
+			continue // another repository's code, by name: not the pull request's
+		}
+		p := scalarAt(st, "with", "path")
+		if strings.Contains(p, "${{") {
+			return "", i, false
+		}
+		p = strings.Trim(path.Clean("/"+p), "/")
+		if found && p != root {
+			return "", i, false
+		}
+		root, found = p, true
+	}
+	return root, 0, true
 }

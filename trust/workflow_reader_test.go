@@ -21,7 +21,7 @@ func readRepo(t *testing.T, cfg *rules.Config, files map[string]string) Reading 
 	for p, body := range files {
 		fsys[p] = &fstest.MapFile{Data: []byte(body)}
 	}
-	r, err := ReadPlanWorkflows(cfg, fsys)
+	r, err := ReadPlanWorkflows(cfg, "octo/infra", fsys)
 	if err != nil {
 		t.Fatalf("ReadPlanWorkflows: %v", err)
 	}
