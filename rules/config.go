@@ -70,7 +70,7 @@ type ProjectConfig struct {
 	Directory   string   `yaml:"directory,omitempty" doc:"Directory of the root module, relative to the repo root."`
 	Environment string   `yaml:"environment,omitempty" doc:"Environment the project deploys to (a key of environments, or prod or staging)."`
 	Artifact    string   `yaml:"artifact,omitempty" doc:"Name of the workflow artifact holding the project's plan JSON; must start with planwarden. Default: planwarden-<name>."`
-	Paths       []string `yaml:"paths,omitempty" doc:"Globs (** for any depth) of the repo files that belong to the project. A pull request that changes no file of any project's paths needs no plan: its check passes at once. Default: everything under directory (the whole repo when directory is empty)."`
+	Paths       []string `yaml:"paths,omitempty" doc:"Globs (** for any depth) of the repo files that belong to the project: a pull request that changes one needs the project's plan (missing-plan). The local modules the project's root module calls count too, as its plans show them. Default: everything under directory (the whole repo when directory is empty)."`
 }
 
 // EnvironmentConfig is what the config says about one environment.
