@@ -32,9 +32,13 @@ func (sh *shell) call(ce *syntax.CallExpr, in stdin, writes string) {
 		sh.writesRunnerFile(writes, words, in)
 	}
 	sh.command(words, in)
-	// Any argument that names a script is one the command runs or reads
-	// as code (python -u tools/x.py, bash -e hooks/pre.bash).
-	for _, w := range words[1:] {
+}
+
+// scriptArgs uses the repository scripts a command's arguments name: a
+// command given python -u tools/x.py, bash -e hooks/pre.bash or
+// --script=x.sh runs or reads them as code.
+func (sh *shell) scriptArgs(args []word) {
+	for _, w := range args {
 		v := w.s
 		if _, after, ok := strings.Cut(v, "="); ok {
 			v = after // --script=x.sh, NAME=x.sh
@@ -83,6 +87,7 @@ func (sh *shell) command(words []word, in stdin) {
 		switch p, where := sh.place(name); where {
 		case inRepo:
 			sh.runFile(p, c.line, false)
+			sh.scriptArgs(words[1:])
 			return
 		case cwdLost:
 			sh.fail(c.line, c.text, whyLostCwd, "", true)
@@ -95,6 +100,7 @@ func (sh *shell) command(words []word, in stdin) {
 		sh.wrapped(name, w, args, in)
 		return
 	}
+	sh.scriptArgs(args)
 	switch {
 	case name == "cd":
 		sh.cd(args)
@@ -248,7 +254,7 @@ func (sh *shell) wrapped(name string, w wrapper, args []word, in stdin) {
 			goto command
 		case w.assigns && hasVal && syntax.ValidName(opt):
 			if opt == "PATH" || dangerousEnv[opt] {
-				sh.checkEnvVar(opt, val, true, a.line)
+				sh.checkEnvVar(opt, word{s: val, known: true, line: a.line, text: a.text})
 			}
 		case slices.Contains(w.noRun, s):
 			return

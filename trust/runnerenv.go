@@ -22,9 +22,10 @@ var dangerousEnv = map[string]bool{
 // checkEnvVar records the repository files a PATH or a dangerous
 // variable's value names (a directory put on PATH counts whole), and an
 // Unreadable when the value cannot be placed.
-func (sh *shell) checkEnvVar(name, val string, known bool, line int) {
-	if !known || strings.Contains(val, exprMark) {
-		sh.fail(line, name+"="+val, "it sets "+name+", which decides what programs run, to a value planwarden cannot place", "", true)
+func (sh *shell) checkEnvVar(name string, v word) {
+	val, line := v.s, v.line
+	if !v.known || strings.Contains(val, exprMark) {
+		sh.fail(line, v.text, "it sets "+name+", which decides what programs run, to a value planwarden cannot place", "", true)
 		return
 	}
 	var tokens []string
@@ -46,7 +47,7 @@ func (sh *shell) checkEnvVar(name, val string, known bool, line int) {
 		case inRepo:
 			sh.r.use(p, "named by "+name+", set by "+strings.TrimPrefix(sh.via(), "run by "))
 		case cwdLost:
-			sh.fail(line, name+"="+val, "it sets "+name+" to a relative path after a cd planwarden cannot follow", "", true)
+			sh.fail(line, v.text, "it sets "+name+" to a relative path after a cd planwarden cannot follow", "", true)
 		}
 	}
 }
@@ -87,7 +88,7 @@ func (sh *shell) writesRunnerFile(file string, words []word, in stdin) {
 	}
 	for _, v := range values {
 		if file == ghPathFile {
-			sh.checkEnvVar("PATH", v.s, v.known, v.line)
+			sh.checkEnvVar("PATH", v)
 			continue
 		}
 		name, val, ok := strings.Cut(v.s, "=")
@@ -98,7 +99,7 @@ func (sh *shell) writesRunnerFile(file string, words []word, in stdin) {
 			name, _, _ = strings.Cut(v.prefix, "=")
 		}
 		if name == "PATH" || dangerousEnv[name] || !syntax.ValidName(name) {
-			sh.checkEnvVar(name, val, v.known, v.line)
+			sh.checkEnvVar(name, word{s: val, known: v.known, line: v.line, text: v.text})
 		}
 	}
 }

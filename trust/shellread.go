@@ -116,6 +116,9 @@ type stdin struct {
 	hdocLine int
 }
 
+// systemPath is PATH before a step changes it: the runner's directories.
+const systemPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 // ghFile is a file of the runner's that a command writes to: GITHUB_PATH
 // (directories put on PATH) or GITHUB_ENV (variables of later steps).
 const (
@@ -252,7 +255,7 @@ func (sh *shell) assign(a *syntax.Assign, persist bool) {
 		return // export NAME: no new value
 	}
 	if name == "PATH" || dangerousEnv[name] {
-		sh.checkEnvVar(name, v.s, v.known, int(a.Pos().Line()))
+		sh.checkEnvVar(name, word{s: v.s, known: v.known, line: int(a.Pos().Line()), text: sh.text(a)})
 	}
 	if persist {
 		sh.setVar(name, v.s, v.known)
@@ -377,6 +380,11 @@ func (sh *shell) lookup(name string, index syntax.ArithmExpr) (string, bool) {
 		return "/home/runner", true
 	case "RUNNER_TEMP":
 		return "/home/runner/work/_temp", true
+	case "PATH":
+		if v, ok := sh.vars["PATH"]; ok || sh.unknown["PATH"] {
+			return v, ok
+		}
+		return systemPath, true // the runner's own directories
 	case "GITHUB_PATH":
 		return ghPathFile, true
 	case "GITHUB_ENV":
@@ -455,6 +463,10 @@ func (sh *shell) cmdSubst(cs *syntax.CmdSubst) (string, bool) {
 			case "git":
 				if len(args) == 3 && args[1].s == "rev-parse" && args[2].s == "--show-toplevel" {
 					return c.at.repoAbs(), true
+				}
+			case "go":
+				if len(args) == 3 && args[1].s == "env" && args[2].s == "GOPATH" {
+					return "/home/runner/go", true // go install puts remote tools there; a local one is used by go install itself
 				}
 			}
 		}

@@ -378,7 +378,7 @@ func (r *reader) step(s step, st *yaml.Node, d runDefaults, env map[string]strin
 			val, ok := x.value(v)
 			sh.setVar(k, val, ok)
 			if k == "PATH" || dangerousEnv[k] {
-				sh.checkEnvVar(k, val, ok, 0)
+				sh.checkEnvVar(k, word{s: val, known: ok, text: k + ": " + v})
 			}
 		}
 		src, marks := x.script(run)

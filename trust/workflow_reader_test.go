@@ -271,7 +271,7 @@ func TestReadPlanWorkflowsReportsWhatItCannotPlace(t *testing.T) {
 		},
 		"a directory planwarden cannot place put on PATH": {
 			files: map[string]string{planWF: job("      - run: echo \"$TOOLS_DIR\" >> $GITHUB_PATH\n")},
-			want:  []string{"PATH=: it sets PATH, which decides what programs run, to a value planwarden cannot place"},
+			want:  []string{"\"$TOOLS_DIR\": it sets PATH, which decides what programs run, to a value planwarden cannot place"},
 		},
 		"github-script requiring a computed path": {
 			files: map[string]string{planWF: job("      - uses: actions/github-script@v7\n        with:\n          script: require(process.env.CHECK)(github)\n")},
