@@ -105,6 +105,10 @@ resource "aws_instance" "a" { instance_type = "g5.xlarge" }
 			files: []FileVersions{{Path: "infra/broken.tf", Base: []byte(""), Head: []byte("data \"external\" \"x\" {\n"), HeadSHA: "b1"}},
 			want:  []string{"infra/broken.tf [b1]: planwarden cannot read infra/broken.tf (line 1: Unclosed configuration block), so it cannot show that terraform plan runs no code this pull request brings."},
 		},
+		"a provider binary in the implied local mirror": {
+			files: []FileVersions{{Path: "infra/terraform.d/plugins/registry.terraform.io/hashicorp/aws/5.0.0/linux_amd64/terraform-provider-aws", Head: []byte("\x7fELF"), HeadSHA: "e1"}},
+			want:  []string{"infra/terraform.d/plugins/registry.terraform.io/hashicorp/aws/5.0.0/linux_amd64/terraform-provider-aws [e1]: this pull request changes infra/terraform.d/plugins/registry.terraform.io/hashicorp/aws/5.0.0/linux_amd64/terraform-provider-aws, in infra/terraform.d, where terraform init finds provider binaries, which run while planning."},
+		},
 		"twin: a README is not read": {
 			files: []FileVersions{{Path: "infra/README.md", Head: []byte("data \"external\" \"x\" {}"), HeadSHA: "r1"}},
 		},
@@ -126,8 +130,8 @@ resource "aws_instance" "a" { instance_type = "g5.xlarge" }
 // The app fetches only the files PlanRunsPRCode reads.
 func TestPRCodeFiles(t *testing.T) {
 	t.Parallel()
-	ch := Changes{Complete: true, Files: []string{"README.md", "infra/main.tf", "infra/x.tf.json", "infra/.terraform.lock.hcl", "envs/a.tfvars", "tofu/main.tofu", "ci/plan.sh"}}
-	want := []string{"infra/main.tf", "infra/x.tf.json", "infra/.terraform.lock.hcl", "tofu/main.tofu"}
+	ch := Changes{Complete: true, Files: []string{"README.md", "infra/main.tf", "infra/x.tf.json", "infra/.terraform.lock.hcl", "envs/a.tfvars", "tofu/main.tofu", "ci/plan.sh", ".terraform/providers/x", "docs/terraform.d.md"}}
+	want := []string{"infra/main.tf", "infra/x.tf.json", "infra/.terraform.lock.hcl", "tofu/main.tofu", ".terraform/providers/x"}
 	if diff := cmp.Diff(want, PRCodeFiles(ch)); diff != "" {
 		t.Errorf("PRCodeFiles (-want +got):\n%s", diff)
 	}

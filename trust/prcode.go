@@ -35,16 +35,30 @@ type FileVersions struct {
 const lockFile = ".terraform.lock.hcl"
 
 // PRCodeFiles returns the changed files PlanRunsPRCode reads, in ch's
-// order: Terraform and OpenTofu code (.tf, .tf.json, .tofu, .tofu.json)
-// and dependency lock files.
+// order: Terraform and OpenTofu code (.tf, .tf.json, .tofu, .tofu.json),
+// dependency lock files, and anything in a directory terraform init
+// takes provider binaries from (terraform.d, .terraform).
 func PRCodeFiles(ch Changes) []string {
 	var out []string
 	for _, f := range ch.Files {
-		if isTerraformFile(f) || path.Base(f) == lockFile {
+		if _, plugin := pluginDir(f); plugin || isTerraformFile(f) || path.Base(f) == lockFile {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// pluginDir reports whether f is in a directory terraform init takes
+// provider binaries from: terraform.d (the implied local mirror) or
+// .terraform (its own cache), and which.
+func pluginDir(f string) (string, bool) {
+	parts := strings.Split(f, "/")
+	for i, p := range parts[:len(parts)-1] {
+		if p == "terraform.d" || p == ".terraform" {
+			return strings.Join(parts[:i+1], "/"), true
+		}
+	}
+	return "", false
 }
 
 func isTerraformFile(f string) bool {
@@ -68,8 +82,9 @@ type codeItem struct {
 // block (its program runs while planning), a provider's source or
 // version in required_providers (a different binary), a module whose
 // source is not local or whose version changes (code from outside the
-// repository, which may hold its own external data sources), and a
-// changed, added or removed .terraform.lock.hcl. Blocks are compared by
+// repository, which may hold its own external data sources), a changed,
+// added or removed .terraform.lock.hcl, and any file in a terraform.d or
+// .terraform directory (provider binaries terraform init may take). Blocks are compared by
 // module directory across the given files, so a block moved between two
 // changed files of a directory is not new. A head file that does not
 // parse is a finding too (planwarden cannot show it runs nothing). Each
@@ -93,6 +108,10 @@ func PlanRunsPRCode(files []FileVersions, project string) []rules.Finding {
 	byPath := map[string]FileVersions{}
 	for _, fv := range files {
 		byPath[fv.Path] = fv
+		if dir, ok := pluginDir(fv.Path); ok {
+			add(fv, fv.Path, fmt.Sprintf("this pull request changes %s, in %s, where terraform init finds provider binaries, which run while planning.", fv.Path, dir))
+			continue
+		}
 		if path.Base(fv.Path) == lockFile {
 			if !bytes.Equal(fv.Base, fv.Head) {
 				what := "changes"

@@ -376,6 +376,10 @@ func (sh *shell) lookup(name string, index syntax.ArithmExpr) (string, bool) {
 		return sh.abs(), !sh.cwdLost
 	case "GITHUB_WORKSPACE":
 		return wsRoot, true
+	case "GITHUB_ACTION_PATH":
+		if sh.at.inAction {
+			return path.Join(sh.at.repoAbs(), sh.at.actionDir), true
+		}
 	case "HOME":
 		return "/home/runner", true
 	case "RUNNER_TEMP":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -393,8 +394,19 @@ func bashLike(shell string) bool {
 		return true
 	}
 	f := strings.Fields(shell)
-	return f[0] == "bash" || f[0] == "sh"
+	if f[0] != "bash" && f[0] != "sh" {
+		return false
+	}
+	for _, o := range f[1:] {
+		if o != "{0}" && !shellOption.MatchString(o) {
+			return false // --rcfile x, a file to source: not a shell planwarden reads
+		}
+	}
+	return true
 }
+
+// shellOption is a bash or sh option that names no file.
+var shellOption = regexp.MustCompile(`^(-[a-zA-Z]+|\+[a-zA-Z]+|--(noprofile|norc|login|posix|noediting)|pipefail|errexit|nounset|xtrace)$`)
 
 // budget reports once that the reading's file budget is spent.
 func (r *reader) budget(s step) {

@@ -93,6 +93,18 @@ jobs:
 		"twin: a plain variable for GITHUB_ENV": {
 			files: map[string]string{planWF: job("      - run: echo \"TF_IN_AUTOMATION=1\" >> \"$GITHUB_ENV\"\n")},
 		},
+		"a step shell that sources a file": {
+			files:      map[string]string{planWF: job("      - run: terraform plan\n        shell: bash --rcfile ./ci/rc {0}\n")},
+			unreadable: []string{"bash --rcfile ./ci/rc {0}: planwarden reads bash and sh steps only"},
+		},
+		"twin: a step shell with options": {
+			files: map[string]string{planWF: job("      - run: ./ci/plan.sh\n        shell: bash --noprofile --norc -eo pipefail {0}\n")},
+			used:  []string{"ci/plan.sh"},
+		},
+		"$GITHUB_ACTION_PATH in a composite action": {
+			files: map[string]string{planWF: job("      - uses: ./act\n"), "act/action.yml": "runs:\n  using: composite\n  steps:\n    - run: $GITHUB_ACTION_PATH/go.sh\n      shell: bash\n"},
+			used:  []string{"act", "act/action.yml", "act/action.yaml", "act/go.sh"},
+		},
 		"BASH_ENV for later steps": {
 			files: map[string]string{planWF: job("      - run: echo \"BASH_ENV=$GITHUB_WORKSPACE/ci/env.sh\" >> \"$GITHUB_ENV\"\n")},
 			used:  []string{"ci/env.sh"},
