@@ -22,6 +22,7 @@ func TestSKUUnknown(t *testing.T) {
 	tests := map[string]struct {
 		env, cfg string
 		ch       change
+		chs      []change // several changes, for what a resource reads from another
 		want     []string
 	}{
 		"a GPU instance whose instance_type becomes known after apply, in prod": {
@@ -76,6 +77,17 @@ func TestSKUUnknown(t *testing.T) {
 				unknown: map[string]any{"guest_accelerator": []any{map[string]any{"count": true}}}},
 			want: []string{"block sku-unknown google_compute_instance.vm: VM `vm` gets its attached accelerators (`guest_accelerator`) known only after apply, so planwarden cannot judge it: it has n1-standard-8 (1 x T4 attached) now, and may lose its GPUs"},
 		},
+		"a SageMaker endpoint whose configuration becomes known after apply": {
+			chs: []change{
+				{addr: "aws_sagemaker_endpoint_configuration.old", actions: noop,
+					before: map[string]any{"name": "llm-g5", "production_variants": []any{map[string]any{"variant_name": "main", "instance_type": "ml.g5.2xlarge", "initial_instance_count": 1}}},
+					after:  map[string]any{"name": "llm-g5", "production_variants": []any{map[string]any{"variant_name": "main", "instance_type": "ml.g5.2xlarge", "initial_instance_count": 1}}}},
+				{addr: "aws_sagemaker_endpoint.llm", actions: update,
+					before: map[string]any{"name": "llm", "endpoint_config_name": "llm-g5"}, after: map[string]any{"name": "llm"},
+					unknown: map[string]any{"endpoint_config_name": true}},
+			},
+			want: []string{"block sku-unknown aws_sagemaker_endpoint.llm: endpoint `llm` gets its SKU (`endpoint_config_name`) known only after apply, so planwarden cannot judge it: it has ml.g5.2xlarge (1 x A10G) now, and may lose its GPUs"},
+		},
 		"turned off": {
 			cfg: "version: 1\nrules:\n  sku-unknown: {severity: off}\n",
 			ch: change{addr: "aws_instance.train", actions: update,
@@ -92,7 +104,11 @@ func TestSKUUnknown(t *testing.T) {
 			if env == "" {
 				env = "prod"
 			}
-			p := plan(t, false, tc.ch)
+			chs := tc.chs
+			if chs == nil {
+				chs = []change{tc.ch}
+			}
+			p := plan(t, false, chs...)
 			res := mustConfig(t, tc.cfg).Evaluate([]Project{{Name: "ml", Environment: env, Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}, nil)
 			got := lines(only(RuleSKUUnknown, res.Findings))
 			want := tc.want
