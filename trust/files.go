@@ -49,6 +49,15 @@ func (ch Changes) blobOf(file string) []string {
 // changed file, in config order. With no projects declared, or with an
 // incomplete list, every project counts as touched and any reports true.
 func Touched(cfg *rules.Config, ch Changes) (projects []string, any bool) {
+	return TouchedWith(cfg, ch, nil)
+}
+
+// TouchedWith is Touched with each project's paths widened by the
+// directories of the local modules its root module calls (ModuleDirs of
+// its trusted plans, which the app keeps with the pull request's state),
+// by project name: a pull request changing only a called module touches
+// the project.
+func TouchedWith(cfg *rules.Config, ch Changes, modules map[string][]string) (projects []string, any bool) {
 	if len(cfg.Projects) == 0 || !ch.Complete {
 		for _, p := range cfg.Projects {
 			projects = append(projects, p.Name)
@@ -56,7 +65,8 @@ func Touched(cfg *rules.Config, ch Changes) (projects []string, any bool) {
 		return projects, true
 	}
 	for _, p := range cfg.Projects {
-		if slices.ContainsFunc(ch.Files, func(f string) bool { return matchAny(p.ProjectPaths(), f) }) {
+		globs := WidenPaths(p.ProjectPaths(), modules[p.Name])
+		if slices.ContainsFunc(ch.Files, func(f string) bool { return matchAny(globs, f) }) {
 			projects = append(projects, p.Name)
 		}
 	}

@@ -37,8 +37,11 @@ func TestModuleDirsWidenPaths(t *testing.T) {
 	if diff := cmp.Diff([]string{"envs/prod/**", "modules/gpu-pool/**", "modules/taint/**"}, widened); diff != "" {
 		t.Errorf("WidenPaths (-want +got):\n%s", diff)
 	}
-	if !matchAny(widened, "modules/gpu-pool/main.tf") {
-		t.Errorf("the widened paths do not hold the called module's file")
+	if got, any := TouchedWith(cfg, ch, map[string][]string{"gpu": dirs}); !any || !cmp.Equal(got, []string{"gpu"}) {
+		t.Errorf("TouchedWith the plan's modules = %v, %v; want [gpu]", got, any)
+	}
+	if got, any := TouchedWith(cfg, ch, map[string][]string{"web": {"modules/other"}}); any {
+		t.Errorf("twin: modules of another project: TouchedWith = %v, want none", got)
 	}
 	tests := map[string]struct {
 		globs, dirs, want []string
