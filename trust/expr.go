@@ -40,6 +40,9 @@ type expander struct {
 	// actionDir is a composite action's directory in the repository, root
 	// where the job checks the repository out in the workspace.
 	actionDir, root string
+	// env is the step's env: (workflow's, job's and its own), whose
+	// values ${{ env.X }} reads when they hold no expression.
+	env map[string]string
 }
 
 // script expands the expressions of a run: block (or a script's text):
@@ -67,6 +70,9 @@ func (x expander) known(e string) (string, bool) {
 	case strings.HasPrefix(e, "matrix."):
 		v, ok := x.matrix[strings.TrimPrefix(e, "matrix.")]
 		return v, ok
+	case strings.HasPrefix(e, "env."):
+		v, ok := x.env[strings.TrimPrefix(e, "env.")]
+		return v, ok && !strings.Contains(v, "${{")
 	}
 	return "", false
 }

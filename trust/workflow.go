@@ -366,7 +366,7 @@ func (r *reader) step(s step, st *yaml.Node, d runDefaults, env map[string]strin
 		return
 	}
 	for _, combo := range runs {
-		x := expander{matrix: combo, actionDir: s.actionDir, root: s.root}
+		x := expander{matrix: combo, actionDir: s.actionDir, root: s.root, env: env}
 		wd, known := x.path(dir)
 		if !known {
 			r.unreadable(s, "", 0, dir, "its working-directory holds an expression planwarden cannot expand", "", true)
@@ -374,7 +374,8 @@ func (r *reader) step(s step, st *yaml.Node, d runDefaults, env map[string]strin
 		}
 		sh := r.newShell(s)
 		sh.cwd = wd
-		for k, v := range env {
+		for _, k := range sortedKeys(env) {
+			v := env[k]
 			val, ok := x.value(v)
 			sh.setVar(k, val, ok)
 			if k == "PATH" || dangerousEnv[k] {

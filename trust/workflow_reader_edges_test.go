@@ -105,6 +105,11 @@ jobs:
 			files: map[string]string{planWF: job("      - uses: ./act\n"), "act/action.yml": "runs:\n  using: composite\n  steps:\n    - run: $GITHUB_ACTION_PATH/go.sh\n      shell: bash\n"},
 			used:  []string{"act", "act/action.yml", "act/action.yaml", "act/go.sh"},
 		},
+		"${{ env.X }} from the workflow's env": {
+			files:      map[string]string{planWF: "on: pull_request\nenv:\n  PLAN: ci/plan.sh\n  DYN: ${{ inputs.x }}\njobs:\n  plan:\n    steps:\n      - run: ./${{ env.PLAN }} && ./$PLAN.d/x.sh\n      - run: ./${{ env.DYN }}\n"},
+			used:       []string{"ci/plan.sh", "ci/plan.sh.d/x.sh"},
+			unreadable: []string{"./${{ env.DYN }}: " + whyCommand},
+		},
 		"BASH_ENV for later steps": {
 			files: map[string]string{planWF: job("      - run: echo \"BASH_ENV=$GITHUB_WORKSPACE/ci/env.sh\" >> \"$GITHUB_ENV\"\n")},
 			used:  []string{"ci/env.sh"},
