@@ -300,7 +300,7 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) S
 	case types.Len() > 0:
 		g = a.group(CloudAWS, types, 0)
 	case types.IsUnknown():
-		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply"}
+		g = Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "SKU known only after apply", SKUUnknown: true}
 	default:
 		if lt := r.at("launch_template"); lt.Len() > 0 {
 			g = a.launchTemplateGroup(c, lt.Get(0), w, "id", "name", "launch_template")
@@ -508,7 +508,7 @@ func sagemakerEndpoint(a *analysis, c *planparse.Change, v planparse.Value, w wh
 		if unknown {
 			reason = "endpoint configuration known only after apply"
 		}
-		s = Side{Config: name, Groups: a.one(Group{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason})}
+		s = Side{Config: name, Groups: a.one(Group{SKU: SKU{Cloud: CloudSageMaker}, Unpriced: reason, SKUUnknown: unknown})}
 	}
 	if s.Config == "" {
 		s.Config = name

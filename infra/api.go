@@ -438,13 +438,14 @@ type groupFields struct {
 	name, cloud                      string
 	scale                            Scale
 	serverless, shadow, spot, window bool
+	skuUnknown                       bool
 	hourly, listHourly, ceiling      *float64
 	note, basis, region, unpriced    string
 	capacity                         string
 }
 
 func groupOf(g *Group) groupFields {
-	return groupFields{g.Name, g.SKU.Cloud, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows,
+	return groupFields{g.Name, g.SKU.Cloud, g.Scale, g.Serverless, g.Shadow, g.Spot, g.Windows, g.SKUUnknown,
 		g.Hourly, g.ListHourly, g.SpotCeiling, g.PriceNote, g.PriceBasis, g.PriceRegion, g.Unpriced, g.Capacity}
 }
 

@@ -112,6 +112,10 @@ type Group struct {
 	SpotCeiling *float64
 	// Windows is true for a Windows VM or pool; the catalog prices Linux only.
 	Windows bool
+	// SKUUnknown is true when the SKU is known only after apply (the
+	// attribute SKUAttribute names, or what it points at, such as a
+	// SageMaker endpoint's configuration): its GPU facts are unknown.
+	SKUUnknown bool
 	// Hourly is the USD/hour of one instance of the group, attached
 	// accelerators included; nil when unpriced.
 	Hourly *float64

@@ -52,7 +52,7 @@ func (a *analysis) group(cloud string, v planparse.Value, path ...any) Group {
 	if name == "" {
 		g.SKU = SKU{Cloud: cloud}
 		if unknown {
-			g.Unpriced = "SKU known only after apply"
+			g.Unpriced, g.SKUUnknown = "SKU known only after apply", true
 		}
 	}
 	return g

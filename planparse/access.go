@@ -222,6 +222,7 @@ type lazyPlan struct {
 	providers   map[string]*ProviderConfig
 	resources   []*ConfigResource
 	resourceIdx map[string]*ConfigResource
+	moduleCalls []ModuleCall
 }
 
 // PriorResources lists prior_state's resources, root module first, then
@@ -364,6 +365,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 			Expressions       json.RawMessage `json:"expressions"`
 		} `json:"resources"`
 		ModuleCalls map[string]struct {
+			Source string          `json:"source"`
 			Module json.RawMessage `json:"module"`
 		} `json:"module_calls"`
 	}
@@ -386,6 +388,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
+		l.moduleCalls = append(l.moduleCalls, moduleCall(prefix, n, m.ModuleCalls[n].Source))
 		l.walkConfigModule(prefix+"module."+n+".", m.ModuleCalls[n].Module)
 	}
 }

@@ -32,6 +32,9 @@ const (
 	RuleActionInvocation    = "action-invocation"
 	RuleGPUCapacityGap      = "gpu-capacity-gap"
 	RuleGPUIncrease         = "gpu-increase"
+	// RuleSKUUnknown reports a SKU known only after apply where a GPU
+	// rule or an allow-list would judge it.
+	RuleSKUUnknown = "sku-unknown"
 	// RulePlanErrored blocks a plan that failed part way; it cannot be
 	// configured, turned off or overridden.
 	RulePlanErrored = "plan-errored"
@@ -70,6 +73,7 @@ var builtins = map[string]rule{
 	RuleActionInvocation:    actionInvocation{},
 	RuleGPUCapacityGap:      gpuCapacityGap{},
 	RuleGPUIncrease:         gpuIncrease{},
+	RuleSKUUnknown:          skuUnknown{},
 }
 
 func isBuiltin(id string) bool { _, ok := builtins[id]; return ok || provenanceRules[id] }
@@ -89,9 +93,21 @@ const (
 	// RuleMissingPlan blocks a review that lacks the plan of a declared
 	// project the pull request changes; it cannot be overridden.
 	RuleMissingPlan = "missing-plan"
+	// RulePlanWorkflowUnreadable blocks a review whose plan workflow (or
+	// a local action it uses) has a run: step holding a word planwarden
+	// cannot place (a command in a variable, a path built at run time),
+	// unless plan_workflow_inputs covers it: planwarden cannot tell
+	// whether the pull request changes what that step runs.
+	RulePlanWorkflowUnreadable = "plan-workflow-unreadable"
+	// RulePlanRunsPRCode blocks a review (with plan_source: dispatch)
+	// whose pull request makes terraform plan run code of its own: a new
+	// or changed data "external", a changed provider source or version,
+	// a changed .terraform.lock.hcl.
+	RulePlanRunsPRCode = "plan-runs-pr-code"
 )
 
-var provenanceRules = map[string]bool{RulePlanWorkflowChanged: true, RuleUnknownProject: true, RuleMissingPlan: true}
+var provenanceRules = map[string]bool{RulePlanWorkflowChanged: true, RuleUnknownProject: true, RuleMissingPlan: true,
+	RulePlanWorkflowUnreadable: true, RulePlanRunsPRCode: true}
 
 // BuiltinRules returns the ids of the built-in rules, the provenance rules
 // included, sorted.

@@ -147,7 +147,7 @@ func TestCustomRuleConfigErrors(t *testing.T) {
 		},
 		"override of a custom rule is fine, of an undeclared one is not": {
 			yml:  "version: 1\ncustom_rules:\n  - id: a\n    when: \"true\"\n    message: m\noverrides:\n  a: {users: [x]}\n  b: {users: [x]}\n",
-			want: []string{`planwarden.yml:8: overrides.b: unknown rule "b"; expected a rule id or *: *, a, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-increase, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku`},
+			want: []string{`planwarden.yml:8: overrides.b: unknown rule "b"; expected a rule id or *: *, a, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-increase, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-runs-pr-code, plan-workflow-changed, plan-workflow-unreadable, required-tags, retired-sku, sku-unknown, stateful-delete, unpriced-sku`},
 		},
 	}
 	for name, tc := range tests {

@@ -110,6 +110,7 @@ func (ps *problems) check(c *Config) {
 	for i, g := range c.PlanWorkflowInputs {
 		checkGlob(ps, fmt.Sprintf("plan_workflow_inputs[%d]", i), g, "scripts/plan/**")
 	}
+	ps.checkGate(c)
 
 	settings := c.Rules.byID()
 	for _, id := range sortedKeys(settings) {

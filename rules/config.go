@@ -48,6 +48,11 @@ type Config struct {
 	CustomRules        []CustomRule                 `yaml:"custom_rules,omitempty" doc:"Rules of your own: a CEL condition over each change and its project."`
 	PlanWorkflows      []string                     `yaml:"plan_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs make the plans planwarden reviews; every other workflow's artifacts are ignored; /plan dispatches the first. Default: [.github/workflows/planwarden-plan.yml]." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
 	PlanWorkflowInputs []string                     `yaml:"plan_workflow_inputs,omitempty" doc:"Repository files the plan workflows run besides workflow and action files (scripts, Makefiles, tool configs), as globs from the repo root (infra/scripts/**). A pull request that changes one fails the check with plan-workflow-changed, like a change to a plan workflow itself. Scripts a workflow's run: steps name (./plan.sh, scripts/plan.py, make) are found without it."`
+	// The gate's inputs: what passes without a plan, where trusted plans
+	// come from, and which bots may approve (issue 36).
+	NoPlanPaths   []string `yaml:"no_plan_paths,omitempty" doc:"Globs of repository files that need no plan: a pull request whose every changed file matches one passes at once without a plan. Any other pull request waits for the trusted plan workflow. Default: documentation only (**/*.md, **/*.mdx, **/*.rst, **/*.adoc, docs/**, LICENSE*, NOTICE*, AUTHORS*, .github/ISSUE_TEMPLATE/**, .github/PULL_REQUEST_TEMPLATE*). [] : every pull request waits for a plan."`
+	PlanSource    string   `yaml:"plan_source,omitempty" doc:"Which plan runs count: artifact (the default) trusts runs of the plan workflows on the pull request; dispatch makes planwarden dispatch the first plan workflow itself on the default branch at every push, with the pull request's number and head SHA as inputs, and only those runs count." enum:"artifact,dispatch"`
+	ApprovingBots []string `yaml:"approving_bots,omitempty" doc:"Bot logins (renovate[bot]) whose override labels and commands count like a person's. Labels and commands of any other bot or App never count as an approval; github-actions[bot] acts for whoever triggered a workflow and cannot be listed."`
 	// CheckPerProject asks for one more check run per project.
 	CheckPerProject bool `yaml:"check_per_project,omitempty" doc:"Also publish one check run per project, named planwarden/<project>, so branch protection can require projects one by one."`
 	// MinimizeOutdated is nil for the default (true).
@@ -68,7 +73,7 @@ type ProjectConfig struct {
 	Directory   string   `yaml:"directory,omitempty" doc:"Directory of the root module, relative to the repo root."`
 	Environment string   `yaml:"environment,omitempty" doc:"Environment the project deploys to (a key of environments, or prod or staging)."`
 	Artifact    string   `yaml:"artifact,omitempty" doc:"Name of the workflow artifact holding the project's plan JSON; must start with planwarden. Default: planwarden-<name>."`
-	Paths       []string `yaml:"paths,omitempty" doc:"Globs (** for any depth) of the repo files that belong to the project. A pull request that changes no file of any project's paths needs no plan: its check passes at once. Default: everything under directory (the whole repo when directory is empty)."`
+	Paths       []string `yaml:"paths,omitempty" doc:"Globs (** for any depth) of the repo files that belong to the project: a pull request that changes one needs the project's plan (missing-plan). The local modules the project's root module calls count too, as its plans show them. Default: everything under directory (the whole repo when directory is empty)."`
 }
 
 // EnvironmentConfig is what the config says about one environment.
@@ -123,6 +128,7 @@ type RuleSettings struct {
 	ActionInvocation    RuleSetting         `yaml:"action-invocation,omitempty" doc:"The apply runs a provider action (Terraform 1.14+ action_invocations). Default: warn; block is a sensible choice for protected environments."`
 	GPUCapacityGap      RuleSetting         `yaml:"gpu-capacity-gap,omitempty" doc:"GPU capacity is deleted before its replacement exists (a GPU pool replaced delete-first, or deleted while another is created). Default: block in protected environments, warn elsewhere."`
 	GPUIncrease         GPUIncreaseSetting  `yaml:"gpu-increase,omitempty" doc:"The GPUs of a resource, or of a project, grow by more than a threshold at the expected or the maximum scale. Default: warn above 8 GPUs; block above 64 in protected environments (warn elsewhere)."`
+	SKUUnknown          RuleSetting         `yaml:"sku-unknown,omitempty" doc:"A SKU is known only after apply on a resource that had GPUs, on a pool or VM that declares itself GPU, or where an allow-list applies, so the GPU rules and allowed-skus cannot judge it. Default: block in protected environments, warn elsewhere."`
 }
 
 // GPUIncreaseSetting configures gpu-increase: GPUs (accelerators) added at
@@ -516,6 +522,7 @@ func (r *RuleSettings) byID() map[string]*RuleSetting {
 		RuleActionInvocation:    &r.ActionInvocation,
 		RuleGPUCapacityGap:      &r.GPUCapacityGap,
 		RuleGPUIncrease:         &r.GPUIncrease.RuleSetting,
+		RuleSKUUnknown:          &r.SKUUnknown,
 	}
 }
 

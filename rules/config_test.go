@@ -75,6 +75,7 @@ rules:
   action-invocation: {severity: warn, environments: {prod: block}}
   gpu-capacity-gap: {severity: block, environments: {dev: warn}}
   gpu-increase: {severity: warn, environments: {dev: info}, warn: 16, block: 128}
+  sku-unknown: {severity: block, environments: {dev: warn}}
 overrides:
   gpu-sku-loss:
     users: [alice, "@Bob"]
@@ -95,6 +96,9 @@ custom_rules:
 plan_workflows: [.github/workflows/planwarden-plan.yml, .github/workflows/plan-sagemaker.yaml]
 plan_workflow_inputs: ["scripts/plan/**", Makefile]
 drift_workflows: [.github/workflows/planwarden-drift.yml]
+no_plan_paths: ["docs/**", "apps/web/**"]
+plan_source: dispatch
+approving_bots: ["renovate[bot]"]
 pricing:
   prices:
     Standard_NC24ads_A100_v4: 2.90
@@ -146,6 +150,7 @@ func TestEveryKey(t *testing.T) {
 			GPUCapacityGap:   RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 			GPUIncrease: GPUIncreaseSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"dev": SeverityInfo}},
 				Warn: f(16), Block: f(128)},
+			SKUUnknown:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
@@ -158,6 +163,9 @@ func TestEveryKey(t *testing.T) {
 		PlanWorkflows:      []string{".github/workflows/planwarden-plan.yml", ".github/workflows/plan-sagemaker.yaml"},
 		PlanWorkflowInputs: []string{"scripts/plan/**", "Makefile"},
 		DriftWorkflows:     []string{".github/workflows/planwarden-drift.yml"},
+		NoPlanPaths:        []string{"docs/**", "apps/web/**"},
+		PlanSource:         PlanSourceDispatch,
+		ApprovingBots:      []string{"renovate[bot]"},
 		Pricing: PricingConfig{Prices: map[string]float64{"Standard_NC24ads_A100_v4": 2.90},
 			Discounts:  []DiscountConfig{{SKU: "Standard_NC*", Discount: 0.35}, {Cloud: "azure", Discount: 0.28}, {SKU: "p5.*", Capacity: "spot", Discount: 0.6}},
 			SpotPrices: map[string]float64{"Standard_NC24ads_A100_v4": 1.10}},
@@ -309,11 +317,11 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
@@ -374,7 +382,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"typo of a rule id": {
 			yml:  "version: 1\nrules:\n  gpu-sku-los:\n    severity: warn\n",
-			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase, sku-unknown (did you mean "gpu-sku-loss"?)`},
 		},
 		"typo of a nested key": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      wran: 5\n",
@@ -386,7 +394,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"plan-errored cannot be configured": {
 			yml:  "version: 1\nrules:\n  plan-errored: {severity: off}\n",
-			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase`},
+			want: []string{`planwarden.yml:3: unknown key "plan-errored" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase, sku-unknown`},
 		},
 		"threshold is a string": {
 			yml:  "version: 1\nrules:\n  cost-increase:\n    hourly_delta:\n      warn: ten\n",
@@ -482,7 +490,7 @@ func TestConfigErrors(t *testing.T) {
 		},
 		"override of an unknown rule": {
 			yml:  "version: 1\noverrides:\n  gpu-skuloss:\n    users: [alice]\n",
-			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-increase, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-workflow-changed, required-tags, retired-sku, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
+			want: []string{`planwarden.yml:3: overrides.gpu-skuloss: unknown rule "gpu-skuloss"; expected a rule id or *: *, action-invocation, allowed-skus, cost-increase, endpoint-replacement, gpu-capacity-gap, gpu-increase, gpu-pool-sku, gpu-pool-taint, gpu-sku-loss, iam-admin, plan-runs-pr-code, plan-workflow-changed, plan-workflow-unreadable, required-tags, retired-sku, sku-unknown, stateful-delete, unpriced-sku (did you mean "gpu-sku-loss"?)`},
 		},
 		"override of plan-errored": {
 			yml:  "version: 1\noverrides:\n  plan-errored:\n    users: [alice]\n",
@@ -706,7 +714,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))

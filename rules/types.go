@@ -44,6 +44,11 @@ type Finding struct {
 	Remedy string `json:"remedy,omitempty"`
 	// Override is set when an authorized person overrode a blocking finding.
 	Override *Override `json:"override,omitempty"`
+	// BlobSHAs are the git blob SHAs, at the pull request's head, of the
+	// files a provenance finding is about (plan-workflow-changed,
+	// plan-runs-pr-code), in file order: they are part of its digest, so
+	// an override given after reading one content does not cover another.
+	BlobSHAs []string `json:"blob_shas,omitempty"`
 }
 
 // Override is an authorized decision to let a blocking finding pass.
@@ -60,13 +65,22 @@ type Override struct {
 }
 
 // FindingDigest identifies what a finding says: its rule, project,
-// address and message, hashed. An override given for one finding names its
-// digest, so it lapses when a push changes the finding.
+// address and message, and the blob SHAs of the content it is about,
+// hashed. An override given for one finding names its digest, so it
+// lapses when a push changes the finding or the content it approved. A
+// finding without blob SHAs has the digest it had before they existed.
 func FindingDigest(f Finding) string {
 	h := sha256.New()
 	for _, s := range []string{f.Rule, f.Project, f.Address, f.Message} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	if len(f.BlobSHAs) > 0 {
+		h.Write([]byte("blobs\x00"))
+		for _, s := range f.BlobSHAs {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -23,12 +23,41 @@ type Changes struct {
 	// request changes (it lists at most 3,000): nothing may then be
 	// concluded from a file's absence.
 	Complete bool
+	// SHAs are the git blob SHAs of the files at the pull request's head,
+	// as GitHub lists them (pulls/N/files: sha), by path; a removed file
+	// may have none.
+	SHAs map[string]string
+}
+
+// incompleteAddress is the address of the finding about a list of
+// changed files GitHub cut short.
+const incompleteAddress = "(changed files)"
+
+// removedBlob stands for the content of a file a pull request removes
+// (GitHub lists no blob SHA at its head).
+const removedBlob = "(removed)"
+
+// blobOf is the head blob SHA of a changed file, for a finding's BlobSHAs.
+func (ch Changes) blobOf(file string) []string {
+	if sha := ch.SHAs[file]; sha != "" {
+		return []string{sha}
+	}
+	return []string{removedBlob}
 }
 
 // Touched returns the declared projects whose paths (ProjectPaths) match a
 // changed file, in config order. With no projects declared, or with an
 // incomplete list, every project counts as touched and any reports true.
 func Touched(cfg *rules.Config, ch Changes) (projects []string, any bool) {
+	return TouchedWith(cfg, ch, nil)
+}
+
+// TouchedWith is Touched with each project's paths widened by the
+// directories of the local modules its root module calls (ModuleDirs of
+// its trusted plans, which the app keeps with the pull request's state),
+// by project name: a pull request changing only a called module touches
+// the project.
+func TouchedWith(cfg *rules.Config, ch Changes, modules map[string][]string) (projects []string, any bool) {
 	if len(cfg.Projects) == 0 || !ch.Complete {
 		for _, p := range cfg.Projects {
 			projects = append(projects, p.Name)
@@ -36,7 +65,8 @@ func Touched(cfg *rules.Config, ch Changes) (projects []string, any bool) {
 		return projects, true
 	}
 	for _, p := range cfg.Projects {
-		if slices.ContainsFunc(ch.Files, func(f string) bool { return matchAny(p.ProjectPaths(), f) }) {
+		globs := WidenPaths(p.ProjectPaths(), modules[p.Name])
+		if slices.ContainsFunc(ch.Files, func(f string) bool { return matchAny(globs, f) }) {
 			projects = append(projects, p.Name)
 		}
 	}
@@ -283,19 +313,26 @@ func makefiles(args []string) []string {
 
 // WorkflowChanges returns a plan-workflow-changed finding for each file of
 // the pull request that is a plan workflow of cfg or something one of them
-// uses (a local action's directory, a reusable workflow). project is the
-// project the findings are filed under. An incomplete list of changes
-// gives one finding: it cannot be shown that no plan workflow changed.
+// uses (a local action's directory, a reusable workflow, a script a step
+// runs: see ReadPlanWorkflows). project is the project the findings are
+// filed under. Each finding carries the file's blob SHA at the head
+// (ch.SHAs), so an override given after reading one content of the file
+// does not cover another. An incomplete list of changes gives one
+// finding: it cannot be shown that no plan workflow changed.
 func WorkflowChanges(cfg *rules.Config, ch Changes, used []Used, project string) []rules.Finding {
 	var out []rules.Finding
 	add := func(addr, msg string) {
-		out = append(out, rules.Finding{
+		f := rules.Finding{
 			Rule: rules.RulePlanWorkflowChanged, Severity: rules.SeverityBlock, Project: project, Address: addr, Message: msg,
 			Remedy: "Review the workflow change itself; merge it on its own first (the next pull requests then run it from the base branch), or have someone the config allows override this finding. The pull request's author cannot.",
-		})
+		}
+		if addr != incompleteAddress {
+			f.BlobSHAs = ch.blobOf(addr)
+		}
+		out = append(out, f)
 	}
 	if !ch.Complete {
-		add("(changed files)", "GitHub listed only part of the files this pull request changes, so planwarden cannot show that no plan workflow changed; the plan artifact cannot be trusted.")
+		add(incompleteAddress, "GitHub listed only part of the files this pull request changes, so planwarden cannot show that no plan workflow changed; the plan artifact cannot be trusted.")
 	}
 	for _, f := range ch.Files {
 		if cfg.IsPlanWorkflow(f) {

@@ -49,9 +49,17 @@ func Subjects(cfg *rules.Config, findings []rules.Finding, envs map[string]strin
 type People struct {
 	Author string
 	Teams  map[string][]string // by lower-case login
+	// Types is GitHub's account type (User, Bot) by lower-case login,
+	// where the app knows it; a login ending with [bot] is a bot anyway.
+	Types map[string]string
 }
 
 func (p People) teamsOf(login string) []string { return p.Teams[strings.ToLower(login)] }
+
+// actor is login as an Actor, with the type GitHub gave it.
+func (p People) actor(login string) Actor {
+	return Actor{Login: login, Type: p.Types[strings.ToLower(login)]}
+}
 
 // TeamsToAsk returns, per login (lower case), the teams whose membership
 // decides whether the grants count; the app asks GitHub about each.
@@ -102,9 +110,10 @@ func Approvals(cfg *rules.Config, rule, env string) int {
 
 // AuthorMay reports whether the pull request's author may override their
 // own findings of rule in env: a policy that applies and lists them says
-// allow_author: true. Never for plan-workflow-changed.
+// allow_author: true. Never for the findings about what made the plan
+// (NeverByAuthor).
 func AuthorMay(cfg *rules.Config, rule, env, author string, teams []string) bool {
-	if rule == rules.RulePlanWorkflowChanged {
+	if NeverByAuthor(rule) {
 		return false
 	}
 	for _, p := range policies(cfg, rule, env) {
@@ -113,6 +122,14 @@ func AuthorMay(cfg *rules.Config, rule, env, author string, teams []string) bool
 		}
 	}
 	return false
+}
+
+// NeverByAuthor reports whether rule is one whose findings the pull
+// request's author may never override, allow_author or not: those about
+// the code that made the plan (plan-workflow-changed,
+// plan-workflow-unreadable, plan-runs-pr-code), which the author wrote.
+func NeverByAuthor(rule string) bool {
+	return rule == rules.RulePlanWorkflowChanged || rule == rules.RulePlanWorkflowUnreadable || rule == rules.RulePlanRunsPRCode
 }
 
 func policies(cfg *rules.Config, rule, env string) []rules.OverridePolicy {
@@ -136,17 +153,21 @@ func listed(p rules.OverridePolicy, user string, teams []string) bool {
 }
 
 // Check says whether a grant by login of finding s would count under cfg
-// now: "" when it would, else why not.
+// now: "" when it would, else why not. A bot's or an App's grant never
+// counts unless cfg lists it (MayApprove).
 func Check(cfg *rules.Config, s Subject, by, reason string, people People) string {
 	f := s.Finding
+	ok, notHuman := MayApprove(cfg, people.actor(by))
 	switch {
 	case !cfg.Overridable(f.Rule):
 		return fmt.Sprintf("%s cannot be overridden", f.Rule)
+	case !ok:
+		return notHuman
 	case strings.TrimSpace(reason) == "":
 		return "it gives no reason (write /override RULE [ADDRESS] -- reason)"
 	case strings.EqualFold(by, people.Author) && !AuthorMay(cfg, f.Rule, s.Environment, by, people.teamsOf(by)):
-		if f.Rule == rules.RulePlanWorkflowChanged {
-			return fmt.Sprintf("%s wrote this pull request, and its author never overrides plan-workflow-changed", by)
+		if NeverByAuthor(f.Rule) {
+			return fmt.Sprintf("%s wrote this pull request, and its author never overrides %s", by, f.Rule)
 		}
 		return fmt.Sprintf("%s wrote this pull request, and the config does not let authors override their own findings (allow_author)", by)
 	case !cfg.MayOverride(f.Rule, s.Environment, by, people.teamsOf(by), nil):

@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
 )
 
 func init() {
@@ -111,6 +113,22 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return reportValidated(stdout, stderr, *path, *repo, cfg, stdin)
+}
+
+// warnModulesOutsidePaths warns, on stderr, about each local module a
+// project's directory (in the current directory, the repository) calls
+// outside the project's paths; the config stays valid.
+func warnModulesOutsidePaths(cfg *rules.Config, repo fs.FS, stderr io.Writer) {
+	outside, err := trust.ModulesOutsidePaths(cfg, repo)
+	if err != nil {
+		fmt.Fprintf(stderr, "planwarden validate: warning: cannot read the projects' module calls: %v\n", err)
+	}
+	for _, p := range cfg.Projects {
+		for _, m := range outside[p.Name] {
+			fmt.Fprintf(stderr, "planwarden validate: warning: project %s: directory %s calls local module %s (module %q in %s), outside its paths; add %q to its paths so a pull request that changes only the module needs its plan\n",
+				p.Name, p.Directory, m.Dir, m.Name, m.File, m.Dir+"/**")
+		}
+	}
 }
 
 // summarize says what a valid config declares.

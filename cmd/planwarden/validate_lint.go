@@ -38,6 +38,7 @@ func reportValidated(stdout, stderr io.Writer, file, repo string, cfg *rules.Con
 		fmt.Fprintf(stderr, "planwarden validate: %s: %d %s\n", file, len(errs), plural(len(errs), "problem", "problems"))
 		return exitUsage
 	}
+	warnModulesOutsidePaths(cfg, os.DirFS(repo), stderr)
 	summary := summarize(cfg)
 	if len(warns) > 0 {
 		summary += ", " + countOf(len(warns), "warning", "warnings")

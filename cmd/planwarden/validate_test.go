@@ -48,7 +48,7 @@ func TestValidate(t *testing.T) {
 			files: map[string]string{"cfg.yml": badConfig},
 			args:  []string{"--config", "cfg.yml"},
 			code:  exitUsage,
-			stderr: `cfg.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase (did you mean "gpu-sku-loss"?)` + "\n" +
+			stderr: `cfg.yml:3: unknown key "gpu-sku-los" in rules; expected one of: gpu-sku-loss, gpu-pool-sku, gpu-pool-taint, required-tags, endpoint-replacement, cost-increase, unpriced-sku, allowed-skus, iam-admin, stateful-delete, retired-sku, action-invocation, gpu-capacity-gap, gpu-increase, sku-unknown (did you mean "gpu-sku-loss"?)` + "\n" +
 				`cfg.yml:5: rules.iam-admin.severity: "loud" is not allowed; expected one of: block, warn, info, off` + "\n" +
 				"planwarden validate: cfg.yml: 2 problems\n",
 		},
