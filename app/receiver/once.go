@@ -2,7 +2,6 @@ package receiver
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -44,15 +43,9 @@ func (rc *Receiver) queueOnce(ctx context.Context, log *slog.Logger, j job.Job) 
 				return rc.duplicate(log, j, k)
 			}
 		}
-		if err := rc.step("checked"); err != nil {
-			return http.StatusInternalServerError, err.Error()
-		}
 		if err := rc.cfg.Queue.Enqueue(ctx, j); err != nil {
 			log.Error("enqueue", "err", err)
 			return http.StatusServiceUnavailable, "queue unavailable"
-		}
-		if err := rc.step("queued"); err != nil {
-			return http.StatusInternalServerError, err.Error()
 		}
 		for _, k := range keys {
 			// The job is queued: a mark that fails to land only lets a
@@ -112,15 +105,4 @@ func (rc *Receiver) forget(ctx context.Context, log *slog.Logger, keys []string)
 			log.Warn("forget delivery", "err", err)
 		}
 	}
-}
-
-// step passes a named step to the test hook.
-func (rc *Receiver) step(name string) error {
-	if rc.stopAt == nil {
-		return nil
-	}
-	if err := rc.stopAt(name); err != nil {
-		return fmt.Errorf("stopped after step %s: %w", name, err)
-	}
-	return nil
 }

@@ -83,9 +83,6 @@ type Receiver struct {
 	mux  *http.ServeMux
 	gate *gate
 	held bodyBytes // body bytes buffered
-	// stopAt, when set (tests), is asked at each named step of queueing a
-	// delivery; an error ends the request there, as if the process died.
-	stopAt func(step string) error
 }
 
 // New checks cfg and returns the Receiver. It refuses to build one that
