@@ -69,7 +69,7 @@ func TestLambdaReceiverMarksADeliveryOnlyAfterItsJobWasSent(t *testing.T) {
 		wantFirst, wantSecond int    // 0: the function died
 		wantDelivery          string // of the one message queued
 	}{
-		"died before the send, then Redeliver":          {dieAtSend: true, second: "d-1", wantFirst: 0, wantSecond: 202, wantDelivery: "d-1"},
+		"died before the send, then Redeliver":           {dieAtSend: true, second: "d-1", wantFirst: 0, wantSecond: 202, wantDelivery: "d-1"},
 		"died after the send before the mark, Redeliver": {dieAtMark: true, second: "d-1", wantFirst: 0, wantSecond: 202, wantDelivery: "d-1"},
 		"Redeliver of a queued delivery":                 {second: "d-1", wantFirst: 202, wantSecond: 200, wantDelivery: "d-1"},
 		"the body of a queued delivery under a new id":   {second: "d-2", wantFirst: 202, wantSecond: 200, wantDelivery: "d-1"},
