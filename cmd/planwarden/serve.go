@@ -64,6 +64,10 @@ that fails is retried with backoff; after 5 attempts it is kept as dead
 (planwarden jobs lists them, planwarden jobs retry ID queues one again).
 `
 
+// maxHeaderBytes bounds a request's headers: GitHub's deliveries send
+// about 2 KB of them.
+const maxHeaderBytes = 64 << 10
+
 // serveConfig is what the environment says.
 type serveConfig struct {
 	secrets app.Secrets
@@ -248,11 +252,17 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
+	// The receiver paces each webhook body with its own read deadline
+	// (app/receiver); these bound the rest. A stranger's headers are small
+	// and quick, or the connection is dropped: the default 1 MB of headers
+	// per connection would let 100 slow connections hold 100 MB.
 	srv := &http.Server{
 		Handler:           routes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      time.Minute,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
