@@ -38,7 +38,7 @@ func New(queueDepth func() float64) *Metrics {
 		reg: reg,
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "planwarden_webhook_deliveries_total",
-			Help: "Webhook deliveries received, by event and outcome (queued, duplicate, ignored, refused, error).",
+			Help: "Webhook deliveries received, by event and outcome (queued, duplicate, ignored, ping, refused, slow, busy, error).",
 		}, []string{"event", "outcome"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "planwarden_job_duration_seconds",

@@ -157,8 +157,10 @@ func TestSignedDeliveryIsQueuedWhileSlowClientsHoldConnections(t *testing.T) {
 // last case of the test above) is queued.
 func TestASlowSignedDeliveryFailsWithRequestTimeout(t *testing.T) {
 	q := &recordQueue{}
+	observed := make(chan string, 1)
 	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: app.NewMemoryStore(nil),
-		BodyGrace: 100 * time.Millisecond, MinBodyRate: 1 << 10, BodyTimeout: time.Hour})
+		BodyGrace: 100 * time.Millisecond, MinBodyRate: 1 << 10, BodyTimeout: time.Hour,
+		Observe: func(event, outcome string) { observed <- event + " " + outcome }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,6 +200,9 @@ func TestASlowSignedDeliveryFailsWithRequestTimeout(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(msg.String(), "body arrived too slowly") {
 		t.Errorf("slow delivery answered %s %q; want 408 body arrived too slowly", resp.Status, msg.String())
+	}
+	if got := <-observed; got != "- slow" {
+		t.Errorf("/metrics counts the delivery as %q; want %q (slow, its event unverified)", got, "- slow")
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
