@@ -273,13 +273,13 @@ func (rc *Receiver) readBody(ctl *http.ResponseController, r *http.Request, sig 
 }
 
 // checkHeaders says what is wrong with a delivery's event and id headers,
-// or "". GitHub's are short: an event name in lower case, an id of
+// or "". GitHub's are short: an event name in lower case (projects_v2_item has a digit), an id of
 // letters, digits and dashes (a GUID).
 func checkHeaders(event, delivery string) string {
 	if event == "" || delivery == "" {
 		return "missing X-GitHub-Event or X-GitHub-Delivery"
 	}
-	if len(event) > 64 || strings.Trim(event, "abcdefghijklmnopqrstuvwxyz_") != "" {
+	if len(event) > 64 || strings.Trim(event, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
 		return "malformed X-GitHub-Event"
 	}
 	if len(delivery) > 128 || strings.Trim(delivery, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
