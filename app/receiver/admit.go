@@ -53,7 +53,6 @@ type hold struct {
 	// the reader never blocks again after it lost its place.
 	mu        sync.Mutex
 	preempted bool
-	done      bool              // read whole (or failed): no longer preemptible
 	wake      func(t time.Time) // sets the connection's read deadline; nil: cannot
 }
 
@@ -80,11 +79,6 @@ func (g *gate) acquire(size int64, wait time.Duration, stop <-chan struct{}, wak
 	g.pumpLocked()
 	g.mu.Unlock()
 	g.notify()
-	select {
-	case h := <-w.ready:
-		return h, nil
-	default:
-	}
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
 	// A body becomes preemptible as time passes (it falls behind its
@@ -130,11 +124,9 @@ func (g *gate) leave(w *waiter) *hold {
 	return <-w.ready
 }
 
-// release gives a hold's bytes back and admits who fits now.
+// release gives a hold's bytes back and admits who fits now. A hold
+// released is no longer in g.holds, so it is never preempted after.
 func (g *gate) release(h *hold) {
-	h.mu.Lock()
-	h.done = true
-	h.mu.Unlock()
 	g.mu.Lock()
 	if _, ok := g.holds[h]; ok {
 		delete(g.holds, h)
@@ -198,14 +190,13 @@ func (g *gate) victimLocked(now time.Time) *hold {
 		worst  float64
 	)
 	for h := range g.holds {
+		// A body of no bytes holds nothing (and its request's context
+		// would end with a read deadline in the past).
 		if h.preempted || h.size == 0 {
 			continue
 		}
-		h.mu.Lock()
-		done := h.done
-		h.mu.Unlock()
 		elapsed := now.Sub(h.start)
-		if done || elapsed < g.preemptAfter {
+		if elapsed < g.preemptAfter {
 			continue
 		}
 		// The share of the body that arrived, against the share of pace
@@ -225,9 +216,6 @@ func (g *gate) victimLocked(now time.Time) *hold {
 func (h *hold) preempt() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.done {
-		return
-	}
 	h.preempted = true
 	if h.wake != nil {
 		h.wake(time.Unix(1, 0))
@@ -289,18 +277,4 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 		return n, errTooSlow
 	}
 	return n, err
-}
-
-// finish ends the hold's reading: no longer preemptible. The connection's
-// read deadline is cleared after a whole body (the server's background
-// read after it must not cancel the request's context while the job is
-// queued), and left passed after a failed one, so the server does not go
-// on reading what is left of it.
-func (h *hold) finish(whole bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.done = true
-	if h.wake != nil && whole && !h.preempted {
-		h.wake(time.Time{})
-	}
 }

@@ -165,3 +165,66 @@ func TestWaitingBodiesGoInSmallestFirst(t *testing.T) {
 		t.Errorf("admitted in the order %v; want [50 80 90] (smallest first, not in the order they came)", got)
 	}
 }
+
+// A waiting body takes only as many places as it needs, however often the
+// gate looks again before they are released; a body of no bytes, which
+// holds nothing, never loses its place.
+func TestOnlyAsManyLoseTheirPlaceAsTheWaitingBodyNeeds(t *testing.T) {
+	tests := map[string]struct {
+		budget    int64
+		holds     []int64 // sizes; each has read nothing after 1 s, except 0-sized ones
+		onPace    int     // holds after these that have read whole
+		waiter    int64
+		wantLoser int
+	}{
+		"three slow bodies, a waiter the size of one": {budget: 3000, holds: []int64{1000, 1000, 1000}, waiter: 1000, wantLoser: 1},
+		"three slow bodies, a waiter the size of two": {budget: 3000, holds: []int64{1000, 1000, 1000}, waiter: 1500, wantLoser: 2},
+		"a body of no bytes beside one on its pace":   {budget: 1000, holds: []int64{0}, onPace: 1, waiter: 1000, wantLoser: 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			clock := &fakeClock{t: time.Unix(1_000_000, 0)}
+			g := newGate(tc.budget, 500*time.Millisecond, 10*time.Second, clock.now)
+			var holds []*hold
+			for _, size := range tc.holds {
+				h, err := g.acquire(size, time.Second, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				holds = append(holds, h)
+			}
+			for range tc.onPace {
+				h, err := g.acquire(tc.budget-sum(tc.holds), time.Second, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h.read.Store(h.size)
+				holds = append(holds, h)
+			}
+			clock.add(time.Second)
+			g.mu.Lock()
+			g.waiting = append(g.waiting, &waiter{size: tc.waiter, ready: make(chan *hold, 1)})
+			for range 3 { // the waiter looks again before anything is released
+				g.pumpLocked()
+			}
+			g.mu.Unlock()
+			losers := 0
+			for _, h := range holds {
+				if h.lost() {
+					losers++
+				}
+			}
+			if losers != tc.wantLoser {
+				t.Errorf("%d bodies lost their place; want %d", losers, tc.wantLoser)
+			}
+		})
+	}
+}
+
+func sum(xs []int64) int64 {
+	var s int64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}

@@ -253,7 +253,9 @@ func (rc *Receiver) readBody(ctl *http.ResponseController, r *http.Request, sig 
 	}
 	paced := &pacedBody{r: r.Body, h: h, grace: rc.cfg.BodyGrace, timeout: rc.cfg.BodyTimeout, minRate: rc.cfg.MinBodyRate, now: rc.cfg.Now}
 	body, err = readSigned(paced, want, rc.cfg.WebhookSecret, r.ContentLength, &rc.held)
-	h.finish(err == nil)
+	// Released at once: net/http clears the read deadline itself when the
+	// body is whole (its read after the body), so a job that takes long to
+	// queue is not cut off by the body's pace.
 	rc.gate.release(h)
 	switch {
 	case errors.Is(err, errTooSlow), errors.Is(err, errPreempted):

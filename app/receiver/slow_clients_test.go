@@ -3,6 +3,7 @@ package receiver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 // drip opens a stranger's connection: well-formed headers with a forged
@@ -237,4 +239,49 @@ func (w *lockedWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
+}
+
+// waitingQueue holds each Enqueue until its context ends or hold passes,
+// as a busy store would, and fails it when the context ended first.
+type waitingQueue struct {
+	hold time.Duration
+	recordQueue
+}
+
+func (q *waitingQueue) Enqueue(ctx context.Context, j job.Job) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(q.hold):
+	}
+	return q.recordQueue.Enqueue(ctx, j)
+}
+
+// The read deadline that paced a body is cleared once the body is whole:
+// the server's read after the body must not cancel the request while its
+// job is being queued (a store that takes longer than the body's pace).
+func TestAJobBeingQueuedOutlivesItsBodysReadDeadline(t *testing.T) {
+	q := &waitingQueue{hold: 500 * time.Millisecond}
+	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: app.NewMemoryStore(nil),
+		BodyGrace: 20 * time.Millisecond, MinBodyRate: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/webhook", strings.NewReader(openedPayload))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Event", "pull_request")
+	req.Header.Set("X-GitHub-Delivery", "d-store-busy")
+	req.Header.Set("X-Hub-Signature-256", signed(openedPayload))
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if resp.StatusCode != http.StatusAccepted || len(q.jobs) != 1 {
+		t.Errorf("status %s with %d jobs; want 202 and the job queued after the store's wait", resp.Status, len(q.jobs))
+	}
 }
