@@ -23,6 +23,10 @@ import (
 // MaxWebhookBytes is GitHub's largest webhook payload.
 const MaxWebhookBytes = 25 << 20
 
+// DefaultMaxBodies is Config.MaxBodies's default: the receiver holds at
+// most DefaultMaxBodies × MaxWebhookBytes of webhook bodies at once.
+const DefaultMaxBodies = 4
+
 // Config configures a Receiver. WebhookSecret and Queue are required.
 type Config struct {
 	WebhookSecret []byte
@@ -107,7 +111,7 @@ func New(cfg Config) (*Receiver, error) {
 		cfg.DeliveryTTL = 72 * time.Hour
 	}
 	if cfg.MaxBodies <= 0 {
-		cfg.MaxBodies = 4
+		cfg.MaxBodies = DefaultMaxBodies
 	}
 	if cfg.BodyWait <= 0 {
 		cfg.BodyWait = 5 * time.Second

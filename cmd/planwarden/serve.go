@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,7 +53,9 @@ comes from the environment:
                                up to 10 minutes (default 15)
   PLANWARDEN_MEMORY_BUDGET_MB  memory the reviews running at once may take
                                (default 1024); a plan that alone needs more
-                               fails its check, saying so
+                               fails its check, saying so. Unless GOMEMLIMIT
+                               is set, the Go runtime's soft memory limit is
+                               this plus 164 MB (webhook bodies, runtime)
   PLANWARDEN_LOG_LEVEL         debug, info (default), warn or error
 
 Routes: POST /webhook, GET /healthz (the process is up), GET /readyz (the
@@ -63,6 +66,17 @@ queued jobs stay in the data directory and run at the next start. A job
 that fails is retried with backoff; after 5 attempts it is kept as dead
 (planwarden jobs lists them, planwarden jobs retry ID queues one again).
 `
+
+// runtimeOverhead is serve's memory besides its budgets: the runtime, the
+// HTTP server's connections, SQLite's cache, the GitHub clients.
+const runtimeOverhead = 64 << 20
+
+// memoryLimit is the soft memory limit serve gives the Go runtime: the
+// reviews' budget (PLANWARDEN_MEMORY_BUDGET_MB), the webhook bodies the
+// receiver may hold at once, and runtimeOverhead.
+func memoryLimit(cfg serveConfig) int64 {
+	return cfg.memoryBudget + receiver.DefaultMaxBodies*receiver.MaxWebhookBytes + runtimeOverhead
+}
 
 // maxHeaderBytes bounds a request's headers: GitHub's deliveries send
 // about 2 KB of them.
@@ -191,6 +205,12 @@ func runServe(args []string, _ io.Reader, _, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "planwarden serve: %v\n", err)
 		return exitUsage
+	}
+	// The Go runtime collects before the heap passes what serve's budgets
+	// allow, instead of letting it grow to twice what is live (GOGC); a
+	// GOMEMLIMIT the operator set wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit(cfg))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
