@@ -3,7 +3,7 @@ module github.com/planwarden/planwarden
 go 1.26.8
 
 require (
-	cel.dev/cel-go v0.33.2
+	cel.dev/cel-go v0.33.3
 	github.com/BurntSushi/toml v1.6.0
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/aws/aws-sdk-go-v2 v1.48.0
@@ -16,7 +16,7 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/bradleyfalzon/ghinstallation/v2 v2.12.0
 	github.com/getkin/kin-openapi v0.153.0
-	github.com/golang-jwt/jwt/v4 v4.5.1
+	github.com/golang-jwt/jwt/v4 v4.5.2
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-github/v66 v66.0.0
 	github.com/hashicorp/go-cleanhttp v0.5.2

@@ -20,7 +20,7 @@ import (
 // Table layout: one table, partition key KeyAttribute (a string), no sort
 // key, DynamoDB TTL on TTLAttribute (epoch seconds). Items:
 //
-//	pk = "delivery#<X-GitHub-Delivery>", expires_at, attempt (deleted again by ForgetDelivery)
+//	pk = "delivery#<X-GitHub-Delivery>", expires_at, attempt (written after the job was sent; ForgetDelivery deletes it)
 //	pk = "pr#<owner>/<repo>#<n>",        expires_at, version, attempt, state (a map of port.PRState's JSON fields)
 //
 // version counts the writes of a PR's state; PutPR is conditional on it.
@@ -43,13 +43,19 @@ const (
 	prPrefix         = "pr#"
 )
 
-// Store is the App's Store port on DynamoDB; it is also an
-// port.DeliveryForgetter.
+// Store is the App's Store port on DynamoDB; it is also a
+// port.DeliveryChecker and a port.DeliveryForgetter.
 type Store struct {
 	client *dynamodb.Client
 	table  string
 	now    func() time.Time
 }
+
+var (
+	_ port.Store             = (*Store)(nil)
+	_ port.DeliveryChecker   = (*Store)(nil)
+	_ port.DeliveryForgetter = (*Store)(nil)
+)
 
 // NewStore returns a Store on the table named table, laid out as described
 // at KeyAttribute.
@@ -90,6 +96,27 @@ func (s *Store) MarkDelivery(ctx context.Context, deliveryID string, ttl time.Du
 		return false, fmt.Errorf("mark delivery %s in dynamodb: %w", deliveryID, err)
 	}
 	return true, nil
+}
+
+// DeliverySeen reports whether an unexpired item marks the delivery key,
+// with a consistent read and writing nothing: the receiver asks before it
+// sends the job, and marks the delivery only after the send succeeded (see
+// port.DeliveryChecker).
+func (s *Store) DeliverySeen(ctx context.Context, deliveryID string) (bool, error) {
+	if deliveryID == "" {
+		return false, errors.New("look up delivery: empty delivery id")
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:                sdkaws.String(s.table),
+		Key:                      map[string]types.AttributeValue{KeyAttribute: &types.AttributeValueMemberS{Value: deliveryPrefix + deliveryID}},
+		ConsistentRead:           sdkaws.Bool(true),
+		ProjectionExpression:     sdkaws.String("#exp"),
+		ExpressionAttributeNames: map[string]string{"#exp": TTLAttribute},
+	})
+	if err != nil {
+		return false, fmt.Errorf("look up delivery %s in dynamodb: %w", deliveryID, err)
+	}
+	return out.Item != nil && !expired(out.Item[TTLAttribute], s.now()), nil
 }
 
 // attemptToken is a random token for one conditional put (attemptAttribute).

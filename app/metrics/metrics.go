@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,7 +25,7 @@ type Metrics struct {
 	deliveries    *prometheus.CounterVec
 	jobs          *prometheus.HistogramVec
 	githubCalls   *prometheus.CounterVec
-	rateRemaining prometheus.Gauge
+	rateRemaining *unsetGauge
 	reviews       prometheus.Histogram
 	planBytes     prometheus.Histogram
 }
@@ -37,7 +38,7 @@ func New(queueDepth func() float64) *Metrics {
 		reg: reg,
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "planwarden_webhook_deliveries_total",
-			Help: "Webhook deliveries received, by event and outcome (queued, duplicate, ignored, refused, error).",
+			Help: "Webhook deliveries received, by event and outcome (queued, duplicate, ignored, ping, refused, slow, busy, error).",
 		}, []string{"event", "outcome"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "planwarden_job_duration_seconds",
@@ -48,10 +49,10 @@ func New(queueDepth func() float64) *Metrics {
 			Name: "planwarden_github_requests_total",
 			Help: "Requests to GitHub's API, by method and status class (2xx, 3xx, 4xx, 5xx, error).",
 		}, []string{"method", "status"}),
-		rateRemaining: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "planwarden_github_rate_limit_remaining",
-			Help: "X-RateLimit-Remaining of GitHub's last API answer.",
-		}),
+		// Absent until GitHub first answers: a 0 before then would fire
+		// every alert on it at each start.
+		rateRemaining: &unsetGauge{desc: prometheus.NewDesc("planwarden_github_rate_limit_remaining",
+			"X-RateLimit-Remaining of GitHub's last API answer (absent until GitHub first answers).", nil, nil)},
 		reviews: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "planwarden_review_duration_seconds",
 			Help:    "Time to review the plans of one workflow run (parse, cost, rules, render).",
@@ -114,6 +115,22 @@ func (m *Metrics) Transport(next http.RoundTripper) http.RoundTripper {
 		}
 		return resp, nil
 	})
+}
+
+// unsetGauge is a gauge that /metrics leaves out until it is first set.
+type unsetGauge struct {
+	desc *prometheus.Desc
+	v    atomic.Pointer[float64]
+}
+
+func (g *unsetGauge) Set(v float64) { g.v.Store(&v) }
+
+func (g *unsetGauge) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
+
+func (g *unsetGauge) Collect(ch chan<- prometheus.Metric) {
+	if v := g.v.Load(); v != nil {
+		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, *v)
+	}
 }
 
 type roundTripper func(*http.Request) (*http.Response, error)

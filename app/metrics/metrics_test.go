@@ -75,3 +75,57 @@ func TestMetricsReportWhatHappened(t *testing.T) {
 		t.Errorf("queue depth is not read at scrape time")
 	}
 }
+
+// Before GitHub first answers there is no rate limit to report: the gauge
+// is absent, not 0, so an alert on it does not fire at every start. An
+// answer without the header (or a failed call) leaves it absent; the first
+// answer with it sets it.
+func TestRateLimitIsAbsentUntilGitHubAnswers(t *testing.T) {
+	const name = "planwarden_github_rate_limit_remaining"
+	m := New(nil)
+	if out := scrape(t, m); strings.Contains(out, name) {
+		t.Errorf("before any call to GitHub /metrics shows the rate limit:\n%s", grepLines(out, name))
+	}
+	header := ""
+	gh := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if header != "" {
+			w.Header().Set("X-RateLimit-Remaining", header)
+		}
+	}))
+	defer gh.Close()
+	client := &http.Client{Transport: m.Transport(http.DefaultTransport)}
+	get := func() {
+		t.Helper()
+		resp, err := client.Get(gh.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	failing := &http.Client{Transport: m.Transport(roundTripper(func(*http.Request) (*http.Response, error) { return nil, errors.New("dial refused") }))}
+	failing.Get(gh.URL)
+	get()
+	if out := scrape(t, m); strings.Contains(out, name) {
+		t.Errorf("after answers without X-RateLimit-Remaining /metrics shows the rate limit:\n%s", grepLines(out, name))
+	}
+	header = "0"
+	get()
+	if out := scrape(t, m); !strings.Contains(out, name+" 0\n") {
+		t.Errorf("after GitHub answered a remaining 0, /metrics lacks %s 0:\n%s", name, grepLines(out, name))
+	}
+	header = "4999"
+	get()
+	if out := scrape(t, m); !strings.Contains(out, name+" 4999\n") {
+		t.Errorf("/metrics lacks the newest answer %s 4999:\n%s", name, grepLines(out, name))
+	}
+}
+
+func grepLines(out, substr string) string {
+	var keep []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, substr) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}

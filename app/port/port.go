@@ -136,3 +136,19 @@ type Secrets struct {
 
 // String never prints the secrets themselves.
 func (s Secrets) String() string { return "app secrets (redacted)" }
+
+// DeliveryQueue is an optional Queue method for a queue that keeps the
+// delivery marks itself (serve's SQLite): record the keys (the delivery id
+// and the body's digest) and queue the job in one step, so that a delivery
+// is never marked seen without its job. seen is the first key already
+// recorded within its ttl (then nothing is recorded or queued), or "".
+type DeliveryQueue interface {
+	EnqueueDelivery(ctx context.Context, j job.Job, keys []string, ttl time.Duration) (seen string, err error)
+}
+
+// DeliveryChecker is an optional Store method: whether a delivery key is
+// recorded (and unexpired), without recording it. With it the receiver
+// marks a delivery only after its job was sent (DynamoDB and SQS).
+type DeliveryChecker interface {
+	DeliverySeen(ctx context.Context, key string) (bool, error)
+}

@@ -233,6 +233,35 @@ func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 		}
 	})
 
+	t.Run("a delivery is seen once marked, and looking marks nothing", func(t *testing.T) {
+		s := newStore(t)
+		c, ok := s.(port.DeliveryChecker)
+		if !ok {
+			t.Skip("the store cannot look deliveries up")
+		}
+		for i := range 2 {
+			if seen, err := c.DeliverySeen(ctx, "d-look"); err != nil || seen {
+				t.Fatalf("DeliverySeen #%d before any mark = %v, %v; want not seen", i+1, seen, err)
+			}
+		}
+		if fresh, err := s.MarkDelivery(ctx, "d-look", hour); err != nil || !fresh {
+			t.Fatalf("MarkDelivery after looking = %v, %v; want new (looking must not mark)", fresh, err)
+		}
+		if seen, err := c.DeliverySeen(ctx, "d-look"); err != nil || !seen {
+			t.Errorf("DeliverySeen after MarkDelivery = %v, %v; want seen", seen, err)
+		}
+		const k = "octo/infra#16"
+		if err := s.PutPR(ctx, k, fullState(), hour); err != nil {
+			t.Fatalf("PutPR: %v", err)
+		}
+		if seen, err := c.DeliverySeen(ctx, k); err != nil || seen {
+			t.Errorf("DeliverySeen(%q) after PutPR of that key = %v, %v; want not seen", k, seen, err)
+		}
+		if _, err := c.DeliverySeen(ctx, ""); err == nil {
+			t.Errorf("DeliverySeen(\"\") = no error; want one")
+		}
+	})
+
 	t.Run("a put over a version that is gone is a conflict and changes nothing", func(t *testing.T) {
 		s := newStore(t)
 		const k = "octo/infra#15"

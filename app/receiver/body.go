@@ -48,31 +48,30 @@ func (b *bodyBytes) add(n int64) {
 	}
 }
 
-// readSigned reads at most max bytes of r in chunks, computing their
-// HMAC-SHA256 as they arrive, and returns the body only if it matches
-// want. held counts the bytes buffered, for the receiver's bound.
-func readSigned(r io.Reader, want, secret []byte, max int64, held *bodyBytes) ([]byte, error) {
+// readSigned reads the size bytes a body declared in chunks (each
+// allocated as its bytes are due, so memory grows with what arrived),
+// computing their HMAC-SHA256 as they arrive, and returns the body only if
+// it matches want. held counts the bytes buffered, for the receiver's
+// bound. A body that ends early is an error.
+func readSigned(r io.Reader, want, secret []byte, size int64, held *bodyBytes) ([]byte, error) {
+	if size > MaxWebhookBytes {
+		return nil, errTooLarge
+	}
 	mac := hmac.New(sha256.New, secret)
 	var (
 		chunks [][]byte
 		total  int64
 	)
 	defer func() { held.add(-total) }()
-	for {
-		c := make([]byte, chunkBytes)
+	for total < size {
+		c := make([]byte, min(chunkBytes, size-total))
 		n, err := io.ReadFull(r, c)
 		if n > 0 {
-			if total+int64(n) > max {
-				return nil, errTooLarge
-			}
 			c = c[:n]
 			mac.Write(c)
 			chunks = append(chunks, c)
 			total += int64(n)
 			held.add(int64(n))
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			break
 		}
 		if err != nil {
 			return nil, err

@@ -129,17 +129,23 @@ func TestASignedBodyIsReadWhole(t *testing.T) {
 	body := bytes.Repeat([]byte("x"), 3*chunkBytes+17)
 	var held bodyBytes
 	want, _ := parseSignature(signed(string(body)))
-	got, err := readSigned(bytes.NewReader(body), want, []byte(testSecret), MaxWebhookBytes, &held)
+	got, err := readSigned(bytes.NewReader(body), want, []byte(testSecret), int64(len(body)), &held)
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("readSigned = %d bytes, %v; want the %d bytes back", len(got), err, len(body))
 	}
 	if held.now.Load() != 0 || held.peak.Load() != int64(len(body)) {
 		t.Errorf("held now %d peak %d; want 0 and %d", held.now.Load(), held.peak.Load(), len(body))
 	}
-	if _, err := readSigned(bytes.NewReader(body[1:]), want, []byte(testSecret), MaxWebhookBytes, &held); err != errBadSignature {
+	if _, err := readSigned(bytes.NewReader(body[1:]), want, []byte(testSecret), int64(len(body)-1), &held); err != errBadSignature {
 		t.Errorf("readSigned of a changed body = %v; want errBadSignature", err)
 	}
-	if _, err := readSigned(bytes.NewReader(body), want, []byte(testSecret), int64(len(body)-1), &held); err != errTooLarge {
-		t.Errorf("readSigned over the limit = %v; want errTooLarge", err)
+	if _, err := readSigned(bytes.NewReader(body), want, []byte(testSecret), MaxWebhookBytes+1, &held); err != errTooLarge {
+		t.Errorf("readSigned of a body declared over the limit = %v; want errTooLarge", err)
+	}
+	if _, err := readSigned(bytes.NewReader(body), want, []byte(testSecret), int64(len(body)+1), &held); err != io.ErrUnexpectedEOF {
+		t.Errorf("readSigned of a body shorter than declared = %v; want io.ErrUnexpectedEOF", err)
+	}
+	if held.now.Load() != 0 {
+		t.Errorf("held %d bytes after the failed reads; want 0", held.now.Load())
 	}
 }

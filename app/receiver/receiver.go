@@ -23,6 +23,10 @@ import (
 // MaxWebhookBytes is GitHub's largest webhook payload.
 const MaxWebhookBytes = 25 << 20
 
+// DefaultMaxBodies is Config.MaxBodies's default: the receiver holds at
+// most DefaultMaxBodies × MaxWebhookBytes of webhook bodies at once.
+const DefaultMaxBodies = 4
+
 // Config configures a Receiver. WebhookSecret and Queue are required.
 type Config struct {
 	WebhookSecret []byte
@@ -33,12 +37,23 @@ type Config struct {
 	Now func() time.Time
 	// DeliveryTTL is how long a delivery id is remembered (default 72h).
 	DeliveryTTL time.Duration
-	// MaxBodies bounds the webhook bodies read and verified at once
-	// (default 4): the receiver holds at most MaxBodies × 25 MB of
-	// unverified bytes however many requests arrive. BodyWait is how long
-	// a request waits for its turn before a 503 (default 5s).
+	// MaxBodies sizes the budget of webhook body bytes read and verified
+	// at once: MaxBodies × 25 MB (default 4). A body is read only once its
+	// declared size (Content-Length, required) fits; bodies that wait go in
+	// smallest first. BodyWait is how long a request waits for its place
+	// before a 503 (default 5s).
 	MaxBodies int
 	BodyWait  time.Duration
+	// A body must arrive whole within BodyTimeout of its place (default
+	// 10s: GitHub gives up on a delivery then), and after BodyGrace
+	// (default 2s) at MinBodyRate bytes a second at least (default 32 KiB);
+	// a slower one is answered 408. While a body waits, one that has read
+	// for PreemptAfter (default 500ms) and is behind the pace that would
+	// finish it within BodyTimeout loses its place (the slowest first).
+	BodyTimeout  time.Duration
+	BodyGrace    time.Duration
+	MinBodyRate  int64
+	PreemptAfter time.Duration
 	// Observe, when set, learns each delivery's event and outcome (queued,
 	// ignored, duplicate, ping, refused, busy, error): serve's /metrics.
 	Observe func(event, outcome string)
@@ -57,6 +72,8 @@ func outcome(code int, msg string) string {
 		return "duplicate"
 	case code == http.StatusServiceUnavailable && strings.HasPrefix(msg, "busy"):
 		return "busy"
+	case code == http.StatusRequestTimeout:
+		return "slow"
 	case code >= 500:
 		return "error"
 	}
@@ -65,11 +82,11 @@ func outcome(code int, msg string) string {
 
 // Receiver is the webhook http.Handler.
 type Receiver struct {
-	cfg   Config
-	log   *slog.Logger
-	mux   *http.ServeMux
-	slots chan struct{}
-	held  bodyBytes // body bytes buffered
+	cfg  Config
+	log  *slog.Logger
+	mux  *http.ServeMux
+	gate *gate
+	held bodyBytes // body bytes buffered
 }
 
 // New checks cfg and returns the Receiver. It refuses to build one that
@@ -94,12 +111,25 @@ func New(cfg Config) (*Receiver, error) {
 		cfg.DeliveryTTL = 72 * time.Hour
 	}
 	if cfg.MaxBodies <= 0 {
-		cfg.MaxBodies = 4
+		cfg.MaxBodies = DefaultMaxBodies
 	}
 	if cfg.BodyWait <= 0 {
 		cfg.BodyWait = 5 * time.Second
 	}
-	r := &Receiver{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), slots: make(chan struct{}, cfg.MaxBodies)}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = 10 * time.Second
+	}
+	if cfg.BodyGrace <= 0 {
+		cfg.BodyGrace = 2 * time.Second
+	}
+	if cfg.MinBodyRate <= 0 {
+		cfg.MinBodyRate = 32 << 10
+	}
+	if cfg.PreemptAfter <= 0 {
+		cfg.PreemptAfter = 500 * time.Millisecond
+	}
+	r := &Receiver{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(),
+		gate: newGate(int64(cfg.MaxBodies)*MaxWebhookBytes, cfg.PreemptAfter, cfg.BodyTimeout, cfg.Now)}
 	r.mux.HandleFunc("POST /webhook", r.serveWebhook)
 	r.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -115,20 +145,29 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 	// Unverified until the signature is checked: keep them short.
 	event, delivery := prose.Clamp(r.Header.Get("X-GitHub-Event"), 64), prose.Clamp(r.Header.Get("X-GitHub-Delivery"), 128)
 	log := rc.log.With("delivery", delivery, "event", event)
+	ctl := http.NewResponseController(w)
+	bodyRead := false
 	reply := func(code int, msg string) {
+		if !bodyRead && r.ContentLength != 0 {
+			// Refused before its body was read whole: the connection is
+			// closed after the answer, instead of the server reading on.
+			w.Header().Set("Connection", "close")
+			ctl.SetReadDeadline(time.Unix(1, 0))
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(code)
 		fmt.Fprintln(w, msg)
 		if rc.cfg.Observe != nil {
 			o := outcome(code, msg)
-			if o == "refused" || o == "busy" {
+			if o == "refused" || o == "busy" || o == "slow" {
 				event = "-" // an unverified name must not grow the metric's labels
 			}
 			rc.cfg.Observe(event, o)
 		}
 	}
 
-	// Unsigned requests are refused before a byte of the body is read.
+	// What can be checked before a byte of the body is read is, and no
+	// place in the body budget is held for a request that fails it.
 	sig := r.Header.Get(github.SignatureHeader)
 	want, err := parseSignature(sig)
 	if err != nil {
@@ -136,37 +175,35 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusUnauthorized, err.Error())
 		return
 	}
+	if msg := checkHeaders(r.Header.Get("X-GitHub-Event"), r.Header.Get("X-GitHub-Delivery")); msg != "" {
+		log.Warn("webhook refused: " + msg)
+		reply(http.StatusBadRequest, msg)
+		return
+	}
+	if r.ContentLength < 0 {
+		log.Warn("webhook refused: no Content-Length")
+		reply(http.StatusLengthRequired, "Content-Length required")
+		return
+	}
 	if r.ContentLength > MaxWebhookBytes {
 		log.Warn("webhook refused: body too large")
 		reply(http.StatusRequestEntityTooLarge, errTooLarge.Error())
 		return
 	}
-	// At most MaxBodies bodies are read at once; the rest wait their turn
-	// (up to BodyWait), so the bytes held stay under MaxBodies × 25 MB.
-	wait := time.NewTimer(rc.cfg.BodyWait)
-	select {
-	case rc.slots <- struct{}{}:
-		wait.Stop()
-	case <-wait.C:
-		log.Warn("webhook refused: too many bodies in flight", "max_bodies", rc.cfg.MaxBodies)
-		w.Header().Set("Retry-After", "1")
-		reply(http.StatusServiceUnavailable, "busy: too many webhook deliveries at once")
-		return
-	case <-r.Context().Done():
-		wait.Stop()
-		return
-	}
-	body, payload, code, err := rc.verify(r, sig, want)
-	<-rc.slots
+	body, payload, code, err := rc.readBody(ctl, r, sig, want)
 	if err != nil {
-		log.Warn("webhook refused: " + err.Error())
-		reply(code, err.Error())
+		if code == http.StatusServiceUnavailable {
+			log.Warn("webhook refused: too many bodies in flight", "max_bodies", rc.cfg.MaxBodies)
+			w.Header().Set("Retry-After", "1")
+		} else {
+			log.Warn("webhook refused: " + err.Error())
+		}
+		if code != 0 {
+			reply(code, err.Error())
+		}
 		return
 	}
-	if event == "" || delivery == "" {
-		reply(http.StatusBadRequest, "missing X-GitHub-Event or X-GitHub-Delivery")
-		return
-	}
+	bodyRead = true
 	if event == "ping" {
 		log.Info("ping")
 		reply(http.StatusOK, "pong")
@@ -191,55 +228,42 @@ func (rc *Receiver) serveWebhook(w http.ResponseWriter, r *http.Request) {
 	log = rc.log.With(j.LogAttrs()...)
 	ctx := r.Context()
 
-	fresh, err := rc.cfg.Store.MarkDelivery(ctx, delivery, rc.cfg.DeliveryTTL)
-	if err != nil {
-		log.Error("mark delivery", "err", err)
-		reply(http.StatusServiceUnavailable, "store unavailable")
-		return
-	}
-	if !fresh {
-		log.Info("duplicate delivery ignored")
-		reply(http.StatusOK, "duplicate delivery")
-		return
-	}
-	// A signed body replayed under a new delivery id is the same
-	// delivery: the body's digest is remembered too.
-	digest := bodyDigest(body)
-	fresh, err = rc.cfg.Store.MarkDelivery(ctx, digest, rc.cfg.DeliveryTTL)
-	if err != nil {
-		log.Error("mark delivery body", "err", err)
-		reply(http.StatusServiceUnavailable, "store unavailable")
-		return
-	}
-	if !fresh {
-		log.Warn("replayed body under a new delivery id ignored")
-		reply(http.StatusOK, "duplicate delivery")
-		return
-	}
-	j.BodyDigest = digest
-	if err := rc.cfg.Queue.Enqueue(ctx, j); err != nil {
-		// Forget the id when the store can, so GitHub's "Redeliver" works.
-		if f, ok := rc.cfg.Store.(port.DeliveryForgetter); ok {
-			for _, k := range []string{delivery, digest} {
-				if ferr := f.ForgetDelivery(ctx, k); ferr != nil {
-					log.Warn("forget delivery", "err", ferr)
-				}
-			}
-		}
-		log.Error("enqueue", "err", err)
-		reply(http.StatusServiceUnavailable, "queue unavailable")
+	j.BodyDigest = bodyDigest(body)
+	if code, msg := rc.queueOnce(ctx, log, j); code != 0 {
+		reply(code, msg)
 		return
 	}
 	log.Info("queued", "group", j.GroupKey())
 	reply(http.StatusAccepted, "queued")
 }
 
-// verify reads the body as a stream, checks its signature, and returns it
-// with its JSON payload (of a JSON or form-encoded delivery), or the
-// status to answer.
-func (rc *Receiver) verify(r *http.Request, sig string, want []byte) (body, payload []byte, code int, err error) {
-	body, err = readSigned(r.Body, want, rc.cfg.WebhookSecret, MaxWebhookBytes, &rc.held)
+// readBody waits for the body's place in the budget, reads it as a
+// stream at its pace, checks its signature, and returns it with its JSON
+// payload (of a JSON or form-encoded delivery), or the status to answer
+// (0: none, the client has gone).
+func (rc *Receiver) readBody(ctl *http.ResponseController, r *http.Request, sig string, want []byte) (body, payload []byte, code int, err error) {
+	// The connection's read deadline paces the body (serve); an adapter
+	// without one (Lambda: the body is in memory) reads it at once.
+	var wake func(time.Time)
+	if ctl.SetReadDeadline(time.Time{}) == nil {
+		wake = func(t time.Time) { ctl.SetReadDeadline(t) }
+	}
+	h, err := rc.gate.acquire(r.ContentLength, rc.cfg.BodyWait, r.Context().Done(), wake)
+	if err != nil {
+		if r.Context().Err() != nil {
+			return nil, nil, 0, err
+		}
+		return nil, nil, http.StatusServiceUnavailable, err
+	}
+	paced := &pacedBody{r: r.Body, h: h, grace: rc.cfg.BodyGrace, timeout: rc.cfg.BodyTimeout, minRate: rc.cfg.MinBodyRate, now: rc.cfg.Now}
+	body, err = readSigned(paced, want, rc.cfg.WebhookSecret, r.ContentLength, &rc.held)
+	// Released at once: net/http clears the read deadline itself when the
+	// body is whole (its read after the body), so a job that takes long to
+	// queue is not cut off by the body's pace.
+	rc.gate.release(h)
 	switch {
+	case errors.Is(err, errTooSlow), errors.Is(err, errPreempted):
+		return nil, nil, http.StatusRequestTimeout, err
 	case errors.Is(err, errTooLarge):
 		return nil, nil, http.StatusRequestEntityTooLarge, err
 	case errors.Is(err, errBadSignature):
@@ -252,6 +276,22 @@ func (rc *Receiver) verify(r *http.Request, sig string, want []byte) (body, payl
 		return nil, nil, http.StatusBadRequest, err
 	}
 	return body, payload, 0, nil
+}
+
+// checkHeaders says what is wrong with a delivery's event and id headers,
+// or "". GitHub's are short: an event name in lower case (projects_v2_item has a digit), an id of
+// letters, digits and dashes (a GUID).
+func checkHeaders(event, delivery string) string {
+	if event == "" || delivery == "" {
+		return "missing X-GitHub-Event or X-GitHub-Delivery"
+	}
+	if len(event) > 64 || strings.Trim(event, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return "malformed X-GitHub-Event"
+	}
+	if len(delivery) > 128 || strings.Trim(delivery, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
+		return "malformed X-GitHub-Delivery"
+	}
+	return ""
 }
 
 // bodyDigest is the delivery key of a body: its SHA-256.

@@ -16,3 +16,10 @@ func LeaseForTest(ctx context.Context, d *DB, owner string, leaseFor time.Durati
 
 // OwnerLockPath is where a lease owner's liveness lock lives.
 func OwnerLockPath(d *DB, owner string) string { return d.ownerLockPath(owner) }
+
+// StepHook sets the function called at named steps for the test; an error
+// fails the step.
+func StepHook(t interface{ Cleanup(func()) }, f func(step string) error) {
+	testHook = f
+	t.Cleanup(func() { testHook = nil })
+}

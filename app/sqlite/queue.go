@@ -39,6 +39,46 @@ func (d *DB) Enqueue(ctx context.Context, j job.Job) error {
 	return nil
 }
 
+// EnqueueDelivery records the delivery's keys (its id and its body's
+// digest) and stores its job in one transaction: a delivery is never
+// marked seen without its job queued, whatever stops the process between
+// the two. seen is the first key recorded before (and unexpired): then
+// nothing is written.
+func (d *DB) EnqueueDelivery(ctx context.Context, j job.Job, keys []string, ttl time.Duration) (seen string, err error) {
+	body, err := json.Marshal(j)
+	if err != nil {
+		return "", fmt.Errorf("encode job %s: %w", j.DeliveryID, err)
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", fmt.Errorf("enqueue job %s in %s: %w", j.DeliveryID, d.path, err)
+	}
+	defer tx.Rollback()
+	now := d.now()
+	for _, k := range keys {
+		fresh, err := markTx(ctx, tx, k, ttl, now)
+		if err != nil {
+			return "", fmt.Errorf("enqueue job %s in %s: %w", j.DeliveryID, d.path, err)
+		}
+		if !fresh {
+			return k, nil
+		}
+	}
+	if err := step("delivery-marked"); err != nil {
+		return "", fmt.Errorf("enqueue job %s in %s: %w", j.DeliveryID, d.path, err)
+	}
+	n := nanos(now)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (grp, delivery_id, event, body, state, run_after, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`, j.GroupKey(), j.DeliveryID, j.Event, string(body), n, n, n); err != nil {
+		return "", fmt.Errorf("enqueue job %s in %s: %w", j.DeliveryID, d.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return "", fmt.Errorf("enqueue job %s in %s: %w", j.DeliveryID, d.path, err)
+	}
+	d.poke()
+	return "", nil
+}
+
 func (d *DB) poke() {
 	select {
 	case d.wake <- struct{}{}:

@@ -74,7 +74,19 @@ var (
 	_ port.Store             = (*DB)(nil)
 	_ port.Queue             = (*DB)(nil)
 	_ port.DeliveryForgetter = (*DB)(nil)
+	_ port.DeliveryQueue     = (*DB)(nil)
 )
+
+// testHook, when set (tests, and binaries built with -tags testhooks), is
+// called at named steps; an error fails the step.
+var testHook func(step string) error
+
+func step(name string) error {
+	if testHook == nil {
+		return nil
+	}
+	return testHook(name)
+}
 
 // Open opens (creating it and the directory when missing) the database in
 // dir and brings its schema up to date.
@@ -167,16 +179,30 @@ func (d *DB) MarkDelivery(ctx context.Context, id string, ttl time.Duration) (bo
 	if id == "" {
 		return false, errors.New("mark delivery: empty delivery id")
 	}
-	now := d.now()
-	res, err := d.db.ExecContext(ctx, `INSERT INTO deliveries (id, expires_at) VALUES (?, ?)
-		ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at WHERE deliveries.expires_at <= ?`,
-		id, nanos(now.Add(ttl)), nanos(now))
+	fresh, err := markTx(ctx, d.db, id, ttl, d.now())
 	if err != nil {
 		return false, fmt.Errorf("mark delivery %s in %s: %w", id, d.path, err)
 	}
+	return fresh, nil
+}
+
+// markTx records a delivery key through db (the database or a
+// transaction) and reports whether it was new or its record had expired.
+func markTx(ctx context.Context, db interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, id string, ttl time.Duration, now time.Time) (bool, error) {
+	if id == "" {
+		return false, errors.New("empty delivery id")
+	}
+	res, err := db.ExecContext(ctx, `INSERT INTO deliveries (id, expires_at) VALUES (?, ?)
+		ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at WHERE deliveries.expires_at <= ?`,
+		id, nanos(now.Add(ttl)), nanos(now))
+	if err != nil {
+		return false, err
+	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return false, fmt.Errorf("mark delivery %s in %s: %w", id, d.path, err)
+		return false, err
 	}
 	return n == 1, nil
 }

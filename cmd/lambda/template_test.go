@@ -218,9 +218,9 @@ func TestTemplateTranslates(t *testing.T) {
 			actions []string
 			keys    string
 		}{
-			// The receiver marks delivery ids and forgets one again when
-			// its job could not be queued (GitHub's Redeliver then works).
-			"ReceiverRole": {[]string{"dynamodb:DeleteItem", "dynamodb:PutItem"}, `["delivery#*"]`},
+			// The receiver looks delivery ids up and marks one only after
+			// its job was sent (GitHub's Redeliver of one never queued works).
+			"ReceiverRole": {[]string{"dynamodb:GetItem", "dynamodb:PutItem"}, `["delivery#*"]`},
 			"WorkerRole":   {[]string{"dynamodb:GetItem", "dynamodb:PutItem"}, `["pr#*"]`},
 		} {
 			var got []string

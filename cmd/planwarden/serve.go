@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -57,7 +58,9 @@ Configuration comes from the environment:
                                up to 10 minutes (default 15)
   PLANWARDEN_MEMORY_BUDGET_MB  memory the reviews running at once may take
                                (default 1024); a plan that alone needs more
-                               fails its check, saying so
+                               fails its check, saying so. Unless GOMEMLIMIT
+                               is set, the Go runtime's soft memory limit is
+                               this plus 164 MB (webhook bodies, runtime)
   PLANWARDEN_LOG_LEVEL         debug, info (default), warn or error
 
 Routes: POST /webhook, GET /healthz (the process is up), GET /readyz (the
@@ -68,6 +71,21 @@ queued jobs stay in the data directory and run at the next start. A job
 that fails is retried with backoff; after 5 attempts it is kept as dead
 (planwarden jobs lists them, planwarden jobs retry ID queues one again).
 `
+
+// runtimeOverhead is serve's memory besides its budgets: the runtime, the
+// HTTP server's connections, SQLite's cache, the GitHub clients.
+const runtimeOverhead = 64 << 20
+
+// memoryLimit is the soft memory limit serve gives the Go runtime: the
+// reviews' budget (PLANWARDEN_MEMORY_BUDGET_MB), the webhook bodies the
+// receiver may hold at once, and runtimeOverhead.
+func memoryLimit(cfg serveConfig) int64 {
+	return cfg.memoryBudget + receiver.DefaultMaxBodies*receiver.MaxWebhookBytes + runtimeOverhead
+}
+
+// maxHeaderBytes bounds a request's headers: GitHub's deliveries send
+// about 2 KB of them.
+const maxHeaderBytes = 64 << 10
 
 // serveConfig is what the environment says.
 type serveConfig struct {
@@ -217,6 +235,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "planwarden serve: %v\n", err)
 		return exitUsage
 	}
+	// The Go runtime collects before the heap passes what serve's budgets
+	// allow, instead of letting it grow to twice what is live (GOGC); a
+	// GOMEMLIMIT the operator set wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit(cfg))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serve(ctx, cfg, stderr, nil); err != nil {
@@ -277,11 +301,17 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
+	// The receiver paces each webhook body with its own read deadline
+	// (app/receiver); these bound the rest. A stranger's headers are small
+	// and quick, or the connection is dropped: the default 1 MB of headers
+	// per connection would let 100 slow connections hold 100 MB.
 	srv := &http.Server{
 		Handler:           routes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      time.Minute,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))

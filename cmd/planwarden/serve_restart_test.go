@@ -89,7 +89,13 @@ func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); retur
 
 func startServe(t *testing.T, env []string) *serveProc {
 	t.Helper()
-	cmd := exec.Command(planwardenBinary(t), "serve")
+	return startServeBinary(t, planwardenBinary(t), env)
+}
+
+// startServeBinary runs `serve` of the binary at bin.
+func startServeBinary(t *testing.T, bin string, env []string) *serveProc {
+	t.Helper()
+	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -147,6 +153,16 @@ func (p *serveProc) post(t *testing.T, event, delivery string, payload any) int 
 	if err != nil {
 		t.Fatal(err)
 	}
+	code, err := p.postBody(event, delivery, body)
+	if err != nil {
+		t.Fatalf("post %s: %v", delivery, err)
+	}
+	return code
+}
+
+// postBody delivers body signed and returns the status, or the error of a
+// delivery that got no answer.
+func (p *serveProc) postBody(event, delivery string, body []byte) (int, error) {
 	req, _ := http.NewRequest(http.MethodPost, p.base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-GitHub-Event", event)
@@ -156,11 +172,11 @@ func (p *serveProc) post(t *testing.T, event, delivery string, payload any) int 
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("post %s: %v", delivery, err)
+		return 0, err
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	return resp.StatusCode
+	return resp.StatusCode, nil
 }
 
 func repoJSON() map[string]any {

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// serve gives the Go runtime a soft memory limit of its budgets (the
+// reviews' and the webhook bodies') plus a fixed overhead, so the heap is
+// collected before it passes them; a GOMEMLIMIT the operator set wins.
+// The limit shows on /metrics as go_gc_gomemlimit_bytes.
+func TestServeLimitsItsHeapToItsBudgets(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{
+		"PLANWARDEN_APP_ID=1",
+		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
+		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
+		"PLANWARDEN_GITHUB_API_URL=http://127.0.0.1:1/",
+		"PLANWARDEN_ADDR=127.0.0.1:0",
+	}
+	tests := map[string]struct {
+		env  []string
+		want int64
+	}{
+		"a 256 MB budget":                {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256"}, want: (256 + 100 + 64) << 20},
+		"the default budget":             {want: (1024 + 100 + 64) << 20},
+		"GOMEMLIMIT set by the operator": {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256", "GOMEMLIMIT=300MiB"}, want: 300 << 20},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			env := append(append([]string{"PLANWARDEN_DATA_DIR=" + t.TempDir(), "GOMEMLIMIT="}, base...), tc.env...)
+			p := startServe(t, env)
+			resp, err := http.Get(p.base + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			got := int64(-1)
+			for _, line := range strings.Split(string(body), "\n") {
+				if v, ok := strings.CutPrefix(line, "go_gc_gomemlimit_bytes "); ok {
+					f, err := strconv.ParseFloat(v, 64)
+					if err == nil {
+						got = int64(f)
+					}
+				}
+			}
+			if got != tc.want {
+				t.Errorf("go_gc_gomemlimit_bytes = %d; want %d", got, tc.want)
+			}
+		})
+	}
+}
