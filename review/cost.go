@@ -29,7 +29,8 @@ func projectCost(pc infra.PlanCost, notEstimated []NotEstimated) Cost {
 	c.MaxHourlyDelta = sub(c.MaxHourlyAfter, c.MaxHourlyBefore)
 	c.ListHourlyDelta = sub(c.ListHourlyAfter, c.ListHourlyBefore)
 	for _, u := range pc.Unpriced {
-		c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side})
+		c.Unpriced = append(c.Unpriced, Unpriced{Address: u.Address, SKU: planparse.ShownName(u.SKU), Reason: planparse.ShownProse(u.Reason),
+			Region: planparse.ShownName(u.Region), Side: u.Side})
 	}
 	c.HourlyBefore, c.HourlyAfter, c.HourlyDelta, c.MaxHourlyAfter = round(c.HourlyBefore), round(c.HourlyAfter), round(c.HourlyDelta), round(c.MaxHourlyAfter)
 	c.MaxHourlyBefore, c.MaxHourlyDelta = round(c.MaxHourlyBefore), round(c.MaxHourlyDelta)

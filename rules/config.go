@@ -53,6 +53,7 @@ type Config struct {
 	// MinimizeOutdated is nil for the default (true).
 	MinimizeOutdated *bool         `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
 	Pricing          PricingConfig `yaml:"pricing,omitempty" doc:"What you pay instead of list prices: your price per SKU, discounts by SKU pattern or cloud. Figures then read your price; the JSON report keeps list prices beside them."`
+	Comment          CommentConfig `yaml:"comment,omitempty" doc:"What the comment, the check run and the JSON report show of plan values."`
 
 	file   string
 	envs   map[string]EnvironmentConfig // built-in entries merged with Environments
