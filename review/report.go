@@ -257,7 +257,9 @@ func (c *Change) PriceBasis() string {
 }
 
 // PriceRegion names the region(s) whose prices were used, joined with ",".
-func (c *Change) PriceRegion() string { return planparse.ShownName(strings.Join(c.cost().PriceRegions, ",")) }
+func (c *Change) PriceRegion() string {
+	return planparse.ShownName(strings.Join(c.cost().PriceRegions, ","))
+}
 
 // PriceNote says how the figures differ from list prices (see priceNote).
 func (c *Change) PriceNote() string {

@@ -95,10 +95,10 @@ func (cr *customRule) fill(vars map[string]any, s *scope) string {
 	sku, _ := vars["sku"].(map[string]any)
 	r := strings.NewReplacer(
 		"{address}", fmt.Sprint(vars["address"]),
-		"{type}", fmt.Sprint(vars["type"]),
+		"{type}", planparse.ShownName(fmt.Sprint(vars["type"])),
 		"{action}", fmt.Sprint(vars["action"]),
-		"{name}", fmt.Sprint(vars["name"]),
-		"{sku}", fmt.Sprint(sku["name"]),
+		"{name}", planparse.ShownName(fmt.Sprint(vars["name"])),
+		"{sku}", planparse.ShownName(fmt.Sprint(sku["name"])),
 		"{project}", s.project.Name,
 		"{environment}", s.env,
 	)
