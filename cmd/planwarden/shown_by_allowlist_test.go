@@ -152,7 +152,7 @@ func canaries() map[string]canary {
 	c["a root variable read as a region"] = canary{guard: "ShownName: region", plan: vars, leaks: []string{pw, strings.ToLower(pw)}, shows: "a2-highgpu-1g"}
 	pw = f.pw()
 	act := planOf(created("aws_eks_node_group.gpu", "aws_eks_node_group", map[string]any{"instance_types": []any{"g5.12xlarge"}}))
-	act["action_invocations"] = []any{map[string]any{"address": `action.aws_lambda_invoke.warm["https://llm.internal/warm?token=` + pw + `"]`,
+	act["action_invocations"] = []any{map[string]any{"address": `action.aws_lambda_invoke.warm["rediss://:` + pw + `@cache.internal:6380"]`,
 		"type": "aws_lambda_invoke", "name": "warm", "provider_name": "registry.terraform.io/hashicorp/aws",
 		"config_values": map[string]any{"function_name": "warm-cache"},
 		"lifecycle_action_trigger": map[string]any{"triggering_resource_address": "aws_eks_node_group.gpu", "action_trigger_event": "AfterCreate",
