@@ -22,8 +22,8 @@ import (
 //     maxRandomRun letters and digits that mixes upper case, lower case and
 //     digits (a generated key);
 //   - a few plain words (a tag value such as "ML Platform"): at most
-//     maxProse bytes and maxProseWords words of letters, or numbers of at
-//     most four digits;
+//     maxProse bytes and maxProseWords words of letters (which may end in
+//     a number of at most four digits), or such numbers;
 //   - never a value under a name that holds commands or their environment
 //     (commandNames, envNames), however short: `--api-token PW` is two
 //     harmless-looking tokens.
@@ -121,15 +121,16 @@ func shownScheme(scheme string) bool {
 }
 
 // hasRandomRun reports whether s has a run of maxRandomRun letters and
-// digits or more that mixes upper case, lower case and digits: a generated
-// key, not a name (hex hashes and ids are one case).
+// digits or more that mixes upper case, lower case and digits and changes
+// between them often: a generated key, not a name (hex hashes and ids are
+// one case; a camelCase name changes case once a word).
 func hasRandomRun(s string) bool {
 	start := 0
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && isAlnumByte(s[i]) {
 			continue
 		}
-		if run := s[start:i]; len(run) >= maxRandomRun && mixesClasses(run) {
+		if run := s[start:i]; len(run) >= maxRandomRun && mixesClasses(run) && classChanges(run)*3 >= len(run) {
 			return true
 		}
 		start = i + 1
@@ -139,6 +140,29 @@ func hasRandomRun(s string) bool {
 
 func isAlnumByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// classChanges counts where s turns from one class of upper case, lower
+// case and digits to another: a third of a random key's letters do,
+// a few of a name written in camelCase (acceptanceTestResourceGroup1).
+func classChanges(s string) int {
+	n := 0
+	for i := 1; i < len(s); i++ {
+		if class(s[i]) != class(s[i-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+func class(c byte) byte {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return 'A'
+	case c >= 'a' && c <= 'z':
+		return 'a'
+	}
+	return '0'
 }
 
 func mixesClasses(s string) bool {
@@ -227,8 +251,9 @@ func shownProse(s string) bool {
 	return true
 }
 
-// plainWord reports whether w is a word of letters or a short number,
-// allowing "(" before it and . , ; : ! ? ) after it.
+// plainWord reports whether w is a word of letters, a short number, or a
+// word of letters ending in a short number (bucket1, team42), allowing "("
+// before it and . , ; : ! ? ) after it.
 func plainWord(w string) bool {
 	w = strings.TrimPrefix(w, "(")
 	w = strings.TrimRight(w, ".,;:!?)")
@@ -237,6 +262,12 @@ func plainWord(w string) bool {
 	}
 	if allASCIIDigits(w) {
 		return len(w) <= maxProseNumber
+	}
+	if d := len(w) - len(strings.TrimRight(w, "0123456789")); d > 0 {
+		if d > maxProseNumber {
+			return false
+		}
+		w = w[:len(w)-d]
 	}
 	prev := '-'
 	for _, r := range w {
