@@ -239,33 +239,38 @@ func shownProse(s string) bool {
 	if len(s) > maxProse {
 		return false
 	}
-	words := strings.Split(s, " ")
-	if len(words) > maxProseWords {
-		return false
-	}
-	for _, w := range words {
+	for n := 1; ; n++ {
+		if n > maxProseWords {
+			return false
+		}
+		w, rest, more := strings.Cut(s, " ")
 		if !plainWord(w) {
 			return false
 		}
+		if !more {
+			return true
+		}
+		s = rest
 	}
-	return true
 }
 
 // plainWord reports whether w is a word of letters, a short number, or a
 // word of letters ending in a short number (bucket1, team42), allowing "("
-// before it and . , ; : ! ? ) after it.
+// before it and . , ; : ! ? ) after it (not ! or ? after digits:
+// "Spring2024!" is a password's shape).
 func plainWord(w string) bool {
 	w = strings.TrimPrefix(w, "(")
+	end := w
 	w = strings.TrimRight(w, ".,;:!?)")
 	if w == "" {
 		return false
 	}
-	if allASCIIDigits(w) {
-		return len(w) <= maxProseNumber
-	}
 	if d := len(w) - len(strings.TrimRight(w, "0123456789")); d > 0 {
-		if d > maxProseNumber {
+		if d > maxProseNumber || strings.ContainsAny(end[len(w):], "!?") { // Spring2024!: a password's shape
 			return false
+		}
+		if d == len(w) {
+			return true
 		}
 		w = w[:len(w)-d]
 	}
@@ -280,15 +285,6 @@ func plainWord(w string) bool {
 		prev = r
 	}
 	return prev != '-' && prev != '\'' && prev != '&'
-}
-
-func allASCIIDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // ShownName returns a name, id, SKU, region or other single value that a
@@ -316,8 +312,11 @@ func ShownProse(s string) string {
 	}
 	fields := strings.Fields(s)
 	for i, w := range fields {
-		core := strings.TrimRight(strings.TrimLeft(w, "(\"'"), ".,;:!?)\"'")
-		if core != "" && (plainWord(core) || len(core) <= maxProse && shownToken(core)) {
+		w = strings.TrimRight(strings.TrimLeft(w, "(\"'"), "\"'")
+		// A token keeps what may end a sentence, not "!" or "?":
+		// "Spring2024!" is no token.
+		token := strings.TrimRight(w, ".,;:)")
+		if plainWord(w) || token != "" && len(token) <= maxProse && shownToken(token) {
 			continue
 		}
 		fields[i] = hiddenWord

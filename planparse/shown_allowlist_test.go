@@ -181,6 +181,8 @@ func TestShownNameProsePath(t *testing.T) {
 		"node i-0abc123 failed (exit 3)":                             "node i-0abc123 failed (exit 3)",
 		"two\nlines":                                                 "two lines",
 		"quoted \"prod\" is kept":                                    "quoted \"prod\" is kept",
+		"password Spring2024! rejected":                              "password (…) rejected",
+		"Timeout! node i-0abc123, retry.":                            "Timeout! node i-0abc123, retry.",
 	}
 	for in, want := range prose {
 		if got := ShownProse(in); got != want {
