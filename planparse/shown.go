@@ -307,21 +307,34 @@ const hiddenWord = "(…)"
 // safe by its form replaced by "(…)", on one line: "cannot reach (…):
 // connection refused".
 func ShownProse(s string) string {
-	if shownString(s) && !strings.ContainsAny(s, "\n\r") {
+	if shownString(s) {
 		return s
+	}
+	kept := true
+	for w := range strings.SplitSeq(s, " ") {
+		if kept = proseWord(w); !kept {
+			break
+		}
+	}
+	if kept {
+		return s // single spaces between words all shown: nothing to build
 	}
 	fields := strings.Fields(s)
 	for i, w := range fields {
-		w = strings.TrimRight(strings.TrimLeft(w, "(\"'"), "\"'")
-		// A token keeps what may end a sentence, not "!" or "?":
-		// "Spring2024!" is no token.
-		token := strings.TrimRight(w, ".,;:)")
-		if plainWord(w) || token != "" && len(token) <= maxProse && shownToken(token) {
-			continue
+		if !proseWord(w) {
+			fields[i] = hiddenWord
 		}
-		fields[i] = hiddenWord
 	}
 	return strings.Join(fields, " ")
+}
+
+// proseWord reports whether a word of a message is shown: a plain word, or
+// a token, in quotes or parentheses or not. A token keeps what may end a
+// sentence but "!" and "?": "Spring2024!" is no token.
+func proseWord(w string) bool {
+	w = strings.TrimRight(strings.TrimLeft(w, "(\"'"), "\"'")
+	token := strings.TrimRight(w, ".,;:)")
+	return plainWord(w) || token != "" && len(token) <= maxProse && shownToken(token)
 }
 
 // ShownPath returns an attribute path (AttrDiff.Path, a replace path) with

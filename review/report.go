@@ -191,8 +191,8 @@ func (c *Change) Importing() bool { return c.src().Importing != nil }
 // shown by the allow-list (planparse.ShownPath); never nil.
 func (c *Change) ReplacePaths() []string { return shownPaths(c.src().ReplacePaths) }
 
-// Reason is the plan's action reason.
-func (c *Change) Reason() string { return planparse.ShownProse(c.src().Reason) }
+// Reason is the plan's action reason, in planparse's words (a fixed set).
+func (c *Change) Reason() string { return c.src().Reason }
 
 // SKUBefore is infra's SKU of the resource before the change.
 func (c *Change) SKUBefore() string {
