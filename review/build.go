@@ -42,9 +42,9 @@ type Options struct {
 	// DefaultRegion applies when a resource and its provider name no region.
 	DefaultRegion string
 	// DigestKey keys the digests that stand for text the outputs do not
-	// show (planparse.Viewer): the App passes a key of the pull request's
-	// (PRDigestKey), so an unchanged script reads the same in each of its
-	// reviews. Empty: a key drawn once per process.
+	// show (planparse.Viewer). A key of the pull request's (PRDigestKey)
+	// makes an unchanged script read the same in each of its reviews.
+	// Empty: a key drawn once per process.
 	DigestKey []byte
 	// Release, when set, is called with an input's index while infra
 	// analyzes its plan (infra.Options.Checkpoint) and once it is done:
