@@ -1,8 +1,6 @@
 package comment
 
 import (
-	"strconv"
-
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 )
@@ -42,7 +40,12 @@ func (v *view) action(p *review.Project, i int, a *review.Action) actionItem {
 		s += " runs "
 	}
 	if a.Source != nil {
-		s += a.Source.When(code)
+		s += a.Source.When(func(x string) string {
+			if x == a.Source.Event { // the only word When quotes that is no address
+				x = planparse.ShownName(x)
+			}
+			return code(x)
+		})
 	}
 	if a.OnFailure != "" {
 		s += "; on failure: " + text(a.OnFailure)
@@ -61,12 +64,13 @@ func (v *view) actionConfig(a *review.Action) string {
 	}
 	var lines []string
 	size, total := 0, 0
-	configLeaves(nil, a.Source.Config, func(path string, val planparse.Value) {
+	at := planparse.Place{Type: a.Type, Address: a.Address}
+	v.r.Viewer.Leaves(at, a.Source.Config, func(path string, val planparse.Shown) {
 		total++
 		if len(lines) >= maxDiffLines || size > maxDiffBytes {
 			return
 		}
-		l := clean(path, `\n`) + " = " + value(val)
+		l := clean(path, `\n`) + " = " + shownText(val)
 		lines = append(lines, l)
 		size += len(l)
 	})
@@ -78,30 +82,6 @@ func (v *view) actionConfig(a *review.Action) string {
 	}
 	sum := "configuration of <code>" + htmlText(a.Address) + "</code> (" + plural(total, "attribute", "attributes") + ")"
 	return execute("details", struct{ Summary, Body string }{sum, fenced("hcl", lines)})
-}
-
-// configLeaves calls leaf for every non-null leaf of v, maps in key order.
-func configLeaves(path []string, v planparse.Value, leaf func(string, planparse.Value)) {
-	switch {
-	case v.IsNull():
-	case v.IsMap():
-		for _, k := range v.Keys() {
-			configLeaves(append(path[:len(path):len(path)], "."+k), v.Get(k), leaf)
-		}
-	case v.IsList() && v.Len() > 0:
-		for i, e := range v.List() {
-			configLeaves(append(path[:len(path):len(path)], "["+strconv.Itoa(i)+"]"), e, leaf)
-		}
-	default:
-		p := ""
-		for _, s := range path {
-			p += s
-		}
-		if len(p) > 0 && p[0] == '.' {
-			p = p[1:]
-		}
-		leaf(p, v)
-	}
 }
 
 // actions renders the actions the apply will run (at most limit when

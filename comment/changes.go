@@ -163,7 +163,7 @@ func details(c *review.Change) string {
 	if d := c.Source.Deposed; d != "" {
 		// The address is listed twice: its current object's change and
 		// this one, to the object a create_before_destroy left behind.
-		parts = append(parts, "deposed object "+codeCell(d))
+		parts = append(parts, "deposed object "+codeCell(planparse.ShownName(d)))
 	}
 	switch {
 	case c.SKUBefore() == c.SKUAfter():
@@ -316,7 +316,7 @@ const (
 // the only place that decodes a change's values.
 func (v *view) diff(it diffItem) string {
 	c := it.c
-	ds := c.Source.Diff()
+	ds := v.r.Viewer.Diff(c.Source)
 	var lines []string
 	size := 0
 	for i, d := range ds {
@@ -324,15 +324,7 @@ func (v *view) diff(it diffItem) string {
 			lines = append(lines, "… "+plural(len(ds)-i, "more attribute", "more attributes")+" not shown")
 			break
 		}
-		var l string
-		switch {
-		case d.Before.IsNull() && !d.After.IsNull():
-			l = "+ " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.After)
-		case d.After.IsNull() && !d.Before.IsNull():
-			l = "- " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.Before)
-		default:
-			l = "~ " + clean(d.Path, `\n`) + " = " + valueIn(it.p, d.Before) + " -> " + valueIn(it.p, d.After)
-		}
+		l := diffLine(it.p, d)
 		if d.ForcesReplacement {
 			l += "   # forces replacement"
 		}

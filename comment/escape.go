@@ -15,14 +15,16 @@ import (
 //     delimiter is one backtick longer than the longest backtick run inside;
 //     codeCell also escapes `|`, which GFM splits cells on even inside code.
 //   - text: prose. ASCII punctuation with markdown meaning is backslash
-//     escaped, `@`, `#<digit>`, `://` and `www.` get a zero-width space so
-//     GitHub makes no mention, reference or autolink of them.
+//     escaped, `@`, `#<digit>`, `://`, `www.`, `GH-7`-style references and
+//     commit SHAs get a zero-width space so GitHub makes no mention,
+//     reference or autolink of them.
 //   - htmlText: text inside our own raw HTML (the <summary> of a <details>).
 //   - fenced: a fenced code block one backtick longer than any run inside.
 //
-// All of them first replace newlines, control characters, bidi controls and
-// invalid UTF-8 (clean), so plan text can never start a line of its own and
-// so open a block (heading, list, table, HTML block, fence).
+// All of them first replace newlines, control characters, bidi controls,
+// invisible characters and invalid UTF-8 (clean), so plan text can never
+// start a line of its own and so open a block (heading, list, table, HTML
+// block, fence), nor pass for other text.
 
 const zwsp = "\u200b"
 
@@ -56,11 +58,32 @@ func clean(s, nl string) string {
 			b.WriteRune(utf8.RuneError)
 		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
 			b.WriteRune(utf8.RuneError)
+		case invisible(r):
+			b.WriteRune(utf8.RuneError)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// invisible reports whether r shows nothing, or nothing of its own:
+// zero-width spaces and joiners (U+200B-U+200D), the word joiner and
+// invisible operators (U+2060-U+2064), the byte order mark (U+FEFF), tag
+// characters (U+E0000-U+E007F), Hangul fillers (U+115F, U+1160, U+3164,
+// U+FFA0), the soft hyphen and the Mongolian vowel separator. Plan text
+// holding them could pass for other text (an address, a SKU) or hide
+// what follows; they read as U+FFFD. (Bidi controls are replaced above.)
+func invisible(r rune) bool {
+	switch {
+	case r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r >= 0xe0000 && r <= 0xe007f:
+		return true
+	}
+	switch r {
+	case 0xfeff, 0x115f, 0x1160, 0x3164, 0xffa0, 0x00ad, 0x180e:
+		return true
+	}
+	return false
 }
 
 // isPlain reports whether s is printable ASCII only (the common case).
@@ -142,6 +165,12 @@ func text(s string) string {
 				b.WriteString(zwsp)
 			}
 		case 'w', 'W':
+			if n := reference(s, i, true); n > 0 {
+				b.WriteString(s[i : i+n])
+				b.WriteString(zwsp)
+				i += n - 1
+				continue
+			}
 			if i+4 <= len(s) && strings.EqualFold(s[i:i+4], "www.") {
 				b.WriteString(s[i : i+3])
 				b.WriteString(zwsp)
@@ -158,11 +187,54 @@ func text(s string) string {
 			}
 			b.WriteByte(c)
 		default:
+			if n := reference(s, i, true); n > 0 {
+				b.WriteString(s[i : i+n])
+				b.WriteString(zwsp)
+				i += n - 1
+				continue
+			}
 			b.WriteByte(c)
 		}
 	}
 	return b.String()
 }
+
+// reference returns how many bytes of s, from a word's start at i, to
+// write before a zero-width space so that GitHub links nothing there: the
+// prefix of an issue reference in the GH-7 or JIRA-123 style (GH in any
+// case, or two or more capitals, before "-" and a digit), or, with sha,
+// the first half of a commit SHA (7 to 40 hex digits, letters and digits
+// both, alone as a word). It returns 0 elsewhere. htmlText passes no sha:
+// the <summary> lines hold addresses, whose hidden keys end in a digest.
+func reference(s string, i int, sha bool) int {
+	if i > 0 && (isAlnum(s[i-1]) || s[i-1] == '_') {
+		return 0
+	}
+	j := i
+	for j < len(s) && (s[j] >= 'A' && s[j] <= 'Z' || s[j] >= 'a' && s[j] <= 'z') {
+		j++
+	}
+	if n := j - i; n >= 2 && j+1 < len(s) && s[j] == '-' && isDigit(s[j+1]) &&
+		(strings.EqualFold(s[i:j], "gh") || strings.ToUpper(s[i:j]) == s[i:j]) {
+		return n
+	}
+	if !sha {
+		return 0
+	}
+	j = i
+	letter, digit := false, false
+	for j < len(s) && isHex(s[j]) {
+		letter = letter || !isDigit(s[j])
+		digit = digit || isDigit(s[j])
+		j++
+	}
+	if n := j - i; n >= 7 && n <= 40 && letter && digit && (j == len(s) || !isAlnum(s[j]) && s[j] != '_') {
+		return n / 2
+	}
+	return 0
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -201,9 +273,29 @@ func prose(s string) string {
 }
 
 // htmlText returns s escaped for text inside our own HTML elements, which
-// GitHub does not parse as markdown.
+// GitHub does not parse as markdown but still scans for mentions and issue
+// references: those get a zero-width space as in text.
 func htmlText(s string) string {
-	return strings.ReplaceAll(html.EscapeString(truncate(clean(s, visibleNewline), maxCode)), "@", "@"+zwsp)
+	s = html.EscapeString(truncate(clean(s, visibleNewline), maxCode))
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '@':
+			b.WriteString("@" + zwsp)
+		case c == '#' && i+1 < len(s) && isAlnum(s[i+1]) && (i == 0 || s[i-1] != '&'): // not an entity
+			b.WriteString("#" + zwsp)
+		default:
+			if n := reference(s, i, false); n > 0 {
+				b.WriteString(s[i : i+n])
+				b.WriteString(zwsp)
+				i += n - 1
+				continue
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // fenced returns lines as a fenced code block with the given info string.

@@ -238,8 +238,9 @@ func FuzzText(f *testing.F) {
 	})
 }
 
-// TestValueQuotesOnlyWhatIsPrinted: a long string value renders exactly
-// as quoting it whole and cutting would, for ASCII, multi-byte runes and
+// TestValueQuotesOnlyWhatIsPrinted: a long string value shown whole (a
+// place opted into full text) renders exactly as quoting it whole and
+// cutting would, for ASCII, multi-byte runes and
 // characters the quote escapes at the cut.
 func TestValueQuotesOnlyWhatIsPrinted(t *testing.T) {
 	t.Parallel()
@@ -259,7 +260,8 @@ func TestValueQuotesOnlyWhatIsPrinted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := value(p.Changes[0].After().Get("k")); got != want {
+			full := planparse.NewViewer(nil, func(string, string) bool { return true }) // comment.show_text: the string whole
+			if got := shownText(full.Value(planparse.Place{Type: "a", Address: "a.b", Path: "k"}, p.Changes[0].After().Get("k"))); got != want {
 				t.Errorf("got  %q\nwant %q", got, want)
 			}
 		})

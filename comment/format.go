@@ -136,34 +136,50 @@ func groupInt(n int) string {
 	return b.String()
 }
 
-// value renders a sanitized attribute value on one line: strings quoted
-// (with newlines and control characters escaped), markers as their text,
-// everything else as compact JSON, cut at maxValue bytes.
-func value(v planparse.Value) string {
-	var s string
-	switch {
-	case v.IsSensitive():
-		s = planparse.SensitiveText
-	case v.IsUnknown():
-		s = planparse.UnknownText
-	default:
-		if str, ok := v.Str(); ok {
-			// Only what can be printed is quoted: the quote of a longer
-			// string starts with the quote of this prefix, and is cut
-			// within it.
-			if len(str) > maxValue {
-				cut := maxValue
-				for cut < len(str) && !utf8.RuneStart(str[cut]) {
-					cut++
-				}
-				str = str[:cut]
+// shownText renders a value as the report's Viewer shows it, on one line:
+// a string shown whole quoted (with newlines and control characters
+// escaped), anything else as it reads, cut at maxValue bytes.
+func shownText(v planparse.Shown) string {
+	s := v.Text
+	if v.Whole {
+		// Only what can be printed is quoted: the quote of a longer
+		// string starts with the quote of this prefix, and is cut
+		// within it.
+		if len(s) > maxValue {
+			cut := maxValue
+			for cut < len(s) && !utf8.RuneStart(s[cut]) {
+				cut++
 			}
-			s = strconv.Quote(str)
-		} else {
-			s = v.Display()
+			s = s[:cut]
 		}
+		s = strconv.Quote(s)
 	}
 	return truncate(clean(s, `\n`), maxValue)
+}
+
+// diffLine is one line of an attribute diff of project p:
+// "+ path = value", "- path = value", "~ path = before -> after", or
+// "~ path = (text, ...)" for a text that changed.
+func diffLine(p *review.Project, d planparse.ShownDiff) string {
+	path := clean(d.Path, `\n`)
+	switch {
+	case d.Text != "":
+		return string(d.Op) + " " + path + " = " + truncate(clean(d.Text, `\n`), maxValue)
+	case d.Op == '+':
+		return "+ " + path + " = " + valueIn(p, d.After)
+	case d.Op == '-':
+		return "- " + path + " = " + valueIn(p, d.Before)
+	}
+	return "~ " + path + " = " + valueIn(p, d.Before) + " -> " + valueIn(p, d.After)
+}
+
+// shownChange is a changed value for prose: the summary of a text, else
+// both sides, each through quote.
+func shownChange(p *review.Project, d planparse.ShownDiff, quote func(string) string) string {
+	if d.Text != "" {
+		return quote(d.Text)
+	}
+	return quote(valueIn(p, d.Before)) + " → " + quote(valueIn(p, d.After))
 }
 
 const maxValue = 300
@@ -188,10 +204,10 @@ func perNode(s *infra.Side) string {
 		}
 		for _, a := range g.Attached {
 			if a.Count == 0 { // infra's accelerator known only after apply
-				items = append(items, text(a.Type))
+				items = append(items, text(planparse.ShownName(a.Type)))
 				continue
 			}
-			items = append(items, text(orUnknown(a.GPUModel, a.Type))+" × "+strconv.Itoa(a.Count))
+			items = append(items, text(orUnknown(a.GPUModel, planparse.ShownName(a.Type)))+" × "+strconv.Itoa(a.Count))
 		}
 		p := strings.Join(items, " + ")
 		switch {
@@ -206,7 +222,7 @@ func perNode(s *infra.Side) string {
 			p = "none"
 		}
 		if len(s.Groups) > 1 && g.Name != "" {
-			p = codeCell(g.Name) + ": " + p
+			p = codeCell(planparse.ShownName(g.Name)) + ": " + p
 		}
 		parts = append(parts, p)
 	}
@@ -242,7 +258,7 @@ func nodes(s *infra.Side) string {
 			p = fmt.Sprintf("%d / %d / %d", g.Scale.Min, g.Scale.Expected, g.Scale.Max)
 		}
 		if len(s.Groups) > 1 && g.Name != "" {
-			p = codeCell(g.Name) + ": " + p
+			p = codeCell(planparse.ShownName(g.Name)) + ": " + p
 		}
 		parts = append(parts, p)
 	}
@@ -259,7 +275,7 @@ func sideSKU(s *infra.Side) string {
 	if s.SKU == "" {
 		return "unknown"
 	}
-	return codeCell(s.SKU)
+	return codeCell(planparse.ShownName(s.SKU))
 }
 
 // hourlyRange is a resource's hourly figure at the expected scale, with

@@ -69,7 +69,7 @@ func (v *view) gpuRow(ref changeRef) string {
 	r := c.Resource
 	addr := codeCell(c.Address())
 	if d := c.Source.Deposed; d != "" {
-		addr += " (deposed " + codeCell(d) + ")"
+		addr += " (deposed " + codeCell(planparse.ShownName(d)) + ")"
 	}
 	cells := []string{addr}
 	if v.multi {
@@ -149,7 +149,7 @@ func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
 		s += " (" + code(p.Environment) + ")"
 	}
 	s += ": "
-	forced := v.forcing(c)
+	forced := v.forcing(p, c)
 	switch {
 	case len(forced) > 0:
 		s += "replaced because " + strings.Join(forced, ", ") + " cannot be changed in place. "
@@ -175,11 +175,11 @@ func (v *view) endpoint(p *review.Project, i int, c *review.Change) string {
 
 // forcing names the attributes that force a replace, with their values
 // when the diff has them (at most 5).
-func (v *view) forcing(c *review.Change) []string {
+func (v *view) forcing(p *review.Project, c *review.Change) []string {
 	var out []string
-	var diffs []planparse.AttrDiff
+	var diffs []planparse.ShownDiff
 	if c.Source != nil && len(c.ReplacePaths()) > 0 {
-		diffs = c.Source.Diff()
+		diffs = v.r.Viewer.Diff(c.Source)
 	}
 	for _, rp := range c.ReplacePaths() {
 		if len(out) == 5 {
@@ -189,7 +189,7 @@ func (v *view) forcing(c *review.Change) []string {
 		s := code(rp)
 		for _, d := range diffs {
 			if d.Path == rp {
-				s += " (" + code(value(d.Before)) + " → " + code(value(d.After)) + ")"
+				s += " (" + shownChange(p, d, code) + ")"
 				break
 			}
 		}

@@ -50,7 +50,7 @@ func TestShrunkOutputIsStable(t *testing.T) {
 			}
 			inputs = append(inputs, review.Input{Name: g.name, Environment: "prod", Plan: plan})
 		}
-		r := review.Build(inputs, review.Options{})
+		r := review.Build(inputs, review.Options{DigestKey: []byte("planwarden golden files")})
 		opt := Options{Marker: true, HeadSHA: "abcdef1", PlanTime: t0, DetailsURL: "https://github.com/acme/ml/runs/1"}
 		c := CheckOutput(r, opt)
 		for part, body := range map[string]string{"comment": Render(r, opt), "check-summary": c.Summary, "check-text": c.Text} {

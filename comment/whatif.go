@@ -7,11 +7,11 @@ import (
 
 // valueIn renders a diff value of project p: a value an ARM what-if could
 // not evaluate reads "(known after deploy)".
-func valueIn(p *review.Project, v planparse.Value) string {
-	if v.IsUnknown() && p.Tool == planparse.ToolWhatIf {
+func valueIn(p *review.Project, s planparse.Shown) string {
+	if s.Text == planparse.UnknownText && !s.Whole && p.Tool == planparse.ToolWhatIf {
 		return planparse.UnknownDeployText
 	}
-	return value(v)
+	return shownText(s)
 }
 
 // deployNote completes the diff heading when some project is a what-if.

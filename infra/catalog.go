@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/planwarden/planwarden/planparse"
 )
 
 // CatalogFormat is the version of the catalog file format this package reads.
@@ -187,9 +189,15 @@ func (c *Catalog) bulkLayer() *Bulk {
 func key(cloud, name string) string { return cloud + "/" + strings.ToLower(name) }
 
 // NormalizeRegion folds a region as plans write it into the catalog's
-// form: lower case, spaces removed ("West Europe" -> "westeurope").
+// form: lower case, spaces removed ("West Europe" -> "westeurope"). Text
+// that is no name by planparse's allow-list is no region (""): folding
+// "us-central1 <password>" would make one token of it, shown as a region.
 func NormalizeRegion(r string) string {
-	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(r), " ", ""))
+	r = strings.TrimSpace(r)
+	if planparse.ShownName(r) != r {
+		return ""
+	}
+	return strings.ToLower(strings.ReplaceAll(r, " ", ""))
 }
 
 // Lookup returns what is known about a SKU: the curated catalog row when

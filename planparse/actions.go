@@ -129,17 +129,18 @@ func newAction(w *wireAction, secrets secretSet) (*ActionInvocation, error) {
 	if w.Address == "" {
 		return nil, fmt.Errorf("the action has no address")
 	}
-	a := &ActionInvocation{Address: w.Address, Type: w.Type, Name: w.Name, Provider: w.ProviderName}
+	z := sanitizer{secrets: secrets} // instance keys shown as a change's are
+	a := &ActionInvocation{Address: z.redactAddress(w.Address), Type: w.Type, Name: w.Name, Provider: w.ProviderName}
 	switch {
 	case w.LifecycleActionTrigger != nil:
 		t := w.LifecycleActionTrigger
-		a.TriggeringResource = t.TriggeringResourceAddress
+		a.TriggeringResource = z.redactAddress(t.TriggeringResourceAddress)
 		a.Event = triggerEvent(t.ActionTriggerEvent)
 		a.OnFailure = onFailure(t.OnFailure)
 		a.TriggerBlockIndex, a.ActionsListIndex = t.ActionTriggerBlockIndex, t.ActionsListIndex
 	case w.InvokeActionTrigger != nil:
 		a.Invoked = true
-		a.CallingResource = w.InvokeActionTrigger.CallingResourceAddress
+		a.CallingResource = z.redactAddress(w.InvokeActionTrigger.CallingResourceAddress)
 	default:
 		return nil, fmt.Errorf("it has neither lifecycle_action_trigger nor invoke_action_trigger")
 	}

@@ -806,7 +806,7 @@ func (z sanitizer) renameKeys(m map[string]any) {
 // traceable: aws_iam_user.u["(sensitive) 3fa2c1d0"].
 func (z sanitizer) redactAddress(addr string) string {
 	return mapAddressKeys(addr, func(k string) (string, bool) {
-		if z.secretKey(k) {
+		if z.secretKey(k) || !keyShown(k) { // keyShown: shown.go's allow-list
 			return z.keyText(k), true
 		}
 		return "", false
@@ -872,7 +872,7 @@ func (z sanitizer) redactIndex(raw string) string {
 		return raw
 	}
 	var k string
-	if json.Unmarshal([]byte(raw), &k) != nil || !z.secretKey(k) {
+	if json.Unmarshal([]byte(raw), &k) != nil || !z.secretKey(k) && keyShown(k) {
 		return raw
 	}
 	q, _ := json.Marshal(z.keyText(k))

@@ -19,8 +19,9 @@ type Action struct {
 	OnFailure          string `json:"on_failure,omitempty"`
 	// CallingResource is the resource an invoked action runs for, if any.
 	CallingResource string `json:"calling_resource,omitempty"`
-	// Config is the action's config block, sanitized: sensitive values
-	// read "(sensitive)", unknown ones "(known after apply)".
+	// Config is the action's config block, sanitized and shown by the
+	// allow-list (planparse.Viewer.Tree): sensitive values read
+	// "(sensitive)", unknown ones "(known after apply)", text a summary.
 	Config any `json:"config"`
 	// DeferredReason says why a deferred action waits for a later plan.
 	DeferredReason string `json:"deferred_reason,omitempty"`
@@ -35,10 +36,10 @@ const (
 	TriggerInvoke    = "invoke"
 )
 
-func newAction(a *planparse.ActionInvocation) *Action {
+func newAction(a *planparse.ActionInvocation, show *planparse.Viewer) *Action {
 	out := &Action{Address: a.Address, Type: a.Type, Name: a.Name, Provider: a.Provider,
-		Trigger: TriggerLifecycle, TriggeringResource: a.TriggeringResource, Event: a.Event, OnFailure: a.OnFailure,
-		CallingResource: a.CallingResource, Config: a.Config.Interface(), Source: a}
+		Trigger: TriggerLifecycle, TriggeringResource: a.TriggeringResource, Event: planparse.ShownName(a.Event), OnFailure: planparse.ShownName(a.OnFailure),
+		CallingResource: a.CallingResource, Config: show.Tree(planparse.Place{Type: a.Type, Address: a.Address}, a.Config), Source: a}
 	if a.Invoked {
 		out.Trigger = TriggerInvoke
 	}
@@ -49,14 +50,14 @@ func newAction(a *planparse.ActionInvocation) *Action {
 }
 
 // actions lists a plan's action invocations and its deferred ones.
-func actions(plan *planparse.Plan) (run, deferred []*Action) {
+func actions(plan *planparse.Plan, show *planparse.Viewer) (run, deferred []*Action) {
 	run, deferred = make([]*Action, 0, len(plan.Actions)), make([]*Action, 0, len(plan.DeferredActions))
 	for _, a := range plan.Actions {
-		run = append(run, newAction(a))
+		run = append(run, newAction(a, show))
 	}
 	for _, d := range plan.DeferredActions {
-		a := newAction(d.Action)
-		a.DeferredReason = d.Reason
+		a := newAction(d.Action, show)
+		a.DeferredReason = planparse.ShownProse(d.Reason)
 		deferred = append(deferred, a)
 	}
 	return run, deferred

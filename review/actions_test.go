@@ -44,7 +44,7 @@ func TestReportActions(t *testing.T) {
 			"provider": "registry.terraform.io/hashicorp/aws", "trigger": "lifecycle",
 			"triggering_resource": "aws_eks_node_group.gpu", "event": "before_update", "on_failure": "halt",
 			"config": map[string]any{"client_context": nil, "drain_token": "(sensitive)", "function_name": "gpu-node-drain",
-				"log_type": "(known after apply)", "payload": `{"nodegroup":"gpu","grace":"300s"}`, "qualifier": nil}},
+				"log_type": "(known after apply)", "payload": `{"grace":"300s","nodegroup":"gpu"}`, "qualifier": nil}}, // a document: its structure
 		{"address": "action.aws_sns_publish.notify", "type": "aws_sns_publish", "name": "notify",
 			"provider": "registry.terraform.io/hashicorp/aws", "trigger": "lifecycle",
 			"triggering_resource": "aws_eks_node_group.gpu", "event": "after_update", "on_failure": "continue",

@@ -45,6 +45,11 @@ type Options struct {
 	Notes []string
 	// DefaultRegion applies when a resource and its provider name no region.
 	DefaultRegion string
+	// DigestKey keys the digests that stand for text the outputs do not
+	// show (planparse.Viewer). A key of the pull request's (PRDigestKey)
+	// makes an unchanged script read the same in each of its reviews.
+	// Empty: a key drawn once per process.
+	DigestKey []byte
 	// Release, when set, is called with an input's index while infra
 	// analyzes its plan (infra.Options.Checkpoint) and once it is done:
 	// the lookups into prior_state and planned_values made so far are
@@ -70,7 +75,8 @@ func Build(inputs []Input, opt Options) *Report {
 	if opt.Catalog == nil {
 		opt.Catalog = infra.DefaultCatalog()
 	}
-	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, len(inputs)), Overrides: []rules.Override{}}
+	r := &Report{SchemaVersion: SchemaVersion, Projects: make([]*Project, len(inputs)), Overrides: []rules.Override{},
+		Viewer: planparse.NewViewer(opt.DigestKey, opt.Config.ShowsText)}
 	ruleIn := make([]rules.Project, 0, len(inputs))
 	var later []func() // rows made beside the rules
 	for i, in := range inputs {
@@ -95,11 +101,11 @@ func Build(inputs []Input, opt Options) *Report {
 			// A large plan's rows are made while the rules run: both
 			// only read the plan and infra's resources.
 			later = append(later, func() {
-				r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum)
+				r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum, r.Viewer)
 			})
 			continue
 		}
-		r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum)
+		r.Projects[i] = newProject(in.Name, env, in.Plan, resources, sum, r.Viewer)
 	}
 	// Rows that panic on another goroutine panic here, as they would on
 	// this one (the app's handler recovers it), once the rules and every
@@ -151,11 +157,11 @@ func Build(inputs []Input, opt Options) *Report {
 // has two CPUs). Tests lower it to take that path on small plans.
 var parallelRows = 40_000
 
-func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource, sum infra.PlanCost) *Project {
+func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource, sum infra.PlanCost, show *planparse.Viewer) *Project {
 	p := &Project{
 		Name: name, Environment: env, PlanFile: plan.File,
-		TerraformVersion: plan.TerraformVersion, FormatVersion: plan.FormatVersion,
-		Timestamp: plan.Timestamp, Errored: plan.Errored,
+		TerraformVersion: planparse.ShownName(plan.TerraformVersion), FormatVersion: planparse.ShownName(plan.FormatVersion),
+		Timestamp: planparse.ShownName(plan.Timestamp), Errored: plan.Errored,
 		Complete: !plan.Errored && (plan.Complete == nil || *plan.Complete),
 		Changes:  make([]*Change, 0, len(plan.Changes)),
 		Drift:    []*Change{}, Deferred: []*Change{}, Outputs: []*Output{}, Checks: []*Check{},
@@ -184,20 +190,19 @@ func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resou
 	}
 	for _, d := range plan.Deferred {
 		ch := newChange(d.Change, nil)
-		ch.DeferredReason = d.Reason
+		ch.DeferredReason = planparse.ShownProse(d.Reason)
 		p.Deferred = append(p.Deferred, ch)
 	}
 	for _, o := range plan.Outputs {
 		if o.Action == planparse.ActionNoop {
 			continue
 		}
-		p.Outputs = append(p.Outputs, &Output{Name: o.Name, Action: string(o.Action), Sensitive: o.Sensitive,
-			Before: o.Before.Display(), After: o.After.Display()})
+		p.Outputs = append(p.Outputs, shownOutput(show, o))
 	}
 	for _, c := range plan.Checks {
-		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: c.Problems})
+		p.Checks = append(p.Checks, &Check{Address: c.Address, Kind: c.Kind, Status: c.Status, Problems: shownProblems(c.Problems)})
 	}
-	p.Actions, p.DeferredActions = actions(plan)
+	p.Actions, p.DeferredActions = actions(plan, show)
 	linkActions(p.Changes, p.Actions)
 	p.Tool, p.Skipped = ToolTerraform, skipped(plan)
 	if plan.Tool != "" {

@@ -31,7 +31,8 @@ func projectCost(pc infra.PlanCost, notEstimated []NotEstimated) Cost {
 	c.MaxHourlyDelta = sub(c.MaxHourlyAfter, c.MaxHourlyBefore)
 	c.ListHourlyDelta = sub(c.ListHourlyAfter, c.ListHourlyBefore)
 	for _, u := range pc.Unpriced {
-		x := Unpriced{Address: u.Address, SKU: u.SKU, Reason: u.Reason, Region: u.Region, Side: u.Side, Capacity: u.Capacity}
+		x := Unpriced{Address: u.Address, SKU: planparse.ShownName(u.SKU), Reason: planparse.ShownProse(u.Reason),
+			Region: planparse.ShownName(u.Region), Side: u.Side, Capacity: u.Capacity}
 		if u.Ceiling > 0 {
 			x.CeilingHourly = round(&u.Ceiling)
 		}

@@ -32,6 +32,10 @@ type Report struct {
 	// none) across every project; their figures add up to Totals'.
 	CostCenters    []CostCenter `json:"cost_centers"`
 	CostCenterTags []string     `json:"cost_center_tags"`
+	// Viewer shows the plans' values by the allow-list (docs/secrets.md);
+	// the comment renders its diffs with it, so digests agree with the
+	// JSON report's. Not part of the JSON.
+	Viewer *planparse.Viewer `json:"-"`
 }
 
 // CostCenter is one row of the roll-up by cost center.
@@ -275,15 +279,11 @@ func (c *Change) PreviousAddress() string { return c.src().PreviousAddress }
 // Importing reports whether the change imports the resource.
 func (c *Change) Importing() bool { return c.src().Importing != nil }
 
-// ReplacePaths are the attributes that force a replacement; never nil.
-func (c *Change) ReplacePaths() []string {
-	if c.src().ReplacePaths == nil {
-		return []string{}
-	}
-	return c.src().ReplacePaths
-}
+// ReplacePaths are the attributes that force a replacement, their map keys
+// shown by the allow-list (planparse.ShownPath); never nil.
+func (c *Change) ReplacePaths() []string { return shownPaths(c.src().ReplacePaths) }
 
-// Reason is the plan's action reason.
+// Reason is the plan's action reason, in planparse's words (a fixed set).
 func (c *Change) Reason() string { return c.src().Reason }
 
 // SKUBefore is infra's SKU of the resource before the change.
@@ -291,7 +291,7 @@ func (c *Change) SKUBefore() string {
 	if c.Resource == nil || c.Resource.Before == nil {
 		return ""
 	}
-	return c.Resource.Before.SKU
+	return planparse.ShownName(c.Resource.Before.SKU)
 }
 
 // SKUAfter is infra's SKU of the resource after the change.
@@ -299,7 +299,7 @@ func (c *Change) SKUAfter() string {
 	if c.Resource == nil || c.Resource.After == nil {
 		return ""
 	}
-	return c.Resource.After.SKU
+	return planparse.ShownName(c.Resource.After.SKU)
 }
 
 // src is the parsed change (a zero one for a row without).
@@ -349,7 +349,9 @@ func (c *Change) PriceBasis() string {
 }
 
 // PriceRegion names the region(s) whose prices were used, joined with ",".
-func (c *Change) PriceRegion() string { return strings.Join(c.cost().PriceRegions, ",") }
+func (c *Change) PriceRegion() string {
+	return planparse.ShownName(strings.Join(c.cost().PriceRegions, ","))
+}
 
 // PriceNote says how the figures differ from list prices (see priceNote).
 func (c *Change) PriceNote() string {

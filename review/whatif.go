@@ -14,7 +14,7 @@ type Skipped struct {
 func skipped(plan *planparse.Plan) []*Skipped {
 	out := make([]*Skipped, 0, len(plan.Skipped))
 	for _, s := range plan.Skipped {
-		out = append(out, &Skipped{Address: s.Address, Type: s.Type, ChangeType: s.ChangeType, Reason: s.Reason})
+		out = append(out, &Skipped{Address: s.Address, Type: s.Type, ChangeType: planparse.ShownName(s.ChangeType), Reason: planparse.ShownProse(s.Reason)})
 	}
 	return out
 }

@@ -23,9 +23,14 @@ func (actionInvocation) check(s *scope) []draft {
 	}
 	out := s.spare()
 	for _, a := range s.project.Plan.Actions {
-		msg := "applying this runs " + actionName(a) + " " + a.When(code)
+		msg := "applying this runs " + actionName(a) + " " + a.When(func(x string) string {
+			if x == a.Event { // the one word When quotes that is no address
+				x = planparse.ShownName(x)
+			}
+			return code(x)
+		})
 		if a.OnFailure != "" {
-			msg += "; on failure: " + a.OnFailure
+			msg += "; on failure: " + planparse.ShownName(a.OnFailure)
 		}
 		out = append(out, draft{address: a.Address, message: msg,
 			remedy: "Check what the action does and where it runs (its configuration is in the comment) before you merge: it runs during the apply, not in the plan."})

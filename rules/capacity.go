@@ -144,7 +144,7 @@ func (t *sentence) fleet(s *infra.Side) {
 	*t = append(append(*t, ' '), chip...)
 	t.add(" ", noun, " (")
 	*t = strconv.AppendInt(*t, int64(nodes), 10)
-	t.add(" x ", skuName(s), ")")
+	t.add(" x ", shownSKU(s), ")")
 }
 
 // gpusLeft counts the GPUs (expected scale, before the apply) of the

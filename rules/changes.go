@@ -190,7 +190,7 @@ func (t *sentence) forcedBy(ch *planparse.Change) {
 		if i > 0 {
 			t.add(", ")
 		}
-		t.code(p)
+		t.code(planparse.ShownPath(p))
 		var before, after planparse.Value
 		if topAttribute(p) {
 			// A top-level attribute is in the diff when its two leaves
@@ -382,17 +382,17 @@ func grantee(ch *planparse.Change) string {
 	case strings.HasPrefix(ch.Type, "aws_iam_group_"):
 		return named("IAM group", "group")
 	case str(a, "member") != "":
-		return code(str(a, "member"))
+		return code(planparse.ShownName(str(a, "member")))
 	case a.Get("members").Len() > 0:
 		var m []string
 		for _, v := range a.Get("members").List() {
 			if s, ok := v.Str(); ok {
-				m = append(m, code(s))
+				m = append(m, code(planparse.ShownName(s)))
 			}
 		}
 		return strings.Join(m, ", ")
 	case str(a, "principal_id") != "":
-		return "principal " + code(str(a, "principal_id"))
+		return "principal " + code(planparse.ShownName(str(a, "principal_id")))
 	}
 	return code(ch.Address)
 }

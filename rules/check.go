@@ -241,6 +241,7 @@ func (ps *problems) check(c *Config) {
 			ps.at(p+".approvals", "a label is one approval by whoever added it; labels and approvals above 1 cannot be combined (remove labels, or approvals)")
 		}
 	}
+	ps.checkShowText(c.Comment.ShowText)
 	// Logins may be written @alice; compare without the @.
 	for id, pol := range c.Overrides {
 		for i, u := range pol.Users {

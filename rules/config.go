@@ -59,6 +59,7 @@ type Config struct {
 	MinimizeOutdated *bool                `yaml:"minimize_outdated,omitempty" doc:"Minimize (hide as outdated) planwarden's older command replies on a pull request once a newer reply supersedes them. Default: true."`
 	Pricing          PricingConfig        `yaml:"pricing,omitempty" doc:"What you pay instead of list prices: your price per SKU, discounts by SKU pattern or cloud. Figures then read your price; the JSON report keeps list prices beside them."`
 	CostAllocation   CostAllocationConfig `yaml:"cost_allocation,omitempty" doc:"How GPUs and hourly cost are rolled up by cost center across the projects of a pull request: the tags that name it and a monthly budget per tag value."`
+	Comment          CommentConfig        `yaml:"comment,omitempty" doc:"What the comment, the check run and the JSON report show of plan values."`
 	// DriftWorkflows are the scheduled plan workflows of the default branch.
 	DriftWorkflows []string `yaml:"drift_workflows,omitempty" doc:"Workflow files, as paths from the repo root, whose runs plan the default branch on a schedule to find drift (changes made outside Terraform); only their runs on the default branch count. planwarden keeps one issue per project with the drift's review: opened on the first drift, edited while it lasts, closed when a run finds none. Default: none." pattern:"^\\.github/workflows/[A-Za-z0-9._-]+\\.ya?ml$"`
 

@@ -113,6 +113,8 @@ cost_allocation:
   monthly_budget:
     ml-research: {warn: 50000, block: 80000}
     (untagged): {warn: 1000}
+comment:
+  show_text: [aws_ssm_document, module.bootstrap.*]
 `
 
 func TestEveryKey(t *testing.T) {
@@ -150,7 +152,7 @@ func TestEveryKey(t *testing.T) {
 			GPUCapacityGap:   RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 			GPUIncrease: GPUIncreaseSetting{RuleSetting: RuleSetting{Severity: SeverityWarn, Environments: map[string]Severity{"dev": SeverityInfo}},
 				Warn: f(16), Block: f(128)},
-			SKUUnknown:       RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
+			SKUUnknown: RuleSetting{Severity: SeverityBlock, Environments: map[string]Severity{"dev": SeverityWarn}},
 		},
 		Overrides: map[string]OverridePolicy{
 			"gpu-sku-loss": {Users: []string{"alice", "Bob"}, Teams: []string{"acme/ml-platform"}, Labels: []string{"planwarden/override-gpu"}, Environments: []string{"prod", "staging"}},
@@ -171,6 +173,7 @@ func TestEveryKey(t *testing.T) {
 			SpotPrices: map[string]float64{"Standard_NC24ads_A100_v4": 1.10}},
 		CostAllocation: CostAllocationConfig{Tags: []string{"cost-center", "team"},
 			MonthlyBudget: map[string]BudgetThresholds{"ml-research": {Warn: f(50000), Block: f(80000)}, "(untagged)": {Warn: f(1000)}}},
+		Comment: CommentConfig{ShowText: []string{"aws_ssm_document", "module.bootstrap.*"}},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
 		t.Errorf("decoded config (-want +got):\n%s", diff)
@@ -317,11 +320,11 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		"typo of a top-level key": {
 			yml:  "version: 1\nenviroments:\n  prod: {}\n",
-			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "environments"?)`},
+			want: []string{`planwarden.yml:2: unknown key "enviroments" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, comment, drift_workflows (did you mean "environments"?)`},
 		},
 		"typo of plan_workflows": {
 			yml:  "version: 1\nplan_workflow: [.github/workflows/plan.yml]\n",
-			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "plan_workflows"?)`},
+			want: []string{`planwarden.yml:2: unknown key "plan_workflow" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, comment, drift_workflows (did you mean "plan_workflows"?)`},
 		},
 		"a plan workflow named by file name only": {
 			yml: "version: 1\nplan_workflows: [plan.yml, .github/workflows/plan.yml, .github/workflows/plan.yml]\n",
@@ -714,7 +717,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("qa destroy workflow = %q, %v; file %q", w, ok, c.File())
 	}
 	_, err = LoadConfig(bad)
-	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, drift_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
+	if want := bad + `:2: unknown key "rulez" at the top level; expected one of: version, projects, environments, rules, overrides, custom_rules, plan_workflows, plan_workflow_inputs, no_plan_paths, plan_source, approving_bots, check_per_project, minimize_outdated, pricing, cost_allocation, comment, drift_workflows (did you mean "rules"?)`; err == nil || err.Error() != want {
 		t.Errorf("bad config error:\n got %v\nwant %s", err, want)
 	}
 	_, err = LoadConfig(filepath.Join(dir, "missing.yml"))

@@ -386,9 +386,9 @@ func (unpricedSKU) check(s *scope) []draft {
 		}
 		if u.SKU != "" {
 			msg.add(" (")
-			msg.code(u.SKU)
+			msg.code(planparse.ShownName(u.SKU))
 			if u.Region != "" {
-				msg.add(" in ", u.Region)
+				msg.add(" in ", planparse.ShownName(u.Region))
 			}
 			msg.add(")")
 		}
@@ -505,8 +505,8 @@ func (allowedSKUs) check(s *scope) []draft {
 			}
 			out = append(out, draft{
 				address: r.Address,
-				message: fmt.Sprintf("%s gets %s, which is not allowed in %s (allowed: %s)", subject(r), n, s.env, strings.Join(list, ", ")),
-				remedy:  fmt.Sprintf("Use an allowed SKU, or add %s to environments.%s.allowed_skus on the base branch first.", n, s.env),
+				message: fmt.Sprintf("%s gets %s, which is not allowed in %s (allowed: %s)", subject(r), planparse.ShownName(n), s.env, strings.Join(list, ", ")),
+				remedy:  fmt.Sprintf("Use an allowed SKU, or add %s to environments.%s.allowed_skus on the base branch first.", planparse.ShownName(n), s.env),
 			})
 		}
 	}

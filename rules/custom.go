@@ -47,7 +47,7 @@ func (cr *customRule) check(s *scope) []draft {
 			out = append(out, draft{
 				address:  sub.address,
 				severity: SeverityWarn,
-				message:  fmt.Sprintf("custom rule %s could not be evaluated here: %v", code(cr.def.ID), err),
+				message:  fmt.Sprintf("custom rule %s could not be evaluated here: %s", code(cr.def.ID), planparse.ShownProse(err.Error())), // CEL may quote a value
 				remedy:   fmt.Sprintf("Guard the expression of custom rule %s with has(...) or a type check so it holds for every change.", cr.def.ID),
 			})
 		case fire:
@@ -95,10 +95,10 @@ func (cr *customRule) fill(vars map[string]any, s *scope) string {
 	sku, _ := vars["sku"].(map[string]any)
 	r := strings.NewReplacer(
 		"{address}", fmt.Sprint(vars["address"]),
-		"{type}", fmt.Sprint(vars["type"]),
+		"{type}", planparse.ShownName(fmt.Sprint(vars["type"])),
 		"{action}", fmt.Sprint(vars["action"]),
-		"{name}", fmt.Sprint(vars["name"]),
-		"{sku}", fmt.Sprint(sku["name"]),
+		"{name}", planparse.ShownName(fmt.Sprint(vars["name"])),
+		"{sku}", planparse.ShownName(fmt.Sprint(sku["name"])),
 		"{project}", s.project.Name,
 		"{environment}", s.env,
 	)

@@ -48,7 +48,7 @@ var computeKinds = map[infra.Kind]bool{
 
 // subject is how a finding names a resource: "node pool `gpu`".
 func subject(r *infra.Resource) string {
-	return kindNoun(r.Kind) + " " + code(displayName(r))
+	return kindNoun(r.Kind) + " " + code(planparse.ShownName(displayName(r)))
 }
 
 // displayName is the resource's own name (pool name, VM name), else the
@@ -117,6 +117,10 @@ func skuName(s *infra.Side) string {
 	return primary(s).Name
 }
 
+// shownSKU is skuName as a finding quotes it: by the allow-list of
+// planparse.ShownName (rules read the SKU itself).
+func shownSKU(s *infra.Side) string { return planparse.ShownName(skuName(s)) }
+
 // skuText is "Standard_NC6s_v3 (1 x V100)" or "Standard_D16s_v5 (no GPU)".
 func skuText(s *infra.Side) string {
 	t := make(sentence, 0, 48)
@@ -126,7 +130,7 @@ func skuText(s *infra.Side) string {
 
 // sku adds skuText(s).
 func (t *sentence) sku(s *infra.Side) {
-	name := skuName(s)
+	name := shownSKU(s)
 	if name == "" {
 		name = "an unknown SKU"
 	}
@@ -268,10 +272,11 @@ func str(v planparse.Value, path ...any) string {
 }
 
 // isDisplayable reports whether a value is worth quoting to a reviewer:
-// known, not secret, short.
+// known, not secret, short, and safe to show by its form
+// (planparse.ShownName: a name, never text).
 func isDisplayable(v planparse.Value) bool {
 	s, ok := v.Str()
-	return ok && !v.IsSensitive() && !v.IsUnknown() && len(s) <= 80
+	return ok && !v.IsSensitive() && !v.IsUnknown() && len(s) <= 80 && planparse.ShownName(s) == s
 }
 
 // sentence builds a finding's text in one buffer: a message of many parts
@@ -299,7 +304,7 @@ func (t *sentence) code(s string) {
 // subject adds subject(r).
 func (t *sentence) subject(r *infra.Resource) {
 	t.add(kindNoun(r.Kind), " ")
-	t.code(displayName(r))
+	t.code(planparse.ShownName(displayName(r)))
 }
 
 // money adds money(v).

@@ -57,12 +57,12 @@ func (gpuPoolSKU) check(s *scope) []draft {
 		}
 		remedy := "Give it a GPU SKU"
 		if r.Before != nil && r.Before.HasGPU() {
-			remedy += fmt.Sprintf(" (it was %s)", skuName(r.Before))
+			remedy += fmt.Sprintf(" (it was %s)", shownSKU(r.Before))
 		}
 		remedy += "; if it is meant to be a CPU " + kindNoun(r.Kind) + ", drop the GPU name, labels, taints and tags so GPU workloads are not scheduled onto it."
 		out = append(out, draft{
 			address: r.Address,
-			message: fmt.Sprintf("%s declares itself GPU (%s) but gets %s, which has no GPU", subject(r), why, skuName(r.After)),
+			message: fmt.Sprintf("%s declares itself GPU (%s) but gets %s, which has no GPU", subject(r), why, shownSKU(r.After)),
 			remedy:  remedy,
 		})
 	}
@@ -107,7 +107,7 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 	a := r.After
 	var why []string
 	if n := displayName(r); mentionsGPU(n) {
-		why = append(why, "name "+n)
+		why = append(why, "name "+planparse.ShownName(n))
 	}
 	// Only the keys that match are sorted: most resources have none.
 	labels, tags := a.Labels(), a.Tags()
@@ -118,16 +118,16 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 		}
 		return mentionsGPU(k) || mentionsGPU(v) || strings.Contains(lk, "accelerator") && v != ""
 	}) {
-		why = append(why, "label "+k+"="+labels[k])
+		why = append(why, "label "+planparse.ShownName(k+"="+labels[k]))
 	}
 	if mentionsGPU(a.ImageType) {
-		why = append(why, "image "+a.ImageType)
+		why = append(why, "image "+planparse.ShownName(a.ImageType))
 	}
 	taints := append([]string(nil), a.Taints...)
 	sort.Strings(taints)
 	for _, t := range taints {
 		if mentionsGPU(t) {
-			why = append(why, "taint "+t)
+			why = append(why, "taint "+planparse.ShownName(t))
 		}
 	}
 	for _, k := range matchingKeys(tags, func(k, v string) bool {
@@ -137,7 +137,7 @@ func gpuIntent(r *infra.Resource) (string, bool) {
 		}
 		return (mentionsGPU(k) || strings.Contains(lk, "accelerator")) && !falsy(v) || hasGPUWord(v)
 	}) {
-		why = append(why, "tag "+k+"="+tags[k])
+		why = append(why, "tag "+planparse.ShownName(k+"="+tags[k]))
 	}
 	if len(why) > 3 {
 		why = why[:3]
@@ -280,9 +280,9 @@ func (requiredTags) check(s *scope) []draft {
 // gpuLossRemedy says how to get the GPUs back, without pointing at a SKU
 // its vendor has retired.
 func gpuLossRemedy(before *infra.Side) string {
-	back := "set the SKU back to " + skuName(before) + " or another GPU SKU"
+	back := "set the SKU back to " + shownSKU(before) + " or another GPU SKU"
 	if k := primary(before); k.Retired {
-		back = fmt.Sprintf("choose a current GPU SKU (%s was retired%s, so going back to it is not an option)", skuName(before), retiredOn(k))
+		back = fmt.Sprintf("choose a current GPU SKU (%s was retired%s, so going back to it is not an option)", shownSKU(before), retiredOn(k))
 	}
 	return "If GPU workloads still run there, " + back + "; if dropping the GPUs is intended, move those workloads first and say so in the pull request."
 }
@@ -313,7 +313,7 @@ func (retiredSKU) check(s *scope) []draft {
 			msg = msg[:0]
 			msg.subject(r)
 			msg.add(" gets ")
-			msg.code(g.SKU.Name)
+			msg.code(planparse.ShownName(g.SKU.Name))
 			msg.add(", which its vendor retired", retiredOn(g.SKU), ": new capacity on it cannot be deployed")
 			out = append(out, draft{
 				address: r.Address,
