@@ -22,7 +22,7 @@ var pulumiAdapters = map[string]adapter{
 	"aws-native:ec2:Instance":                      {KindVM, nativeInstance, true},
 	"aws-native:sagemaker:EndpointConfig":          {KindEndpointConfig, nativeEndpointConfig, true},
 	"aws-native:sagemaker:Endpoint":                {KindEndpoint, nativeEndpoint, false},
-	"google-native:container/v1:NodePool":          {KindNodePool, nativeGKENodePool, true},
+	"google-native:container:NodePool":             {KindNodePool, nativeGKENodePool, true},
 }
 
 func init() {

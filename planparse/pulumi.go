@@ -118,7 +118,9 @@ func displayType(tok string) string {
 	if len(parts) == 3 {
 		if i := strings.IndexByte(parts[1], '/'); i >= 0 {
 			mod := parts[1][:i]
-			if strings.EqualFold(parts[1][i+1:], parts[2]) {
+			// aws:s3/bucket:Bucket; a native provider's versioned module,
+			// azure-native:compute/v20240701:VirtualMachine.
+			if file := parts[1][i+1:]; strings.EqualFold(file, parts[2]) || strings.HasSuffix(parts[0], "-native") && strings.HasPrefix(file, "v") {
 				return parts[0] + ":" + mod + ":" + parts[2]
 			}
 		}
