@@ -46,8 +46,7 @@ func (r *pulumiReader) decode(st *wirePulumiState) *pulumiDecoded {
 	}
 	d := &pulumiDecoded{inputs: r.mark(pulumiObject(st.Inputs)), outputs: r.mark(pulumiObject(st.Outputs))}
 	for _, m := range []map[string]any{d.inputs, d.outputs} {
-		delete(m, "__defaults") // the bridge's list of defaulted inputs
-		delete(m, "__meta")
+		delete(m, "__meta") // the bridge's schema version
 	}
 	r.decoded[st] = d
 	return d
@@ -102,6 +101,9 @@ func (r *pulumiReader) markValue(x any) any {
 		}
 		out := make(map[string]any, len(t))
 		for k, e := range t {
+			if k == "__defaults" {
+				continue // the bridge's list of defaulted inputs, at any depth
+			}
 			out[k] = r.markValue(e)
 		}
 		return out

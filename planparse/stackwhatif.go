@@ -188,13 +188,13 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): %v", i, c.ID, err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + stackWhatIfHint}
 		}
-		scope, setting := unmanageSetting(props, typ)
 		switch ct {
 		case "delete":
-			ch.Reason = fmt.Sprintf("it is no longer in the stack's template, and the stack's actionOnUnmanage (%s: %s) deletes it", scope, orText(setting, "delete"))
+			ch.Reason = "it is no longer in the stack's template, and the stack deletes it" + unmanageSetting(props, typ, ct)
 		case "detach":
 			ch.Action, ch.whatIf = ActionForget, &whatIfDiff{}
-			ch.Reason = fmt.Sprintf("it is no longer in the stack's template, and the stack's actionOnUnmanage (%s: %s) detaches it: it keeps running, and billing, outside the stack", scope, orText(setting, "detach"))
+			ch.Reason = "it is no longer in the stack's template, and the stack detaches it" + unmanageSetting(props, typ, ct) +
+				": it keeps running, and billing, outside the stack"
 		}
 		if strings.EqualFold(c.ChangeCertainty, "potential") {
 			ch.Reason = strings.TrimPrefix(ch.Reason+"; ", "; ") + "ARM marks this change potential, not certain"
@@ -206,17 +206,23 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 	return p, nil
 }
 
-// unmanageSetting is the actionOnUnmanage setting that decides what
-// happens to a resource of type typ the template no longer declares.
-func unmanageSetting(props *wireStackWhatIfProps, typ string) (scope, setting string) {
+// unmanageSetting names the actionOnUnmanage setting that makes the stack
+// delete or detach (action) a resource of type typ the template no longer
+// declares, as " (actionOnUnmanage.resources: delete)"; "" when the result
+// does not say so.
+func unmanageSetting(props *wireStackWhatIfProps, typ, action string) string {
 	a := props.ActionOnUnmanage
+	scope, setting := "resources", a.Resources
 	switch {
 	case strings.EqualFold(typ, "Microsoft.Resources/resourceGroups"):
-		return "resourceGroups", a.ResourceGroups
+		scope, setting = "resourceGroups", a.ResourceGroups
 	case strings.EqualFold(typ, "Microsoft.Management/managementGroups"):
-		return "managementGroups", a.ManagementGroups
+		scope, setting = "managementGroups", a.ManagementGroups
 	}
-	return "resources", a.Resources
+	if !strings.EqualFold(setting, action) {
+		return ""
+	}
+	return " (actionOnUnmanage." + scope + ": " + setting + ")"
 }
 
 // armDelta converts a stack what-if's property changes into the shape of a
