@@ -101,3 +101,25 @@ func TestTypoStoryAcrossTools(t *testing.T) {
 		})
 	}
 }
+
+// The Karpenter story: a NodePool whose families lose every GPU family
+// blocks as a GPU pool's typo does; the deployment that scales its GPU
+// pods from 2 to 6 is in the GPU table, not a finding.
+func TestKarpenterStory(t *testing.T) {
+	t.Parallel()
+	p, err := planparse.Parse("karpenter", parseFile(t, filepath.Join("plans", "karpenter-gpu-typo.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdict, got := storyFindings(t, p)
+	want := []storyFinding{
+		{"gpu-pool-sku", "block", "kubernetes_manifest", "gpu_nodepool"},
+		{"gpu-sku-loss", "block", "kubernetes_manifest", "gpu_nodepool"},
+	}
+	if verdict != rules.VerdictFail {
+		t.Errorf("verdict %s, want fail", verdict)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
