@@ -401,7 +401,7 @@ func terraformPath(steps []any, orig any) []any {
 		switch t := s.(type) {
 		case int:
 			out = append(out, t)
-			if l, ok := cur.([]any); ok && t < len(l) {
+			if l, ok := cur.([]any); ok && t >= 0 && t < len(l) {
 				cur = l[t]
 			} else {
 				cur = nil
