@@ -149,3 +149,27 @@ func TestRelativeDirs(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSplitUnits: splitting never panics, and a split's documents are
+// views of the input or copies of a log line's message, never empty.
+func FuzzSplitUnits(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n{\"b\":[2,\"}\"]}\n"))
+	f.Add([]byte(`{"time":"t","level":"stdout","working-dir":"/r/a","msg":"{\"format_version\":\"1.2\"}"}` + "\n" +
+		`{"time":"t","level":"stdout","working-dir":"/r/b","msg":"{}"}`))
+	f.Add([]byte("10:15:02.431 STDOUT [live/a] tofu: {\"x\":\"\\\"\"}\n10:15:02.432 INFO   done\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = MaybeUnits(data)
+		units, ok := SplitUnits(data)
+		if !ok {
+			return
+		}
+		if len(units) == 0 || len(units) > MaxUnits {
+			t.Fatalf("%d units", len(units))
+		}
+		for _, u := range units {
+			if len(u.Data) == 0 || u.Data[0] != '{' && u.Data[0] != '[' {
+				t.Fatalf("unit %q: document %q", u.Dir, u.Data)
+			}
+		}
+	})
+}
