@@ -342,7 +342,7 @@ func (r *pulumiReader) providerConfiguration() json.RawMessage {
 		keys[k] = true
 	}
 	for k := range r.config {
-		if pkg, _, ok := strings.Cut(k, ":"); ok {
+		if pkg, setting, ok := strings.Cut(k, ":"); ok && (setting == "region" || setting == "location" || setting == "zone") {
 			keys[pkg] = true
 		}
 	}
