@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,6 +222,14 @@ func TestPulumiProviderRegions(t *testing.T) {
 		if got := pc.Expressions["region"].Constant.Display(); got != want {
 			t.Errorf("%s: region %q, want %q", addr, got, want)
 		}
+	}
+	var keys []string
+	for k := range p.ProviderConfigs() {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if strings.Join(keys, " ") != "aws aws.west" {
+		t.Errorf("provider blocks %v, want the two providers (the project's own config, ml:hfToken, is none)", keys)
 	}
 	// The stack's config gives a default provider its region when no
 	// provider resource does.
