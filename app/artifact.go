@@ -160,6 +160,7 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		return nil, refuse("artifact %s holds no *.json plan file", artifact)
 	}
 	nameProjects(artifact, plans, meta)
+	plans = terragruntUnits(artifact, plans, meta) // units.go
 	for i := range plans {
 		plans[i].Single = len(plans) == 1
 	}

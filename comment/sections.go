@@ -50,7 +50,7 @@ func (v *view) gpuList() (table, *lazyItems[string]) {
 			}
 			// An endpoint configuration is how its endpoints are priced, not
 			// a fleet of its own: one row per endpoint, so GPUs add up.
-			if r.Cost.BilledVia != "" && !v.gpuIssues[k] {
+			if r.Cost.BilledVia != "" && r.Cost.BilledVia != infra.BilledViaNodes && !v.gpuIssues[k] {
 				continue
 			}
 			if v.issues[k] {

@@ -734,7 +734,14 @@ func TestSupportedTypesAllHaveAdapterTests(t *testing.T) {
 		"Microsoft.ContainerService/managedClusters/agentPools Microsoft.MachineLearningServices/workspaces/computes " +
 		// disk_price_test.go, capacity_reservation_test.go
 		"azurerm_managed_disk aws_ebs_volume google_compute_disk aws_ec2_capacity_reservation aws_ec2_capacity_block_reservation " +
-		"aws_spot_instance_request azapi_resource Microsoft.MachineLearningServices/workspaces/onlineEndpoints/deployments"
+		"aws_spot_instance_request azapi_resource Microsoft.MachineLearningServices/workspaces/onlineEndpoints/deployments " +
+		// pulumi_native_test.go
+		"azure-native:compute:VirtualMachine azure-native:compute:VirtualMachineScaleSet azure-native:containerservice:ManagedCluster " +
+		"azure-native:containerservice:AgentPool aws-native:eks:Nodegroup aws-native:ec2:Instance aws-native:sagemaker:EndpointConfig " +
+		"aws-native:sagemaker:Endpoint google-native:container:NodePool " +
+		// kubernetes_gpu_test.go
+		"kubernetes_deployment kubernetes_deployment_v1 kubernetes_stateful_set kubernetes_stateful_set_v1 kubernetes_job kubernetes_job_v1 " +
+		"kubernetes_daemonset kubernetes_daemon_set_v1 kubernetes_manifest helm_release"
 	if got := strings.Join(SupportedTypes(), " "); len(strings.Fields(got)) != len(strings.Fields(tested)) {
 		t.Errorf("SupportedTypes() = %s\nwant the %d types with adapter tests", got, len(strings.Fields(tested)))
 	}

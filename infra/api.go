@@ -293,6 +293,9 @@ func (a *analysis) resource(c *planparse.Change, ad adapter, left int) *Resource
 	if hasAfter && !same {
 		a.side(r.After, c, ad, av, after)
 	}
+	if ad.kind == KindWorkload {
+		a.viaNodes(r)
+	}
 	a.cost(r, c)
 	return r
 }
@@ -338,6 +341,10 @@ func (a *analysis) side(dst *Side, c *planparse.Change, ad adapter, v planparse.
 		}
 	}
 	for i := range s.Groups {
+		if ad.kind == KindWorkload {
+			s.Groups[i].Unpriced = nodesBill // kubernetes.go
+			continue
+		}
 		a.price(&s, &s.Groups[i])
 	}
 	if len(s.Disks) > 0 {

@@ -31,6 +31,29 @@ var skuAttributes = map[string]string{
 	"google_compute_disk":                       "type",
 	"azapi_resource":                            "body.properties.instanceType",
 
+	// Pulumi's native providers (the classic ones read as Terraform's types).
+	"azure-native:compute:VirtualMachine":          "hardwareProfile.vmSize",
+	"azure-native:compute:VirtualMachineScaleSet":  "sku.name",
+	"azure-native:containerservice:ManagedCluster": "agentPoolProfiles.vmSize",
+	"azure-native:containerservice:AgentPool":      "vmSize",
+	"aws-native:ec2:Instance":                      "instanceType",
+	"aws-native:eks:Nodegroup":                     "instanceTypes",
+	"aws-native:sagemaker:EndpointConfig":          "productionVariants.instanceType",
+	"aws-native:sagemaker:Endpoint":                "endpointConfigName",
+	"google-native:container:NodePool":             "config.machineType",
+
+	// Workloads request GPUs; a Karpenter NodePool allows instance families.
+	"kubernetes_deployment":      "spec.template.spec.container.resources.limits",
+	"kubernetes_deployment_v1":   "spec.template.spec.container.resources.limits",
+	"kubernetes_stateful_set":    "spec.template.spec.container.resources.limits",
+	"kubernetes_stateful_set_v1": "spec.template.spec.container.resources.limits",
+	"kubernetes_daemonset":       "spec.template.spec.container.resources.limits",
+	"kubernetes_daemon_set_v1":   "spec.template.spec.container.resources.limits",
+	"kubernetes_job":             "spec.template.spec.container.resources.limits",
+	"kubernetes_job_v1":          "spec.template.spec.container.resources.limits",
+	"kubernetes_manifest":        "manifest.spec (resources.limits, or a NodePool's requirements)",
+	"helm_release":               "values (resources.limits)",
+
 	"Microsoft.Compute/virtualMachines":                                        "properties.hardwareProfile.vmSize",
 	"Microsoft.Compute/virtualMachineScaleSets":                                "sku.name",
 	"Microsoft.ContainerService/managedClusters":                               "properties.agentPoolProfiles.vmSize",

@@ -16,7 +16,8 @@ func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.json"))
 	fixtures, _ := filepath.Glob("testdata/*.json")
 	whatifs, _ := filepath.Glob("testdata/whatif/*.json")
-	fixtures = append(append(fixtures, whatifs...), actionsFixture)
+	others, _ := filepath.Glob("testdata/*/*.json") // Pulumi previews, stack what-ifs
+	fixtures = append(append(append(fixtures, whatifs...), others...), actionsFixture)
 	for _, path := range append(seeds, fixtures...) {
 		if data, err := os.ReadFile(path); err == nil && len(data) < 256<<10 {
 			f.Add(data)

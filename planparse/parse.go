@@ -121,6 +121,16 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 			w.notes.learn(secrets)
 			return parseWhatIf(name, wi, secrets) // whatif.go
 		}
+		if pd, ok := pulumiDoc(w); ok {
+			secrets := newSecretSet()
+			w.notes.learn(secrets)
+			return parsePulumi(name, pd, secrets) // pulumi.go
+		}
+		if sd, ok := stackWhatIfDoc(data); ok {
+			secrets := newSecretSet()
+			w.notes.learn(secrets)
+			return parseStackWhatIf(name, sd, secrets) // stackwhatif.go
+		}
 		return nil, orWhatIfHint(notPlan(name, w))
 	}
 	// terraform-json's own format_version check.

@@ -24,6 +24,7 @@ func (r redactor) extra(doc map[string]any) {
 	}
 	r.armError(obj(doc["error"]))
 	r.armError(obj(obj(doc["properties"])["error"]))
+	r.inputs(doc) // redact_inputs.go: Pulumi previews, stack what-ifs
 }
 
 // armError hides secrets in a failed what-if's messages, as the review's

@@ -272,14 +272,16 @@ func (c *Config) environments() map[string]EnvironmentConfig {
 // File is the name the config was parsed from, or "" for DefaultConfig.
 func (c *Config) File() string { return c.file }
 
-// Project returns the declared project of that name.
+// Project returns the declared project of that name, else the one whose
+// directory is name (a Terragrunt unit named by its directory), or ends
+// in it when only one does.
 func (c *Config) Project(name string) (ProjectConfig, bool) {
 	for _, p := range c.Projects {
 		if p.Name == name {
 			return p, true
 		}
 	}
-	return ProjectConfig{}, false
+	return c.projectInDirectory(name) // units.go
 }
 
 // DefaultPlanWorkflow is the plan workflow of a config that names none.

@@ -349,8 +349,8 @@ func (unpricedSKU) check(s *scope) []draft {
 	var index map[[3]string]*unpricedGroup
 	for _, c := range s.changedResources() {
 		r := c.r
-		if len(r.Cost.Unpriced) == 0 {
-			continue
+		if len(r.Cost.Unpriced) == 0 || r.Cost.BilledVia == infra.BilledViaNodes {
+			continue // a Kubernetes resource bills through its nodes
 		}
 		for i, u := range r.Cost.Unpriced {
 			if slices.ContainsFunc(r.Cost.Unpriced[:i], func(v infra.Unpriced) bool { return sameSKUKey(u, v) }) {
@@ -480,6 +480,9 @@ func (allowedSKUs) check(s *scope) []draft {
 	out := s.spare()
 	for _, c := range s.changedResources() {
 		r := c.r
+		if r.Cost.BilledVia == infra.BilledViaNodes {
+			continue // GPU requests and NodePool families are no SKUs
+		}
 		old := map[string]bool{}
 		if r.Before != nil {
 			old[strings.ToLower(r.Before.SKU)] = true

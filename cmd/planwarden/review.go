@@ -11,7 +11,6 @@ import (
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/comment/plaintext"
-	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 )
@@ -31,8 +30,12 @@ const reviewUsage = `usage: planwarden review [--config FILE] [--environment ENV
 
 Reviews each PLAN.json (the output of terraform show -json, or an ARM what-if
 result of az deployment group|sub what-if --result-format FullResourcePayloads
---no-pretty-print --output json for Bicep and ARM templates; - reads standard
-input) as one project: plans and what-if files may be mixed in one review. --project and --environment may be repeated: the Nth
+--no-pretty-print --output json for Bicep and ARM templates, or of az
+stack-whatif for Deployment Stacks, or pulumi preview --json; - reads standard
+input) as one project. A file of terragrunt run --all -- show -json output is
+one project per unit, named by its directory (else file#n); a directory
+(terragrunt --json-out-dir) is one project per plan file under it, named by its
+path: plans and what-if files may be mixed in one review. --project and --environment may be repeated: the Nth
 applies to the Nth plan; a single --environment applies to all. A project
 without --project is named after its file.
 
@@ -122,7 +125,13 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mapped := make([][]byte, 0, len(files)) // each input's mapping, nil when read
 	seen := map[string]bool{}
 	stdinUsed := false
-	for i, f := range files {
+	toRead, err := expandArgs(files) // units.go: --json-out-dir trees
+	if err != nil {
+		fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+		return exitUsage
+	}
+	for _, a := range toRead {
+		i, f := a.arg, a.path
 		if f == "-" {
 			if stdinUsed {
 				fmt.Fprintln(stderr, "planwarden review: - (standard input) given more than once")
@@ -135,41 +144,51 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "planwarden review: read %s: %v\n", f, errors.Unwrap(err))
 			return exitUsage
 		}
-		plan, err := planparse.Parse(displayName(f), data)
+		base := projectName(f, i)
+		if i < len(projects) {
+			base = projects[i]
+		}
+		if a.name != "" {
+			base = a.name
+		}
+		plans, err := parsePlans(displayName(f), base, data) // units.go: a plan per Terragrunt unit
 		if err != nil {
 			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
 			return exitUsage
 		}
-		if !isMapped {
-			data = nil
+		if !isMapped || len(plans) > 1 {
+			data = nil // a unit's ranges are not the file's
 		}
-		// prior_state and planned_values are read again only for infra's
-		// few lookups: their pages go back to the system until then, and
-		// again as infra goes and once it is done (Release below).
-		releasePages(data, plan.SparseRanges())
-		mapped = append(mapped, data)
-		in := review.Input{Name: projectName(f, i), Plan: plan}
-		if i < len(projects) {
-			in.Name = projects[i]
+		for _, np := range plans {
+			plan := np.plan
+			// prior_state and planned_values are read again only for infra's
+			// few lookups: their pages go back to the system until then, and
+			// again as infra goes and once it is done (Release below).
+			releasePages(data, plan.SparseRanges())
+			mapped = append(mapped, data)
+			in := review.Input{Name: base, Plan: plan}
+			if np.name != "" {
+				in.Name = np.name
+			}
+			if seen[in.Name] {
+				fmt.Fprintf(stderr, "planwarden review: two plans are named %q; name them with --project\n", in.Name)
+				return exitUsage
+			}
+			seen[in.Name] = true
+			given := ""
+			switch {
+			case len(envs) == 1:
+				given = envs[0]
+			case len(envs) > 1:
+				given = envs[i]
+			}
+			in.Environment = projectEnvironment(cfg, in.Name, given, stderr)
+			if in.ProviderUpgrades, err = locks.upgrades(i, f); err != nil {
+				fmt.Fprintf(stderr, "planwarden review: %v\n", err)
+				return exitUsage
+			}
+			inputs = append(inputs, in)
 		}
-		if seen[in.Name] {
-			fmt.Fprintf(stderr, "planwarden review: two plans are named %q; name them with --project\n", in.Name)
-			return exitUsage
-		}
-		seen[in.Name] = true
-		given := ""
-		switch {
-		case len(envs) == 1:
-			given = envs[0]
-		case len(envs) > 1:
-			given = envs[i]
-		}
-		in.Environment = projectEnvironment(cfg, in.Name, given, stderr)
-		if in.ProviderUpgrades, err = locks.upgrades(i, f); err != nil {
-			fmt.Fprintf(stderr, "planwarden review: %v\n", err)
-			return exitUsage
-		}
-		inputs = append(inputs, in)
 	}
 	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Digests: *digests, Release: func(i int) {
 		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
