@@ -49,7 +49,7 @@ func (a *App) completeCheck(ctx context.Context, gh Publisher, repo Repo, check 
 	if len(ann) > maxAnnotations {
 		ann = ann[:maxAnnotations]
 	}
-	first := portAnnotations(ann[:min(len(ann), maxAnnotationsBatch)])
+	first := ann[:min(len(ann), maxAnnotationsBatch)]
 	cr := CheckRun{
 		ID: check.ID, Name: orDefault(check.Name, CheckName), HeadSHA: check.HeadSHA, Status: "completed", Conclusion: out.Conclusion,
 		Title: clamp(out.Title, maxCheckTitle), Summary: clamp(out.Summary, comment.MaxCheckBytes), Text: clamp(out.Text, comment.MaxCheckBytes),
@@ -68,20 +68,12 @@ func (a *App) completeCheck(ctx context.Context, gh Publisher, repo Repo, check 
 	}
 	for i := len(first); i < len(ann); i += maxAnnotationsBatch {
 		more := cr
-		more.Annotations = portAnnotations(ann[i:min(len(ann), i+maxAnnotationsBatch)])
+		more.Annotations = ann[i:min(len(ann), i+maxAnnotationsBatch)]
 		if err := gh.UpdateCheckRun(ctx, repo, more); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func portAnnotations(in []comment.Annotation) []port.Annotation {
-	out := make([]port.Annotation, len(in))
-	for i, a := range in {
-		out[i] = port.Annotation(a)
-	}
-	return out
 }
 
 // upsertComment edits planwarden's one comment on the PR (found by id,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -47,28 +48,29 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 			return a.refuse(ctx, c, fmt.Sprintf("project %s deploys to %s, not %s; %s destroys one environment at a time.", code(p), code(e), code(env), "`/destroy-staging`"))
 		}
 	}
-	t := Thread{ID: id, Command: "destroy-staging", By: c.sender, At: a.now(), Projects: projects, Environment: env,
-		Workflow: wf, Ref: branch, Stage: comment.DestroyAwaiting, ConfirmByOther: cfg.ConfirmByOther(env)}
+	d := &record.DestroyThread{Projects: projects, Environment: env, Dispatch: record.Dispatch{Workflow: wf, Ref: branch},
+		Stage: record.DestroyAwaiting, ConfirmByOther: cfg.ConfirmByOther(env)}
+	t := record.Thread{ID: id, By: c.sender, At: a.now(), Destroy: d}
 	for _, p := range st.Projects {
 		if p.Environment != env || len(projects) > 0 && !slices.Contains(projects, p.Name) {
 			continue
 		}
-		if t.PlanRun.ID == 0 {
-			t.PlanRun = ThreadRun{ID: p.RunID, URL: p.RunURL}
+		if d.PlanRun.ID == 0 {
+			d.PlanRun = record.ThreadRun{ID: p.RunID, URL: p.RunURL}
 		}
 		for _, r := range p.Resources {
-			if len(t.Resources) < maxResourceList {
-				t.Resources = append(t.Resources, r)
+			if len(d.Resources) < maxResourceList {
+				d.Resources = append(d.Resources, r)
 			} else {
-				t.More++
+				d.More++
 			}
 		}
-		t.More += p.More
+		d.More += p.More
 	}
-	if len(t.Resources) == 0 && len(projects) == 0 {
+	if len(d.Resources) == 0 && len(projects) == 0 {
 		for _, p := range cfg.Projects {
 			if p.Environment == env {
-				t.Declared = append(t.Declared, p.Name)
+				d.Declared = append(d.Declared, p.Name)
 			}
 		}
 	}
@@ -77,15 +79,14 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	}
 	// One request waits at a time: a newer one replaces those still waiting.
 	for _, old := range st.Threads {
-		if old.Command == "destroy-staging" && old.Stage == comment.DestroyAwaiting {
-			old.Stage = comment.DestroySuperseded
-			if err := a.saveThread(ctx, c, old); err != nil {
+		if old.Destroy != nil && old.Destroy.Stage == record.DestroyAwaiting {
+			if err := a.saveThread(ctx, c, old.WithStage(record.DestroySuperseded)); err != nil {
 				return err
 			}
 		}
 	}
 	logger(ctx).Info("destroy asks for confirmation", "environment", env, "thread", id)
-	return a.postThread(ctx, c, cfg, t, replyBody(t), nil)
+	return a.postThread(ctx, c, cfg, t, comment.Reply(t), nil)
 }
 
 // destroyTarget splits the arguments into the environment (the first
@@ -131,48 +132,49 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	if err != nil {
 		return err
 	}
-	var t Thread
+	var t record.Thread
 	for i := len(st.Threads) - 1; i >= 0 && t.ID == ""; i-- {
 		switch th := st.Threads[i]; {
-		case th.Command == "destroy-staging" && th.ConfirmID == c.commentID:
+		case th.Destroy != nil && th.Destroy.ConfirmID == c.commentID:
 			// This confirmation dispatched already (a retried job): only
 			// the reply and the reaction may be missing.
-			if err := c.gh.EditComment(ctx, c.repo, th.ReplyID, replyBody(th)); err != nil {
+			if err := c.gh.EditComment(ctx, c.repo, th.ReplyID, comment.Reply(th)); err != nil {
 				return err
 			}
 			return c.gh.React(ctx, c.repo, c.commentID, "rocket")
-		case th.Command == "destroy-staging" && th.Stage == comment.DestroyAwaiting:
+		case th.Destroy != nil && th.Destroy.Stage == record.DestroyAwaiting:
 			t = th
 		}
 	}
 	switch {
 	case t.ID == "":
 		return a.refuse(ctx, c, "there is no `/destroy-staging` on this pull request waiting for a confirmation. Ask first with `/destroy-staging [environment] [project...]`.")
-	case a.now().After(t.At.Add(confirmWindow)):
-		t.Stage = comment.DestroyExpired
-		if err := a.saveThread(ctx, c, t); err != nil {
+	case a.now().After(t.Deadline()):
+		if err := a.saveThread(ctx, c, t.WithStage(record.DestroyExpired)); err != nil {
 			return err
 		}
 		return a.refuse(ctx, c, fmt.Sprintf("the request of %s lapsed at %s (confirmations are taken for 10 minutes); nothing was destroyed. Ask again with `/destroy-staging`.",
-			code(t.By), t.At.Add(confirmWindow).UTC().Format("15:04 UTC")))
-	case t.ConfirmByOther && strings.EqualFold(t.By, c.sender):
-		return a.refuse(ctx, c, fmt.Sprintf("someone other than %s must confirm: the config on %s says `confirm_by: other` for %s.", code(t.By), code(branch), code(t.Environment)))
+			code(t.By), t.Deadline().UTC().Format("15:04 UTC")))
+	case t.Destroy.ConfirmByOther && strings.EqualFold(t.By, c.sender):
+		return a.refuse(ctx, c, fmt.Sprintf("someone other than %s must confirm: the config on %s says `confirm_by: other` for %s.", code(t.By), code(branch), code(t.Destroy.Environment)))
 	}
+	d := *t.Destroy
+	t.Destroy = &d
 	// The config may have changed since the request: ask it again.
-	wf, reason := destroyable(cfg, t.Environment, branch)
-	if reason == "" && wf != t.Workflow {
-		reason = fmt.Sprintf("the destroy workflow of %s changed since the request (now %s); ask again with `/destroy-staging`.", code(t.Environment), code(wf))
+	wf, reason := destroyable(cfg, d.Environment, branch)
+	if reason == "" && wf != d.Dispatch.Workflow {
+		reason = fmt.Sprintf("the destroy workflow of %s changed since the request (now %s); ask again with `/destroy-staging`.", code(d.Environment), code(wf))
 	}
 	if reason != "" {
 		return a.refuse(ctx, c, reason)
 	}
-	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "head_ref": pr.HeadRef, "environment": t.Environment,
-		"projects": strings.Join(t.Projects, " "), "correlation_id": t.ID}
+	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "head_ref": pr.HeadRef, "environment": d.Environment,
+		"projects": strings.Join(d.Projects, " "), "correlation_id": t.ID}
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, branch, inputs); err != nil {
 		return a.dispatchFailed(ctx, c, wf, branch, inputs, err)
 	}
-	logger(ctx).Info("destroy dispatched", "environment", t.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
-	t.Stage, t.ConfirmedBy, t.ConfirmID, t.Ref = comment.DestroyConfirmed, c.sender, c.commentID, branch
+	logger(ctx).Info("destroy dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
+	d.Stage, d.ConfirmedBy, d.ConfirmID, d.Dispatch.Ref = record.DestroyConfirmed, c.sender, c.commentID, branch
 	a.findThreadRun(ctx, c.gh, c.repo, &t)
 	if err := a.saveThread(ctx, c, t); err != nil {
 		return err
@@ -181,7 +183,7 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 }
 
 // saveThread stores a thread that moved on and edits its reply.
-func (a *App) saveThread(ctx context.Context, c command, t Thread) error {
+func (a *App) saveThread(ctx context.Context, c command, t record.Thread) error {
 	if _, err := a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool {
 		old := findThread(st, t.ID)
 		if old == nil {
@@ -195,5 +197,5 @@ func (a *App) saveThread(ctx context.Context, c command, t Thread) error {
 	if t.ReplyID == 0 {
 		return nil
 	}
-	return c.gh.EditComment(ctx, c.repo, t.ReplyID, replyBody(t))
+	return c.gh.EditComment(ctx, c.repo, t.ReplyID, comment.Reply(t))
 }

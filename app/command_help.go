@@ -8,6 +8,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 )
 
 // /planwarden help: the commands the default branch's config allows, and
@@ -50,5 +51,5 @@ func (a *App) processHelp(ctx context.Context, c command) error {
 	if err := c.gh.React(ctx, c.repo, c.commentID, "eyes"); err != nil {
 		return err
 	}
-	return a.postThread(ctx, c, cfg, Thread{ID: h.Thread, Command: "help", By: c.sender, At: a.now()}, h.Markdown(), nil)
+	return a.postThread(ctx, c, cfg, record.Thread{ID: h.Thread, By: c.sender, At: a.now(), Note: &record.Note{Command: "help"}}, h.Markdown(), nil)
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
-	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
 )
@@ -62,7 +62,7 @@ func (a *App) processOverride(ctx context.Context, c command) error {
 		}
 		return a.refuse(ctx, c, fmt.Sprintf("there is no review of %s (the head of #%d) yet, so there is nothing to override. Wait for the plan workflow, then try again.", short(pr.HeadSHA), pr.Number))
 	case rule == "":
-		return a.answer(ctx, c, cfg, "override-info", "eyes", findingList(cfg, subjectsOf(st), grantsOf(st), len(projectsOf(subjectsOf(st))) > 1))
+		return a.answer(ctx, c, cfg, "override-info", "eyes", findingList(cfg, st.Blocking, st.Grants, len(projectsOf(st.Blocking)) > 1))
 	}
 	return a.grantOverride(ctx, c, pr, cfg, st, rule, address, reason)
 }
@@ -70,8 +70,8 @@ func (a *App) processOverride(ctx context.Context, c command) error {
 // overrideHandledBefore finishes an /override whose job ran before (a
 // retry): its reply is there; a recorded or revoked override still needs
 // its review.
-func (a *App) overrideHandledBefore(ctx context.Context, c command, pr PullRequest, st PRState, prior *Thread, err error) error {
-	if err != nil || prior.Command != "override" || st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
+func (a *App) overrideHandledBefore(ctx context.Context, c command, pr PullRequest, st PRState, prior *record.Thread, err error) error {
+	if err != nil || prior.Command() != "override" || st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
 		return err
 	}
 	return a.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
@@ -80,9 +80,9 @@ func (a *App) overrideHandledBefore(ctx context.Context, c command, pr PullReque
 // grantOverride records the commenter's override of the blocking findings
 // of rule (at address, or all) they may override, and reviews again.
 func (a *App) grantOverride(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, st PRState, rule, address, reason string) error {
-	var match []trust.Subject
-	for _, s := range subjectsOf(st) {
-		if s.Finding.Rule == rule && (address == "" || s.Finding.Address == address) {
+	var match []record.Blocking
+	for _, s := range st.Blocking {
+		if s.Rule == rule && (address == "" || s.Address == address) {
 			match = append(match, s)
 		}
 	}
@@ -115,7 +115,7 @@ func (a *App) grantOverride(ctx context.Context, c command, pr PullRequest, cfg 
 	}
 	unlock := a.locks.lock(c.job.GroupKey())
 	_, err = a.updatePR(ctx, c.job.GroupKey(), func(st *PRState) (bool, error) {
-		st.Grants = storedGrants(recordGrants(grantsOf(*st), d.grants))
+		st.Grants = recordGrants(st.Grants, d.grants)
 		return true, nil
 	})
 	unlock()
@@ -124,7 +124,7 @@ func (a *App) grantOverride(ctx context.Context, c command, pr PullRequest, cfg 
 	}
 	logger(ctx).Info("override recorded", "rule", rule, "sender", c.sender, "findings", len(d.grants))
 	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(c.sender), where, short(pr.HeadSHA))
-	if projects := projectsOf(subjectsOf(st)); len(projects) > 1 {
+	if projects := projectsOf(st.Blocking); len(projects) > 1 {
 		var in []string
 		for _, g := range d.grants {
 			if !slices.Contains(in, g.Project) {
@@ -166,7 +166,7 @@ func (a *App) revokeOverride(ctx context.Context, c command, pr PullRequest, cfg
 	var n int
 	st, err := a.updatePR(ctx, c.job.GroupKey(), func(st *PRState) (bool, error) {
 		n = len(st.Grants)
-		st.Grants = slices.DeleteFunc(st.Grants, func(g port.Grant) bool {
+		st.Grants = slices.DeleteFunc(st.Grants, func(g record.Grant) bool {
 			return g.Rule == rule && (address == "" || g.Address == address)
 		})
 		return len(st.Grants) < n, nil
@@ -199,6 +199,6 @@ func (a *App) answer(ctx context.Context, c command, cfg *rules.Config, kind, re
 	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
 		return err
 	}
-	t := Thread{ID: job.ThreadID(c.job.PR, c.commentID), Command: kind, By: c.sender, At: a.now()}
+	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: a.now(), Note: &record.Note{Command: kind}}
 	return a.postThread(ctx, c, cfg, t, comment.Note(t.ID, kind, text), nil)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -36,14 +38,14 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 		return err
 	}
 	if prior != nil { // dispatched before a failure: do not dispatch twice
-		return a.postThread(ctx, c, cfg, *prior, replyBody(*prior), nil)
+		return a.postThread(ctx, c, cfg, *prior, comment.Reply(*prior), nil)
 	}
 	projects, reason := commandProjects(cfg, st, c.args)
 	if reason != "" {
 		return a.refuse(ctx, c, reason)
 	}
 	wf := path.Base(cfg.PlanWorkflowPaths()[0])
-	t := Thread{ID: id, Command: "plan", By: c.sender, At: a.now(), Projects: projects, Workflow: wf, Ref: pr.HeadRef}
+	t := record.Thread{ID: id, By: c.sender, At: a.now(), Plan: &record.PlanThread{Projects: projects, Dispatch: record.Dispatch{Workflow: wf, Ref: pr.HeadRef}}}
 	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "projects": strings.Join(projects, " "), "correlation_id": id}
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, pr.HeadRef, inputs); err != nil {
 		return a.dispatchFailed(ctx, c, wf, pr.HeadRef, inputs, err)
@@ -68,7 +70,7 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 	if err := c.gh.React(ctx, c.repo, c.commentID, "rocket"); err != nil {
 		logger(ctx).Warn("could not react", "err", err)
 	}
-	return a.postThread(ctx, c, cfg, t, replyBody(t), func(st *PRState) {
+	return a.postThread(ctx, c, cfg, t, comment.Reply(t), func(st *PRState) {
 		if check.ID != 0 && st.HeadSHA == pr.HeadSHA {
 			st.CheckRunID = check.ID
 		}
@@ -79,7 +81,7 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 // prior is the thread when this command was handled before (a redelivered
 // or retried job): with a reply it is done; without one, its dispatch
 // happened and only the reply is left.
-func (a *App) openThread(ctx context.Context, c command) (st PRState, id string, prior *Thread, err error) {
+func (a *App) openThread(ctx context.Context, c command) (st PRState, id string, prior *record.Thread, err error) {
 	st, _, err = a.store.PR(ctx, c.job.GroupKey())
 	id = job.ThreadID(c.job.PR, c.commentID)
 	if t := findThread(&st, id); err == nil && t != nil {
@@ -91,7 +93,7 @@ func (a *App) openThread(ctx context.Context, c command) (st PRState, id string,
 
 // recordDispatch remembers a thread right after its dispatch, before
 // anything else can fail, so a retried job does not dispatch again.
-func (a *App) recordDispatch(ctx context.Context, c command, t Thread) error {
+func (a *App) recordDispatch(ctx context.Context, c command, t record.Thread) error {
 	_, err := a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool {
 		if findThread(st, t.ID) == nil {
 			addThread(st, t)
@@ -103,7 +105,7 @@ func (a *App) recordDispatch(ctx context.Context, c command, t Thread) error {
 
 // postThread replies for a new thread, records it, and hides the replies
 // it supersedes.
-func (a *App) postThread(ctx context.Context, c command, cfg *rules.Config, t Thread, body string, also func(st *PRState)) error {
+func (a *App) postThread(ctx context.Context, c command, cfg *rules.Config, t record.Thread, body string, also func(st *PRState)) error {
 	id, err := c.gh.CreateComment(ctx, c.repo, c.job.PR, body)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
+	"github.com/planwarden/planwarden/record"
 )
 
 // issue_comment created: the slash commands /plan, /destroy-staging,
@@ -83,7 +84,7 @@ func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string
 	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
 		return err
 	}
-	t := Thread{ID: job.ThreadID(c.job.PR, c.commentID), Command: "refused", By: c.sender, At: a.now()}
+	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: a.now(), Note: &record.Note{Command: "refused"}}
 	id, err := c.gh.CreateComment(ctx, c.repo, c.job.PR, comment.Refusal(t.ID, c.name, reason))
 	if err != nil {
 		return err

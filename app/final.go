@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/planwarden/planwarden/app/github"
-	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 )
 
 // The error model. Every step returns a value and an error, nothing else.
@@ -24,7 +24,7 @@ import (
 type Final struct {
 	Title       string
 	Summary     string
-	Annotations []comment.Annotation
+	Annotations []record.Annotation
 	Err         error
 }
 

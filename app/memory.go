@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -272,7 +273,8 @@ func (s *MemoryStore) PR(_ context.Context, key string) (PRState, bool, error) {
 	if !ok || !s.now().Before(p.expires) {
 		return PRState{}, false, nil
 	}
-	return p.st, true, nil
+	st, err := stateCopy(p.st)
+	return st, err == nil, err
 }
 
 // PutPR stores st under key for ttl if the stored version is st.Version.
@@ -292,8 +294,24 @@ func (s *MemoryStore) PutPR(_ context.Context, key string, st PRState, ttl time.
 		return fmt.Errorf("put pr %s at version %d (stored: %d): %w", key, st.Version, stored, ErrConflict)
 	}
 	st.Version++
-	s.prs[key] = memPR{st: st, expires: now.Add(ttl)}
+	kept, err := stateCopy(st)
+	if err != nil {
+		return fmt.Errorf("put pr %s: %w", key, err)
+	}
+	s.prs[key] = memPR{st: kept, expires: now.Add(ttl)}
 	return nil
+}
+
+// stateCopy is st as a store that serializes it gives it back: nothing of
+// it is shared with the caller's copy.
+func stateCopy(st PRState) (PRState, error) {
+	data, err := json.Marshal(st)
+	if err != nil {
+		return PRState{}, err
+	}
+	var out PRState
+	err = json.Unmarshal(data, &out)
+	return out, err
 }
 
 // sweep drops expired entries every 1024 writes, so memory stays bounded

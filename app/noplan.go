@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/trust"
 )
 
@@ -105,11 +106,11 @@ func (a *App) processBaseChange(ctx context.Context, gh reviewer, job Job) error
 	cfgOK := cfgErr == nil
 	key := job.GroupKey()
 	unlock := a.locks.lock(key)
-	var keep []trust.Run
+	var keep []record.Run
 	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
 		keep = nil
 		if st.HeadSHA == pr.HeadSHA && cfgOK {
-			for _, r := range runsOf(*st) {
+			for _, r := range st.Runs {
 				if ok, why := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
 					keep = append(keep, r)
 				} else {
@@ -120,7 +121,7 @@ func (a *App) processBaseChange(ctx context.Context, gh reviewer, job Job) error
 		if len(keep) == len(st.Runs) && st.HeadSHA == pr.HeadSHA {
 			return false, nil
 		}
-		st.HeadSHA, st.Runs = pr.HeadSHA, storedRuns(keep)
+		st.HeadSHA, st.Runs = pr.HeadSHA, keep
 		if len(keep) == 0 {
 			st.RunID, st.Blocking, st.Conclusion = 0, nil, ""
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -16,7 +17,7 @@ import (
 // Overrides of blocking findings. Two ways in:
 //   - `/override RULE [ADDRESS] -- reason`, authorized against the base
 //     branch's config (users, teams), recorded in PRState as one grant per
-//     finding it covers (trust.Grant: the finding's digest and
+//     finding it covers (record.Grant: the finding's digest and
 //     environment);
 //   - a label the config lists for a rule, live: while the PR carries it,
 //     added by someone GitHub's issue events name (labelAdders).
@@ -35,7 +36,7 @@ const maxGrants = 100
 // grants as they stand now, then its override labels on the blocking
 // findings still left. blocking are the review's overridable blocking
 // findings, for /override.
-func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []trust.Subject, error) {
+func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []record.Blocking, error) {
 	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
 	start := a.cfg.Now()
 	report := review.Build(col.inputs, opt)
@@ -43,11 +44,11 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, c
 		a.cfg.ObserveReview(a.cfg.Now().Sub(start), col.planBytes...)
 	}
 	subjects := trust.Subjects(cfg, reportFindings(report), projectEnvs(report))
-	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, grantsOf(st)))
+	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, st.Grants))
 	if err != nil {
 		return nil, nil, err
 	}
-	d := trust.Judge(cfg, subjects, grantsOf(st), people)
+	d := trust.Judge(cfg, subjects, st.Grants, people)
 	notes := slices.Clone(col.notes)
 	for _, g := range d.Standing {
 		if !g.Counts {
@@ -59,7 +60,7 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, c
 	}
 	ovs := d.Overrides
 	for i := range ovs {
-		ovs[i].Reason = givenOn(ovs[i], grantsOf(st), pr.HeadSHA)
+		ovs[i].Reason = givenOn(ovs[i], st.Grants, pr.HeadSHA)
 	}
 	adders, err := labelAdders(ctx, gh, cfg, repo, pr)
 	if err != nil {
@@ -76,7 +77,7 @@ func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, c
 
 // givenOn is an applied override's reason, saying which commit its grants
 // were given on.
-func givenOn(o rules.Override, grants []trust.Grant, head string) string {
+func givenOn(o rules.Override, grants []record.Grant, head string) string {
 	var on []string
 	moved := false
 	for _, g := range grants {
@@ -226,17 +227,17 @@ func knownRule(cfg *rules.Config, rule string) bool {
 // label already overrides while it is there: recording it would outlive
 // the label), and the findings denied, with why.
 type grantDecision struct {
-	grants          []trust.Grant
-	byLabel, denied []trust.Subject
+	grants          []record.Grant
+	byLabel, denied []record.Blocking
 	whyNot          []string
 }
 
 // decideGrants checks the commenter's authority over each matched finding
 // where it is, asking GitHub only about the teams that matter.
-func (a *App) decideGrants(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, match []trust.Subject, rule, reason string) (grantDecision, error) {
+func (a *App) decideGrants(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, match []record.Blocking, rule, reason string) (grantDecision, error) {
 	ask := map[string][]string{}
 	for _, s := range match {
-		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []trust.Grant{{Rule: rule, Environment: s.Environment, By: c.sender}}))
+		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []record.Grant{{Rule: rule, Environment: s.Environment, By: c.sender}}))
 	}
 	people, err := a.people(ctx, c.gh, cfg, pr.Author, ask)
 	if err != nil {
@@ -247,8 +248,8 @@ func (a *App) decideGrants(ctx context.Context, c command, pr PullRequest, cfg *
 		why := trust.Check(cfg, s, c.sender, reason, people)
 		switch {
 		case why == "":
-			d.grants = append(d.grants, trust.Grant{Rule: rule, Project: s.Finding.Project, Address: s.Finding.Address, Environment: s.Environment,
-				Digest: rules.FindingDigest(s.Finding), By: c.sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
+			d.grants = append(d.grants, record.Grant{Rule: rule, Project: s.Project, Address: s.Address, Environment: s.Environment,
+				Digest: trust.Digest(s), By: c.sender, At: a.now(), Reason: clamp(reason, 500), HeadSHA: pr.HeadSHA})
 		case cfg.MayOverride(rule, s.Environment, "", nil, pr.Labels) && !strings.EqualFold(c.sender, pr.Author):
 			d.byLabel = append(d.byLabel, s)
 		default:
@@ -272,11 +273,11 @@ func mergeAsk(a, b map[string][]string) map[string][]string {
 	return a
 }
 
-func projectsOf(subjects []trust.Subject) []string {
+func projectsOf(subjects []record.Blocking) []string {
 	var out []string
 	for _, s := range subjects {
-		if !slices.Contains(out, s.Finding.Project) {
-			out = append(out, s.Finding.Project)
+		if !slices.Contains(out, s.Project) {
+			out = append(out, s.Project)
 		}
 	}
 	return out
@@ -284,9 +285,9 @@ func projectsOf(subjects []trust.Subject) []string {
 
 // recordGrants adds grants, replacing one by the same person for the same
 // finding; the oldest go beyond maxGrants.
-func recordGrants(have, add []trust.Grant) []trust.Grant {
+func recordGrants(have, add []record.Grant) []record.Grant {
 	for _, g := range add {
-		have = slices.DeleteFunc(have, func(h trust.Grant) bool {
+		have = slices.DeleteFunc(have, func(h record.Grant) bool {
 			return h.Digest == g.Digest && strings.EqualFold(h.By, g.By)
 		})
 		have = append(have, g)
@@ -299,10 +300,10 @@ func recordGrants(have, add []trust.Grant) []trust.Grant {
 
 // findingList answers `/override` alone: each blocking finding of the
 // latest review and who may override it.
-func findingList(cfg *rules.Config, subjects []trust.Subject, grants []trust.Grant, multi bool) string {
+func findingList(cfg *rules.Config, subjects []record.Blocking, grants []record.Grant, multi bool) string {
 	var b strings.Builder
 	for n, s := range subjects {
-		f := s.Finding
+		f := s
 		if n == 30 {
 			b.WriteString("- … and more: see the review comment.\n")
 			break
@@ -313,7 +314,7 @@ func findingList(cfg *rules.Config, subjects []trust.Subject, grants []trust.Gra
 		}
 		var by []string
 		for _, g := range grants {
-			if g.Digest == rules.FindingDigest(f) {
+			if g.Digest == trust.Digest(f) {
 				by = append(by, g.By)
 			}
 		}

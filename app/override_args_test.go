@@ -3,8 +3,8 @@ package app
 import (
 	"testing"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
-	"github.com/planwarden/planwarden/trust"
 )
 
 func TestOverrideArgs(t *testing.T) {
@@ -35,7 +35,7 @@ func TestOverrideArgs(t *testing.T) {
 func TestOverrideSaysWhichCommitItWasGivenOn(t *testing.T) {
 	t.Parallel()
 	o := rules.Override{Rule: "gpu-sku-loss", By: "alice", Reason: "on purpose", Digest: "d1"}
-	grants := []trust.Grant{{Digest: "d1", HeadSHA: "1111111111111111111111111111111111111111"}, {Digest: "d2", HeadSHA: "3333333333333333333333333333333333333333"}}
+	grants := []record.Grant{{Digest: "d1", HeadSHA: "1111111111111111111111111111111111111111"}, {Digest: "d2", HeadSHA: "3333333333333333333333333333333333333333"}}
 	if got := givenOn(o, grants, "1111111111111111111111111111111111111111"); got != "on purpose (given on 1111111)" {
 		t.Errorf("on its own head: reason %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -20,7 +21,7 @@ type outcome struct {
 	Title       string
 	Summary     string
 	Text        string
-	Annotations []comment.Annotation
+	Annotations []record.Annotation
 }
 
 // reviewRun is the shared pipeline of workflow_run and check_run: from a
@@ -120,9 +121,9 @@ func (a *App) publishLatest(ctx context.Context, gh reviewer, repo Repo, key str
 // records it; any other error is returned, for the job to be retried.
 func (a *App) publish(ctx context.Context, gh reviewer, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
 	run := in.run
-	var runs []trust.Run
+	var runs []record.Run
 	if st.HeadSHA == run.HeadSHA {
-		runs = runsOf(st)
+		runs = st.Runs
 	}
 	tr := trustRun(run)
 	held := slices.Contains(runs, tr)
@@ -170,9 +171,9 @@ func (a *App) publish(ctx context.Context, gh reviewer, repo Repo, key string, i
 	if st.HeadSHA != run.HeadSHA {
 		st.Blocking = nil
 	}
-	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = run.HeadSHA, in.check.ID, run.ID, storedRuns(runs)
+	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = run.HeadSHA, in.check.ID, run.ID, runs
 	if res.report != nil {
-		st.Blocking = storedSubjects(res.blocking)
+		st.Blocking = res.blocking
 		st.Projects = projectStatuses(res.report, in.cfg, res.runs)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
@@ -185,7 +186,7 @@ type result struct {
 	out      outcome
 	body     string
 	report   *review.Report
-	blocking []trust.Subject
+	blocking []record.Blocking
 	// runs are the runs the report's projects come from, by project.
 	runs map[string]comment.Run
 	// assigned is where the reviewed plans came from, when they were read.
@@ -194,7 +195,7 @@ type result struct {
 
 // evaluate reads the plans of the runs and reviews them with the PR's
 // overrides, under the base branch's config.
-func (a *App) evaluate(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []trust.Run, st PRState) (result, error) {
+func (a *App) evaluate(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []record.Run, st PRState) (result, error) {
 	if in.cfgErr != nil {
 		return result{}, in.cfgErr
 	}
@@ -207,7 +208,7 @@ func (a *App) evaluate(ctx context.Context, gh PRReader, repo Repo, in reviewIn,
 }
 
 // reviewFor reviews the runs for one PR under its base's config cfg.
-func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run, st PRState, run WorkflowRun, check CheckRun) (result, error) {
+func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []record.Run, st PRState, run WorkflowRun, check CheckRun) (result, error) {
 	col, err := a.collect(ctx, gh, repo, pr, cfg, runs)
 	if err != nil {
 		return result{}, err
@@ -255,7 +256,7 @@ func strictness(o outcome) int {
 // commit (one branch, several bases): a check belongs to the commit, so it
 // concludes with the strictest review under any of their bases' configs,
 // and says which PR's base decided it.
-func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []trust.Run, out outcome) (outcome, error) {
+func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []record.Run, out outcome) (outcome, error) {
 	prs, err := gh.ListPRsForCommit(ctx, repo, in.run.HeadSHA)
 	if err != nil {
 		return out, fmt.Errorf("list the pull requests of the commit: %w", err)
@@ -283,12 +284,12 @@ func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn
 // outcomeUnder is the outcome of the runs for another PR of the commit;
 // what ends that review for good (its base's bad config, a refused
 // artifact) is its outcome.
-func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, runs []trust.Run, in reviewIn) (outcome, error) {
+func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, runs []record.Run, in reviewIn) (outcome, error) {
 	cfg, err := a.repoConfig(ctx, gh, repo, pr.BaseRef)
 	if err != nil {
 		return finalOutcome(err)
 	}
-	var trusted []trust.Run
+	var trusted []record.Run
 	for _, r := range runs {
 		if ok, _ := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
 			trusted = append(trusted, r)

@@ -11,6 +11,7 @@ import (
 
 	jobs "github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 )
 
 // unitApp is a worker for a test that hands its function the port it
@@ -90,7 +91,7 @@ func TestCompleteCheckSendsAnnotationsFiftyAtATime(t *testing.T) {
 	var batches []int
 	gh := &fakePublisher{updateCheckRun: func(_ Repo, c CheckRun) error { batches = append(batches, len(c.Annotations)); return nil }}
 	a := unitApp(t)
-	ann := make([]comment.Annotation, 120)
+	ann := make([]record.Annotation, 120)
 	if err := a.completeCheck(context.Background(), gh, Repo{Owner: "o", Name: "r"}, CheckRun{ID: 1}, outcome{Conclusion: "failure", Title: "t", Summary: "s", Annotations: ann}, 7); err != nil {
 		t.Fatal(err)
 	}

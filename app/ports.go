@@ -28,8 +28,6 @@ type (
 	PullRequest   = port.PullRequest
 	WorkflowRun   = port.WorkflowRun
 	Artifact      = port.Artifact
-	Thread        = port.Thread
-	ThreadRun     = port.ThreadRun
 	ProjectStatus = port.ProjectStatus
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -22,51 +22,9 @@ func trustPR(repo Repo, pr PullRequest) trust.PullRequest {
 	return trust.PullRequest{Number: pr.Number, Repo: repo.String(), HeadSHA: pr.HeadSHA, Author: pr.Author}
 }
 
-func trustRun(run WorkflowRun) trust.Run {
-	return trust.Run{ID: run.ID, Attempt: max(run.Attempt, 1), Path: run.Path, Event: run.Event, HeadSHA: run.HeadSHA,
+func trustRun(run WorkflowRun) record.Run {
+	return record.Run{ID: run.ID, Attempt: max(run.Attempt, 1), Path: run.Path, Event: run.Event, HeadSHA: run.HeadSHA,
 		HeadRepo: run.HeadRepo, Conclusion: run.Conclusion}
-}
-
-// The PR's state stores trust's values in port's types (the receiver's
-// side links no review pipeline); these convert.
-
-func runsOf(st PRState) []trust.Run {
-	return mapped(st.Runs, func(r port.PlanRun) trust.Run { return trust.Run(r) })
-}
-
-func storedRuns(runs []trust.Run) []port.PlanRun {
-	return mapped(runs, func(r trust.Run) port.PlanRun { return port.PlanRun(r) })
-}
-
-func grantsOf(st PRState) []trust.Grant {
-	return mapped(st.Grants, func(g port.Grant) trust.Grant { return trust.Grant(g) })
-}
-
-func storedGrants(grants []trust.Grant) []port.Grant {
-	return mapped(grants, func(g trust.Grant) port.Grant { return port.Grant(g) })
-}
-
-// mapped returns f of each element of in, in order (never nil).
-func mapped[T, U any](in []T, f func(T) U) []U {
-	out := make([]U, 0, len(in))
-	for _, x := range in {
-		out = append(out, f(x))
-	}
-	return out
-}
-
-func subjectsOf(st PRState) []trust.Subject {
-	return mapped(st.Blocking, func(b port.BlockingFinding) trust.Subject {
-		return trust.Subject{Environment: b.Environment, Finding: rules.Finding{
-			Rule: b.Rule, Severity: rules.SeverityBlock, Project: b.Project, Address: b.Address, Message: b.Message}}
-	})
-}
-
-func storedSubjects(subjects []trust.Subject) []port.BlockingFinding {
-	return mapped(subjects, func(s trust.Subject) port.BlockingFinding {
-		f := s.Finding
-		return port.BlockingFinding{Rule: f.Rule, Project: f.Project, Address: f.Address, Message: f.Message, Environment: s.Environment}
-	})
 }
 
 // collected is what the review of a commit reads: the plans to review with
@@ -99,7 +57,7 @@ type collected struct {
 // The plans hold worker memory (col.memory) until the caller releases it;
 // when collect fails, it has released it. What the PR's author must fix
 // is a *Final.
-func (a *App) collect(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, error) {
+func (a *App) collect(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []record.Run) (collected, error) {
 	col, err := a.collectPlans(ctx, gh, repo, pr, cfg, runs)
 	if err != nil {
 		col.memory.release()
@@ -107,7 +65,7 @@ func (a *App) collect(ctx context.Context, gh PRReader, repo Repo, pr PullReques
 	return col, err
 }
 
-func (a *App) collectPlans(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []trust.Run) (collected, error) {
+func (a *App) collectPlans(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []record.Run) (collected, error) {
 	col := collected{memory: &admission{gate: a.memory}}
 	var plans []trust.Plan
 	inputs := map[string]*planparse.Plan{} // by artifact/path

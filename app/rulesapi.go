@@ -3,7 +3,7 @@ package app
 import (
 	"errors"
 
-	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -17,14 +17,14 @@ func parseConfig(file string, data []byte) (*rules.Config, error) {
 }
 
 // configAnnotations puts each config problem on its line of the file.
-func configAnnotations(err error) []comment.Annotation {
+func configAnnotations(err error) []record.Annotation {
 	var ce *rules.ConfigError
 	if !errors.As(err, &ce) {
 		return nil
 	}
-	var out []comment.Annotation
+	var out []record.Annotation
 	for _, p := range ce.Problems {
-		out = append(out, comment.Annotation{
+		out = append(out, record.Annotation{
 			Path: ce.File, StartLine: max(p.Line, 1), EndLine: max(p.Line, 1),
 			Level: "failure", Title: "planwarden config", Message: p.Message,
 		})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 )
@@ -28,51 +29,9 @@ const (
 	maxResourceList = 30
 	// maxProjectStatuses bounds the projects a PR's state remembers.
 	maxProjectStatuses = 100
-	confirmWindow      = 10 * time.Minute
 )
 
-// threadDone reports whether nothing more will happen in the thread at now, so
-// a newer reply may hide its reply. A destroy request nobody confirmed in
-// time is done.
-func threadDone(t Thread, now time.Time) bool {
-	switch t.Command {
-	case "plan":
-		return t.Run.Status == "completed"
-	case "destroy-staging":
-		switch t.Stage {
-		case comment.DestroyAwaiting:
-			return lapsed(t, now)
-		case comment.DestroyConfirmed:
-			return t.Run.Status == "completed"
-		}
-	}
-	return true
-}
-
-// lapsed reports whether a destroy request waits for a confirmation that
-// can no longer come.
-func lapsed(t Thread, now time.Time) bool {
-	return t.Command == "destroy-staging" && t.Stage == comment.DestroyAwaiting && now.After(t.At.Add(confirmWindow))
-}
-
-func runView(r ThreadRun, workflow, ref string) comment.Run {
-	return comment.Run{Workflow: workflow, Ref: ref, ID: r.ID, URL: r.URL, Status: r.Status, Conclusion: r.Conclusion}
-}
-
-// replyBody is the thread's reply.
-func replyBody(t Thread) string {
-	switch t.Command {
-	case "plan":
-		return comment.PlanReply{Thread: t.ID, By: t.By, Projects: t.Projects, Run: runView(t.Run, t.Workflow, t.Ref), Verdict: t.Verdict}.Markdown()
-	case "destroy-staging":
-		return comment.DestroyReply{Thread: t.ID, By: t.By, Environment: t.Environment, Projects: t.Projects,
-			Resources: t.Resources, More: t.More, PlanRun: runView(t.PlanRun, "", ""), Declared: t.Declared, Deadline: t.At.Add(confirmWindow),
-			ConfirmByOther: t.ConfirmByOther, Stage: t.Stage, ConfirmedBy: t.ConfirmedBy, Run: runView(t.Run, t.Workflow, t.Ref)}.Markdown()
-	}
-	return ""
-}
-
-func findThread(st *PRState, id string) *Thread {
+func findThread(st *PRState, id string) *record.Thread {
 	for i := range st.Threads {
 		if st.Threads[i].ID == id {
 			return &st.Threads[i]
@@ -82,7 +41,7 @@ func findThread(st *PRState, id string) *Thread {
 }
 
 // addThread records a thread, forgetting the oldest beyond maxThreads.
-func addThread(st *PRState, t Thread) {
+func addThread(st *PRState, t record.Thread) {
 	st.Threads = append(st.Threads, t)
 	if len(st.Threads) > maxThreads {
 		st.Threads = st.Threads[len(st.Threads)-maxThreads:]
@@ -128,8 +87,8 @@ func (a *App) hideOutdated(ctx context.Context, gh Publisher, repo Repo, pr int,
 		for _, id := range hidden {
 			if t := findThread(st, id); t != nil {
 				t.Minimized = true
-				if lapsed(*t, now) {
-					t.Stage = comment.DestroyExpired
+				if t.Lapsed(now) {
+					*t = t.WithStage(record.DestroyExpired)
 				}
 			}
 		}
@@ -144,7 +103,7 @@ func (a *App) hideOutdated(ctx context.Context, gh Publisher, repo Repo, pr int,
 // there is such a reply.
 func (a *App) hideAfterReview(ctx context.Context, gh reviewer, repo Repo, key string, pr int) {
 	st, _, err := a.store.PR(ctx, key)
-	if err != nil || !slices.ContainsFunc(st.Threads, func(t Thread) bool { return t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) }) {
+	if err != nil || !slices.ContainsFunc(st.Threads, func(t record.Thread) bool { return t.ReplyID != 0 && !t.Minimized && t.Done(a.now()) }) {
 		return
 	}
 	if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
@@ -155,9 +114,9 @@ func (a *App) hideAfterReview(ctx context.Context, gh reviewer, repo Repo, key s
 // minimizeOutdated minimizes the replies hideOutdated picks and returns
 // the ids of their threads.
 func (a *App) minimizeOutdated(ctx context.Context, gh Publisher, repo Repo, pr int, st PRState, keep string) ([]string, error) {
-	todo := map[int64]Thread{}
+	todo := map[int64]record.Thread{}
 	for _, t := range st.Threads {
-		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && threadDone(t, a.now()) {
+		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && t.Done(a.now()) {
 			todo[t.ReplyID] = t
 		}
 	}
@@ -174,9 +133,9 @@ func (a *App) minimizeOutdated(ctx context.Context, gh Publisher, repo Repo, pr 
 		if !ok || c.NodeID == "" {
 			continue
 		}
-		if lapsed(t, a.now()) { // say so before hiding it
-			t.Stage = comment.DestroyExpired
-			if err := gh.EditComment(ctx, repo, t.ReplyID, replyBody(t)); err != nil {
+		if t.Lapsed(a.now()) { // say so before hiding it
+			t = t.WithStage(record.DestroyExpired)
+			if err := gh.EditComment(ctx, repo, t.ReplyID, comment.Reply(t)); err != nil {
 				return hidden, err
 			}
 		}
@@ -201,19 +160,23 @@ func (a *App) trackRun(ctx context.Context, gh reviewer, repo Repo, run Workflow
 	}
 	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: prNum}.GroupKey()
 	defer a.locks.lock(key)()
-	var edit Thread
+	var edit record.Thread
 	_, err := a.withState(ctx, key, func(st *PRState) bool {
-		edit = Thread{}
+		edit = record.Thread{}
 		t := findThread(st, id)
-		if t == nil || t.Workflow != path.Base(run.Path) || run.HeadBranch != t.Ref || run.Event != "" && run.Event != "workflow_dispatch" {
+		if t == nil || t.Dispatched() == nil {
 			return false
 		}
-		if t.Run.ID != 0 && t.Run.ID != run.ID || t.Run.Status == "completed" && run.Status != "completed" {
+		d := t.Dispatched()
+		if d.Workflow != path.Base(run.Path) || run.HeadBranch != d.Ref || run.Event != "" && run.Event != "workflow_dispatch" {
+			return false
+		}
+		if d.Run.ID != 0 && d.Run.ID != run.ID || d.Run.Status == "completed" && run.Status != "completed" {
 			return false // another run of the thread, or an event that arrived late
 		}
-		t.Run = ThreadRun{ID: run.ID, URL: run.HTMLURL, Status: orDefault(run.Status, "queued"), Conclusion: run.Conclusion}
-		if t.Command == "plan" && run.Status == "completed" && st.RunID == run.ID && st.HeadSHA == run.HeadSHA {
-			t.Verdict = verdictOf(st.Conclusion)
+		d.Run = record.ThreadRun{ID: run.ID, URL: run.HTMLURL, Status: orDefault(run.Status, "queued"), Conclusion: run.Conclusion}
+		if t.Plan != nil && run.Status == "completed" && st.RunID == run.ID && st.HeadSHA == run.HeadSHA {
+			t.Plan.Verdict = verdictOf(st.Conclusion)
 		}
 		edit = *t
 		return true
@@ -225,13 +188,13 @@ func (a *App) trackRun(ctx context.Context, gh reviewer, repo Repo, run Workflow
 		logger(ctx).Info("run names no thread of this PR that dispatched it", "thread", id, "run", run.ID, "workflow", run.Path)
 		return nil
 	}
-	logger(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Run.Status)
+	logger(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Dispatched().Run.Status)
 	if edit.ReplyID != 0 {
-		if err := gh.EditComment(ctx, repo, edit.ReplyID, replyBody(edit)); err != nil {
+		if err := gh.EditComment(ctx, repo, edit.ReplyID, comment.Reply(edit)); err != nil {
 			return err
 		}
 	}
-	if threadDone(edit, a.now()) {
+	if edit.Done(a.now()) {
 		if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
 			a.hideOutdated(ctx, gh, repo, prNum, cfg, edit.ID)
 		}
@@ -242,15 +205,16 @@ func (a *App) trackRun(ctx context.Context, gh reviewer, repo Repo, run Workflow
 // findThreadRun looks for the run a dispatch started, by the thread id in
 // its title. Right after the dispatch GitHub has usually not created it
 // yet; the run's own workflow_run events fill it in then.
-func (a *App) findThreadRun(ctx context.Context, gh PRReader, repo Repo, t *Thread) {
-	runs, err := gh.ListWorkflowRuns(ctx, repo, t.Workflow, "workflow_dispatch", t.Ref)
+func (a *App) findThreadRun(ctx context.Context, gh PRReader, repo Repo, t *record.Thread) {
+	d := t.Dispatched()
+	runs, err := gh.ListWorkflowRuns(ctx, repo, d.Workflow, "workflow_dispatch", d.Ref)
 	if err != nil {
-		logger(ctx).Warn("could not list the dispatched workflow's runs", "workflow", t.Workflow, "err", err)
+		logger(ctx).Warn("could not list the dispatched workflow's runs", "workflow", d.Workflow, "err", err)
 		return
 	}
 	for _, r := range runs {
 		if id, _, ok := job.ThreadOfTitle(r.DisplayTitle); ok && id == t.ID {
-			t.Run = ThreadRun{ID: r.ID, URL: r.HTMLURL, Status: orDefault(r.Status, "queued"), Conclusion: r.Conclusion}
+			d.Run = record.ThreadRun{ID: r.ID, URL: r.HTMLURL, Status: orDefault(r.Status, "queued"), Conclusion: r.Conclusion}
 			return
 		}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/prose"
+	"github.com/planwarden/planwarden/record"
 )
 
 // maxPages bounds every paginated listing.
@@ -205,7 +206,7 @@ func checkOptions(c port.CheckRun) *github.CheckRunOutput {
 	return out
 }
 
-func ghAnnotation(a port.Annotation) *github.CheckRunAnnotation {
+func ghAnnotation(a record.Annotation) *github.CheckRunAnnotation {
 	end := max(a.EndLine, a.StartLine)
 	ga := &github.CheckRunAnnotation{
 		Path: github.String(a.Path), StartLine: github.Int(max(a.StartLine, 1)), EndLine: github.Int(max(end, 1)),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/planwarden/planwarden/record"
 )
 
 // CheckName is the check run planwarden owns; branch protection requires it.
@@ -107,18 +109,8 @@ type CheckRun struct {
 	Title       string
 	Summary     string
 	Text        string
-	Annotations []Annotation
+	Annotations []record.Annotation
 	CompletedAt time.Time
-}
-
-// Annotation is a check-run annotation: a message on lines of a file.
-type Annotation struct {
-	Path      string
-	StartLine int
-	EndLine   int
-	Level     string // notice, warning, failure
-	Title     string
-	Message   string
 }
 
 // IssueComment is a comment on a PR's conversation.
