@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/sync/semaphore"
+
+	"github.com/planwarden/planwarden/app/publish"
 )
 
 // DefaultMemoryBudget is the worker's memory budget when Config sets none.
@@ -76,7 +78,7 @@ func planCost(zips [][]byte) int64 {
 }
 
 // admit waits until cost fits the budget and returns the release; a cost
-// over the whole budget is a *Final saying so.
+// over the whole budget is a *publish.Final saying so.
 func (g *memoryGate) admit(ctx context.Context, cost int64) (release func(), err error) {
 	adm := &admission{gate: g}
 	if err := adm.grow(ctx, cost); err != nil {
@@ -96,13 +98,13 @@ type admission struct {
 }
 
 // grow adds cost to what the job holds, waiting for it when it does not
-// fit now. More than the whole budget is a *Final; a wait cut short is
+// fit now. More than the whole budget is a *publish.Final; a wait cut short is
 // the context's error (the job is tried again).
 func (a *admission) grow(ctx context.Context, cost int64) error {
 	g := a.gate
 	a.want = a.held + cost
 	if a.want > g.budget {
-		return final("Plan too large for the worker",
+		return publish.Finalf("Plan too large for the worker",
 			"Reviewing this run's plans needs about %d MiB of memory (3 times the uncompressed plans, plus the artifacts), more than this worker's budget of %d MiB. "+
 				"Split the plan into smaller projects (one artifact or plan file each), or have the operator raise the budget (PLANWARDEN_MEMORY_BUDGET_MB for serve, the function's memory size on Lambda).",
 			a.want>>20, g.budget>>20)

@@ -6,6 +6,9 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/planwarden/planwarden/app/porttest"
+	"github.com/planwarden/planwarden/app/publish"
 )
 
 // planZip is an artifact zip of one plan.json of n bytes that compresses
@@ -70,14 +73,14 @@ func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 				}
 				defer release()
 			}
-			gh := &fakeReader{downloadArtifact: func(Repo, int64, int64) ([]byte, error) { return data, nil }}
+			gh := &porttest.Reader{DownloadArtifactFunc: func(Repo, int64, int64) ([]byte, error) { return data, nil }}
 			adm := &admission{gate: a.memory}
 			files, err := a.downloadWithin(tc.ctx, gh, Repo{Owner: "o", Name: "r"}, arts, &budget{left: 512 << 20}, adm)
-			if n := gh.n("DownloadArtifact"); n != tc.downloads {
+			if n := gh.N("DownloadArtifact"); n != tc.downloads {
 				t.Errorf("%d downloads, want %d", n, tc.downloads)
 			}
 			if tc.retried {
-				if err == nil || finalOf(err) != nil || !errors.Is(err, context.Canceled) {
+				if err == nil || publish.FinalOf(err) != nil || !errors.Is(err, context.Canceled) {
 					t.Fatalf("err %v; want the wait's cancellation, retried", err)
 				}
 				if adm.held != 0 {

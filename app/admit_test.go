@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/app/publish"
 )
 
 func TestMemoryGateAdmitsWhatFitsAndRefusesWhatNeverWill(t *testing.T) {
@@ -19,8 +21,8 @@ func TestMemoryGateAdmitsWhatFitsAndRefusesWhatNeverWill(t *testing.T) {
 	// cut short is no final answer for its check.
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := g.admit(gone, 60<<20); err == nil || finalOf(err) != nil || !errors.Is(err, context.Canceled) {
-		t.Errorf("a second job past the budget: %v; want the wait's cancellation, retried (final: %v)", err, finalOf(err))
+	if _, err := g.admit(gone, 60<<20); err == nil || publish.FinalOf(err) != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("a second job past the budget: %v; want the wait's cancellation, retried (final: %v)", err, publish.FinalOf(err))
 	}
 	if r, err := g.admit(context.Background(), 40<<20); err != nil {
 		t.Errorf("a job that fits beside the first was not admitted: %v", err)
@@ -34,8 +36,8 @@ func TestMemoryGateAdmitsWhatFitsAndRefusesWhatNeverWill(t *testing.T) {
 		r()
 	}
 	_, err = g.admit(context.Background(), 101<<20)
-	fin := finalOf(err)
-	if fin == nil || fin.outcome().Conclusion != "failure" || !strings.Contains(fin.Summary, "more than this worker's budget of 100 MiB") {
+	fin := publish.FinalOf(err)
+	if fin == nil || fin.Outcome().Conclusion != "failure" || !strings.Contains(fin.Summary, "more than this worker's budget of 100 MiB") {
 		t.Errorf("a job over the whole budget: %v; want a final failure naming the budget", err)
 	}
 }

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
 
 	"github.com/planwarden/planwarden/app/github"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // DefaultGitHubAPIURL is github.com's REST API.
@@ -60,9 +61,9 @@ type App struct {
 	cfg    Config
 	log    *slog.Logger
 	store  Store
+	state  *publish.State
 	github func(int64) (GitHub, error)
 	now    func() time.Time
-	locks  keyedMutex
 	memory *memoryGate
 }
 
@@ -90,11 +91,11 @@ func New(cfg Config) (*App, error) {
 		cfg.JobTimeout = 10 * time.Minute
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
-	cfg.Logger = slog.New(RedactingHandler(cfg.Logger.Handler()))
+	cfg.Logger = slog.New(worklog.Redacting(cfg.Logger.Handler()))
 	if cfg.MemoryBudget <= 0 {
 		cfg.MemoryBudget = DefaultMemoryBudget
 	}
-	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now, memory: newMemoryGate(cfg.MemoryBudget)}
+	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, state: publish.NewState(cfg.Store, cfg.StateTTL, cfg.Now), now: cfg.Now, memory: newMemoryGate(cfg.MemoryBudget)}
 	a.github = cfg.GitHubFor
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {
@@ -121,7 +122,7 @@ func (a *App) Process(ctx context.Context, job Job) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.JobTimeout)
 	defer cancel()
-	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
+	ctx = worklog.With(ctx, a.log.With(job.LogAttrs()...))
 	gh, err := a.github(job.InstallationID)
 	if err != nil {
 		return fmt.Errorf("process %s %s: github client: %w", job.Event, job.DeliveryID, err)
@@ -143,38 +144,7 @@ func (a *App) Process(ctx context.Context, job Job) error {
 	return a.settle(ctx, gh, job, err)
 }
 
-// keyedMutex serializes work on one PR inside this process, on top of the
-// queue's grouping (a workflow run without pull_requests is grouped by SHA
-// until the worker finds its PR).
-type keyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*keyLock
-}
-
-type keyLock struct {
-	mu   sync.Mutex
-	refs int
-}
-
-func (k *keyedMutex) lock(key string) (unlock func()) {
-	k.mu.Lock()
-	if k.locks == nil {
-		k.locks = map[string]*keyLock{}
-	}
-	l := k.locks[key]
-	if l == nil {
-		l = &keyLock{}
-		k.locks[key] = l
-	}
-	l.refs++
-	k.mu.Unlock()
-	l.mu.Lock()
-	return func() {
-		l.mu.Unlock()
-		k.mu.Lock()
-		if l.refs--; l.refs == 0 {
-			delete(k.locks, key)
-		}
-		k.mu.Unlock()
-	}
+// writer writes what a job says on repo.
+func (a *App) writer(gh Publisher, repo Repo) publish.Writer {
+	return publish.Writer{GitHub: gh, Repo: repo, Now: a.now}
 }

@@ -11,6 +11,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // ArtifactPrefix starts the name of every artifact planwarden reads.
@@ -233,15 +236,15 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 // what was charged too much is given back, and what is missing is taken
 // at once or, when it does not fit now, waited for without the zips,
 // which are fetched again after the wait. What the PR must fix is a
-// *Final.
+// *publish.Final.
 func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts []Artifact, b *budget, adm *admission) ([]planFile, error) {
 	lim := a.cfg.Limits
 	for _, art := range arts {
 		if art.Expired {
-			return nil, final("Plan artifact expired", "The artifact %s has expired; re-run the plan workflow.", art.Name)
+			return nil, publish.Finalf("Plan artifact expired", "The artifact %s has expired; re-run the plan workflow.", art.Name)
 		}
 		if art.SizeInBytes > lim.MaxZipBytes {
-			return nil, final("Plan artifact refused", "The artifact %s is %d MiB, more than the limit of %d MiB.",
+			return nil, publish.Finalf("Plan artifact refused", "The artifact %s is %d MiB, more than the limit of %d MiB.",
 				art.Name, art.SizeInBytes>>20, lim.MaxZipBytes>>20)
 		}
 	}
@@ -267,7 +270,7 @@ func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts [
 		}
 		// Waiting with the zips in hand would hold them uncounted.
 		zips = nil
-		logger(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
+		worklog.From(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
 		if err := adm.grow(ctx, need-charged); err != nil {
 			return nil, a.notAdmitted(ctx, adm, err)
 		}
@@ -282,7 +285,7 @@ func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts [
 		adm.shrink(int64(len(zips[i]))) // done with the zip: its plans are read
 		zips[i] = nil
 		if err != nil {
-			return nil, final("Plan artifact refused", "%s", err.Error())
+			return nil, publish.Finalf("Plan artifact refused", "%s", err.Error())
 		}
 		files = append(files, got...)
 	}
@@ -296,7 +299,7 @@ func (a *App) downloadAll(ctx context.Context, gh PRReader, repo Repo, arts []Ar
 	for _, art := range arts {
 		data, err := gh.DownloadArtifact(ctx, repo, art.ID, limit)
 		if errors.Is(err, ErrTooLarge) {
-			return nil, final("Plan artifact refused", "The artifact %s is larger than the limit of %d MiB.", art.Name, limit>>20)
+			return nil, publish.Finalf("Plan artifact refused", "The artifact %s is larger than the limit of %d MiB.", art.Name, limit>>20)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("download the artifact %s: %w", art.Name, err)
@@ -307,6 +310,6 @@ func (a *App) downloadAll(ctx context.Context, gh PRReader, repo Repo, arts []Ar
 }
 
 func (a *App) notAdmitted(ctx context.Context, adm *admission, err error) error {
-	logger(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", a.memory.budget>>20, "err", err)
+	worklog.From(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", a.memory.budget>>20, "err", err)
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
@@ -14,33 +15,12 @@ import (
 // the review, named planwarden/<project>, so branch protection can require
 // a project on its own. Each concludes from its project's findings alone.
 
-// ProjectCheckName is the check run of one project.
-func ProjectCheckName(project string) string { return clamp(CheckName+"/"+project, maxCheckTitle) }
-
-// projectCheck returns the project's latest check run on sha, else a new
-// one in progress.
-func (a *App) projectCheck(ctx context.Context, gh Publisher, repo Repo, sha, project, title string) (CheckRun, bool, error) {
-	name := ProjectCheckName(project)
-	runs, err := gh.ListCheckRunsForRef(ctx, repo, sha, name)
-	if err != nil {
-		return CheckRun{}, false, err
-	}
-	for _, r := range runs {
-		if r.Name == name {
-			return r, false, nil
-		}
-	}
-	cr, err := gh.CreateCheckRun(ctx, repo, CheckRun{Name: name, HeadSHA: sha, Status: "in_progress", Title: title,
-		Summary: "planwarden is waiting for the plan of project " + code(project) + "."})
-	return cr, true, err
-}
-
 // completeProjectChecks concludes planwarden/<project> for each project of
 // the report.
 func (a *App) completeProjectChecks(ctx context.Context, gh Publisher, repo Repo, sha string, r *review.Report, runs map[string]comment.Run, main CheckRun) error {
 	for _, p := range r.Projects {
 		run := runs[p.Name]
-		check, _, err := a.projectCheck(ctx, gh, repo, sha, p.Name, "Reviewing plan")
+		check, _, err := a.writer(gh, repo).ProjectCheck(ctx, sha, p.Name, "Reviewing plan", "planwarden is waiting for the plan of project "+code(p.Name)+".")
 		if err != nil {
 			return err
 		}
@@ -61,7 +41,7 @@ func (a *App) completeProjectChecks(ctx context.Context, gh Publisher, repo Repo
 		if main.HTMLURL != "" {
 			summary = strings.TrimSuffix(summary, "the `planwarden` check") + "the [`planwarden` check](" + main.HTMLURL + ")"
 		}
-		if err := a.completeCheck(ctx, gh, repo, check, outcome{Conclusion: conclusion, Title: title, Summary: summary + "."}, run.ID); err != nil {
+		if err := a.writer(gh, repo).Complete(ctx, check, publish.Outcome{Conclusion: conclusion, Title: title, Summary: summary + "."}, run.ID); err != nil {
 			return err
 		}
 	}
@@ -81,7 +61,7 @@ func (a *App) projectChecksInProgress(ctx context.Context, c command, pr PullReq
 		}
 	}
 	if len(projects) == 0 {
-		st, _, err := a.store.PR(ctx, c.job.GroupKey())
+		st, _, err := a.state.Read(ctx, c.job.GroupKey())
 		if err != nil {
 			return err
 		}
@@ -90,7 +70,7 @@ func (a *App) projectChecksInProgress(ctx context.Context, c command, pr PullReq
 		}
 	}
 	for _, p := range projects {
-		if _, err := c.gh.CreateCheckRun(ctx, c.repo, CheckRun{Name: ProjectCheckName(p), HeadSHA: pr.HeadSHA, Status: "in_progress",
+		if _, err := c.gh.CreateCheckRun(ctx, c.repo, CheckRun{Name: publish.ProjectCheckName(p), HeadSHA: pr.HeadSHA, Status: "in_progress",
 			Title: "Re-planning requested by @" + c.sender, Summary: "`/plan` by " + code(c.sender) + " dispatched a new plan of " + code(p) + "."}); err != nil {
 			return err
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
@@ -85,7 +87,7 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 			}
 		}
 	}
-	logger(ctx).Info("destroy asks for confirmation", "environment", env, "thread", id)
+	worklog.From(ctx).Info("destroy asks for confirmation", "environment", env, "thread", id)
 	return a.postThread(ctx, c, cfg, t, comment.Reply(t), nil)
 }
 
@@ -127,8 +129,8 @@ func destroyable(cfg *rules.Config, env, branch string) (string, string) {
 
 func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, branch string) error {
 	key := c.job.GroupKey()
-	defer a.locks.lock(key)()
-	st, _, err := a.store.PR(ctx, key)
+	defer a.state.Lock(key)()
+	st, _, err := a.state.Read(ctx, key)
 	if err != nil {
 		return err
 	}
@@ -173,7 +175,7 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, branch, inputs); err != nil {
 		return a.dispatchFailed(ctx, c, wf, branch, inputs, err)
 	}
-	logger(ctx).Info("destroy dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
+	worklog.From(ctx).Info("destroy dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
 	d.Stage, d.ConfirmedBy, d.ConfirmID, d.Dispatch.Ref = record.DestroyConfirmed, c.sender, c.commentID, branch
 	a.findThreadRun(ctx, c.gh, c.repo, &t)
 	if err := a.saveThread(ctx, c, t); err != nil {
@@ -184,8 +186,8 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 
 // saveThread stores a thread that moved on and edits its reply.
 func (a *App) saveThread(ctx context.Context, c command, t record.Thread) error {
-	if _, err := a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool {
-		old := findThread(st, t.ID)
+	if _, err := a.state.Edit(ctx, c.job.GroupKey(), func(st *PRState) bool {
+		old := publish.FindThread(st, t.ID)
 		if old == nil {
 			return false
 		}

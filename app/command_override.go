@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
@@ -113,8 +114,8 @@ func (a *App) grantOverride(ctx context.Context, c command, pr PullRequest, cfg 
 		return a.refuse(ctx, c, fmt.Sprintf("%s may not override %s (%s). Who may, per %s on %s: %s.",
 			code(c.sender), where, whyNot, code(configFile(cfg)), code(pr.BaseRef), strings.Join(who, "; ")))
 	}
-	unlock := a.locks.lock(c.job.GroupKey())
-	_, err = a.updatePR(ctx, c.job.GroupKey(), func(st *PRState) (bool, error) {
+	unlock := a.state.Lock(c.job.GroupKey())
+	_, err = a.state.Update(ctx, c.job.GroupKey(), func(st *PRState) (bool, error) {
 		st.Grants = recordGrants(st.Grants, d.grants)
 		return true, nil
 	})
@@ -122,7 +123,7 @@ func (a *App) grantOverride(ctx context.Context, c command, pr PullRequest, cfg 
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("override recorded", "rule", rule, "sender", c.sender, "findings", len(d.grants))
+	worklog.From(ctx).Info("override recorded", "rule", rule, "sender", c.sender, "findings", len(d.grants))
 	msg := fmt.Sprintf("`/override`: %s overrode %s on %s", code(c.sender), where, short(pr.HeadSHA))
 	if projects := projectsOf(st.Blocking); len(projects) > 1 {
 		var in []string
@@ -162,9 +163,9 @@ func (a *App) revokeOverride(ctx context.Context, c command, pr PullRequest, cfg
 	if perm != "admin" && perm != "write" {
 		return a.refuse(ctx, c, fmt.Sprintf("`--revoke` needs write access to %s; %s has %s.", code(c.repo.String()), code(c.sender), code(perm)))
 	}
-	unlock := a.locks.lock(c.job.GroupKey())
+	unlock := a.state.Lock(c.job.GroupKey())
 	var n int
-	st, err := a.updatePR(ctx, c.job.GroupKey(), func(st *PRState) (bool, error) {
+	st, err := a.state.Update(ctx, c.job.GroupKey(), func(st *PRState) (bool, error) {
 		n = len(st.Grants)
 		st.Grants = slices.DeleteFunc(st.Grants, func(g record.Grant) bool {
 			return g.Rule == rule && (address == "" || g.Address == address)
@@ -182,7 +183,7 @@ func (a *App) revokeOverride(ctx context.Context, c command, pr PullRequest, cfg
 	if len(st.Grants) == n {
 		return a.refuse(ctx, c, fmt.Sprintf("`--revoke`: #%d has no recorded override of %s.", pr.Number, where))
 	}
-	logger(ctx).Info("override revoked", "rule", rule, "sender", c.sender, "revoked", n-len(st.Grants))
+	worklog.From(ctx).Info("override revoked", "rule", rule, "sender", c.sender, "revoked", n-len(st.Grants))
 	if err := a.answer(ctx, c, cfg, "override", "+1", fmt.Sprintf("`/override --revoke`: %s revoked %d override(s) of %s. Reviewing the plan again.", code(c.sender), n-len(st.Grants), where)); err != nil {
 		return err
 	}

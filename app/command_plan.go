@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
@@ -50,7 +52,7 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, pr.HeadRef, inputs); err != nil {
 		return a.dispatchFailed(ctx, c, wf, pr.HeadRef, inputs, err)
 	}
-	logger(ctx).Info("command dispatched", "command", c.name, "workflow", wf, "thread", id)
+	worklog.From(ctx).Info("command dispatched", "command", c.name, "workflow", wf, "thread", id)
 	if err := a.recordDispatch(ctx, c, t); err != nil {
 		return err
 	}
@@ -62,13 +64,13 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 			"`/plan`", code(c.sender), code(wf), code(pr.HeadRef), projectsText(projects)),
 	})
 	if err != nil {
-		logger(ctx).Warn("could not put the check back in progress", "err", err)
+		worklog.From(ctx).Warn("could not put the check back in progress", "err", err)
 	}
 	if err := a.projectChecksInProgress(ctx, c, pr, cfg, projects); err != nil {
-		logger(ctx).Warn("could not put the project checks back in progress", "err", err)
+		worklog.From(ctx).Warn("could not put the project checks back in progress", "err", err)
 	}
 	if err := c.gh.React(ctx, c.repo, c.commentID, "rocket"); err != nil {
-		logger(ctx).Warn("could not react", "err", err)
+		worklog.From(ctx).Warn("could not react", "err", err)
 	}
 	return a.postThread(ctx, c, cfg, t, comment.Reply(t), func(st *PRState) {
 		if check.ID != 0 && st.HeadSHA == pr.HeadSHA {
@@ -82,10 +84,10 @@ func (a *App) processPlan(ctx context.Context, c command, pr PullRequest, cfg *r
 // or retried job): with a reply it is done; without one, its dispatch
 // happened and only the reply is left.
 func (a *App) openThread(ctx context.Context, c command) (st PRState, id string, prior *record.Thread, err error) {
-	st, _, err = a.store.PR(ctx, c.job.GroupKey())
+	st, _, err = a.state.Read(ctx, c.job.GroupKey())
 	id = job.ThreadID(c.job.PR, c.commentID)
-	if t := findThread(&st, id); err == nil && t != nil {
-		logger(ctx).Info("command handled before", "thread", id, "reply", t.ReplyID)
+	if t := publish.FindThread(&st, id); err == nil && t != nil {
+		worklog.From(ctx).Info("command handled before", "thread", id, "reply", t.ReplyID)
 		return st, id, t, nil
 	}
 	return st, id, nil, err
@@ -94,9 +96,9 @@ func (a *App) openThread(ctx context.Context, c command) (st PRState, id string,
 // recordDispatch remembers a thread right after its dispatch, before
 // anything else can fail, so a retried job does not dispatch again.
 func (a *App) recordDispatch(ctx context.Context, c command, t record.Thread) error {
-	_, err := a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool {
-		if findThread(st, t.ID) == nil {
-			addThread(st, t)
+	_, err := a.state.Edit(ctx, c.job.GroupKey(), func(st *PRState) bool {
+		if publish.FindThread(st, t.ID) == nil {
+			publish.AddThread(st, t)
 		}
 		return true
 	})
@@ -111,11 +113,11 @@ func (a *App) postThread(ctx context.Context, c command, cfg *rules.Config, t re
 		return err
 	}
 	t.ReplyID = id
-	if _, err := a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool {
-		if old := findThread(st, t.ID); old != nil {
+	if _, err := a.state.Edit(ctx, c.job.GroupKey(), func(st *PRState) bool {
+		if old := publish.FindThread(st, t.ID); old != nil {
 			*old = t
 		} else {
-			addThread(st, t)
+			publish.AddThread(st, t)
 		}
 		if also != nil {
 			also(st)
@@ -129,7 +131,7 @@ func (a *App) postThread(ctx context.Context, c command, cfg *rules.Config, t re
 }
 
 func (a *App) dispatchFailed(ctx context.Context, c command, wf, ref string, inputs map[string]string, err error) error {
-	logger(ctx).Error("dispatch", "workflow", wf, "err", err)
+	worklog.From(ctx).Error("dispatch", "workflow", wf, "err", err)
 	keys := slices.Sorted(maps.Keys(inputs))
 	return a.refuseWith(ctx, c, "confused", fmt.Sprintf("could not dispatch %s on %s. Check that the workflow exists on that branch, has a workflow_dispatch trigger and declares the inputs %s.",
 		code(wf), code(ref), code(strings.Join(keys, ", "))))

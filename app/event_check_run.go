@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // check_run rerequested: someone pressed "Re-run" on the planwarden check;
@@ -14,7 +16,7 @@ func (a *App) processCheckRun(ctx context.Context, gh reviewer, job Job) error {
 	}
 	runID := job.CheckRun.RunID
 	if runID == 0 && job.PR > 0 {
-		st, ok, err := a.store.PR(ctx, job.GroupKey())
+		st, ok, err := a.state.Read(ctx, job.GroupKey())
 		if err != nil {
 			return err
 		}
@@ -23,12 +25,12 @@ func (a *App) processCheckRun(ctx context.Context, gh reviewer, job Job) error {
 		}
 	}
 	if runID == 0 && job.PR == 0 {
-		logger(ctx).Info("re-run requested on a check planwarden cannot place; left as it is")
+		worklog.From(ctx).Info("re-run requested on a check planwarden cannot place; left as it is")
 		return nil
 	}
 	if runID == 0 {
 		// No plan yet: the check keeps waiting.
-		logger(ctx).Info("re-run requested before any plan; still waiting")
+		worklog.From(ctx).Info("re-run requested before any plan; still waiting")
 		return gh.UpdateCheckRun(ctx, repo, CheckRun{
 			ID: job.CheckRun.CheckRunID, Name: CheckName, HeadSHA: job.HeadSHA, Status: "in_progress",
 			Title: "Waiting for plan", Summary: waitingSummary,

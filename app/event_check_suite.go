@@ -11,7 +11,7 @@ import (
 // run again, as for a re-run of the check itself.
 
 func (a *App) processCheckSuite(ctx context.Context, gh reviewer, job Job) error {
-	check, err := a.ensureCheck(ctx, gh, repoOf(job), job.HeadSHA, "Reviewing plan")
+	check, err := a.writer(gh, repoOf(job)).EnsureCheck(ctx, job.HeadSHA, "Reviewing plan")
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/record"
@@ -80,7 +82,7 @@ func (a *App) refuse(ctx context.Context, c command, reason string) error {
 }
 
 func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string) error {
-	logger(ctx).Info("command refused", "command", c.name, "sender", c.sender, "reason", reason)
+	worklog.From(ctx).Info("command refused", "command", c.name, "sender", c.sender, "reason", reason)
 	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string
 		return err
 	}
 	t.ReplyID = id
-	_, err = a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool { addThread(st, t); return true })
+	_, err = a.state.Edit(ctx, c.job.GroupKey(), func(st *PRState) bool { publish.AddThread(st, t); return true })
 	return err
 }
 

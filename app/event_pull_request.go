@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"strconv"
+
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // pull_request: a new head commit gets the `planwarden` check in progress,
@@ -26,7 +29,7 @@ func (a *App) processPullRequest(ctx context.Context, gh reviewer, job Job) erro
 	}
 	repo := repoOf(job)
 	key := job.GroupKey()
-	unlock := a.locks.lock(key)
+	unlock := a.state.Lock(key)
 	defer func() { unlock() }()
 	var check CheckRun
 	runs, err := gh.ListCheckRunsForRef(ctx, repo, job.HeadSHA, CheckName)
@@ -47,9 +50,9 @@ func (a *App) processPullRequest(ctx context.Context, gh reviewer, job Job) erro
 		if err != nil {
 			return err
 		}
-		logger(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
+		worklog.From(ctx).Info("check waiting for plan", "sha", short(job.HeadSHA))
 	}
-	st, err := a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+	st, err := a.state.Update(ctx, key, func(st *PRState) (bool, error) {
 		if st.HeadSHA != job.HeadSHA {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on; each review checks them again).
@@ -67,7 +70,7 @@ func (a *App) processPullRequest(ctx context.Context, gh reviewer, job Job) erro
 		if runID, _ := strconv.ParseInt(check.ExternalID, 10, 64); runID > 0 {
 			unlock()
 			unlock = func() {}
-			logger(ctx).Info("the commit's check was decided for another pull request; reviewing again", "run", runID)
+			worklog.From(ctx).Info("the commit's check was decided for another pull request; reviewing again", "run", runID)
 			return a.reviewAgain(ctx, gh, repo, job.PR, runID)
 		}
 		if check.Title == noInfraTitle {
@@ -85,25 +88,25 @@ func (a *App) processLabel(ctx context.Context, gh reviewer, job Job) error {
 	repo, e := repoOf(job), job.PullRequest
 	label := e.Label
 	cfg, err := a.repoConfig(ctx, gh, repo, e.BaseRef)
-	var bad *Final
+	var bad *publish.Final
 	if errors.As(err, &bad) {
-		logger(ctx).Info("label not looked at: the base branch's config cannot be used", "label", label)
+		worklog.From(ctx).Info("label not looked at: the base branch's config cannot be used", "label", label)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if !isOverrideLabel(cfg, label) {
-		logger(ctx).Debug("label is no override label", "label", label)
+		worklog.From(ctx).Debug("label is no override label", "label", label)
 		return nil
 	}
-	logger(ctx).Info("override label "+e.Action, "label", label, "sender", e.Sender)
-	st, _, err := a.store.PR(ctx, job.GroupKey())
+	worklog.From(ctx).Info("override label "+e.Action, "label", label, "sender", e.Sender)
+	st, _, err := a.state.Read(ctx, job.GroupKey())
 	if err != nil {
 		return err
 	}
 	if st.RunID == 0 || st.HeadSHA != job.HeadSHA {
-		logger(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
+		worklog.From(ctx).Info("no review of the head yet; the label counts when its plan is reviewed")
 		return nil
 	}
 	return a.reviewAgain(ctx, gh, repo, job.PR, st.RunID)

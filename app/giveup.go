@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // giveUpSummary is what a check says when planwarden stopped trying.
@@ -18,8 +20,8 @@ const giveUpSummary = "planwarden could not finish its work on this commit: the 
 // job's error is logged, never put on the check. The job's delivery id
 // and body digest are forgotten, so GitHub's Redeliver queues it again.
 func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
-	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
-	logger(ctx).Error("job given up", "err", cause)
+	ctx = worklog.With(ctx, a.log.With(job.LogAttrs()...))
+	worklog.From(ctx).Error("job given up", "err", cause)
 	// GitHub's Redeliver of it must be queued again, not deduped.
 	if f, ok := a.store.(port.DeliveryForgetter); ok {
 		for _, k := range []string{job.DeliveryID, job.BodyDigest} {
@@ -27,7 +29,7 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 				continue
 			}
 			if err := f.ForgetDelivery(ctx, k); err != nil {
-				logger(ctx).Warn("forget delivery", "err", err)
+				worklog.From(ctx).Warn("forget delivery", "err", err)
 			}
 		}
 	}
@@ -38,7 +40,7 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 	repo := repoOf(job)
 	sha := job.HeadSHA
 	if sha == "" && job.PR > 0 {
-		st, ok, err := a.store.PR(ctx, job.GroupKey())
+		st, ok, err := a.state.Read(ctx, job.GroupKey())
 		if err == nil && ok {
 			sha = st.HeadSHA
 		}
@@ -65,10 +67,10 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 		if job.WorkflowRun != nil {
 			runID = job.WorkflowRun.RunID
 		}
-		if err := a.completeCheck(ctx, gh, repo, r, failed("planwarden gave up", giveUpSummary), runID); err != nil {
+		if err := a.writer(gh, repo).Complete(ctx, r, publish.Failed("planwarden gave up", giveUpSummary), runID); err != nil {
 			return fmt.Errorf("give up %s %s: complete check run %d: %w", job.Event, job.DeliveryID, r.ID, err)
 		}
-		logger(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", short(sha))
+		worklog.From(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", short(sha))
 	}
 	return nil
 }

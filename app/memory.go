@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // ErrQueueClosed is returned by Enqueue once the queue is shutting down,
@@ -68,7 +70,7 @@ func NewMemoryQueue(opt MemoryQueueOptions) *MemoryQueue {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, attempts: max(opt.MaxAttempts, 1), dead: opt.Dead, log: slog.New(RedactingHandler(opt.Logger.Handler())),
+	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, attempts: max(opt.MaxAttempts, 1), dead: opt.Dead, log: slog.New(worklog.Redacting(opt.Logger.Handler())),
 		pending: map[string][]Job{}, running: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
 	return q

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/trust"
 )
@@ -22,15 +24,15 @@ const noInfraTitle = "No infrastructure changes"
 func (a *App) decideWithoutPlan(ctx context.Context, gh reviewer, repo Repo, number int, head string, check CheckRun) error {
 	pass, err := a.withoutPlan(ctx, gh, repo, number, head)
 	if err != nil || pass == nil {
-		return aboutCheck(check, 0, err)
+		return publish.AboutCheck(check, 0, err)
 	}
-	return a.completeCheck(ctx, gh, repo, check, *pass, 0)
+	return a.writer(gh, repo).Complete(ctx, check, *pass, 0)
 }
 
 // withoutPlan is the check's success when the PR needs no plan (no
 // infrastructure changes), nil when it waits for a plan; a bad config is
-// a *Final.
-func (a *App) withoutPlan(ctx context.Context, gh PRReader, repo Repo, number int, head string) (*outcome, error) {
+// a *publish.Final.
+func (a *App) withoutPlan(ctx context.Context, gh PRReader, repo Repo, number int, head string) (*publish.Outcome, error) {
 	pr, err := gh.GetPullRequest(ctx, repo, number)
 	if err != nil {
 		return nil, err
@@ -48,7 +50,7 @@ func (a *App) withoutPlan(ctx context.Context, gh PRReader, repo Repo, number in
 	}
 	changes := trust.Changes{Files: files, Complete: complete}
 	if touched, any := trust.Touched(cfg, changes); any {
-		logger(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
+		worklog.From(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
 		return nil, nil
 	}
 	used, err := a.planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
@@ -56,11 +58,11 @@ func (a *App) withoutPlan(ctx context.Context, gh PRReader, repo Repo, number in
 		return nil, err
 	}
 	if f := trust.WorkflowChanges(cfg, changes, used, ""); len(f) > 0 {
-		logger(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
+		worklog.From(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
 		return nil, nil
 	}
-	logger(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
-	return &outcome{
+	worklog.From(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
+	return &publish.Outcome{
 		Conclusion: "success", Title: noInfraTitle,
 		Summary: fmt.Sprintf("None of the %d file(s) this pull request changes belongs to a project of %s on %s (projects[].paths, else the project's directory), so there is no plan to review.",
 			len(files), code(configFile(cfg)), code(pr.BaseRef)),
@@ -73,16 +75,16 @@ func (a *App) withoutPlan(ctx context.Context, gh PRReader, repo Repo, number in
 // fails on a bad config).
 func (a *App) reopenIfStricter(ctx context.Context, gh reviewer, repo Repo, number int, head string) error {
 	pass, err := a.withoutPlan(ctx, gh, repo, number, head)
-	var bad *Final
+	var bad *publish.Final
 	if err != nil && !errors.As(err, &bad) || pass != nil {
 		return err
 	}
-	logger(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
+	worklog.From(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
 	check, cerr := gh.CreateCheckRun(ctx, repo, CheckRun{Name: CheckName, HeadSHA: head, Status: "in_progress", Title: "Waiting for plan", Summary: waitingSummary})
 	if cerr != nil {
 		return cerr
 	}
-	return aboutCheck(check, 0, err)
+	return publish.AboutCheck(check, 0, err)
 }
 
 // processBaseChange is a PR retargeted at another base branch: its check
@@ -99,22 +101,22 @@ func (a *App) processBaseChange(ctx context.Context, gh reviewer, job Job) error
 		return nil
 	}
 	cfg, cfgErr := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	var bad *Final
+	var bad *publish.Final
 	if cfgErr != nil && !errors.As(cfgErr, &bad) {
 		return cfgErr
 	}
 	cfgOK := cfgErr == nil
 	key := job.GroupKey()
-	unlock := a.locks.lock(key)
+	unlock := a.state.Lock(key)
 	var keep []record.Run
-	_, err = a.updatePR(ctx, key, func(st *PRState) (bool, error) {
+	_, err = a.state.Update(ctx, key, func(st *PRState) (bool, error) {
 		keep = nil
 		if st.HeadSHA == pr.HeadSHA && cfgOK {
 			for _, r := range st.Runs {
 				if ok, why := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
 					keep = append(keep, r)
 				} else {
-					logger(ctx).Info("run no longer trusted under the new base's config", "run", r.ID, "why", why)
+					worklog.From(ctx).Info("run no longer trusted under the new base's config", "run", r.ID, "why", why)
 				}
 			}
 		}
@@ -131,7 +133,7 @@ func (a *App) processBaseChange(ctx context.Context, gh reviewer, job Job) error
 	if err != nil {
 		return err
 	}
-	logger(ctx).Info("base branch changed: deciding the check again", "base", pr.BaseRef, "runs", len(keep))
+	worklog.From(ctx).Info("base branch changed: deciding the check again", "base", pr.BaseRef, "runs", len(keep))
 	if len(keep) > 0 {
 		newest := keep[0]
 		for _, r := range keep[1:] {
@@ -141,12 +143,12 @@ func (a *App) processBaseChange(ctx context.Context, gh reviewer, job Job) error
 		}
 		return a.reviewAgain(ctx, gh, repo, pr.Number, newest.ID)
 	}
-	check, err := a.ensureCheck(ctx, gh, repo, pr.HeadSHA, "Waiting for plan")
+	check, err := a.writer(gh, repo).EnsureCheck(ctx, pr.HeadSHA, "Waiting for plan")
 	if err != nil {
 		return err
 	}
 	if !cfgOK {
-		return aboutCheck(check, 0, cfgErr)
+		return publish.AboutCheck(check, 0, cfgErr)
 	}
 	waiting := CheckRun{ID: check.ID, Name: CheckName, HeadSHA: pr.HeadSHA, Status: "in_progress", Title: "Waiting for plan",
 		Summary: fmt.Sprintf("The base branch is now %s: planwarden reviews this commit's plan under its config. %s", code(pr.BaseRef), waitingSummary)}

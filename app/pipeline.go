@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/record"
@@ -15,21 +17,12 @@ import (
 	"github.com/planwarden/planwarden/trust"
 )
 
-// outcome is what the check run will say.
-type outcome struct {
-	Conclusion  string
-	Title       string
-	Summary     string
-	Text        string
-	Annotations []record.Annotation
-}
-
 // reviewRun is the shared pipeline of workflow_run and check_run: from a
 // finished run to one PR comment and a completed check run. Only a run
 // the base branch's config trusts (trust.PlanRun) is reviewed; the review
 // covers the newest run of every plan workflow on the head commit.
 func (a *App) reviewRun(ctx context.Context, gh reviewer, repo Repo, run WorkflowRun) error {
-	log := logger(ctx).With("run", run.ID)
+	log := worklog.From(ctx).With("run", run.ID)
 	pr, ok, err := a.findPR(ctx, gh, repo, run)
 	if err != nil || !ok {
 		if ok = err == nil; ok {
@@ -39,12 +32,12 @@ func (a *App) reviewRun(ctx context.Context, gh reviewer, repo Repo, run Workflo
 	}
 	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey()
 	if len(run.PullRequests) == 0 {
-		ctx = withLogger(ctx, log.With("pr", pr.Number))
+		ctx = worklog.With(ctx, log.With("pr", pr.Number))
 	}
 	// A config that cannot be used (or that GitHub refuses for good) is
-	// the review's outcome, on the check; one not read yet is retried.
+	// the review's publish.Outcome, on the check; one not read yet is retried.
 	cfg, cfgErr := a.repoConfig(ctx, gh, repo, pr.BaseRef)
-	if cfgErr != nil && finalOf(cfgErr) == nil {
+	if cfgErr != nil && publish.FinalOf(cfgErr) == nil {
 		return cfgErr
 	}
 	if cfgErr == nil {
@@ -57,15 +50,15 @@ func (a *App) reviewRun(ctx context.Context, gh reviewer, repo Repo, run Workflo
 			return nil
 		}
 	}
-	defer a.locks.lock(key)()
-	st, _, err := a.store.PR(ctx, key)
+	defer a.state.Lock(key)()
+	st, _, err := a.state.Read(ctx, key)
 	if err != nil {
 		return err
 	}
 	if pr.HeadSHA != run.HeadSHA {
 		return a.reportStale(ctx, gh, repo, run, pr)
 	}
-	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, "Reviewing plan")
+	check, err := a.writer(gh, repo).EnsureCheck(ctx, run.HeadSHA, "Reviewing plan")
 	if err != nil {
 		return err
 	}
@@ -76,14 +69,14 @@ func (a *App) reviewRun(ctx context.Context, gh reviewer, repo Repo, run Workflo
 		}
 		// The check stays in progress: a retry of the job replaces it,
 		// and a final error concludes it (settle).
-		return aboutCheck(check, run.ID, err)
+		return publish.AboutCheck(check, run.ID, err)
 	}
 	a.hideAfterReview(ctx, gh, repo, key, pr.Number)
 	return nil
 }
 
 // reviewIn is what one review starts from: the PR, the run that asked for
-// it, the base branch's config (or the *Final saying why it is bad) and
+// it, the base branch's config (or the *publish.Final saying why it is bad) and
 // the check run.
 type reviewIn struct {
 	pr     PullRequest
@@ -100,11 +93,11 @@ type reviewIn struct {
 func (a *App) publishLatest(ctx context.Context, gh reviewer, repo Repo, key string, in reviewIn, st PRState) (completed bool, err error) {
 	for attempt := 1; ; attempt++ {
 		completed, err = a.publish(ctx, gh, repo, key, in, st)
-		if !errors.Is(err, ErrConflict) || attempt == maxStateAttempts {
+		if !errors.Is(err, ErrConflict) || attempt == publish.MaxAttempts {
 			return completed, err
 		}
-		logger(ctx).Info("pr state changed during the review; reviewing again with the new state", "attempt", attempt)
-		if st, _, err = a.store.PR(ctx, key); err != nil {
+		worklog.From(ctx).Info("pr state changed during the review; reviewing again with the new state", "attempt", attempt)
+		if st, _, err = a.state.Read(ctx, key); err != nil {
 			return completed, err
 		}
 	}
@@ -130,7 +123,7 @@ func (a *App) publish(ctx context.Context, gh reviewer, repo Repo, key string, i
 	if !held {
 		recorded, ok := trust.Record(runs, tr)
 		if !ok {
-			logger(ctx).Info("run ignored: a later attempt of it was reviewed, or it did not succeed and a newer run of its workflow was reviewed",
+			worklog.From(ctx).Info("run ignored: a later attempt of it was reviewed, or it did not succeed and a newer run of its workflow was reviewed",
 				"workflow", run.Path, "attempt", tr.Attempt, "conclusion", orNone(run.Conclusion))
 			return true, nil
 		}
@@ -138,29 +131,29 @@ func (a *App) publish(ctx context.Context, gh reviewer, repo Repo, key string, i
 	}
 	res, err := a.evaluate(ctx, gh, repo, in, runs, st)
 	if err != nil {
-		fin := finalOf(err)
+		fin := publish.FinalOf(err)
 		if fin == nil {
 			return false, err
 		}
-		logger(ctx).Info("review ends on the check", "title", fin.Title, "err", err)
-		res = result{out: fin.outcome()}
+		worklog.From(ctx).Info("review ends on the check", "title", fin.Title, "err", err)
+		res = result{out: fin.Outcome()}
 	}
 	if res.assigned != nil {
 		kept := trust.Keep(runs, *res.assigned)
 		if !held && !slices.Contains(kept, tr) {
-			logger(ctx).Info("older run ignored: every project it plans has a newer plan", "workflow", run.Path)
+			worklog.From(ctx).Info("older run ignored: every project it plans has a newer plan", "workflow", run.Path)
 			return true, nil
 		}
 		runs = kept
 	}
 	if res.body != "" {
-		id, err := a.upsertComment(ctx, gh, repo, in.pr.Number, st, res.body)
+		id, err := a.writer(gh, repo).UpsertComment(ctx, in.pr.Number, st, res.body)
 		if err != nil {
 			return false, err
 		}
 		st.CommentID = id
 	}
-	if err := a.completeCheck(ctx, gh, repo, in.check, res.out, run.ID); err != nil {
+	if err := a.writer(gh, repo).Complete(ctx, in.check, res.out, run.ID); err != nil {
 		return false, err
 	}
 	if res.report != nil && in.cfg.CheckPerProject {
@@ -177,13 +170,13 @@ func (a *App) publish(ctx context.Context, gh reviewer, repo Repo, key string, i
 		st.Projects = projectStatuses(res.report, in.cfg, res.runs)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, clamp(res.out.Summary, 4096), a.now()
-	logger(ctx).Info("check completed", "conclusion", orNone(st.Conclusion), "runs", len(runs))
-	return true, a.store.PutPR(ctx, key, st, a.cfg.StateTTL)
+	worklog.From(ctx).Info("check completed", "conclusion", orNone(st.Conclusion), "runs", len(runs))
+	return true, a.state.Put(ctx, key, st)
 }
 
-// result is a review's outcome, and the comment when there is a review.
+// result is a review's publish.Outcome, and the comment when there is a review.
 type result struct {
-	out      outcome
+	out      publish.Outcome
 	body     string
 	report   *review.Report
 	blocking []record.Blocking
@@ -222,7 +215,7 @@ func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequ
 		Now: a.now(), ProjectRuns: projectRuns(run, col.runOf)}
 	checkOpt := opt
 	co := comment.CheckOutput(report, checkOpt)
-	out := outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
+	out := publish.Outcome{Conclusion: co.Conclusion, Title: co.Title, Summary: co.Summary, Text: co.Text, Annotations: co.Annotations}
 	if out.Title == "" {
 		out.Title = "Verdict: " + orNone(string(report.Verdict))
 	}
@@ -232,7 +225,7 @@ func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequ
 	if len(col.waiting) > 0 && report.Verdict != rules.VerdictFail {
 		// A declared project's plan may still come from a plan workflow
 		// that has not finished: no conclusion yet.
-		out = outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("planwarden waits for the plan of %s: this pull request changes its files, and not every plan workflow (%s) has finished on this commit.",
+		out = publish.Outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("planwarden waits for the plan of %s: this pull request changes its files, and not every plan workflow (%s) has finished on this commit.",
 			codeList(col.waiting), codeList(cfg.PlanWorkflowPaths()))}
 	}
 	return result{out: out, body: comment.Render(report, opt), report: report, blocking: blocking, runs: checkOpt.ProjectRuns, assigned: &col.assigned}, nil
@@ -240,7 +233,7 @@ func (a *App) reviewFor(ctx context.Context, gh PRReader, repo Repo, pr PullRequ
 
 // strictness orders check outcomes: a failure beats waiting, waiting beats
 // a warning, a warning beats success.
-func strictness(o outcome) int {
+func strictness(o publish.Outcome) int {
 	switch o.Conclusion {
 	case "failure":
 		return 3
@@ -252,11 +245,11 @@ func strictness(o outcome) int {
 	return 0
 }
 
-// strictest is the check's outcome when other open PRs share the head
+// strictest is the check's publish.Outcome when other open PRs share the head
 // commit (one branch, several bases): a check belongs to the commit, so it
 // concludes with the strictest review under any of their bases' configs,
 // and says which PR's base decided it.
-func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []record.Run, out outcome) (outcome, error) {
+func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn, runs []record.Run, out publish.Outcome) (publish.Outcome, error) {
 	prs, err := gh.ListPRsForCommit(ctx, repo, in.run.HeadSHA)
 	if err != nil {
 		return out, fmt.Errorf("list the pull requests of the commit: %w", err)
@@ -272,7 +265,7 @@ func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn
 			return out, fmt.Errorf("review under the base of #%d: %w", other.Number, err)
 		}
 		if strictness(o) > strictness(out) {
-			logger(ctx).Info("another pull request of the commit is stricter", "pr", other.Number, "base", other.BaseRef, "conclusion", orNone(o.Conclusion))
+			worklog.From(ctx).Info("another pull request of the commit is stricter", "pr", other.Number, "base", other.BaseRef, "conclusion", orNone(o.Conclusion))
 			o.Summary = fmt.Sprintf("This commit is also the head of #%d, into %s; under that base's config the check is stricter, so that decides it.\n\n%s",
 				other.Number, code(other.BaseRef), o.Summary)
 			out = o
@@ -281,10 +274,10 @@ func (a *App) strictest(ctx context.Context, gh PRReader, repo Repo, in reviewIn
 	return out, nil
 }
 
-// outcomeUnder is the outcome of the runs for another PR of the commit;
+// outcomeUnder is the publish.Outcome of the runs for another PR of the commit;
 // what ends that review for good (its base's bad config, a refused
 // artifact) is its outcome.
-func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, runs []record.Run, in reviewIn) (outcome, error) {
+func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, runs []record.Run, in reviewIn) (publish.Outcome, error) {
 	cfg, err := a.repoConfig(ctx, gh, repo, pr.BaseRef)
 	if err != nil {
 		return finalOutcome(err)
@@ -296,12 +289,12 @@ func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullR
 		}
 	}
 	if len(trusted) == 0 {
-		return outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("No run of a plan workflow that the config of %s trusts (%s) has finished on this commit.",
+		return publish.Outcome{Title: "Waiting for plan", Summary: fmt.Sprintf("No run of a plan workflow that the config of %s trusts (%s) has finished on this commit.",
 			code(pr.BaseRef), codeList(cfg.PlanWorkflowPaths()))}, nil
 	}
-	st, _, err := a.store.PR(ctx, Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey())
+	st, _, err := a.state.Read(ctx, Job{Owner: repo.Owner, Repo: repo.Name, PR: pr.Number}.GroupKey())
 	if err != nil {
-		return outcome{}, err
+		return publish.Outcome{}, err
 	}
 	res, err := a.reviewFor(ctx, gh, repo, pr, cfg, trusted, st, in.run, in.check)
 	if err != nil {
@@ -310,14 +303,14 @@ func (a *App) outcomeUnder(ctx context.Context, gh PRReader, repo Repo, pr PullR
 	return res.out, nil
 }
 
-// finalOutcome is the check's outcome for a *Final err; any other error
+// finalOutcome is the check's publish.Outcome for a *publish.Final err; any other error
 // is returned as it is.
-func finalOutcome(err error) (outcome, error) {
-	var fin *Final
+func finalOutcome(err error) (publish.Outcome, error) {
+	var fin *publish.Final
 	if errors.As(err, &fin) {
-		return fin.outcome(), nil
+		return fin.Outcome(), nil
 	}
-	return outcome{}, err
+	return publish.Outcome{}, err
 }
 
 // planArtifacts keeps the artifacts planwarden reads.
@@ -333,12 +326,12 @@ func planArtifacts(arts []Artifact) []Artifact {
 
 // repoConfig reads the config from the PR's base branch, so a PR cannot
 // loosen the rules that gate it. A config that cannot be used is a
-// *Final naming the file and what is wrong, with annotations.
+// *publish.Final naming the file and what is wrong, with annotations.
 func (a *App) repoConfig(ctx context.Context, gh PRReader, repo Repo, baseRef string) (*rules.Config, error) {
 	cfg, err := a.loadConfig(ctx, gh, repo, baseRef)
 	var bad *badConfig
 	if errors.As(err, &bad) {
-		return nil, &Final{Title: "Bad config " + bad.file, Err: err, Annotations: configAnnotations(bad.err),
+		return nil, &publish.Final{Title: "Bad config " + bad.file, Err: err, Annotations: configAnnotations(bad.err),
 			Summary: fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", bad.file, baseRef, codeBlock(bad.err.Error()))}
 	}
 	return cfg, err
@@ -408,12 +401,12 @@ func (a *App) findPR(ctx context.Context, gh PRReader, repo Repo, run WorkflowRu
 // reportStale completes the run's own commit's check as stale, and leaves
 // the PR's current head (and the comment) alone.
 func (a *App) reportStale(ctx context.Context, gh Publisher, repo Repo, run WorkflowRun, pr PullRequest) error {
-	logger(ctx).Info("stale plan: the pull request has moved on", "plan_sha", short(run.HeadSHA), "head_sha", short(pr.HeadSHA))
-	check, err := a.ensureCheck(ctx, gh, repo, run.HeadSHA, "Reviewing plan")
+	worklog.From(ctx).Info("stale plan: the pull request has moved on", "plan_sha", short(run.HeadSHA), "head_sha", short(pr.HeadSHA))
+	check, err := a.writer(gh, repo).EnsureCheck(ctx, run.HeadSHA, "Reviewing plan")
 	if err != nil {
 		return err
 	}
-	return a.completeCheck(ctx, gh, repo, check, outcome{
+	return a.writer(gh, repo).Complete(ctx, check, publish.Outcome{
 		Conclusion: "neutral",
 		Title:      "Stale plan",
 		Summary: fmt.Sprintf("This plan is for %s, but #%d has moved on to %s. It was not reviewed; the check of %s waits for that commit's plan.",

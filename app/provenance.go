@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
@@ -56,7 +58,7 @@ type collected struct {
 //
 // The plans hold worker memory (col.memory) until the caller releases it;
 // when collect fails, it has released it. What the PR's author must fix
-// is a *Final.
+// is a *publish.Final.
 func (a *App) collect(ctx context.Context, gh PRReader, repo Repo, pr PullRequest, cfg *rules.Config, runs []record.Run) (collected, error) {
 	col, err := a.collectPlans(ctx, gh, repo, pr, cfg, runs)
 	if err != nil {
@@ -73,7 +75,7 @@ func (a *App) collectPlans(ctx context.Context, gh PRReader, repo Repo, pr PullR
 	for _, run := range runs {
 		name := fmt.Sprintf("%s (run %d)", run.Path, run.ID)
 		if run.Conclusion != "success" {
-			return col, final("Plan workflow "+orNone(run.Conclusion),
+			return col, publish.Finalf("Plan workflow "+orNone(run.Conclusion),
 				"The plan workflow run %s concluded %s, so its plans cannot be reviewed. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
 				name, orNone(run.Conclusion))
 		}
@@ -87,12 +89,12 @@ func (a *App) collectPlans(ctx context.Context, gh PRReader, repo Repo, pr PullR
 			continue
 		}
 		if len(arts) == 0 {
-			return col, final("No plan artifact",
+			return col, publish.Finalf("No plan artifact",
 				"The plan workflow run %s uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
 				name, ArtifactPrefix, ArtifactPrefix)
 		}
 		if len(arts) > a.cfg.Limits.MaxArtifacts {
-			return col, final("Too many plan artifacts",
+			return col, publish.Finalf("Too many plan artifacts",
 				"The run %s uploaded %d plan artifacts; planwarden reads at most %d.", name, len(arts), a.cfg.Limits.MaxArtifacts)
 		}
 		files, err := a.downloadWithin(ctx, gh, repo, arts, budget, col.memory)
@@ -103,12 +105,12 @@ func (a *App) collectPlans(ctx context.Context, gh PRReader, repo Repo, pr PullR
 			col.planBytes = append(col.planBytes, int64(len(f.Data)))
 			p, err := planparse.Parse(f.Name, f.Data)
 			if err != nil && older {
-				logger(ctx).Info("unreadable plan of an older run skipped", "run", run.ID, "file", f.Name)
+				worklog.From(ctx).Info("unreadable plan of an older run skipped", "run", run.ID, "file", f.Name)
 				col.notes = append(col.notes, fmt.Sprintf("The plan %s of %s cannot be read; a newer run of its workflow exists, so it is skipped.", f.Name, name))
 				continue
 			}
 			if err != nil {
-				return col, &Final{Title: "Unreadable plan", Summary: "planwarden could not read a plan file of " + name + ":\n\n" + codeBlock(err.Error()), Err: err}
+				return col, &publish.Final{Title: "Unreadable plan", Summary: "planwarden could not read a plan file of " + name + ":\n\n" + codeBlock(err.Error()), Err: err}
 			}
 			if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil && t.After(col.planTime) {
 				col.planTime = t
@@ -215,7 +217,7 @@ func (a *App) planWorkflowUses(ctx context.Context, gh PRReader, repo Repo, cfg 
 			}
 			uses, runs, err := trust.WorkflowUses(data)
 			if err != nil {
-				logger(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
+				worklog.From(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
 				break
 			}
 			via := "used by " + f.path

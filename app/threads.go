@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
@@ -25,76 +26,16 @@ import (
 
 // Limits of what one PR remembers.
 const (
-	maxThreads      = 20
 	maxResourceList = 30
 	// maxProjectStatuses bounds the projects a PR's state remembers.
 	maxProjectStatuses = 100
 )
 
-func findThread(st *PRState, id string) *record.Thread {
-	for i := range st.Threads {
-		if st.Threads[i].ID == id {
-			return &st.Threads[i]
-		}
-	}
-	return nil
-}
-
-// addThread records a thread, forgetting the oldest beyond maxThreads.
-func addThread(st *PRState, t record.Thread) {
-	st.Threads = append(st.Threads, t)
-	if len(st.Threads) > maxThreads {
-		st.Threads = st.Threads[len(st.Threads)-maxThreads:]
-	}
-}
-
-// withState applies f to the PR's state and stores it when f says so. f
-// only edits st: it runs again on a fresh read when another job wrote the
-// state in between.
-func (a *App) withState(ctx context.Context, key string, f func(st *PRState) bool) (PRState, error) {
-	return a.updatePR(ctx, key, func(st *PRState) (bool, error) {
-		if !f(st) {
-			return false, nil
-		}
-		st.UpdatedAt = a.now()
-		return true, nil
-	})
-}
-
-// hideOutdated minimizes planwarden's replies of finished threads other
-// than keep, unless the config turns that off, and remembers which it
-// hid. Only the comments the bot created for the threads it remembers are
-// touched. It is best effort: a failure is logged.
+// hideOutdated minimizes the replies of finished threads other than
+// keep, unless the config turns that off.
 func (a *App) hideOutdated(ctx context.Context, gh Publisher, repo Repo, pr int, cfg *rules.Config, keep string) {
-	if !cfg.MinimizesOutdated() {
-		return
-	}
-	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: pr}.GroupKey()
-	st, _, err := a.store.PR(ctx, key)
-	if err != nil {
-		logger(ctx).Warn("could not minimize outdated replies", "err", err)
-		return
-	}
-	hidden, err := a.minimizeOutdated(ctx, gh, repo, pr, st, keep)
-	if err != nil {
-		logger(ctx).Warn("could not minimize outdated replies", "err", err)
-	}
-	if len(hidden) == 0 {
-		return
-	}
-	now := a.now()
-	if _, err := a.withState(ctx, key, func(st *PRState) bool {
-		for _, id := range hidden {
-			if t := findThread(st, id); t != nil {
-				t.Minimized = true
-				if t.Lapsed(now) {
-					*t = t.WithStage(record.DestroyExpired)
-				}
-			}
-		}
-		return true
-	}); err != nil {
-		logger(ctx).Warn("could not record the minimized replies", "err", err)
+	if cfg.MinimizesOutdated() {
+		a.writer(gh, repo).HideOutdated(ctx, a.state, pr, keep)
 	}
 }
 
@@ -102,50 +43,13 @@ func (a *App) hideOutdated(ctx context.Context, gh Publisher, repo Repo, pr int,
 // new review supersedes them. It asks GitHub for the config only when
 // there is such a reply.
 func (a *App) hideAfterReview(ctx context.Context, gh reviewer, repo Repo, key string, pr int) {
-	st, _, err := a.store.PR(ctx, key)
-	if err != nil || !slices.ContainsFunc(st.Threads, func(t record.Thread) bool { return t.ReplyID != 0 && !t.Minimized && t.Done(a.now()) }) {
+	st, _, err := a.state.Read(ctx, key)
+	if err != nil || !publish.HasFinishedReplies(st, a.now()) {
 		return
 	}
 	if cfg, _, err := a.commandConfig(ctx, gh, repo); err == nil {
 		a.hideOutdated(ctx, gh, repo, pr, cfg, "")
 	}
-}
-
-// minimizeOutdated minimizes the replies hideOutdated picks and returns
-// the ids of their threads.
-func (a *App) minimizeOutdated(ctx context.Context, gh Publisher, repo Repo, pr int, st PRState, keep string) ([]string, error) {
-	todo := map[int64]record.Thread{}
-	for _, t := range st.Threads {
-		if t.ID != keep && t.ReplyID != 0 && !t.Minimized && t.Done(a.now()) {
-			todo[t.ReplyID] = t
-		}
-	}
-	if len(todo) == 0 {
-		return nil, nil
-	}
-	comments, err := gh.ListIssueComments(ctx, repo, pr) // for the replies' GraphQL ids
-	if err != nil {
-		return nil, err
-	}
-	var hidden []string
-	for _, c := range comments {
-		t, ok := todo[c.ID] // a reply the bot created: its id was recorded then
-		if !ok || c.NodeID == "" {
-			continue
-		}
-		if t.Lapsed(a.now()) { // say so before hiding it
-			t = t.WithStage(record.DestroyExpired)
-			if err := gh.EditComment(ctx, repo, t.ReplyID, comment.Reply(t)); err != nil {
-				return hidden, err
-			}
-		}
-		if err := gh.MinimizeComment(ctx, c.NodeID); err != nil {
-			return hidden, err
-		}
-		hidden = append(hidden, t.ID)
-		logger(ctx).Info("outdated reply minimized", "comment", c.ID, "thread", t.ID)
-	}
-	return hidden, nil
 }
 
 // trackRun follows a run that carries a thread's id in its title: the
@@ -159,11 +63,11 @@ func (a *App) trackRun(ctx context.Context, gh reviewer, repo Repo, run Workflow
 		return nil
 	}
 	key := Job{Owner: repo.Owner, Repo: repo.Name, PR: prNum}.GroupKey()
-	defer a.locks.lock(key)()
+	defer a.state.Lock(key)()
 	var edit record.Thread
-	_, err := a.withState(ctx, key, func(st *PRState) bool {
+	_, err := a.state.Edit(ctx, key, func(st *PRState) bool {
 		edit = record.Thread{}
-		t := findThread(st, id)
+		t := publish.FindThread(st, id)
 		if t == nil || t.Dispatched() == nil {
 			return false
 		}
@@ -185,10 +89,10 @@ func (a *App) trackRun(ctx context.Context, gh reviewer, repo Repo, run Workflow
 		return err
 	}
 	if edit.ID == "" {
-		logger(ctx).Info("run names no thread of this PR that dispatched it", "thread", id, "run", run.ID, "workflow", run.Path)
+		worklog.From(ctx).Info("run names no thread of this PR that dispatched it", "thread", id, "run", run.ID, "workflow", run.Path)
 		return nil
 	}
-	logger(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Dispatched().Run.Status)
+	worklog.From(ctx).Info("thread follows its run", "thread", id, "run", run.ID, "status", edit.Dispatched().Run.Status)
 	if edit.ReplyID != 0 {
 		if err := gh.EditComment(ctx, repo, edit.ReplyID, comment.Reply(edit)); err != nil {
 			return err
@@ -209,7 +113,7 @@ func (a *App) findThreadRun(ctx context.Context, gh PRReader, repo Repo, t *reco
 	d := t.Dispatched()
 	runs, err := gh.ListWorkflowRuns(ctx, repo, d.Workflow, "workflow_dispatch", d.Ref)
 	if err != nil {
-		logger(ctx).Warn("could not list the dispatched workflow's runs", "workflow", d.Workflow, "err", err)
+		worklog.From(ctx).Warn("could not list the dispatched workflow's runs", "workflow", d.Workflow, "err", err)
 		return
 	}
 	for _, r := range runs {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
 	ghadapter "github.com/planwarden/planwarden/app/github"
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
 )
@@ -91,7 +91,7 @@ func upsertComment(ctx context.Context, pub port.Publisher, repo port.Repo, pr i
 	if _, ok := comment.ParseMarker(body); !ok {
 		body = comment.Marker{Version: comment.MarkerVersion}.String() + "\n" + body
 	}
-	return app.UpsertMarkedComment(ctx, pub, repo, pr, prose.Clamp(body, comment.MaxCommentBytes))
+	return publish.UpsertMarkedComment(ctx, pub, repo, pr, prose.Clamp(body, comment.MaxCommentBytes))
 }
 
 func envOr(name, def string) string {

@@ -1,4 +1,4 @@
-package app
+package publish
 
 import (
 	"context"
@@ -6,17 +6,19 @@ import (
 	"fmt"
 
 	"github.com/planwarden/planwarden/app/github"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/record"
 )
 
 // The error model. Every step returns a value and an error, nothing else.
 // An error is retryable (the queue runs the job again: SQLite in serve,
-// SQS on Lambda; after the last attempt GiveUp completes the check)
-// unless finalOf says it is final: a *Final a step built because trying
-// again cannot change the answer (a refused artifact, a bad config, a
-// plan over the memory budget), or GitHub refusing a request with a 4xx
-// that is no rate limit. A final error concludes the check it concerns as
-// a failure with its title and summary, and the job ends.
+// SQS on Lambda; after the last attempt the worker gives up and completes
+// the check) unless FinalOf says it is final: a *Final a step built
+// because trying again cannot change the answer (a refused artifact, a bad
+// config, a plan over the memory budget), or GitHub refusing a request
+// with a 4xx that is no rate limit. A final error concludes the check it
+// concerns (AboutCheck) as a failure with its title and summary, and the
+// job ends.
 
 // Final is the one error that ends a job for good: the check concludes as
 // a failure with Title, Summary and Annotations. Err, the cause, is
@@ -28,8 +30,8 @@ type Final struct {
 	Err         error
 }
 
-// final is a *Final with a formatted summary.
-func final(title, format string, args ...any) *Final {
+// Finalf is a *Final with a formatted summary.
+func Finalf(title, format string, args ...any) *Final {
 	return &Final{Title: title, Summary: fmt.Sprintf(format, args...)}
 }
 
@@ -42,20 +44,20 @@ func (f *Final) Error() string {
 
 func (f *Final) Unwrap() error { return f.Err }
 
-// outcome is what the check says of it.
-func (f *Final) outcome() outcome {
-	return outcome{Conclusion: "failure", Title: f.Title, Summary: f.Summary, Annotations: f.Annotations}
+// Outcome is what the check says of it.
+func (f *Final) Outcome() Outcome {
+	return Outcome{Conclusion: "failure", Title: f.Title, Summary: f.Summary, Annotations: f.Annotations}
 }
 
 // refusedSummary is the check's summary when GitHub refused a request.
 const refusedSummary = "GitHub refused a request planwarden made for this commit (HTTP %d), and asking again would get the same answer, so planwarden stopped. " +
 	"Check that the App is installed on this repository with the permissions docs/github-app.md lists and that the pull request, run and artifacts still exist, then press Re-run on this check."
 
-// finalOf is the one classification of errors: the *Final err holds, or
+// FinalOf is the one classification of errors: the *Final err holds, or
 // one for a GitHub 4xx that is no rate limit (404 included); nil for
 // everything else (5xx, rate limits, timeouts, broken connections, a
 // store's error, a cancelled wait), which is retried.
-func finalOf(err error) *Final {
+func FinalOf(err error) *Final {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil
 	}
@@ -71,9 +73,9 @@ func finalOf(err error) *Final {
 }
 
 // concernsCheck is an error of a step that had the check run in hand: a
-// final one concludes that check (settle).
+// final one concludes that check.
 type concernsCheck struct {
-	check CheckRun
+	check port.CheckRun
 	runID int64
 	err   error
 }
@@ -81,35 +83,21 @@ type concernsCheck struct {
 func (e *concernsCheck) Error() string { return e.err.Error() }
 func (e *concernsCheck) Unwrap() error { return e.err }
 
-// aboutCheck marks err as concerning check (nil stays nil).
-func aboutCheck(check CheckRun, runID int64, err error) error {
+// AboutCheck marks err as concerning check, of the workflow run runID (0:
+// none); nil stays nil.
+func AboutCheck(check port.CheckRun, runID int64, err error) error {
 	if err == nil {
 		return nil
 	}
 	return &concernsCheck{check: check, runID: runID, err: err}
 }
 
-// settle is the top of every job: a retryable error goes back to the
-// queue; a final one concludes the check it concerns, is logged once, and
-// ends the job.
-func (a *App) settle(ctx context.Context, pub Publisher, job Job, err error) error {
-	if err == nil {
-		return nil
-	}
-	fin := finalOf(err)
-	if fin == nil {
-		return fmt.Errorf("process %s %s: %w", job.Event, job.DeliveryID, err)
-	}
-	logger(ctx).Error("job ended: trying again would not help", "title", fin.Title, "err", err)
+// Concerned is the check run (and workflow run) err was marked as
+// concerning (AboutCheck); ok is false when there is none.
+func Concerned(err error) (check port.CheckRun, runID int64, ok bool) {
 	var on *concernsCheck
 	if !errors.As(err, &on) || on.check.ID == 0 {
-		return nil
+		return port.CheckRun{}, 0, false
 	}
-	if cerr := a.completeCheck(ctx, pub, repoOf(job), on.check, fin.outcome(), on.runID); cerr != nil {
-		if finalOf(cerr) == nil {
-			return fmt.Errorf("process %s %s: conclude the check: %w", job.Event, job.DeliveryID, cerr)
-		}
-		logger(ctx).Error("the check could not be concluded", "err", cerr)
-	}
-	return nil
+	return on.check, on.runID, true
 }

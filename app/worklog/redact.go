@@ -1,4 +1,4 @@
-package app
+package worklog
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 )
 
-// RedactingHandler runs planparse's secret detector over every string a
-// log record carries (the message, string and error attributes, groups)
+// Redacting runs planparse's secret detector over every string a log
+// record carries (the message, string and error attributes, groups)
 // before h writes it: errors quote plan files, addresses and config text,
-// and a secret in them must not reach a log line. App and MemoryQueue wrap
-// their loggers with it; a handler wrapped twice redacts once.
-func RedactingHandler(h slog.Handler) slog.Handler {
+// and a secret in them must not reach a log line. The worker and the
+// in-memory test queue wrap their loggers with it; a handler wrapped twice
+// redacts once.
+func Redacting(h slog.Handler) slog.Handler {
 	if _, ok := h.(redactingHandler); ok {
 		return h
 	}
