@@ -12,6 +12,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/github"
 	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/run"
 	"github.com/planwarden/planwarden/app/worklog"
 )
 
@@ -36,7 +37,7 @@ type Config struct {
 	// at loopback.
 	Transport http.RoundTripper
 	Retry     RetryPolicy
-	Limits    Limits
+	Limits    run.Limits
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// GitHubFor replaces the go-github adapter (unit tests); with it set,
@@ -56,15 +57,18 @@ type Config struct {
 	ObserveReview func(took time.Duration, planBytes ...int64)
 }
 
+// DefaultMemoryBudget is the worker's memory budget when Config sets none.
+const DefaultMemoryBudget = 1 << 30
+
 // App is planwarden's worker: it runs the jobs the receiver queued.
 type App struct {
 	cfg    Config
 	log    *slog.Logger
 	store  Store
 	state  *publish.State
+	run    *run.Runner
 	github func(int64) (GitHub, error)
 	now    func() time.Time
-	memory *memoryGate
 }
 
 // New checks cfg and returns the App.
@@ -90,12 +94,13 @@ func New(cfg Config) (*App, error) {
 	if cfg.JobTimeout <= 0 {
 		cfg.JobTimeout = 10 * time.Minute
 	}
-	cfg.Limits = cfg.Limits.withDefaults()
 	cfg.Logger = slog.New(worklog.Redacting(cfg.Logger.Handler()))
 	if cfg.MemoryBudget <= 0 {
 		cfg.MemoryBudget = DefaultMemoryBudget
 	}
-	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, state: publish.NewState(cfg.Store, cfg.StateTTL, cfg.Now), now: cfg.Now, memory: newMemoryGate(cfg.MemoryBudget)}
+	state := publish.NewState(cfg.Store, cfg.StateTTL, cfg.Now)
+	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, state: state, now: cfg.Now}
+	a.run = run.New(run.Config{State: state, Limits: cfg.Limits, MemoryBudget: cfg.MemoryBudget, Observe: cfg.ObserveReview, Reviewed: a.afterReview})
 	a.github = cfg.GitHubFor
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/repoconfig"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
 )
@@ -18,10 +19,10 @@ func (a *App) processHelp(ctx context.Context, c command) error {
 	if len(c.args) != 1 || c.args[0] != "help" {
 		return a.refuse(ctx, c, "knows one subcommand: `/planwarden help`.")
 	}
-	cfg, branch, err := a.commandConfig(ctx, c.gh, c.repo)
-	var bad *badConfig
+	cfg, branch, err := repoconfig.Command(ctx, c.gh, c.repo)
+	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, bad.refusal())
+		return a.refuse(ctx, c, refusal(bad))
 	}
 	if err != nil {
 		return err

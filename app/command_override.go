@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/repoconfig"
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
@@ -34,10 +35,10 @@ func (a *App) processOverride(ctx context.Context, c command) error {
 	if pr.State != "open" {
 		return a.refuse(ctx, c, fmt.Sprintf("works on open pull requests only; #%d is %s.", pr.Number, pr.State))
 	}
-	cfg, err := a.repoConfig(ctx, c.gh, c.repo, pr.BaseRef)
-	var bad *badConfig
+	cfg, err := repoconfig.Base(ctx, c.gh, c.repo, pr.BaseRef)
+	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, bad.refusal())
+		return a.refuse(ctx, c, refusal(bad))
 	}
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func (a *App) overrideHandledBefore(ctx context.Context, c command, pr PullReque
 	if err != nil || prior.Command() != "override" || st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
 		return err
 	}
-	return a.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
+	return a.run.Again(ctx, c.gh, c.repo, pr.Number, st.RunID)
 }
 
 // grantOverride records the commenter's override of the blocking findings
@@ -144,7 +145,7 @@ func (a *App) grantOverride(ctx context.Context, c command, pr PullRequest, cfg 
 	if err := a.answer(ctx, c, cfg, "override", "+1", msg); err != nil {
 		return err
 	}
-	return a.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
+	return a.run.Again(ctx, c.gh, c.repo, pr.Number, st.RunID)
 }
 
 // revokeOverride is `/override --revoke RULE [ADDRESS]`: it drops the
@@ -190,7 +191,7 @@ func (a *App) revokeOverride(ctx context.Context, c command, pr PullRequest, cfg
 	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
 		return nil
 	}
-	return a.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
+	return a.run.Again(ctx, c.gh, c.repo, pr.Number, st.RunID)
 }
 
 // answer reacts and replies to an /override in a thread of its own

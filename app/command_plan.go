@@ -179,3 +179,33 @@ func projectsText(projects []string) string {
 	}
 	return codeList(projects)
 }
+
+// projectChecksInProgress puts the projects' checks back in progress for
+// a /plan, when the config asks for them: the named projects, else every
+// declared one, else those of the latest review.
+func (a *App) projectChecksInProgress(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, projects []string) error {
+	if !cfg.CheckPerProject {
+		return nil
+	}
+	if len(projects) == 0 {
+		for _, p := range cfg.Projects {
+			projects = append(projects, p.Name)
+		}
+	}
+	if len(projects) == 0 {
+		st, _, err := a.state.Read(ctx, c.job.GroupKey())
+		if err != nil {
+			return err
+		}
+		for _, p := range st.Projects {
+			projects = append(projects, p.Name)
+		}
+	}
+	for _, p := range projects {
+		if _, err := c.gh.CreateCheckRun(ctx, c.repo, CheckRun{Name: publish.ProjectCheckName(p), HeadSHA: pr.HeadSHA, Status: "in_progress",
+			Title: "Re-planning requested by @" + c.sender, Summary: "`/plan` by " + code(c.sender) + " dispatched a new plan of " + code(p) + "."}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/repoconfig"
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
@@ -58,10 +59,10 @@ func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error
 	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) {
 		return a.refuse(ctx, c, fmt.Sprintf("cannot run for a fork's branch (%s): the App dispatches workflows of this repository only.", code(pr.HeadRepo)))
 	}
-	cfg, branch, err := a.commandConfig(ctx, gh, c.repo)
-	var bad *badConfig
+	cfg, branch, err := repoconfig.Command(ctx, gh, c.repo)
+	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, bad.refusal())
+		return a.refuse(ctx, c, refusal(bad))
 	}
 	if err != nil {
 		return err

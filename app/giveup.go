@@ -5,12 +5,9 @@ import (
 	"fmt"
 
 	"github.com/planwarden/planwarden/app/port"
-	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/worklog"
+	"github.com/planwarden/planwarden/comment"
 )
-
-// giveUpSummary is what a check says when planwarden stopped trying.
-const giveUpSummary = "planwarden could not finish its work on this commit: the job failed on every attempt (a GitHub request or the worker kept failing). Press Re-run on this check to try again."
 
 // GiveUp is told that job failed for the last time (a dead job of the
 // serve queue, or the last SQS receive before the dead-letter queue). When
@@ -67,7 +64,7 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 		if job.WorkflowRun != nil {
 			runID = job.WorkflowRun.RunID
 		}
-		if err := a.writer(gh, repo).Complete(ctx, r, publish.Failed("planwarden gave up", giveUpSummary), runID); err != nil {
+		if err := a.writer(gh, repo).Complete(ctx, r, comment.GaveUp(), runID); err != nil {
 			return fmt.Errorf("give up %s %s: complete check run %d: %w", job.Event, job.DeliveryID, r.ID, err)
 		}
 		worklog.From(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", short(sha))

@@ -26,6 +26,7 @@ import (
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
 	"github.com/planwarden/planwarden/app/receiver"
+	"github.com/planwarden/planwarden/app/run"
 )
 
 const (
@@ -114,7 +115,7 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 		Logger:       slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Transport:    http.DefaultTransport,
 		Retry:        app.RetryPolicy{Now: clock.Now, Pause: clock.Pause},
-		Limits:       app.Limits{MaxTotal: 64 << 20},
+		Limits:       run.Limits{MaxTotal: 64 << 20},
 	}
 	for _, o := range opts {
 		o(&cfg)

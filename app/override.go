@@ -7,9 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/run"
 	"github.com/planwarden/planwarden/record"
-	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
 )
@@ -30,169 +29,6 @@ import (
 
 // maxGrants bounds what one PR remembers.
 const maxGrants = 100
-
-// reviewWithOverrides builds the review of what collect read: the plans'
-// findings and the provenance findings under one verdict, then the PR's
-// grants as they stand now, then its override labels on the blocking
-// findings still left. blocking are the review's overridable blocking
-// findings, for /override.
-func (a *App) reviewWithOverrides(ctx context.Context, gh PRReader, repo Repo, col collected, cfg *rules.Config, pr PullRequest, st PRState) (*review.Report, []record.Blocking, error) {
-	opt := review.Options{Config: cfg, Findings: col.findings, Notes: col.notes}
-	start := a.cfg.Now()
-	report := review.Build(col.inputs, opt)
-	if a.cfg.ObserveReview != nil {
-		a.cfg.ObserveReview(a.cfg.Now().Sub(start), col.planBytes...)
-	}
-	subjects := trust.Subjects(cfg, reportFindings(report), projectEnvs(report))
-	people, err := a.people(ctx, gh, cfg, pr.Author, trust.TeamsToAsk(cfg, st.Grants))
-	if err != nil {
-		return nil, nil, err
-	}
-	d := trust.Judge(cfg, subjects, st.Grants, people)
-	notes := slices.Clone(col.notes)
-	for _, g := range d.Standing {
-		if !g.Counts {
-			notes = append(notes, fmt.Sprintf("The override of %s on %s by %s no longer counts: %s.", g.Grant.Rule, g.Grant.Address, g.Grant.By, g.Why))
-		}
-	}
-	for _, w := range d.Waiting {
-		notes = append(notes, "Override waiting for approvals: "+w+".")
-	}
-	ovs := d.Overrides
-	for i := range ovs {
-		ovs[i].Reason = givenOn(ovs[i], st.Grants, pr.HeadSHA)
-	}
-	adders, err := labelAdders(ctx, gh, cfg, repo, pr)
-	if err != nil {
-		return nil, nil, err
-	}
-	byLabel, labelNotes := labelOverrides(cfg, report, pr, adders)
-	ovs, notes = append(ovs, byLabel...), append(notes, labelNotes...)
-	if len(ovs) > 0 || len(notes) > len(col.notes) {
-		opt.Overrides, opt.Notes = ovs, notes
-		report = review.Build(col.inputs, opt)
-	}
-	return report, subjects, nil
-}
-
-// givenOn is an applied override's reason, saying which commit its grants
-// were given on.
-func givenOn(o rules.Override, grants []record.Grant, head string) string {
-	var on []string
-	moved := false
-	for _, g := range grants {
-		if g.Digest == o.Digest && g.HeadSHA != "" && !slices.Contains(on, short(g.HeadSHA)) {
-			on = append(on, short(g.HeadSHA))
-			moved = moved || g.HeadSHA != head
-		}
-	}
-	if len(on) == 0 {
-		return o.Reason
-	}
-	note := "given on " + strings.Join(on, ", ")
-	if moved {
-		note += ", before the latest push: check that it still applies"
-	}
-	return strings.TrimSpace(o.Reason + " (" + note + ")")
-}
-
-func reportFindings(r *review.Report) []rules.Finding {
-	var out []rules.Finding
-	for _, p := range r.Projects {
-		out = append(out, p.Findings...)
-	}
-	return out
-}
-
-func projectEnvs(r *review.Report) map[string]string {
-	envs := map[string]string{}
-	for _, p := range r.Projects {
-		envs[p.Name] = p.Environment
-	}
-	return envs
-}
-
-// people asks GitHub what trust needs to know of the people involved: the
-// teams, among those asked, each login is an active member of.
-func (a *App) people(ctx context.Context, gh PRReader, cfg *rules.Config, author string, ask map[string][]string) (trust.People, error) {
-	p := trust.People{Author: author, Teams: map[string][]string{}}
-	for _, login := range slices.Sorted(maps.Keys(ask)) {
-		for _, t := range ask[login] {
-			org, slug, ok := strings.Cut(t, "/")
-			if !ok || org == "" || slug == "" {
-				continue
-			}
-			member, err := gh.TeamMember(ctx, org, slug, login)
-			if err != nil {
-				return p, fmt.Errorf("team membership of %s in %s: %w", login, t, err)
-			}
-			if member {
-				p.Teams[login] = append(p.Teams[login], t)
-			}
-		}
-	}
-	return p, nil
-}
-
-// labelOverrides are the overrides the PR's labels give to the report's
-// blocking findings that nothing overrides yet. Who added a label is
-// GitHub's record (adders, from the PR's issue events), never a webhook
-// the App may have missed: a label whose adder GitHub does not show does
-// not count, and the notes say so. A label its author put on their own PR
-// counts only where the config allows authors (allow_author).
-func labelOverrides(cfg *rules.Config, r *review.Report, pr PullRequest, adders map[string]LabelMark) (out []rules.Override, notes []string) {
-	unknown := map[string]bool{}
-	for _, p := range r.Projects {
-		for _, f := range p.Findings {
-			if f.Severity != rules.SeverityBlock || f.Override != nil || !cfg.Overridable(f.Rule) {
-				continue
-			}
-			for _, l := range pr.Labels {
-				if !cfg.MayOverride(f.Rule, p.Environment, "", nil, []string{l}) {
-					continue
-				}
-				m, ok := adders[strings.ToLower(l)]
-				if !ok || m.By == "" {
-					unknown[l] = true
-					continue
-				}
-				if strings.EqualFold(m.By, pr.Author) && !trust.AuthorMay(cfg, f.Rule, p.Environment, pr.Author, nil) {
-					continue
-				}
-				out = append(out, rules.Override{Rule: f.Rule, Address: f.Address, Project: f.Project,
-					By: "label:" + l + " (added by " + m.By + ")", At: m.At, Digest: rules.FindingDigest(f)})
-				break
-			}
-		}
-	}
-	for _, l := range slices.Sorted(maps.Keys(unknown)) {
-		notes = append(notes, fmt.Sprintf("The label %q does not count: GitHub's events of this pull request do not show who added it. Remove it and add it again.", l))
-	}
-	return out, notes
-}
-
-// labelAdders asks GitHub who added the PR's labels, when one of them is
-// an override label of cfg (nil, and no request, otherwise).
-func labelAdders(ctx context.Context, gh port.PRReader, cfg *rules.Config, repo Repo, pr PullRequest) (map[string]LabelMark, error) {
-	if !slices.ContainsFunc(pr.Labels, func(l string) bool { return isOverrideLabel(cfg, l) }) {
-		return nil, nil
-	}
-	return gh.LabelAdders(ctx, repo, pr.Number)
-}
-
-// isOverrideLabel reports whether any override policy of cfg names label.
-func isOverrideLabel(cfg *rules.Config, label string) bool {
-	for _, p := range cfg.Overrides {
-		if containsFold(p.Labels, label) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsFold(l []string, s string) bool {
-	return slices.ContainsFunc(l, func(e string) bool { return strings.EqualFold(e, s) })
-}
 
 // overrideArgs splits `/override RULE [ADDRESS] [-- reason]`.
 func overrideArgs(args []string) (rule, address, reason string) {
@@ -239,7 +75,7 @@ func (a *App) decideGrants(ctx context.Context, c command, pr PullRequest, cfg *
 	for _, s := range match {
 		ask = mergeAsk(ask, trust.TeamsToAsk(cfg, []record.Grant{{Rule: rule, Environment: s.Environment, By: c.sender}}))
 	}
-	people, err := a.people(ctx, c.gh, cfg, pr.Author, ask)
+	people, err := run.People(ctx, c.gh, pr.Author, ask)
 	if err != nil {
 		return grantDecision{}, err
 	}

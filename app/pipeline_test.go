@@ -55,28 +55,3 @@ func TestSlashCommandOnAForkIsRefused(t *testing.T) {
 		t.Errorf("dispatches %d, replies %q; want none and a reply about the fork", gh.N("DispatchWorkflow"), replies)
 	}
 }
-
-func TestFindPRFromTheCommitWhenTheRunNamesNone(t *testing.T) {
-	t.Parallel()
-	gh := &porttest.Reader{ListPRsForCommitFunc: func(Repo, string) ([]PullRequest, error) {
-		return []PullRequest{{Number: 1, State: "closed", HeadSHA: "s"}, {Number: 4, State: "open", HeadSHA: "other"}, {Number: 6, State: "open", HeadSHA: "s"}}, nil
-	}}
-	a := unitApp(t)
-	pr, ok, err := a.findPR(context.Background(), gh, Repo{Owner: "o", Name: "r"}, WorkflowRun{HeadSHA: "s"})
-	if err != nil || !ok || pr.Number != 6 {
-		t.Errorf("found #%d (%v, %v), want the open PR #6 whose head is the run's", pr.Number, ok, err)
-	}
-}
-
-func TestSafeEntry(t *testing.T) {
-	t.Parallel()
-	for name, want := range map[string]bool{
-		"plan.json": true, "a/b/plan.json": true, "dir/": true,
-		"../plan.json": false, "a/../../plan.json": false, "/etc/plan.json": false,
-		`..\plan.json`: false, "C:/plan.json": true, "": false,
-	} {
-		if got := safeEntry(name); got != want {
-			t.Errorf("safeEntry(%q) = %v, want %v", name, got, want)
-		}
-	}
-}

@@ -24,7 +24,7 @@ func (a *App) settle(ctx context.Context, pub Publisher, job Job, err error) err
 	if !ok {
 		return nil
 	}
-	if cerr := a.writer(pub, repoOf(job)).Complete(ctx, check, fin.Outcome(), runID); cerr != nil {
+	if cerr := a.writer(pub, repoOf(job)).Complete(ctx, check, fin.Check, runID); cerr != nil {
 		if publish.FinalOf(cerr) == nil {
 			return fmt.Errorf("process %s %s: conclude the check: %w", job.Event, job.DeliveryID, cerr)
 		}

@@ -2,7 +2,6 @@ package publish
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/planwarden/planwarden/app/port"
@@ -16,10 +15,7 @@ import (
 // the merge group's ref, when known. The plan was reviewed on the pull
 // request: its result is carried over, so the queue does not stall.
 func (w Writer) CarryOver(ctx context.Context, s *State, pr int, head, ref string) error {
-	out := Failed("No planwarden result", "This merge group check names no pull request, so there is no review to carry over.")
-	if ref != "" {
-		out = Failed("No planwarden result", fmt.Sprintf("The merge group ref %s names no pull request, so there is no review to carry over.", ref))
-	}
+	out := comment.NoResult(ref)
 	if pr > 0 {
 		st, ok, err := s.Read(ctx, KeyOf(w.Repo, pr))
 		if err != nil {
@@ -27,13 +23,9 @@ func (w Writer) CarryOver(ctx context.Context, s *State, pr int, head, ref strin
 		}
 		switch {
 		case !ok || st.Conclusion == "":
-			out = Failed("No planwarden result", fmt.Sprintf("#%d has no completed planwarden review, so the merge group cannot pass this check. Run the plan workflow on the pull request.", pr))
+			out = comment.NoReview(pr)
 		default:
-			out = Outcome{
-				Conclusion: st.Conclusion,
-				Title:      st.Title,
-				Summary:    fmt.Sprintf("Carried over from the review of #%d at %s.\n\n%s", pr, prose.ShortSHA(st.HeadSHA), st.Summary),
-			}
+			out = comment.CarriedOver(pr, st.HeadSHA, st.Conclusion, st.Title, st.Summary)
 		}
 	}
 	worklog.From(ctx).Info("merge group check", "conclusion", out.Conclusion)

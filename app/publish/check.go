@@ -16,7 +16,6 @@ import (
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/prose"
-	"github.com/planwarden/planwarden/record"
 )
 
 // GitHub's limits on a check run, besides its output's text
@@ -26,21 +25,6 @@ const (
 	maxAnnotationsBatch = 50
 	maxAnnotations      = 1000
 )
-
-// Outcome is what a check run says when it is completed; no Conclusion
-// keeps it in progress.
-type Outcome struct {
-	Conclusion  string
-	Title       string
-	Summary     string
-	Text        string
-	Annotations []record.Annotation
-}
-
-// Failed is a check's outcome that says what failed.
-func Failed(title, summary string) Outcome {
-	return Outcome{Conclusion: "failure", Title: title, Summary: summary}
-}
 
 // Writer writes what one job says on one repository: its check runs, the
 // one PR comment and the command replies it hides.
@@ -65,13 +49,14 @@ func (w Writer) EnsureCheck(ctx context.Context, sha, title string) (port.CheckR
 	}
 	return w.GitHub.CreateCheckRun(ctx, w.Repo, port.CheckRun{
 		Name: port.CheckName, HeadSHA: sha, Status: "in_progress", Title: title,
-		Summary: "planwarden is reading the plan of this commit.",
+		Summary: comment.ReadingSummary,
 	})
 }
 
-// Complete sets the check run's conclusion and output, for the workflow
-// run runID (0: none). Annotations go 50 per request, as GitHub requires.
-func (w Writer) Complete(ctx context.Context, check port.CheckRun, out Outcome, runID int64) error {
+// Complete sets the check run's conclusion and output (no conclusion keeps
+// it in progress), for the workflow run runID (0: none). Annotations go 50
+// per request, as GitHub requires.
+func (w Writer) Complete(ctx context.Context, check port.CheckRun, out comment.Check, runID int64) error {
 	ann := out.Annotations
 	if len(ann) > maxAnnotations {
 		ann = ann[:maxAnnotations]
@@ -171,4 +156,15 @@ func UpsertMarkedComment(ctx context.Context, gh port.Publisher, repo port.Repo,
 	}
 	id, err = gh.CreateComment(ctx, repo, pr, body)
 	return id, false, err
+}
+
+// Stale completes the check of planSHA, a commit pull request pr has moved
+// on from (to headSHA), as a stale plan of the workflow run runID, and
+// leaves the pull request's head (and the comment) alone.
+func (w Writer) Stale(ctx context.Context, runID int64, planSHA string, pr int, headSHA string) error {
+	check, err := w.EnsureCheck(ctx, planSHA, comment.ReviewingTitle)
+	if err != nil {
+		return err
+	}
+	return w.Complete(ctx, check, comment.Stale(planSHA, pr, headSHA), runID)
 }

@@ -3,11 +3,10 @@ package publish
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/planwarden/planwarden/app/github"
 	"github.com/planwarden/planwarden/app/port"
-	"github.com/planwarden/planwarden/record"
+	"github.com/planwarden/planwarden/comment"
 )
 
 // The error model. Every step returns a value and an error, nothing else.
@@ -21,18 +20,11 @@ import (
 // job ends.
 
 // Final is the one error that ends a job for good: the check concludes as
-// a failure with Title, Summary and Annotations. Err, the cause, is
+// Check says (a failure, worded by package comment). Err, the cause, is
 // logged, never shown.
 type Final struct {
-	Title       string
-	Summary     string
-	Annotations []record.Annotation
-	Err         error
-}
-
-// Finalf is a *Final with a formatted summary.
-func Finalf(title, format string, args ...any) *Final {
-	return &Final{Title: title, Summary: fmt.Sprintf(format, args...)}
+	comment.Check
+	Err error
 }
 
 func (f *Final) Error() string {
@@ -43,15 +35,6 @@ func (f *Final) Error() string {
 }
 
 func (f *Final) Unwrap() error { return f.Err }
-
-// Outcome is what the check says of it.
-func (f *Final) Outcome() Outcome {
-	return Outcome{Conclusion: "failure", Title: f.Title, Summary: f.Summary, Annotations: f.Annotations}
-}
-
-// refusedSummary is the check's summary when GitHub refused a request.
-const refusedSummary = "GitHub refused a request planwarden made for this commit (HTTP %d), and asking again would get the same answer, so planwarden stopped. " +
-	"Check that the App is installed on this repository with the permissions docs/github-app.md lists and that the pull request, run and artifacts still exist, then press Re-run on this check."
 
 // FinalOf is the one classification of errors: the *Final err holds, or
 // one for a GitHub 4xx that is no rate limit (404 included); nil for
@@ -67,7 +50,7 @@ func FinalOf(err error) *Final {
 	}
 	status, limited := github.Status(err)
 	if status >= 400 && status < 500 && !limited {
-		return &Final{Title: "GitHub refused a request", Summary: fmt.Sprintf(refusedSummary, status), Err: err}
+		return &Final{Check: comment.Refused(status), Err: err}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package app
+package run
 
 import (
 	"archive/zip"
@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/publish"
 )
@@ -41,7 +43,7 @@ func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 	t.Parallel()
 	const memBudget = 100 << 20
 	data := planZip(t, 8<<20) // 8 MiB of plan in a few KiB of zip
-	arts := []Artifact{{ID: 1, Name: "planwarden-big", SizeInBytes: int64(len(data))}}
+	arts := []port.Artifact{{ID: 1, Name: "planwarden-big", SizeInBytes: int64(len(data))}}
 	exact := planCost([][]byte{data})
 	if up := upfrontCost(arts, 512<<20); up >= exact {
 		t.Fatalf("the test wants an artifact whose up-front charge (%d) is under its exact cost (%d)", up, exact)
@@ -65,17 +67,17 @@ func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			a := unitApp(t, func(c *Config) { c.MemoryBudget = memBudget })
+			x := New(Config{State: publish.NewState(nil, time.Hour, time.Now), MemoryBudget: memBudget})
 			if tc.othersHold > 0 {
-				release, err := a.memory.admit(context.Background(), tc.othersHold)
+				release, err := x.memory.admit(context.Background(), tc.othersHold)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer release()
 			}
-			gh := &porttest.Reader{DownloadArtifactFunc: func(Repo, int64, int64) ([]byte, error) { return data, nil }}
-			adm := &admission{gate: a.memory}
-			files, err := a.downloadWithin(tc.ctx, gh, Repo{Owner: "o", Name: "r"}, arts, &budget{left: 512 << 20}, adm)
+			gh := &porttest.Reader{DownloadArtifactFunc: func(port.Repo, int64, int64) ([]byte, error) { return data, nil }}
+			adm := &admission{gate: x.memory}
+			files, err := x.downloadWithin(tc.ctx, gh, port.Repo{Owner: "o", Name: "r"}, arts, &budget{left: 512 << 20}, adm)
 			if n := gh.N("DownloadArtifact"); n != tc.downloads {
 				t.Errorf("%d downloads, want %d", n, tc.downloads)
 			}

@@ -1,4 +1,4 @@
-package app
+package run
 
 import (
 	"archive/zip"
@@ -10,11 +10,10 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/comment"
 )
-
-// DefaultMemoryBudget is the worker's memory budget when Config sets none.
-const DefaultMemoryBudget = 1 << 30
 
 // planOverhead is what reviewing a plan costs beyond its bytes, per byte:
 // the parsed change model points into the plan (the bytes stay), plus
@@ -48,7 +47,7 @@ const compressionBound = 32
 // downloaded, from the sizes GitHub lists: the zips, their plans at
 // compressionBound times the zip (at most the run's uncompressed limit),
 // times planOverhead, and the fixed part.
-func upfrontCost(arts []Artifact, maxTotal int64) int64 {
+func upfrontCost(arts []port.Artifact, maxTotal int64) int64 {
 	var zips int64
 	for _, art := range arts {
 		zips += max(art.SizeInBytes, 0)
@@ -104,10 +103,7 @@ func (a *admission) grow(ctx context.Context, cost int64) error {
 	g := a.gate
 	a.want = a.held + cost
 	if a.want > g.budget {
-		return publish.Finalf("Plan too large for the worker",
-			"Reviewing this run's plans needs about %d MiB of memory (3 times the uncompressed plans, plus the artifacts), more than this worker's budget of %d MiB. "+
-				"Split the plan into smaller projects (one artifact or plan file each), or have the operator raise the budget (PLANWARDEN_MEMORY_BUDGET_MB for serve, the function's memory size on Lambda).",
-			a.want>>20, g.budget>>20)
+		return &publish.Final{Check: comment.PlanTooLarge(a.want>>20, g.budget>>20)}
 	}
 	if a.tryGrow(cost) {
 		return nil

@@ -1,4 +1,4 @@
-package app
+package run
 
 import (
 	"archive/zip"
@@ -8,12 +8,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/worklog"
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/record"
+	"github.com/planwarden/planwarden/trust"
 )
 
 // ArtifactPrefix starts the name of every artifact planwarden reads.
@@ -82,13 +89,10 @@ type planFile struct {
 	Data        []byte
 }
 
-// artifactError is an artifact the bot refuses; its message goes on the
-// check run as is.
-type artifactError struct{ msg string }
-
-func (e *artifactError) Error() string { return e.msg }
-
-func refuse(format string, args ...any) error { return &artifactError{fmt.Sprintf(format, args...)} }
+// refused is an artifact the bot refuses: a *publish.Final that says why.
+func refused(why comment.ArtifactRefusal) error {
+	return &publish.Final{Check: why.Check()}
+}
 
 // budget is the uncompressed bytes still allowed for a run.
 type budget struct{ left int64 }
@@ -97,10 +101,10 @@ type budget struct{ left int64 }
 func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFile, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, refuse("artifact %s is not a readable zip: %v", artifact, err)
+		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.ArtifactNotZip, Err: err})
 	}
 	if len(zr.File) > lim.MaxEntries {
-		return nil, refuse("artifact %s refused: %d entries, more than the limit of %d", artifact, len(zr.File), lim.MaxEntries)
+		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.ArtifactTooManyEntries, N: int64(len(zr.File)), Limit: int64(lim.MaxEntries)})
 	}
 	var (
 		plans []planFile
@@ -109,7 +113,7 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 	for _, f := range zr.File {
 		name := f.Name
 		if !safeEntry(name) {
-			return nil, refuse("artifact %s refused: entry %q escapes the artifact (absolute path or ..)", artifact, name)
+			return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.EntryEscapes, Entry: name})
 		}
 		if f.FileInfo().IsDir() {
 			continue
@@ -119,14 +123,14 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 			continue
 		}
 		if f.UncompressedSize64 > uint64(b.left) {
-			return nil, tooBig(artifact, name, lim)
+			return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.EntryOverTotal, Entry: name, Limit: lim.MaxTotal >> 20})
 		}
 		if isMeta && f.UncompressedSize64 > maxMetadataBytes {
-			return nil, refuse("artifact %s: %s: metadata file larger than %d KiB", artifact, name, maxMetadataBytes>>10)
+			return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.MetadataTooLarge, Entry: name, Limit: maxMetadataBytes >> 10})
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return nil, refuse("artifact %s: cannot open %s: %v", artifact, name, err)
+			return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.EntryUnopened, Entry: name, Err: err})
 		}
 		// One buffer per entry, of the size its header declares (within
 		// the budget above, and admitted by the worker's memory budget);
@@ -145,33 +149,28 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 		}
 		rc.Close()
 		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, refuse("artifact %s refused: %s is damaged or lies about its size", artifact, name)
+			return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.EntryDamaged, Entry: name})
 		}
 		if err != nil {
-			return nil, refuse("artifact %s: cannot read %s: %v", artifact, name, err)
+			return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.EntryUnread, Entry: name, Err: err})
 		}
 		b.left -= int64(len(content))
 		if isMeta {
 			if meta, err = decodeMetadata(content); err != nil {
-				return nil, refuse("artifact %s: %s: %v", artifact, name, err)
+				return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.BadMetadata, Entry: name, Err: err})
 			}
 			continue
 		}
 		plans = append(plans, planFile{Name: artifact + "/" + name, Artifact: artifact, Data: content})
 	}
 	if len(plans) == 0 {
-		return nil, refuse("artifact %s holds no *.json plan file", artifact)
+		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.NoPlanFile})
 	}
 	nameProjects(artifact, plans, meta)
 	for i := range plans {
 		plans[i].Single = len(plans) == 1
 	}
 	return plans, nil
-}
-
-func tooBig(artifact, entry string, lim Limits) error {
-	return refuse("artifact %s refused: %s would take the uncompressed total past the limit of %d MiB (zip bomb?)",
-		artifact, entry, lim.MaxTotal>>20)
 }
 
 // safeEntry refuses names that would escape a directory they were
@@ -183,15 +182,14 @@ func safeEntry(name string) bool {
 	return filepath.IsLocal(filepath.FromSlash(strings.TrimSuffix(name, "/"))) && !strings.HasPrefix(name, "/")
 }
 
+// decodeMetadata decodes a MetadataFile (its size within
+// maxMetadataBytes, which extractPlans checks from the entry's header).
 func decodeMetadata(data []byte) (*Metadata, error) {
-	if len(data) > maxMetadataBytes {
-		return nil, fmt.Errorf("metadata file larger than %d KiB", maxMetadataBytes>>10)
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var m Metadata
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("bad metadata: %v", err)
+		return nil, err
 	}
 	return &m, nil
 }
@@ -237,25 +235,24 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 // at once or, when it does not fit now, waited for without the zips,
 // which are fetched again after the wait. What the PR must fix is a
 // *publish.Final.
-func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts []Artifact, b *budget, adm *admission) ([]planFile, error) {
-	lim := a.cfg.Limits
+func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port.Repo, arts []port.Artifact, b *budget, adm *admission) ([]planFile, error) {
+	lim := x.limits
 	for _, art := range arts {
 		if art.Expired {
-			return nil, publish.Finalf("Plan artifact expired", "The artifact %s has expired; re-run the plan workflow.", art.Name)
+			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactExpired})
 		}
 		if art.SizeInBytes > lim.MaxZipBytes {
-			return nil, publish.Finalf("Plan artifact refused", "The artifact %s is %d MiB, more than the limit of %d MiB.",
-				art.Name, art.SizeInBytes>>20, lim.MaxZipBytes>>20)
+			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactOverLimit, N: art.SizeInBytes >> 20, Limit: lim.MaxZipBytes >> 20})
 		}
 	}
-	charged := min(upfrontCost(arts, lim.MaxTotal), a.memory.budget-adm.held)
+	charged := min(upfrontCost(arts, lim.MaxTotal), x.memory.budget-adm.held)
 	if err := adm.grow(ctx, charged); err != nil {
-		return nil, a.notAdmitted(ctx, adm, err)
+		return nil, x.notAdmitted(ctx, adm, err)
 	}
 	var zips [][]byte
 	for range 2 {
 		var err error
-		if zips, err = a.downloadAll(ctx, gh, repo, arts); err != nil {
+		if zips, err = x.downloadAll(ctx, gh, repo, arts); err != nil {
 			return nil, err
 		}
 		need := planCost(zips)
@@ -272,7 +269,7 @@ func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts [
 		zips = nil
 		worklog.From(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
 		if err := adm.grow(ctx, need-charged); err != nil {
-			return nil, a.notAdmitted(ctx, adm, err)
+			return nil, x.notAdmitted(ctx, adm, err)
 		}
 		charged = need
 	}
@@ -285,7 +282,7 @@ func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts [
 		adm.shrink(int64(len(zips[i]))) // done with the zip: its plans are read
 		zips[i] = nil
 		if err != nil {
-			return nil, publish.Finalf("Plan artifact refused", "%s", err.Error())
+			return nil, err
 		}
 		files = append(files, got...)
 	}
@@ -293,13 +290,13 @@ func (a *App) downloadWithin(ctx context.Context, gh PRReader, repo Repo, arts [
 }
 
 // downloadAll fetches the artifacts' zips, each within the zip limit.
-func (a *App) downloadAll(ctx context.Context, gh PRReader, repo Repo, arts []Artifact) ([][]byte, error) {
-	limit := a.cfg.Limits.MaxZipBytes
+func (x *Runner) downloadAll(ctx context.Context, gh port.PRReader, repo port.Repo, arts []port.Artifact) ([][]byte, error) {
+	limit := x.limits.MaxZipBytes
 	zips := make([][]byte, 0, len(arts))
 	for _, art := range arts {
 		data, err := gh.DownloadArtifact(ctx, repo, art.ID, limit)
-		if errors.Is(err, ErrTooLarge) {
-			return nil, publish.Finalf("Plan artifact refused", "The artifact %s is larger than the limit of %d MiB.", art.Name, limit>>20)
+		if errors.Is(err, port.ErrTooLarge) {
+			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactTooLarge, Limit: limit >> 20})
 		}
 		if err != nil {
 			return nil, fmt.Errorf("download the artifact %s: %w", art.Name, err)
@@ -309,7 +306,115 @@ func (a *App) downloadAll(ctx context.Context, gh PRReader, repo Repo, arts []Ar
 	return zips, nil
 }
 
-func (a *App) notAdmitted(ctx context.Context, adm *admission, err error) error {
-	worklog.From(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", a.memory.budget>>20, "err", err)
+func (x *Runner) notAdmitted(ctx context.Context, adm *admission, err error) error {
+	worklog.From(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", x.memory.budget>>20, "err", err)
 	return err
+}
+
+// planArtifacts keeps the artifacts planwarden reads.
+func planArtifacts(arts []port.Artifact) []port.Artifact {
+	var plans []port.Artifact
+	for _, art := range arts {
+		if strings.HasPrefix(art.Name, ArtifactPrefix) {
+			plans = append(plans, art)
+		}
+	}
+	return plans
+}
+
+// fetchedRun is what one run's plan artifacts hold, read once for every
+// base: how many there are, and each plan file read (and, once a base took
+// it, parsed).
+type fetchedRun struct {
+	run   record.Run
+	arts  int
+	files []*fetchedFile
+}
+
+// fetchedFile is a plan file of an artifact, and once parsed, its plan or
+// why it cannot be read.
+type fetchedFile struct {
+	planFile
+	parsed bool
+	plan   *planparse.Plan
+	err    error
+}
+
+// fetch reads the plans of the pull request's runs (trust.Record's: the
+// newest run of each plan workflow and the older runs that may hold a
+// project's newest plan), bounded and within the worker's memory budget
+// (adm), and gives them to the pull request's base.
+func (r *Review) fetch(ctx context.Context, adm *admission) error {
+	b := r.bases[0]
+	budget := &budget{left: r.x.limits.MaxTotal}
+	for _, run := range b.runs {
+		f := fetchedRun{run: run}
+		if run.Conclusion == "success" {
+			arts, err := r.gh.ListRunArtifacts(ctx, r.repo, run.ID)
+			if err != nil {
+				return fmt.Errorf("list the artifacts of %s (run %d): %w", run.Path, run.ID, err)
+			}
+			arts = planArtifacts(arts)
+			f.arts = len(arts)
+			if len(arts) > r.x.limits.MaxArtifacts {
+				return &publish.Final{Check: comment.TooManyArtifacts(run.Path, run.ID, len(arts), r.x.limits.MaxArtifacts)}
+			}
+			if len(arts) > 0 {
+				files, err := r.x.downloadWithin(ctx, r.gh, r.repo, arts, budget, adm)
+				if err != nil {
+					return err
+				}
+				for _, pf := range files {
+					f.files = append(f.files, &fetchedFile{planFile: pf})
+				}
+			}
+		}
+		r.fetched = append(r.fetched, f)
+		if err := b.plans.add(r.log, f, b.runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add takes the plans of one run of runs into col. An older run of a
+// workflow that uploaded no plan, or an unreadable one, adds nothing (the
+// newest run of its workflow speaks for it); the newest run's fail the
+// check.
+func (col *collected) add(log *slog.Logger, f fetchedRun, runs []record.Run) error {
+	run := f.run
+	older := trust.Superseded(runs, run)
+	if col.parsed == nil {
+		col.parsed = map[string]*planparse.Plan{}
+	}
+	switch {
+	case run.Conclusion != "success":
+		return &publish.Final{Check: comment.PlanWorkflowFailed(run.Path, run.ID, run.Conclusion)}
+	case f.arts == 0 && older:
+		return nil
+	case f.arts == 0:
+		return &publish.Final{Check: comment.NoPlanArtifact(run.Path, run.ID, ArtifactPrefix)}
+	}
+	for _, ff := range f.files {
+		col.planBytes = append(col.planBytes, int64(len(ff.Data)))
+		if !ff.parsed {
+			ff.plan, ff.err = planparse.Parse(ff.Name, ff.Data)
+			ff.parsed = true
+		}
+		if ff.err != nil && older {
+			log.Info("unreadable plan of an older run skipped", "run", run.ID, "file", ff.Name)
+			col.notes = append(col.notes, comment.SkippedPlanNote(ff.Name, run.Path, run.ID))
+			continue
+		}
+		if ff.err != nil {
+			return &publish.Final{Check: comment.UnreadablePlan(run.Path, run.ID, ff.err), Err: ff.err}
+		}
+		if t, err := time.Parse(time.RFC3339, ff.plan.Timestamp); err == nil && t.After(col.planTime) {
+			col.planTime = t
+		}
+		col.parsed[fmt.Sprintf("%d/%s", run.ID, ff.Name)] = ff.plan
+		col.claims = append(col.claims, trust.Plan{Run: run, Artifact: ff.Artifact, File: strings.TrimPrefix(ff.Name, ff.Artifact+"/"), Single: ff.Single,
+			Project: ff.Project, Environment: ff.Environment})
+	}
+	return nil
 }
