@@ -16,7 +16,6 @@ type (
 	Queue         = port.Queue
 	Store         = port.Store
 	PRState       = port.PRState
-	LabelMark     = port.LabelMark
 	Secrets       = port.Secrets
 	GitHub        = port.GitHub
 	PRReader      = port.PRReader

@@ -19,12 +19,12 @@ func (a *App) settle(ctx context.Context, pub Publisher, job Job, err error) err
 	if fin == nil {
 		return fmt.Errorf("process %s %s: %w", job.Event, job.DeliveryID, err)
 	}
-	worklog.From(ctx).Error("job ended: trying again would not help", "title", fin.Title, "err", err)
+	worklog.From(ctx).Error("job ended: trying again would not help", "title", fin.Check().Title, "err", err)
 	check, runID, ok := publish.Concerned(err)
 	if !ok {
 		return nil
 	}
-	if cerr := a.writer(pub, repoOf(job)).Complete(ctx, check, fin.Check, runID); cerr != nil {
+	if cerr := a.writer(pub, repoOf(job)).Complete(ctx, check, fin.Check(), runID); cerr != nil {
 		if publish.FinalOf(cerr) == nil {
 			return fmt.Errorf("process %s %s: conclude the check: %w", job.Event, job.DeliveryID, cerr)
 		}

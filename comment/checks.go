@@ -3,6 +3,8 @@ package comment
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	pw "github.com/planwarden/planwarden/prose"
@@ -191,18 +193,35 @@ func GaveUp() Check {
 		Summary: "planwarden could not finish its work on this commit: the job failed on every attempt (a GitHub request or the worker kept failing). Press Re-run on this check to try again."}
 }
 
-// Refused is the failure of a check when GitHub refused a request with
-// status, and asking again would get the same answer.
-func Refused(status int) Check {
+// A Failure is why a job ends on its check for good, as the caller decided
+// it; Check words it, as a failure of the check run.
+type Failure interface {
+	Check() Check
+}
+
+// Refused is GitHub refusing a request with Status, when asking again
+// would get the same answer.
+type Refused struct{ Status int }
+
+// Check is the failure of the check run.
+func (r Refused) Check() Check {
+	status := r.Status
 	return Check{Conclusion: "failure", Title: "GitHub refused a request",
 		Summary: fmt.Sprintf("GitHub refused a request planwarden made for this commit (HTTP %d), and asking again would get the same answer, so planwarden stopped. "+
 			"Check that the App is installed on this repository with the permissions docs/github-app.md lists and that the pull request, run and artifacts still exist, then press Re-run on this check.", status)}
 }
 
-// BadConfig is the failure of a check whose base branch ref has a config
-// file that cannot be used, err saying why; each problem of a
+// BadConfig is a config File on the base branch Ref that cannot be used,
+// Err saying why.
+type BadConfig struct {
+	File, Ref string
+	Err       error
+}
+
+// Check is the failure of the check run; each problem of a
 // rules.ConfigError is annotated on its line.
-func BadConfig(file, ref string, err error) Check {
+func (b BadConfig) Check() Check {
+	file, ref, err := b.File, b.Ref, b.Err
 	return Check{Conclusion: "failure", Title: "Bad config " + file, Annotations: configAnnotations(err),
 		Summary: fmt.Sprintf("The repo config %s on %s cannot be used:\n\n%s", file, ref, codeBlock(err.Error()))}
 }
@@ -223,32 +242,64 @@ func configAnnotations(err error) []record.Annotation {
 	return out
 }
 
-// PlanWorkflowFailed is the failure of a review whose plan workflow run
-// (path, id) concluded conclusion.
-func PlanWorkflowFailed(path string, id int64, conclusion string) Check {
+// PlanWorkflowFailed is a plan workflow run (Path, ID) that concluded
+// Conclusion, not success.
+type PlanWorkflowFailed struct {
+	Path       string
+	ID         int64
+	Conclusion string
+}
+
+// Check is the failure of the check run.
+func (p PlanWorkflowFailed) Check() Check {
+	path, id, conclusion := p.Path, p.ID, p.Conclusion
 	return Check{Conclusion: "failure", Title: "Plan workflow " + orNone(conclusion),
 		Summary: fmt.Sprintf("The plan workflow run %s concluded %s, so its plans cannot be reviewed. Fix the run and re-run it; planwarden reviews the plan when it succeeds.",
 			runName(path, id), orNone(conclusion))}
 }
 
-// NoPlanArtifact is the failure of a review whose run uploaded no artifact
-// named with prefix.
-func NoPlanArtifact(path string, id int64, prefix string) Check {
+// NoPlanArtifact is a plan workflow run (Path, ID) that uploaded no
+// artifact named with Prefix.
+type NoPlanArtifact struct {
+	Path   string
+	ID     int64
+	Prefix string
+}
+
+// Check is the failure of the check run.
+func (n NoPlanArtifact) Check() Check {
+	path, id, prefix := n.Path, n.ID, n.Prefix
 	return Check{Conclusion: "failure", Title: "No plan artifact",
 		Summary: fmt.Sprintf("The plan workflow run %s uploaded no artifact whose name starts with `%s`. Upload the `terraform show -json` output as an artifact named `%s-<project>`.",
 			runName(path, id), prefix, prefix)}
 }
 
-// TooManyArtifacts is the failure of a review whose run uploaded n plan
-// artifacts, more than limit.
-func TooManyArtifacts(path string, id int64, n, limit int) Check {
+// TooManyArtifacts is a run (Path, ID) that uploaded N plan artifacts,
+// more than Limit.
+type TooManyArtifacts struct {
+	Path     string
+	ID       int64
+	N, Limit int
+}
+
+// Check is the failure of the check run.
+func (t TooManyArtifacts) Check() Check {
+	path, id, n, limit := t.Path, t.ID, t.N, t.Limit
 	return Check{Conclusion: "failure", Title: "Too many plan artifacts",
 		Summary: fmt.Sprintf("The run %s uploaded %d plan artifacts; planwarden reads at most %d.", runName(path, id), n, limit)}
 }
 
-// UnreadablePlan is the failure of a review with a plan file of the run
-// that cannot be read, err saying why.
-func UnreadablePlan(path string, id int64, err error) Check {
+// UnreadablePlan is a plan file of the run (Path, ID) that cannot be
+// read, Err saying why.
+type UnreadablePlan struct {
+	Path string
+	ID   int64
+	Err  error
+}
+
+// Check is the failure of the check run.
+func (u UnreadablePlan) Check() Check {
+	path, id, err := u.Path, u.ID, u.Err
 	return Check{Conclusion: "failure", Title: "Unreadable plan",
 		Summary: "planwarden could not read a plan file of " + runName(path, id) + ":\n\n" + codeBlock(err.Error())}
 }
@@ -261,9 +312,13 @@ func SkippedPlanNote(file, path string, id int64) string {
 
 func runName(path string, id int64) string { return fmt.Sprintf("%s (run %d)", path, id) }
 
-// PlanTooLarge is the failure of a review whose plans need needMiB of
-// memory, more than the worker's budgetMiB.
-func PlanTooLarge(needMiB, budgetMiB int64) Check {
+// PlanTooLarge is a review whose plans need NeedMiB of memory, more than
+// the worker's BudgetMiB.
+type PlanTooLarge struct{ NeedMiB, BudgetMiB int64 }
+
+// Check is the failure of the check run.
+func (p PlanTooLarge) Check() Check {
+	needMiB, budgetMiB := p.NeedMiB, p.BudgetMiB
 	return Check{Conclusion: "failure", Title: "Plan too large for the worker",
 		Summary: fmt.Sprintf("Reviewing this run's plans needs about %d MiB of memory (3 times the uncompressed plans, plus the artifacts), more than this worker's budget of %d MiB. "+
 			"Split the plan into smaller projects (one artifact or plan file each), or have the operator raise the budget (PLANWARDEN_MEMORY_BUDGET_MB for serve, the function's memory size on Lambda).",
@@ -288,9 +343,18 @@ func UnknownLabelNote(label string) string {
 	return fmt.Sprintf("The label %q does not count: GitHub's events of this pull request do not show who added it. Remove it and add it again.", label)
 }
 
-// GivenOn is an applied override's reason, saying which commits (short
-// SHAs) its grants were given on; moved says one is not the head.
-func GivenOn(reason string, on []string, moved bool) string {
+// GivenOn is an applied override's reason, saying which commits the
+// grants that made it (those of grants for its finding's digest) were
+// given on, and whether one is not the pull request's head now.
+func GivenOn(reason, digest, head string, grants []record.Grant) string {
+	var on []string
+	moved := false
+	for _, g := range grants {
+		if g.Digest == digest && g.HeadSHA != "" && !slices.Contains(on, pw.ShortSHA(g.HeadSHA)) {
+			on = append(on, pw.ShortSHA(g.HeadSHA))
+			moved = moved || g.HeadSHA != head
+		}
+	}
 	if len(on) == 0 {
 		return reason
 	}
@@ -299,4 +363,20 @@ func GivenOn(reason string, on []string, moved bool) string {
 		note += ", before the latest push: check that it still applies"
 	}
 	return strings.TrimSpace(reason + " (" + note + ")")
+}
+
+// ProjectRuns names the run of each project's plan (runOf), with its link
+// when GitHub gave one for the run under review (runID, runURL; the
+// others' links are built the same way: .../actions/runs/<id>).
+func ProjectRuns(runID int64, runURL string, runOf map[string]int64) map[string]Run {
+	out := make(map[string]Run, len(runOf))
+	prefix, ok := strings.CutSuffix(runURL, "/"+strconv.FormatInt(runID, 10))
+	for project, id := range runOf {
+		r := Run{ID: id}
+		if ok {
+			r.URL = prefix + "/" + strconv.FormatInt(id, 10)
+		}
+		out[project] = r
+	}
+	return out
 }

@@ -70,3 +70,11 @@ type Annotation struct {
 func (r Run) After(o Run) bool {
 	return r.ID > o.ID || r.ID == o.ID && r.Attempt > o.Attempt
 }
+
+// LabelMark says who put a label on a pull request, and when (GitHub's
+// issue events): the record an override label counts by.
+type LabelMark struct {
+	Name string    `json:"name"`
+	By   string    `json:"by,omitempty"`
+	At   time.Time `json:"at"`
+}

@@ -525,14 +525,14 @@ func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([
 // first. GitHub lists events oldest first, so with more than maxPages
 // pages it reads the first page (to learn the last) and then the newest
 // maxPages-1.
-func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (map[string]port.LabelMark, error) {
-	out := map[string]port.LabelMark{}
+func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (map[string]record.LabelMark, error) {
+	out := map[string]record.LabelMark{}
 	replay := func(evs []*github.IssueEvent) {
 		for _, e := range evs {
 			name := strings.ToLower(e.GetLabel().GetName())
 			switch e.GetEvent() {
 			case "labeled":
-				out[name] = port.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
+				out[name] = record.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
 			case "unlabeled":
 				delete(out, name)
 			}

@@ -51,7 +51,7 @@ type PRReader interface {
 	// lower case: GitHub's record, not the webhook that may have been
 	// missed. On a pull request with very many events only the newest
 	// pages are read; a label added before them is absent.
-	LabelAdders(ctx context.Context, r Repo, number int) (map[string]LabelMark, error)
+	LabelAdders(ctx context.Context, r Repo, number int) (map[string]record.LabelMark, error)
 }
 
 // Publisher writes what planwarden says: the check run, the one PR

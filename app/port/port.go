@@ -85,14 +85,6 @@ type DeliveryForgetter interface {
 	ForgetDelivery(ctx context.Context, deliveryID string) error
 }
 
-// LabelMark says who put a label on a pull request, and when (GitHub's
-// issue events).
-type LabelMark struct {
-	Name string    `json:"name"`
-	By   string    `json:"by,omitempty"`
-	At   time.Time `json:"at"`
-}
-
 // Secrets are the App's credentials, loaded once at start.
 type Secrets struct {
 	AppID         int64

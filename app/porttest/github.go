@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/record"
 )
 
 // The GitHub ports as structs of func fields, one per port (PRReader,
@@ -233,7 +234,7 @@ func (f *Reader) ListWorkflowRuns(_ context.Context, r port.Repo, wf, event, bra
 	return f.ListWorkflowRunsFunc(r, wf, event, branch)
 }
 
-func (f *Reader) LabelAdders(_ context.Context, r port.Repo, number int) (map[string]port.LabelMark, error) {
+func (f *Reader) LabelAdders(_ context.Context, r port.Repo, number int) (map[string]record.LabelMark, error) {
 	f.count("LabelAdders")
 	return nil, nil
 }

@@ -20,18 +20,22 @@ import (
 // job ends.
 
 // Final is the one error that ends a job for good: the check concludes as
-// Check says (a failure, worded by package comment). Err, the cause, is
+// a failure that says Why (worded by package comment). Err, the cause, is
 // logged, never shown.
 type Final struct {
-	comment.Check
+	Why comment.Failure
 	Err error
 }
 
+// Check is what the check says: a failure.
+func (f *Final) Check() comment.Check { return f.Why.Check() }
+
 func (f *Final) Error() string {
+	c := f.Check()
 	if f.Err != nil {
-		return f.Title + ": " + f.Err.Error()
+		return c.Title + ": " + f.Err.Error()
 	}
-	return f.Title + ": " + f.Summary
+	return c.Title + ": " + c.Summary
 }
 
 func (f *Final) Unwrap() error { return f.Err }
@@ -50,7 +54,7 @@ func FinalOf(err error) *Final {
 	}
 	status, limited := github.Status(err)
 	if status >= 400 && status < 500 && !limited {
-		return &Final{Check: comment.Refused(status), Err: err}
+		return &Final{Why: comment.Refused{Status: status}, Err: err}
 	}
 	return nil
 }

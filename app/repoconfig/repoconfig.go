@@ -25,7 +25,7 @@ func Base(ctx context.Context, gh port.PRReader, repo port.Repo, baseRef string)
 	cfg, err := Read(ctx, gh, repo, baseRef)
 	var bad *Bad
 	if errors.As(err, &bad) {
-		return nil, &publish.Final{Check: comment.BadConfig(bad.File, baseRef, bad.Err), Err: err}
+		return nil, &publish.Final{Why: comment.BadConfig{File: bad.File, Ref: baseRef, Err: bad.Err}, Err: err}
 	}
 	return cfg, err
 }

@@ -11,8 +11,11 @@ import (
 	"log/slog"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
@@ -91,7 +94,7 @@ type planFile struct {
 
 // refused is an artifact the bot refuses: a *publish.Final that says why.
 func refused(why comment.ArtifactRefusal) error {
-	return &publish.Final{Check: why.Check()}
+	return &publish.Final{Why: why}
 }
 
 // budget is the uncompressed bytes still allowed for a run.
@@ -343,11 +346,13 @@ type fetchedFile struct {
 // fetch reads the plans of the pull request's runs (trust.Record's: the
 // newest run of each plan workflow and the older runs that may hold a
 // project's newest plan), bounded and within the worker's memory budget
-// (adm), and gives them to the pull request's base.
+// (adm), and gives each base the plans of the runs it trusts: the other
+// bases' runs are some of the pull request's. What the pull request's base
+// cannot take ends the review; what another base cannot take is its
+// outcome.
 func (r *Review) fetch(ctx context.Context, adm *admission) error {
-	b := r.bases[0]
 	budget := &budget{left: r.x.limits.MaxTotal}
-	for _, run := range b.runs {
+	for _, run := range r.bases[0].runs {
 		f := fetchedRun{run: run}
 		if run.Conclusion == "success" {
 			arts, err := r.gh.ListRunArtifacts(ctx, r.repo, run.ID)
@@ -357,7 +362,7 @@ func (r *Review) fetch(ctx context.Context, adm *admission) error {
 			arts = planArtifacts(arts)
 			f.arts = len(arts)
 			if len(arts) > r.x.limits.MaxArtifacts {
-				return &publish.Final{Check: comment.TooManyArtifacts(run.Path, run.ID, len(arts), r.x.limits.MaxArtifacts)}
+				return &publish.Final{Why: comment.TooManyArtifacts{Path: run.Path, ID: run.ID, N: len(arts), Limit: r.x.limits.MaxArtifacts}}
 			}
 			if len(arts) > 0 {
 				files, err := r.x.downloadWithin(ctx, r.gh, r.repo, arts, budget, adm)
@@ -370,18 +375,25 @@ func (r *Review) fetch(ctx context.Context, adm *admission) error {
 			}
 		}
 		r.fetched = append(r.fetched, f)
-		if err := b.plans.add(r.log, f, b.runs); err != nil {
-			return err
+		for i, b := range r.bases {
+			if b.out != nil || b.fin != nil || !slices.Contains(b.runs, run) {
+				continue
+			}
+			err := b.plans.takeRun(r.log, f, b.runs)
+			if i == 0 && err != nil {
+				return err
+			}
+			errors.As(err, &b.fin)
 		}
 	}
 	return nil
 }
 
-// add takes the plans of one run of runs into col. An older run of a
+// takeRun takes the plans of one run of runs into col. An older run of a
 // workflow that uploaded no plan, or an unreadable one, adds nothing (the
 // newest run of its workflow speaks for it); the newest run's fail the
 // check.
-func (col *collected) add(log *slog.Logger, f fetchedRun, runs []record.Run) error {
+func (col *collected) takeRun(log *slog.Logger, f fetchedRun, runs []record.Run) error {
 	run := f.run
 	older := trust.Superseded(runs, run)
 	if col.parsed == nil {
@@ -389,11 +401,11 @@ func (col *collected) add(log *slog.Logger, f fetchedRun, runs []record.Run) err
 	}
 	switch {
 	case run.Conclusion != "success":
-		return &publish.Final{Check: comment.PlanWorkflowFailed(run.Path, run.ID, run.Conclusion)}
+		return &publish.Final{Why: comment.PlanWorkflowFailed{Path: run.Path, ID: run.ID, Conclusion: run.Conclusion}}
 	case f.arts == 0 && older:
 		return nil
 	case f.arts == 0:
-		return &publish.Final{Check: comment.NoPlanArtifact(run.Path, run.ID, ArtifactPrefix)}
+		return &publish.Final{Why: comment.NoPlanArtifact{Path: run.Path, ID: run.ID, Prefix: ArtifactPrefix}}
 	}
 	for _, ff := range f.files {
 		col.planBytes = append(col.planBytes, int64(len(ff.Data)))
@@ -407,7 +419,7 @@ func (col *collected) add(log *slog.Logger, f fetchedRun, runs []record.Run) err
 			continue
 		}
 		if ff.err != nil {
-			return &publish.Final{Check: comment.UnreadablePlan(run.Path, run.ID, ff.err), Err: ff.err}
+			return &publish.Final{Why: comment.UnreadablePlan{Path: run.Path, ID: run.ID, Err: ff.err}, Err: ff.err}
 		}
 		if t, err := time.Parse(time.RFC3339, ff.plan.Timestamp); err == nil && t.After(col.planTime) {
 			col.planTime = t
@@ -418,3 +430,130 @@ func (col *collected) add(log *slog.Logger, f fetchedRun, runs []record.Run) err
 	}
 	return nil
 }
+
+// planOverhead is what reviewing a plan costs beyond its bytes, per byte:
+// the parsed change model points into the plan (the bytes stay), plus
+// what infra, the rules and the comment decode on demand.
+const planOverhead = 3
+
+// jobOverhead is the fixed cost of a job: the GitHub client, the config,
+// the comment being rendered.
+const jobOverhead = 16 << 20
+
+// memoryGate admits jobs while the sum of their plans' estimated memory
+// fits the budget; the others wait in arrival order (the semaphore is
+// FIFO), so one large review never starves and a batch of them never
+// exceeds the budget together.
+type memoryGate struct {
+	budget int64
+	sem    *semaphore.Weighted
+}
+
+func newMemoryGate(budget int64) *memoryGate {
+	return &memoryGate{budget: budget, sem: semaphore.NewWeighted(budget)}
+}
+
+// compressionBound is the ratio of plan bytes to zip bytes charged for an
+// artifact before its zip is read: Terraform's JSON plans compress about
+// 10 to 25 times (a 26.6 MB plan of 20,000 changes is a 1.1 MB zip). The
+// charge is corrected from the zip's headers once it is downloaded.
+const compressionBound = 32
+
+// upfrontCost is what a run's artifacts are charged before they are
+// downloaded, from the sizes GitHub lists: the zips, their plans at
+// compressionBound times the zip (at most the run's uncompressed limit),
+// times planOverhead, and the fixed part.
+func upfrontCost(arts []port.Artifact, maxTotal int64) int64 {
+	var zips int64
+	for _, art := range arts {
+		zips += max(art.SizeInBytes, 0)
+	}
+	return jobOverhead + zips + planOverhead*min(zips*compressionBound, maxTotal)
+}
+
+// planCost is the memory a run's plans take while they are reviewed, from
+// the zips' headers: the zips, each plan entry's bytes (as its header
+// declares: extractPlans reads each into one buffer of that size and
+// refuses an entry that lies) times planOverhead, and the fixed part.
+func planCost(zips [][]byte) int64 {
+	cost := int64(jobOverhead)
+	for _, data := range zips {
+		cost += int64(len(data))
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			continue // extractPlans says what is wrong with it
+		}
+		for _, f := range zr.File {
+			if path.Base(f.Name) == MetadataFile || strings.HasSuffix(strings.ToLower(f.Name), ".json") {
+				cost += planOverhead * int64(min(f.UncompressedSize64, 1<<40))
+			}
+		}
+	}
+	return cost
+}
+
+// admit waits until cost fits the budget and returns the release; a cost
+// over the whole budget is a *publish.Final saying so.
+func (g *memoryGate) admit(ctx context.Context, cost int64) (release func(), err error) {
+	adm := &admission{gate: g}
+	if err := adm.grow(ctx, cost); err != nil {
+		return nil, err
+	}
+	return adm.release, nil
+}
+
+// admission is the memory one job holds. A job reading several runs grows
+// it run by run; when the next run does not fit at once, it gives back
+// what it holds and waits for the whole, so two jobs never hold part each
+// while waiting for the rest.
+type admission struct {
+	gate *memoryGate
+	held int64
+	want int64 // the last amount asked for
+}
+
+// grow adds cost to what the job holds, waiting for it when it does not
+// fit now. More than the whole budget is a *publish.Final; a wait cut short is
+// the context's error (the job is tried again).
+func (a *admission) grow(ctx context.Context, cost int64) error {
+	g := a.gate
+	a.want = a.held + cost
+	if a.want > g.budget {
+		return &publish.Final{Why: comment.PlanTooLarge{NeedMiB: a.want >> 20, BudgetMiB: g.budget >> 20}}
+	}
+	if a.tryGrow(cost) {
+		return nil
+	}
+	a.release()
+	if err := g.sem.Acquire(ctx, a.want); err != nil {
+		return fmt.Errorf("wait for %d MiB of the worker's memory: %w", a.want>>20, err)
+	}
+	a.held = a.want
+	return nil
+}
+
+// tryGrow adds cost to what the job holds when it fits now (within the
+// budget, without waiting), and reports whether it did.
+func (a *admission) tryGrow(cost int64) bool {
+	if cost <= 0 {
+		return true
+	}
+	if a.held+cost > a.gate.budget || !a.gate.sem.TryAcquire(cost) {
+		return false
+	}
+	a.held += cost
+	return true
+}
+
+// shrink gives back n of what the job holds (an estimate that was too
+// high, a zip whose plans are read).
+func (a *admission) shrink(n int64) {
+	n = min(n, a.held)
+	if n > 0 {
+		a.gate.sem.Release(n)
+		a.held -= n
+	}
+}
+
+// release gives back everything the job holds.
+func (a *admission) release() { a.shrink(a.held) }

@@ -1,15 +1,13 @@
 package run
 
 import (
+	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
-	"github.com/planwarden/planwarden/app/repoconfig"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/record"
@@ -35,11 +33,13 @@ type base struct {
 	complete bool
 	used     []trust.Used
 	people   trust.People
-	adders   map[string]port.LabelMark
+	adders   map[string]record.LabelMark
 	plans    collected
 	// out, when set, is the base's outcome decided while collecting: no
-	// run its config trusts, or a final error of its own.
+	// run its config trusts; fin a final error of its own (a bad config, a
+	// plan it cannot skip).
 	out *comment.Check
+	fin *publish.Final
 	// evaluate's: the base's result.
 	res result
 }
@@ -84,7 +84,7 @@ func (r *Review) collect(ctx context.Context) (ok bool, err error) {
 		recorded, ok := trust.Record(r.runs, r.tr)
 		if !ok {
 			r.log.Info("run ignored: a later attempt of it was reviewed, or it did not succeed and a newer run of its workflow was reviewed",
-				"workflow", r.run.Path, "attempt", r.tr.Attempt, "conclusion", orNone(r.run.Conclusion))
+				"workflow", r.run.Path, "attempt", r.tr.Attempt, "conclusion", cmp.Or(r.run.Conclusion, "unknown"))
 			return false, nil
 		}
 		r.runs = recorded
@@ -93,75 +93,11 @@ func (r *Review) collect(ctx context.Context) (ok bool, err error) {
 		return true, r.cfgErr
 	}
 	r.bases = []*base{{pr: r.pr, cfg: r.cfg, st: r.st, runs: r.runs}}
+	if err := r.otherBases(ctx); err != nil {
+		return true, err
+	}
 	if err := r.fetch(ctx, adm); err != nil {
 		return true, err
 	}
 	return true, r.facts(ctx)
-}
-
-// otherBase collects the base of other, another open pull request whose
-// head is the commit (one branch, several bases): a check belongs to the
-// commit, so it concludes with the strictest review under any of their
-// bases' configs. What ends that base's review for good (its bad config,
-// no run it trusts, a plan it cannot skip) is that base's outcome.
-func (r *Review) otherBase(ctx context.Context, other port.PullRequest) (*base, error) {
-	b := &base{pr: other}
-	cfg, err := repoconfig.Base(ctx, r.gh, r.repo, other.BaseRef)
-	var fin *publish.Final
-	if errors.As(err, &fin) {
-		b.out = &fin.Check
-		return b, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	b.cfg = cfg
-	tpr := trust.PullRequest{Number: other.Number, Repo: r.repo.String(), HeadSHA: other.HeadSHA, Author: other.Author}
-	for _, run := range r.runs {
-		if ok, _ := trust.PlanRun(cfg, tpr, run); ok {
-			b.runs = append(b.runs, run)
-		}
-	}
-	if len(b.runs) == 0 {
-		out := comment.NoTrustedRun(other.BaseRef, cfg.PlanWorkflowPaths())
-		b.out = &out
-		return b, nil
-	}
-	if b.st, _, err = r.x.state.Read(ctx, publish.KeyOf(r.repo, other.Number)); err != nil {
-		return nil, err
-	}
-	for _, f := range r.fetched {
-		if !slices.Contains(b.runs, f.run) {
-			continue
-		}
-		if err := b.plans.add(r.log, f, b.runs); err != nil {
-			if !errors.As(err, &fin) {
-				return nil, err
-			}
-			b.out = &fin.Check
-			return b, nil
-		}
-	}
-	return b, r.baseFacts(ctx, b)
-}
-
-// otherBases adds the bases of the commit's other open pull requests.
-func (r *Review) otherBases(ctx context.Context) error {
-	prs, err := r.gh.ListPRsForCommit(ctx, r.repo, r.run.HeadSHA)
-	if err != nil {
-		return fmt.Errorf("list the pull requests of the commit: %w", err)
-	}
-	seen := map[string]bool{r.pr.BaseRef: true}
-	for _, other := range prs {
-		if other.Number == r.pr.Number || other.State != "open" || other.HeadSHA != r.run.HeadSHA || seen[other.BaseRef] {
-			continue
-		}
-		seen[other.BaseRef] = true
-		b, err := r.otherBase(ctx, other)
-		if err != nil {
-			return fmt.Errorf("review under the base of #%d: %w", other.Number, err)
-		}
-		r.bases = append(r.bases, b)
-	}
-	return nil
 }

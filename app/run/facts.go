@@ -11,6 +11,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/worklog"
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
 )
@@ -19,16 +20,24 @@ import (
 // request changes, what the base's plan workflows use, and who the
 // overrides' people are.
 
-// facts reads the facts of the pull request's base, then collects the
-// bases of the commit's other open pull requests.
+// facts reads the facts of every base still to be reviewed.
 func (r *Review) facts(ctx context.Context) error {
-	if err := r.baseFacts(ctx, r.bases[0]); err != nil {
-		return err
+	for i, b := range r.bases {
+		if b.out != nil || b.fin != nil {
+			continue
+		}
+		if err := r.baseFacts(ctx, b); err != nil && i == 0 {
+			return err
+		} else if err != nil {
+			return fmt.Errorf("review under the base of #%d: %w", b.pr.Number, err)
+		}
 	}
-	return r.otherBases(ctx)
+	return nil
 }
 
-// baseFacts reads the facts of base b.
+// baseFacts reads the facts of base b: the files its pull request
+// changes, what its plan workflows use, who added the pull request's
+// override labels and who is in the teams its grants need.
 func (r *Review) baseFacts(ctx context.Context, b *base) error {
 	var err error
 	if b.files, b.complete, err = r.gh.ListPRFiles(ctx, r.repo, b.pr.Number); err != nil {
@@ -37,10 +46,10 @@ func (r *Review) baseFacts(ctx context.Context, b *base) error {
 	if b.used, err = planWorkflowUses(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
 		return fmt.Errorf("read the plan workflows from %s: %w", b.pr.BaseRef, err)
 	}
-	if b.people, err = People(ctx, r.gh, b.pr.Author, trust.TeamsToAsk(b.cfg, b.st.Grants)); err != nil {
+	if b.adders, err = labelAdders(ctx, r.gh, b.cfg, r.repo, b.pr); err != nil {
 		return fmt.Errorf("check who may override: %w", err)
 	}
-	if b.adders, err = labelAdders(ctx, r.gh, b.cfg, r.repo, b.pr); err != nil {
+	if b.people, err = People(ctx, r.gh, b.pr.Author, trust.TeamsToAsk(b.cfg, b.st.Grants)); err != nil {
 		return fmt.Errorf("check who may override: %w", err)
 	}
 	return nil
@@ -70,7 +79,7 @@ func People(ctx context.Context, gh port.PRReader, author string, ask map[string
 
 // labelAdders asks GitHub who added the PR's labels, when one of them is
 // an override label of cfg (nil, and no request, otherwise).
-func labelAdders(ctx context.Context, gh port.PRReader, cfg *rules.Config, repo port.Repo, pr port.PullRequest) (map[string]port.LabelMark, error) {
+func labelAdders(ctx context.Context, gh port.PRReader, cfg *rules.Config, repo port.Repo, pr port.PullRequest) (map[string]record.LabelMark, error) {
 	if !slices.ContainsFunc(pr.Labels, func(l string) bool { return IsOverrideLabel(cfg, l) }) {
 		return nil, nil
 	}

@@ -37,7 +37,7 @@ func TestMemoryGateAdmitsWhatFitsAndRefusesWhatNeverWill(t *testing.T) {
 	}
 	_, err = g.admit(context.Background(), 101<<20)
 	fin := publish.FinalOf(err)
-	if fin == nil || fin.Conclusion != "failure" || !strings.Contains(fin.Summary, "more than this worker's budget of 100 MiB") {
+	if fin == nil || fin.Check().Conclusion != "failure" || !strings.Contains(fin.Check().Summary, "more than this worker's budget of 100 MiB") {
 		t.Errorf("a job over the whole budget: %v; want a final failure naming the budget", err)
 	}
 }

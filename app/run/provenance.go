@@ -118,13 +118,6 @@ func findPR(ctx context.Context, gh port.PRReader, repo port.Repo, run port.Work
 	return port.PullRequest{}, false, nil
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
 // Pull requests that need no plan, and base changes.
 
 // decideWithoutPlan completes the check of a PR whose changed files belong

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -29,6 +30,10 @@ const (
 // completed says the check shows the outcome.
 func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 	res, st, runs := r.res, r.st, r.runs
+	var checks []comment.ProjectCheck
+	if res.report != nil {
+		st.Projects, checks = projects(res.report, r.cfg, res.runs, r.checkRun.HTMLURL)
+	}
 	if res.assigned != nil {
 		kept := trust.Keep(runs, *res.assigned)
 		if !r.held && !slices.Contains(kept, r.tr) {
@@ -47,15 +52,13 @@ func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 	if err := r.w.Complete(ctx, r.checkRun, res.out, r.run.ID); err != nil {
 		return false, err
 	}
-	if res.report != nil && r.cfg.CheckPerProject {
-		for _, p := range projectChecks(res.report, res.runs, r.checkRun.HTMLURL) {
-			check, _, err := r.w.ProjectCheck(ctx, r.run.HeadSHA, p.Name, comment.ReviewingTitle, comment.ProjectWaitingSummary(p.Name))
-			if err != nil {
-				return true, err
-			}
-			if err := r.w.Complete(ctx, check, p.Check(), p.RunID); err != nil {
-				return true, err
-			}
+	for _, p := range checks {
+		check, _, err := r.w.ProjectCheck(ctx, r.run.HeadSHA, p.Name, comment.ReviewingTitle, comment.ProjectWaitingSummary(p.Name))
+		if err != nil {
+			return true, err
+		}
+		if err := r.w.Complete(ctx, check, p.Check(), p.RunID); err != nil {
+			return true, err
 		}
 	}
 	if st.HeadSHA != r.run.HeadSHA {
@@ -64,44 +67,38 @@ func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = r.run.HeadSHA, r.checkRun.ID, r.run.ID, runs
 	if res.report != nil {
 		st.Blocking = res.blocking
-		st.Projects = projectStatuses(res.report, r.cfg, res.runs)
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, prose.Clamp(res.out.Summary, 4096), r.x.state.Now()
-	r.log.Info("check completed", "conclusion", orNone(st.Conclusion), "runs", len(runs))
+	r.log.Info("check completed", "conclusion", cmp.Or(st.Conclusion, "unknown"), "runs", len(runs))
 	r.runs = runs
 	return true, r.x.state.Put(ctx, r.key, st)
 }
 
-// projectChecks are the checks planwarden/<project> of the report's
-// projects (check_per_project), each concluded from its project's
-// findings alone.
-func projectChecks(report *review.Report, runs map[string]comment.Run, checkURL string) []comment.ProjectCheck {
-	var out []comment.ProjectCheck
-	for _, p := range report.Projects {
-		run := runs[p.Name]
-		one := &review.Report{Verdict: rules.VerdictOf(p.Findings), Projects: []*review.Project{p}}
-		blocking := 0
-		for _, f := range p.Findings {
-			if f.Severity == rules.SeverityBlock && f.Override == nil {
-				blocking++
-			}
-		}
-		out = append(out, comment.ProjectCheck{Name: p.Name, Environment: p.Environment, Verdict: one.Verdict, Conclusion: comment.Conclusion(one),
-			Findings: len(p.Findings), Blocking: blocking, RunID: run.ID, RunURL: run.URL, CheckURL: checkURL})
-	}
-	return out
-}
-
-// projectStatuses are the projects of a review, for /destroy-staging's
-// list. Only projects of an environment that may be destroyed keep their
-// resources (the state must stay small: a DynamoDB item holds 400 KB).
-func projectStatuses(r *review.Report, cfg *rules.Config, runs map[string]comment.Run) []port.ProjectStatus {
+// projects are the projects of a review as the state keeps them, for
+// /destroy-staging's list, and, when the config asks for them
+// (check_per_project), their checks planwarden/<project>, each concluded
+// from its project's findings alone. Only projects of an environment that
+// may be destroyed keep their resources (the state must stay small: a
+// DynamoDB item holds 400 KB). checkURL links the `planwarden` check.
+func projects(r *review.Report, cfg *rules.Config, runs map[string]comment.Run, checkURL string) ([]port.ProjectStatus, []comment.ProjectCheck) {
 	var out []port.ProjectStatus
+	var checks []comment.ProjectCheck
 	for i, p := range r.Projects {
-		if i == maxProjectStatuses {
-			break
-		}
 		run := runs[p.Name]
+		if cfg.CheckPerProject {
+			one := &review.Report{Verdict: rules.VerdictOf(p.Findings), Projects: []*review.Project{p}}
+			blocking := 0
+			for _, f := range p.Findings {
+				if f.Severity == rules.SeverityBlock && f.Override == nil {
+					blocking++
+				}
+			}
+			checks = append(checks, comment.ProjectCheck{Name: p.Name, Environment: p.Environment, Verdict: one.Verdict, Conclusion: comment.Conclusion(one),
+				Findings: len(p.Findings), Blocking: blocking, RunID: run.ID, RunURL: run.URL, CheckURL: checkURL})
+		}
+		if i >= maxProjectStatuses {
+			continue
+		}
 		ps := port.ProjectStatus{Name: p.Name, Environment: p.Environment, Verdict: string(rules.VerdictOf(p.Findings)), RunID: run.ID, RunURL: run.URL}
 		if t, err := time.Parse(time.RFC3339, p.Timestamp); err == nil {
 			ps.PlanTime = t
@@ -122,5 +119,5 @@ func projectStatuses(r *review.Report, cfg *rules.Config, runs map[string]commen
 		}
 		out = append(out, ps)
 	}
-	return out
+	return out, checks
 }

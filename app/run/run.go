@@ -155,8 +155,8 @@ func (x *Runner) Review(ctx context.Context, gh GitHub, repo port.Repo, run port
 		// error is returned, for the job to be retried.
 		fin := publish.FinalOf(err)
 		if fin != nil {
-			r.log.Info("review ends on the check", "title", fin.Title, "err", err)
-			r.res, err = result{out: fin.Check}, nil
+			r.log.Info("review ends on the check", "title", fin.Check().Title, "err", err)
+			r.res, err = result{out: fin.Check()}, nil
 		}
 		completed = !ok // a run that brings no newer plan is done with
 		if ok && err == nil {
