@@ -10,7 +10,9 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/planwarden/planwarden/app/command"
 	"github.com/planwarden/planwarden/app/github"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/run"
 	"github.com/planwarden/planwarden/app/worklog"
@@ -30,7 +32,7 @@ type Config struct {
 	// GitHubAPIURL is the REST API base: https://api.github.com/ (default)
 	// or https://HOST/api/v3/ for GitHub Enterprise Server.
 	GitHubAPIURL string
-	Store        Store        // default: a MemoryStore
+	Store        Store        // required: SQLite (serve), DynamoDB (Lambda)
 	Logger       *slog.Logger // default: JSON to nowhere
 	// Transport carries every outgoing request under the retry policy and
 	// App auth (default: a pooled transport with timeouts). Tests point it
@@ -62,13 +64,14 @@ const DefaultMemoryBudget = 1 << 30
 
 // App is planwarden's worker: it runs the jobs the receiver queued.
 type App struct {
-	cfg    Config
-	log    *slog.Logger
-	store  Store
-	state  *publish.State
-	run    *run.Runner
-	github func(int64) (GitHub, error)
-	now    func() time.Time
+	cfg      Config
+	log      *slog.Logger
+	store    Store
+	state    *publish.State
+	run      *run.Runner
+	commands *command.Commands
+	github   func(int64) (GitHub, error)
+	now      func() time.Time
 }
 
 // New checks cfg and returns the App.
@@ -81,9 +84,6 @@ func New(cfg Config) (*App, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
-	}
-	if cfg.Store == nil {
-		cfg.Store = NewMemoryStore(cfg.Now)
 	}
 	if cfg.Transport == nil {
 		cfg.Transport = cleanhttp.DefaultPooledTransport()
@@ -100,7 +100,15 @@ func New(cfg Config) (*App, error) {
 	}
 	state := publish.NewState(cfg.Store, cfg.StateTTL, cfg.Now)
 	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, state: state, now: cfg.Now}
-	a.run = run.New(run.Config{State: state, Limits: cfg.Limits, MemoryBudget: cfg.MemoryBudget, Observe: cfg.ObserveReview, Reviewed: a.afterReview})
+	// The worker wires its rooms: a review tells the commands it happened
+	// (their finished replies are hidden), a command asks for a review.
+	a.commands = command.New(command.Config{State: state, ReviewAgain: func(ctx context.Context, gh port.GitHub, repo port.Repo, pr int, runID int64) error {
+		return a.run.Again(ctx, gh, repo, pr, runID)
+	}})
+	a.run = run.New(run.Config{State: state, Limits: cfg.Limits, MemoryBudget: cfg.MemoryBudget, Observe: cfg.ObserveReview,
+		Reviewed: func(ctx context.Context, gh run.GitHub, repo port.Repo, pr int) {
+			a.commands.AfterReview(ctx, gh, repo, pr)
+		}})
 	a.github = cfg.GitHubFor
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {
@@ -114,6 +122,9 @@ func New(cfg Config) (*App, error) {
 			return nil, err
 		}
 		a.github = clients
+	}
+	if cfg.Store == nil {
+		return nil, errors.New("the worker has no store for the pull requests' state")
 	}
 	return a, nil
 }

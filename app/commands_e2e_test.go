@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/command"
 	"github.com/planwarden/planwarden/app/githubtest"
 	appjob "github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/comment"
@@ -156,8 +157,8 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 		d[0].Inputs["pr"] != "7" || d[0].Inputs["projects"] != "" || d[0].Inputs["correlation_id"] != thread {
 		t.Fatalf("dispatches %+v, want planwarden-plan.yml on feature-7 with pr 7, every project, correlation_id %s", d, thread)
 	}
-	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(app.PlanInputs)); !slices.Equal(got, want) {
-		t.Errorf("dispatch inputs %v, want app.PlanInputs %v (what the example workflow declares)", got, want)
+	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(command.PlanInputs)); !slices.Equal(got, want) {
+		t.Errorf("dispatch inputs %v, want command.PlanInputs %v (what the example workflow declares)", got, want)
 	}
 	check := h.latestCheckNamed(app.CheckName)
 	if check.Status != "in_progress" || check.Title != "Re-planning requested by @alice" {
@@ -319,8 +320,8 @@ func TestDestroyStagingIsConfirmedAndReportsBack(t *testing.T) {
 	if len(d) != 1 || d[0].Workflow != "destroy-staging.yml" || d[0].Ref != "main" || fmt.Sprint(d[0].Inputs) != fmt.Sprint(want) {
 		t.Fatalf("dispatches %+v, want destroy-staging.yml on main (the default branch, not feature-7) with %v", d, want)
 	}
-	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(app.DestroyInputs)); !slices.Equal(got, want) {
-		t.Errorf("dispatch inputs %v, want app.DestroyInputs %v", got, want)
+	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(command.DestroyInputs)); !slices.Equal(got, want) {
+		t.Errorf("dispatch inputs %v, want command.DestroyInputs %v", got, want)
 	}
 	if r := h.gh.Reactions(); r[len(r)-1].CommentID != confirm || r[len(r)-1].Content != "rocket" {
 		t.Errorf("reactions %+v, want a rocket on bob's confirmation", r)

@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 
-	"github.com/planwarden/planwarden/app/run"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // workflow_run: a plan workflow's run, and the runs slash commands
@@ -31,7 +31,7 @@ type runTrigger struct {
 	pr       int
 }
 
-func (a *App) processWorkflowRun(ctx context.Context, gh run.GitHub, j Job) error {
+func (a *App) processWorkflowRun(ctx context.Context, gh port.GitHub, j Job) error {
 	t := runTrigger{runID: j.WorkflowRun.RunID, finished: j.Action() == "completed", pr: j.PR}
 	repo := repoOf(j)
 	wr, err := gh.GetWorkflowRun(ctx, repo, t.runID)
@@ -39,7 +39,7 @@ func (a *App) processWorkflowRun(ctx context.Context, gh run.GitHub, j Job) erro
 		return err
 	}
 	if !t.finished {
-		return a.trackRun(ctx, gh, repo, wr)
+		return a.commands.FollowRun(ctx, gh, repo, wr)
 	}
 	if t.pr > 0 {
 		wr.PullRequests = []int{t.pr}
@@ -47,5 +47,5 @@ func (a *App) processWorkflowRun(ctx context.Context, gh run.GitHub, j Job) erro
 	if err := a.run.Review(ctx, gh, repo, wr); err != nil {
 		return err
 	}
-	return a.trackRun(ctx, gh, repo, wr)
+	return a.commands.FollowRun(ctx, gh, repo, wr)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/prose"
 )
 
 // GiveUp is told that job failed for the last time (a dead job of the
@@ -67,7 +68,7 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 		if err := a.writer(gh, repo).Complete(ctx, r, comment.GaveUp(), runID); err != nil {
 			return fmt.Errorf("give up %s %s: complete check run %d: %w", job.Event, job.DeliveryID, r.ID, err)
 		}
-		worklog.From(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", short(sha))
+		worklog.From(ctx).Info("check completed as failed: press Re-run", "check_run", r.ID, "sha", prose.ShortSHA(sha))
 	}
 	return nil
 }

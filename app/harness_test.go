@@ -25,6 +25,7 @@ import (
 
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/receiver"
 	"github.com/planwarden/planwarden/app/run"
 )
@@ -93,7 +94,7 @@ type harness struct {
 	t     testing.TB
 	gh    *githubtest.Server
 	app   *app.App
-	q     *app.MemoryQueue
+	q     *porttest.MemoryQueue
 	h     http.Handler
 	clock *fakeClock
 	logs  *syncBuffer
@@ -107,7 +108,7 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	// Like serve's queue: a failing job runs again, and a job failing
 	// every attempt is given up (App.GiveUp).
 	var worker *app.App
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 4, MaxAttempts: 3,
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 4, MaxAttempts: 3,
 		Dead: func(ctx context.Context, j app.Job, cause error) error { return worker.GiveUp(ctx, j, cause) }})
 	cfg := app.Config{
 		Secrets:      app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
@@ -121,7 +122,7 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 		o(&cfg)
 	}
 	if cfg.Store == nil {
-		cfg.Store = app.NewMemoryStore(cfg.Now) // one store: the receiver's delivery ids, the worker's PR state
+		cfg.Store = porttest.NewMemoryStore(cfg.Now) // one store: the receiver's delivery ids, the worker's PR state
 	}
 	a, err := app.New(cfg)
 	if err != nil {

@@ -95,7 +95,7 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	plan := readWorkflow(t, planFile)
 	dispatch, _ := plan.On["workflow_dispatch"].(map[string]any)
 	inputs, _ := dispatch["inputs"].(map[string]any)
-	for _, in := range app.PlanInputs {
+	for _, in := range command.PlanInputs {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("%s does not declare the %s input /plan sends", planFile, in)
 		}
@@ -149,7 +149,7 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	destroy := readWorkflow(t, rules.DefaultDestroyWorkflow)
 	dispatch, _ = destroy.On["workflow_dispatch"].(map[string]any)
 	inputs, _ = dispatch["inputs"].(map[string]any)
-	for _, in := range app.DestroyInputs {
+	for _, in := range command.DestroyInputs {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("%s does not declare the %s input /destroy-staging sends", rules.DefaultDestroyWorkflow, in)
 		}

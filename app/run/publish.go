@@ -16,12 +16,8 @@ import (
 
 // The publish stage: the comment, the check runs and the PR's state.
 
-// Limits of what one PR's state remembers.
-const (
-	maxResourceList = 30
-	// maxProjectStatuses bounds the projects a PR's state remembers.
-	maxProjectStatuses = 100
-)
+// maxProjectStatuses bounds the projects a PR's state remembers.
+const maxProjectStatuses = 100
 
 // publish writes the review: the comment, the check (and the projects'
 // checks) and the state, which records the runs the check concludes from:
@@ -111,7 +107,7 @@ func projects(r *review.Report, cfg *rules.Config, runs map[string]comment.Run, 
 			if c.Mode() == "data" || c.Action() == "delete" || c.Action() == "read" || c.Action() == "forget" {
 				continue
 			}
-			if len(ps.Resources) < maxResourceList {
+			if len(ps.Resources) < port.MaxListedResources {
 				ps.Resources = append(ps.Resources, prose.Clamp(c.Address(), 200))
 			} else {
 				ps.More++

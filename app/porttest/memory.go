@@ -1,4 +1,4 @@
-package app
+package porttest
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/worklog"
 )
 
@@ -19,27 +21,27 @@ var (
 	ErrQueueFull   = errors.New("queue full")
 )
 
-// MemoryQueue is the in-process queue of `planwarden serve`: a bounded
-// pool of workers that runs jobs of one group (Job.GroupKey, one PR) one
+// MemoryQueue is a queue in process memory for tests of the worker (serve
+// queues in app/sqlite, Lambda in SQS): a bounded pool of workers that runs jobs of one group (job.Job.GroupKey, one PR) one
 // after another, in arrival order, and jobs of different groups in
 // parallel. Close drains it: every accepted job runs.
 type MemoryQueue struct {
 	workers    int
 	maxPending int
 	attempts   int
-	dead       func(context.Context, Job, error) error
+	dead       func(context.Context, job.Job, error) error
 	log        *slog.Logger
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	pending map[string][]Job // by group
-	ready   []string         // groups with pending jobs and no running job
+	pending map[string][]job.Job // by group
+	ready   []string             // groups with pending jobs and no running job
 	running map[string]bool
 	queued  int
 	busy    int
 	closed  bool
 	started bool
-	process func(context.Context, Job) error
+	process func(context.Context, job.Job) error
 	ctx     context.Context
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
@@ -52,10 +54,10 @@ type MemoryQueueOptions struct {
 	Logger     *slog.Logger
 	// MaxAttempts is how often a failing job runs, at once one after
 	// another (default 1: not again); Dead, when set, is told about a job
-	// that failed on its last attempt (App.GiveUp), as the serve and SQS
+	// that failed on its last attempt (the worker's GiveUp), as the serve and SQS
 	// queues do.
 	MaxAttempts int
-	Dead        func(ctx context.Context, j Job, cause error) error
+	Dead        func(ctx context.Context, j job.Job, cause error) error
 }
 
 // NewMemoryQueue returns a queue that holds jobs until Start gives it the
@@ -71,13 +73,13 @@ func NewMemoryQueue(opt MemoryQueueOptions) *MemoryQueue {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	q := &MemoryQueue{workers: opt.Workers, maxPending: opt.MaxPending, attempts: max(opt.MaxAttempts, 1), dead: opt.Dead, log: slog.New(worklog.Redacting(opt.Logger.Handler())),
-		pending: map[string][]Job{}, running: map[string]bool{}}
+		pending: map[string][]job.Job{}, running: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
 	return q
 }
 
 // Enqueue accepts a job; it never blocks on the work itself.
-func (q *MemoryQueue) Enqueue(_ context.Context, job Job) error {
+func (q *MemoryQueue) Enqueue(_ context.Context, job job.Job) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
@@ -96,9 +98,9 @@ func (q *MemoryQueue) Enqueue(_ context.Context, job Job) error {
 	return nil
 }
 
-// Start runs the workers; process does one job (App.Process). A job's
+// Start runs the workers; process does one job (the worker's Process). A job's
 // error is logged with the job's references; the job is not retried.
-func (q *MemoryQueue) Start(process func(context.Context, Job) error) {
+func (q *MemoryQueue) Start(process func(context.Context, job.Job) error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.started {
@@ -148,7 +150,7 @@ func (q *MemoryQueue) work() {
 	}
 }
 
-func (q *MemoryQueue) run(job Job) {
+func (q *MemoryQueue) run(job job.Job) {
 	defer func() {
 		if p := recover(); p != nil {
 			q.log.Error("job panicked", "delivery", job.DeliveryID, "event", job.Event, "group", job.GroupKey(), "panic", fmt.Sprint(p))
@@ -219,8 +221,9 @@ func (q *MemoryQueue) Close(ctx context.Context) error {
 	}
 }
 
-// MemoryStore is a Store in process memory, with expiry, for tests
-// (`planwarden serve` keeps its state in app/sqlite). It is safe for
+// MemoryStore is a port.Store in process memory, with expiry, for tests
+// (`planwarden serve` keeps its state in app/sqlite, Lambda in DynamoDB).
+// It hands out copies, as a store that serializes does. It is safe for
 // concurrent use.
 type MemoryStore struct {
 	now        func() time.Time
@@ -231,7 +234,7 @@ type MemoryStore struct {
 }
 
 type memPR struct {
-	st      PRState
+	st      port.PRState
 	expires time.Time
 }
 
@@ -268,19 +271,19 @@ func (s *MemoryStore) ForgetDelivery(_ context.Context, id string) error {
 }
 
 // PR returns the state stored under key.
-func (s *MemoryStore) PR(_ context.Context, key string) (PRState, bool, error) {
+func (s *MemoryStore) PR(_ context.Context, key string) (port.PRState, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.prs[key]
 	if !ok || !s.now().Before(p.expires) {
-		return PRState{}, false, nil
+		return port.PRState{}, false, nil
 	}
 	st, err := stateCopy(p.st)
 	return st, err == nil, err
 }
 
 // PutPR stores st under key for ttl if the stored version is st.Version.
-func (s *MemoryStore) PutPR(_ context.Context, key string, st PRState, ttl time.Duration) error {
+func (s *MemoryStore) PutPR(_ context.Context, key string, st port.PRState, ttl time.Duration) error {
 	if key == "" {
 		return errors.New("put pr: empty key")
 	}
@@ -293,7 +296,7 @@ func (s *MemoryStore) PutPR(_ context.Context, key string, st PRState, ttl time.
 		stored = p.st.Version
 	}
 	if stored != st.Version {
-		return fmt.Errorf("put pr %s at version %d (stored: %d): %w", key, st.Version, stored, ErrConflict)
+		return fmt.Errorf("put pr %s at version %d (stored: %d): %w", key, st.Version, stored, port.ErrConflict)
 	}
 	st.Version++
 	kept, err := stateCopy(st)
@@ -306,12 +309,12 @@ func (s *MemoryStore) PutPR(_ context.Context, key string, st PRState, ttl time.
 
 // stateCopy is st as a store that serializes it gives it back: nothing of
 // it is shared with the caller's copy.
-func stateCopy(st PRState) (PRState, error) {
+func stateCopy(st port.PRState) (port.PRState, error) {
 	data, err := json.Marshal(st)
 	if err != nil {
-		return PRState{}, err
+		return port.PRState{}, err
 	}
-	var out PRState
+	var out port.PRState
 	err = json.Unmarshal(data, &out)
 	return out, err
 }

@@ -1,13 +1,12 @@
-package app
+package command
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
@@ -28,31 +27,31 @@ import (
 // /destroy-staging sends; the destroy workflow must declare every one.
 var DestroyInputs = []string{"pr", "head_ref", "environment", "projects", "correlation_id"}
 
-func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, branch string) error {
+func (x *Commands) requestDestroy(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config, branch string) error {
 	env, args, reason := destroyTarget(cfg, c.args)
 	if reason != "" {
-		return a.refuse(ctx, c, reason)
+		return x.refuse(ctx, c, reason)
 	}
 	wf, reason := destroyable(cfg, env, branch)
 	if reason != "" {
-		return a.refuse(ctx, c, reason)
+		return x.refuse(ctx, c, reason)
 	}
-	st, id, prior, err := a.openThread(ctx, c)
+	st, id, prior, err := x.openThread(ctx, c)
 	if err != nil || prior != nil {
 		return err // a request posts its reply first, so a prior one has it
 	}
 	projects, reason := commandProjects(cfg, st, args)
 	if reason != "" {
-		return a.refuse(ctx, c, reason)
+		return x.refuse(ctx, c, reason)
 	}
 	for _, p := range projects {
 		if e := cfg.EnvironmentOf(p); e != "" && e != env {
-			return a.refuse(ctx, c, fmt.Sprintf("project %s deploys to %s, not %s; %s destroys one environment at a time.", code(p), code(e), code(env), "`/destroy-staging`"))
+			return x.refuse(ctx, c, comment.ProjectElsewhere(p, e, env))
 		}
 	}
 	d := &record.DestroyThread{Projects: projects, Environment: env, Dispatch: record.Dispatch{Workflow: wf, Ref: branch},
 		Stage: record.DestroyAwaiting, ConfirmByOther: cfg.ConfirmByOther(env)}
-	t := record.Thread{ID: id, By: c.sender, At: a.now(), Destroy: d}
+	t := record.Thread{ID: id, By: c.sender, At: x.state.Now(), Destroy: d}
 	for _, p := range st.Projects {
 		if p.Environment != env || len(projects) > 0 && !slices.Contains(projects, p.Name) {
 			continue
@@ -61,7 +60,7 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 			d.PlanRun = record.ThreadRun{ID: p.RunID, URL: p.RunURL}
 		}
 		for _, r := range p.Resources {
-			if len(d.Resources) < maxResourceList {
+			if len(d.Resources) < port.MaxListedResources {
 				d.Resources = append(d.Resources, r)
 			} else {
 				d.More++
@@ -82,13 +81,13 @@ func (a *App) requestDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	// One request waits at a time: a newer one replaces those still waiting.
 	for _, old := range st.Threads {
 		if old.Destroy != nil && old.Destroy.Stage == record.DestroyAwaiting {
-			if err := a.saveThread(ctx, c, old.WithStage(record.DestroySuperseded)); err != nil {
+			if err := x.saveThread(ctx, c, old.WithStage(record.DestroySuperseded)); err != nil {
 				return err
 			}
 		}
 	}
 	worklog.From(ctx).Info("destroy asks for confirmation", "environment", env, "thread", id)
-	return a.postThread(ctx, c, cfg, t, comment.Reply(t), nil)
+	return x.postThread(ctx, c, cfg, t, comment.Reply(t), nil)
 }
 
 // destroyTarget splits the arguments into the environment (the first
@@ -104,33 +103,26 @@ func destroyTarget(cfg *rules.Config, args []string) (env string, rest []string,
 		return "staging", args, ""
 	}
 	envs := cfg.EnvironmentNames()
-	msg := fmt.Sprintf("refuses the environment %s: it is not an environment of this repository (%s)", code(args[0]), codeList(envs))
-	if len(cfg.Projects) > 0 {
-		msg = fmt.Sprintf("%s is neither an environment (%s) nor a project of this repository", code(args[0]), codeList(envs))
-	}
-	if s := rules.Suggest(args[0], envs); s != "" {
-		msg += fmt.Sprintf("; did you mean %s?", code(s))
-	}
-	return "", nil, msg + "."
+	return "", nil, comment.UnknownEnvironment(args[0], envs, len(cfg.Projects) > 0, rules.Suggest(args[0], envs))
 }
 
 // destroyable returns the environment's destroy workflow, or why it may
 // not be destroyed.
 func destroyable(cfg *rules.Config, env, branch string) (string, string) {
 	if cfg.IsProtected(env) {
-		return "", fmt.Sprintf("refuses the environment %s: it is protected, and a protected environment is never destroyed.", code(env))
+		return "", comment.ProtectedEnvironment(env)
 	}
 	wf, ok := cfg.DestroyWorkflow(env)
 	if !ok {
-		return "", fmt.Sprintf("refuses the environment %s: the config on %s gives it no `destroy_workflow`, so it may not be destroyed.", code(env), code(branch))
+		return "", comment.NoDestroyWorkflow(env, branch)
 	}
 	return wf, ""
 }
 
-func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg *rules.Config, branch string) error {
+func (x *Commands) confirmDestroy(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config, branch string) error {
 	key := c.job.GroupKey()
-	defer a.state.Lock(key)()
-	st, _, err := a.state.Read(ctx, key)
+	defer x.state.Lock(key)()
+	st, _, err := x.state.Read(ctx, key)
 	if err != nil {
 		return err
 	}
@@ -150,54 +142,35 @@ func (a *App) confirmDestroy(ctx context.Context, c command, pr PullRequest, cfg
 	}
 	switch {
 	case t.ID == "":
-		return a.refuse(ctx, c, "there is no `/destroy-staging` on this pull request waiting for a confirmation. Ask first with `/destroy-staging [environment] [project...]`.")
-	case a.now().After(t.Deadline()):
-		if err := a.saveThread(ctx, c, t.WithStage(record.DestroyExpired)); err != nil {
+		return x.refuse(ctx, c, comment.NothingToConfirm)
+	case x.state.Now().After(t.Deadline()):
+		if err := x.saveThread(ctx, c, t.WithStage(record.DestroyExpired)); err != nil {
 			return err
 		}
-		return a.refuse(ctx, c, fmt.Sprintf("the request of %s lapsed at %s (confirmations are taken for 10 minutes); nothing was destroyed. Ask again with `/destroy-staging`.",
-			code(t.By), t.Deadline().UTC().Format("15:04 UTC")))
+		return x.refuse(ctx, c, comment.Lapsed(t.By, t.Deadline()))
 	case t.Destroy.ConfirmByOther && strings.EqualFold(t.By, c.sender):
-		return a.refuse(ctx, c, fmt.Sprintf("someone other than %s must confirm: the config on %s says `confirm_by: other` for %s.", code(t.By), code(branch), code(t.Destroy.Environment)))
+		return x.refuse(ctx, c, comment.ConfirmByOther(t.By, branch, t.Destroy.Environment))
 	}
 	d := *t.Destroy
 	t.Destroy = &d
 	// The config may have changed since the request: ask it again.
 	wf, reason := destroyable(cfg, d.Environment, branch)
 	if reason == "" && wf != d.Dispatch.Workflow {
-		reason = fmt.Sprintf("the destroy workflow of %s changed since the request (now %s); ask again with `/destroy-staging`.", code(d.Environment), code(wf))
+		reason = comment.DestroyWorkflowChanged(d.Environment, wf)
 	}
 	if reason != "" {
-		return a.refuse(ctx, c, reason)
+		return x.refuse(ctx, c, reason)
 	}
 	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "head_ref": pr.HeadRef, "environment": d.Environment,
 		"projects": strings.Join(d.Projects, " "), "correlation_id": t.ID}
 	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, branch, inputs); err != nil {
-		return a.dispatchFailed(ctx, c, wf, branch, inputs, err)
+		return x.dispatchFailed(ctx, c, wf, branch, inputs, err)
 	}
 	worklog.From(ctx).Info("destroy dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
 	d.Stage, d.ConfirmedBy, d.ConfirmID, d.Dispatch.Ref = record.DestroyConfirmed, c.sender, c.commentID, branch
-	a.findThreadRun(ctx, c.gh, c.repo, &t)
-	if err := a.saveThread(ctx, c, t); err != nil {
+	findThreadRun(ctx, c.gh, c.repo, &t)
+	if err := x.saveThread(ctx, c, t); err != nil {
 		return err
 	}
 	return c.gh.React(ctx, c.repo, c.commentID, "rocket")
-}
-
-// saveThread stores a thread that moved on and edits its reply.
-func (a *App) saveThread(ctx context.Context, c command, t record.Thread) error {
-	if _, err := a.state.Edit(ctx, c.job.GroupKey(), func(st *PRState) bool {
-		old := publish.FindThread(st, t.ID)
-		if old == nil {
-			return false
-		}
-		*old = t
-		return true
-	}); err != nil {
-		return err
-	}
-	if t.ReplyID == 0 {
-		return nil
-	}
-	return c.gh.EditComment(ctx, c.repo, t.ReplyID, comment.Reply(t))
 }

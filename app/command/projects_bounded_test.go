@@ -1,10 +1,11 @@
-package app
+package command
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -17,13 +18,13 @@ func TestCommandProjectsBounds(t *testing.T) {
 	for i := range maxCommandProjects + 1 {
 		many = append(many, fmt.Sprintf("p%d", i))
 	}
-	if got, why := commandProjects(cfg, PRState{}, many[:maxCommandProjects]); len(got) != maxCommandProjects || why != "" {
+	if got, why := commandProjects(cfg, port.PRState{}, many[:maxCommandProjects]); len(got) != maxCommandProjects || why != "" {
 		t.Errorf("%d projects: got %d, %q; want all taken", maxCommandProjects, len(got), why)
 	}
-	if got, why := commandProjects(cfg, PRState{}, many); got != nil || !strings.Contains(why, "at most 20") {
+	if got, why := commandProjects(cfg, port.PRState{}, many); got != nil || !strings.Contains(why, "at most 20") {
 		t.Errorf("%d projects: got %v, %q; want a refusal", len(many), got, why)
 	}
-	st := PRState{Projects: []ProjectStatus{{Name: "gpu"}}}
+	st := port.PRState{Projects: []port.ProjectStatus{{Name: "gpu"}}}
 	if _, why := commandProjects(cfg, st, []string{"gpux"}); !strings.Contains(why, "did you mean `gpu`") {
 		t.Errorf("a name the last review does not know: %q, want a did-you-mean from the review's projects", why)
 	}

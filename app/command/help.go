@@ -1,4 +1,4 @@
-package app
+package command
 
 import (
 	"context"
@@ -15,14 +15,14 @@ import (
 // /planwarden help: the commands the default branch's config allows, and
 // for whom. Anyone may ask.
 
-func (a *App) processHelp(ctx context.Context, c command) error {
+func (x *Commands) help(ctx context.Context, c command) error {
 	if len(c.args) != 1 || c.args[0] != "help" {
-		return a.refuse(ctx, c, "knows one subcommand: `/planwarden help`.")
+		return x.refuse(ctx, c, comment.HelpUsage)
 	}
 	cfg, branch, err := repoconfig.Command(ctx, c.gh, c.repo)
 	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, refusal(bad))
+		return x.refuse(ctx, c, comment.UnusableConfig(bad.File, bad.Ref, bad.Err))
 	}
 	if err != nil {
 		return err
@@ -52,5 +52,5 @@ func (a *App) processHelp(ctx context.Context, c command) error {
 	if err := c.gh.React(ctx, c.repo, c.commentID, "eyes"); err != nil {
 		return err
 	}
-	return a.postThread(ctx, c, cfg, record.Thread{ID: h.Thread, By: c.sender, At: a.now(), Note: &record.Note{Command: "help"}}, h.Markdown(), nil)
+	return x.postThread(ctx, c, cfg, record.Thread{ID: h.Thread, By: c.sender, At: x.state.Now(), Note: &record.Note{Command: "help"}}, h.Markdown(), nil)
 }

@@ -1,29 +1,27 @@
-package app_test
+package porttest_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/porttest"
 )
 
-func TestMemoryStorePassesThePortSuite(t *testing.T) {
-	t.Parallel()
-	porttest.RunStore(t, func(t *testing.T) app.Store { return app.NewMemoryStore(nil) })
-}
-
-func job(owner string, pr int, id string) app.Job {
-	return app.Job{DeliveryID: id, Event: "test", Owner: owner, Repo: "r", PR: pr}
+func newJob(owner string, pr int, id string) job.Job {
+	return job.Job{DeliveryID: id, Event: "test", Owner: owner, Repo: "r", PR: pr}
 }
 
 func TestMemoryQueueSerializesOnePRAndParallelizesPRs(t *testing.T) {
 	t.Parallel()
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 3})
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 3})
 	var (
 		mu      sync.Mutex
 		order   []string
@@ -32,7 +30,7 @@ func TestMemoryQueueSerializesOnePRAndParallelizesPRs(t *testing.T) {
 	)
 	release := make(chan struct{})
 	otherStarted := make(chan struct{})
-	q.Start(func(_ context.Context, j app.Job) error {
+	q.Start(func(_ context.Context, j job.Job) error {
 		key := j.GroupKey()
 		mu.Lock()
 		running[key]++
@@ -53,7 +51,7 @@ func TestMemoryQueueSerializesOnePRAndParallelizesPRs(t *testing.T) {
 		return nil
 	})
 	ctx := context.Background()
-	for _, j := range []app.Job{job("o", 1, "a1"), job("o", 1, "a2"), job("o", 1, "a3"), job("o", 2, "b1")} {
+	for _, j := range []job.Job{newJob("o", 1, "a1"), newJob("o", 1, "a2"), newJob("o", 1, "a3"), newJob("o", 2, "b1")} {
 		if err := q.Enqueue(ctx, j); err != nil {
 			t.Fatal(err)
 		}
@@ -79,18 +77,18 @@ func TestMemoryQueueSerializesOnePRAndParallelizesPRs(t *testing.T) {
 
 func TestMemoryQueueDrainsOnClose(t *testing.T) {
 	t.Parallel()
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 2})
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 2})
 	var (
 		mu   sync.Mutex
 		done int
 	)
 	ctx := context.Background()
 	for i := range 50 {
-		if err := q.Enqueue(ctx, job("o", i%5, fmt.Sprint(i))); err != nil {
+		if err := q.Enqueue(ctx, newJob("o", i%5, fmt.Sprint(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	q.Start(func(context.Context, app.Job) error {
+	q.Start(func(context.Context, job.Job) error {
 		mu.Lock()
 		done++
 		mu.Unlock()
@@ -102,24 +100,24 @@ func TestMemoryQueueDrainsOnClose(t *testing.T) {
 	if done != 50 {
 		t.Errorf("%d of 50 jobs ran before Close returned", done)
 	}
-	if err := q.Enqueue(ctx, job("o", 1, "late")); !errors.Is(err, app.ErrQueueClosed) {
+	if err := q.Enqueue(ctx, newJob("o", 1, "late")); !errors.Is(err, porttest.ErrQueueClosed) {
 		t.Errorf("Enqueue after Close: %v, want ErrQueueClosed", err)
 	}
 }
 
 func TestMemoryQueueIsBounded(t *testing.T) {
 	t.Parallel()
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{MaxPending: 2})
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{MaxPending: 2})
 	ctx := context.Background()
 	for i := range 2 {
-		if err := q.Enqueue(ctx, job("o", i, fmt.Sprint(i))); err != nil {
+		if err := q.Enqueue(ctx, newJob("o", i, fmt.Sprint(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := q.Enqueue(ctx, job("o", 9, "x")); !errors.Is(err, app.ErrQueueFull) {
+	if err := q.Enqueue(ctx, newJob("o", 9, "x")); !errors.Is(err, porttest.ErrQueueFull) {
 		t.Errorf("third Enqueue: %v, want ErrQueueFull", err)
 	}
-	q.Start(func(context.Context, app.Job) error { return nil })
+	q.Start(func(context.Context, job.Job) error { return nil })
 	if err := q.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -127,18 +125,41 @@ func TestMemoryQueueIsBounded(t *testing.T) {
 
 func TestMemoryQueueCloseGivesUpAtTheDeadline(t *testing.T) {
 	t.Parallel()
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 1})
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 1})
 	started := make(chan struct{})
-	q.Start(func(ctx context.Context, _ app.Job) error {
+	q.Start(func(ctx context.Context, _ job.Job) error {
 		close(started)
 		<-ctx.Done() // a job that only ends when cancelled
 		return ctx.Err()
 	})
-	q.Enqueue(context.Background(), job("o", 1, "stuck"))
+	q.Enqueue(context.Background(), newJob("o", 1, "stuck"))
 	<-started
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	if err := q.Close(ctx); err == nil {
 		t.Errorf("Close returned nil with a job cut short")
+	}
+}
+
+// A GitHub token shape (generated, not real).
+const logToken = "ghp_Zk29vLmQ0pW8rT5yN3xC6bA7sD1fG4hJ2kL9"
+
+func TestMemoryQueueLogsNoSecret(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 1, Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	q.Start(func(context.Context, job.Job) error {
+		return errors.New("plan.json: resource_changes[0]: token " + logToken)
+	})
+	if err := q.Enqueue(context.Background(), newJob("o", 1, "d1")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := q.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "job failed") || strings.Contains(out, logToken) {
+		t.Errorf("log: %s", out)
 	}
 }
