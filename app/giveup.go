@@ -38,7 +38,7 @@ func (a *App) GiveUp(ctx context.Context, job Job, cause error) error {
 	repo := repoOf(job)
 	sha := job.HeadSHA
 	if sha == "" && job.PR > 0 {
-		st, ok, err := a.state.Read(ctx, job.GroupKey())
+		st, ok, err := a.state.PR(ctx, job.GroupKey())
 		if err == nil && ok {
 			sha = st.HeadSHA
 		}

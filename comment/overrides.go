@@ -163,3 +163,118 @@ func FindingList(cfg *rules.Config, subjects []Overridable, multi bool) string {
 func plainWords(s string) string {
 	return strings.NewReplacer("`", "'", "@", "", "<", "", ">", "", "\n", " ", "*", "", "_", "\\_").Replace(pw.Clamp(s, 1000))
 }
+
+// OverrideKind is what an /override answers.
+type OverrideKind int
+
+// The answers of /override: refusals first, then notes.
+const (
+	// OverrideClosed refuses: the pull request is not open (State).
+	OverrideClosed OverrideKind = iota
+	// OverrideBadConfig refuses: the base branch's config cannot be used
+	// (ConfigFile, ConfigRef, ConfigErr).
+	OverrideBadConfig
+	// OverrideUnknownRule refuses: Rule is no rule of the repository.
+	OverrideUnknownRule
+	// OverrideNotOverridable refuses: Rule cannot be overridden.
+	OverrideNotOverridable
+	// OverrideNeedsReason refuses: no reason was given.
+	OverrideNeedsReason
+	// OverrideNoReviewYet refuses: the head has no review.
+	OverrideNoReviewYet
+	// OverrideNoBlockingFinding refuses: the review has no blocking
+	// finding of Rule (on Address).
+	OverrideNoBlockingFinding
+	// OverrideDenied refuses: Sender may not override any finding it
+	// names (Why), in Environments.
+	OverrideDenied
+	// OverrideRevokeNeedsRule refuses: --revoke without a rule.
+	OverrideRevokeNeedsRule
+	// OverrideRevokeNeedsWrite refuses: Sender has only Permission.
+	OverrideRevokeNeedsWrite
+	// OverrideNothingToRevoke refuses: no recorded override of Rule (on
+	// Address).
+	OverrideNothingToRevoke
+	// OverridePolicy answers `/override` alone before any review: who may
+	// override, per the config.
+	OverridePolicy
+	// OverrideList answers `/override` alone: the review's blocking
+	// findings (Findings), who may override each and who did.
+	OverrideList
+	// OverrideByLabel answers: a label already overrides the findings.
+	OverrideByLabel
+	// OverrideRecorded answers: the override is recorded (Recorded).
+	OverrideRecorded
+	// OverrideRevoked answers: Revoked overrides are dropped.
+	OverrideRevoked
+)
+
+// OverrideAnswer is what an /override answers, as app/command decided it,
+// and what the answer needs to say it.
+type OverrideAnswer struct {
+	Kind                  OverrideKind
+	Sender, Rule, Address string
+	PR                    int
+	Head, Base, State     string
+	Repo, Permission      string
+	Config                *rules.Config
+	ConfigFile, ConfigRef string
+	ConfigErr             error
+	Why                   string
+	Environments          []string
+	Findings              []Overridable
+	Multi                 bool
+	Recorded              Overrode
+	Revoked               int
+}
+
+// Refused reports whether the answer refuses the command.
+func (a OverrideAnswer) Refused() bool { return a.Kind < OverridePolicy }
+
+// Command names the answer's reply in its marker: override for what is
+// recorded or revoked (the plan is reviewed again), override-info for a
+// note.
+func (a OverrideAnswer) Command() string {
+	if a.Kind == OverrideRecorded || a.Kind == OverrideRevoked {
+		return "override"
+	}
+	return "override-info"
+}
+
+// Words is the refusal's reason, or the note's text.
+func (a OverrideAnswer) Words() string {
+	where := Where(a.Rule, a.Address)
+	switch a.Kind {
+	case OverrideClosed:
+		return OpenOnly(a.PR, a.State)
+	case OverrideBadConfig:
+		return UnusableConfig(a.ConfigFile, a.ConfigRef, a.ConfigErr)
+	case OverrideUnknownRule:
+		return UnknownRule(a.Rule)
+	case OverrideNotOverridable:
+		return NotOverridable(a.Rule)
+	case OverrideNeedsReason:
+		return NeedsReason(a.Rule)
+	case OverrideNoReviewYet:
+		return NoReviewYet(a.Head, a.PR)
+	case OverrideNoBlockingFinding:
+		return NoBlockingFinding(a.Head, where)
+	case OverrideDenied:
+		return Denied(a.Config, a.Sender, a.Rule, where, a.Why, a.Base, a.Environments)
+	case OverrideRevokeNeedsRule:
+		return RevokeNeedsRule
+	case OverrideRevokeNeedsWrite:
+		return RevokeNeedsWrite(a.Repo, a.Sender, a.Permission)
+	case OverrideNothingToRevoke:
+		return NothingToRevoke(a.PR, where)
+	case OverridePolicy:
+		return NoReviewInfo(a.Config, a.Head)
+	case OverrideList:
+		return FindingList(a.Config, a.Findings, a.Multi)
+	case OverrideByLabel:
+		return LabelOverrides(a.PR, where)
+	case OverrideRecorded:
+		return a.Recorded.Text()
+	}
+	return Revoked(a.Sender, a.Revoked, where)
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
+	"github.com/planwarden/planwarden/rules"
 )
 
 // Config configures the Commands.
@@ -124,4 +125,22 @@ func (x *Commands) refuseWith(ctx context.Context, c command, reaction, reason s
 	t.ReplyID = id
 	_, err = x.state.Edit(ctx, c.job.GroupKey(), func(st *port.PRState) bool { publish.AddThread(st, t); return true })
 	return err
+}
+
+// answer reacts to an /override and replies in a thread of its own: a
+// refusal (👎), a note (👀), or what it recorded or revoked (👍). A note's
+// thread hides the older replies it supersedes.
+func (x *Commands) answer(ctx context.Context, c command, cfg *rules.Config, a comment.OverrideAnswer) error {
+	if a.Refused() {
+		return x.refuse(ctx, c, a.Words())
+	}
+	reaction := "eyes"
+	if a.Command() == "override" {
+		reaction = "+1"
+	}
+	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
+		return err
+	}
+	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: x.state.Now(), Note: &record.Note{Command: a.Command()}}
+	return x.postThread(ctx, c, cfg, t, comment.Note(t.ID, a.Command(), a.Words()), nil)
 }

@@ -122,7 +122,7 @@ func destroyable(cfg *rules.Config, env, branch string) (string, string) {
 func (x *Commands) confirmDestroy(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config, branch string) error {
 	key := c.job.GroupKey()
 	defer x.state.Lock(key)()
-	st, _, err := x.state.Read(ctx, key)
+	st, _, err := x.state.PR(ctx, key)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/repoconfig"
 	"github.com/planwarden/planwarden/app/run"
 	"github.com/planwarden/planwarden/app/worklog"
@@ -33,89 +34,140 @@ import (
 // maxGrants bounds what one PR remembers.
 const maxGrants = 100
 
+// overriding is what one /override comes to: its answer, the config it
+// was decided under, and whether the latest plan is to be reviewed again
+// (the plan run runID of pull request pr).
+type overriding struct {
+	answer comment.OverrideAnswer
+	cfg    *rules.Config
+	// quiet: the command was handled before (a retried job): its reply is
+	// there, only its review may be left.
+	quiet bool
+	again bool
+	pr    int
+	runID int64
+}
+
 // override is `/override`: with no arguments it lists what may be
 // overridden and by whom; with a rule it checks the commenter's authority
 // against the base branch's config before anything else (nothing is
 // downloaded for a refusal), records one grant per blocking finding of the
-// last review it covers, and reviews the latest plans again.
+// last review it covers, and reviews the latest plans again. What it comes
+// to is decided first (decide), then answered in a thread of its own, then
+// reviewed.
 func (x *Commands) override(ctx context.Context, c command) error {
-	pr, err := c.gh.GetPullRequest(ctx, c.repo, c.job.PR)
+	o, err := x.decide(ctx, c)
 	if err != nil {
 		return err
 	}
+	if !o.quiet {
+		if err := x.answer(ctx, c, o.cfg, o.answer); err != nil {
+			return err
+		}
+	}
+	if !o.again {
+		return nil
+	}
+	return x.reviewAgain(ctx, c.gh, c.repo, o.pr, o.runID)
+}
+
+// decide reads what an /override needs (the pull request, the base
+// branch's config, the PR's state, the commenter's authority) and decides
+// its answer; an override it records or revokes is in the PR's state when
+// it returns.
+func (x *Commands) decide(ctx context.Context, c command) (overriding, error) {
+	revoking := len(c.args) > 0 && c.args[0] == "--revoke"
+	args := c.args
+	if revoking {
+		args = args[1:]
+	}
+	rule, address, reason := overrideArgs(args)
+	pr, err := c.gh.GetPullRequest(ctx, c.repo, c.job.PR)
+	if err != nil {
+		return overriding{}, err
+	}
+	o := overriding{pr: pr.Number, answer: comment.OverrideAnswer{Sender: c.sender, Rule: rule, Address: address, PR: pr.Number,
+		Head: pr.HeadSHA, Base: pr.BaseRef, State: pr.State, Repo: c.repo.String()}}
+	a := &o.answer
 	if pr.State != "open" {
-		return x.refuse(ctx, c, comment.OpenOnly(pr.Number, pr.State))
+		a.Kind = comment.OverrideClosed
+		return o, nil
 	}
 	cfg, err := repoconfig.Read(ctx, c.gh, c.repo, pr.BaseRef)
 	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
-		return x.refuse(ctx, c, comment.UnusableConfig(bad.File, bad.Ref, bad.Err))
+		a.Kind, a.ConfigFile, a.ConfigRef, a.ConfigErr = comment.OverrideBadConfig, bad.File, bad.Ref, bad.Err
+		return o, nil
 	}
 	if err != nil {
-		return err
+		return o, err
 	}
-	st, _, prior, err := x.openThread(ctx, c)
+	o.cfg, a.Config = cfg, cfg
+	st, _, err := x.state.PR(ctx, c.job.GroupKey())
+	prior := publish.FindThread(&st, job.ThreadID(c.job.PR, c.commentID))
 	if err != nil || prior != nil {
-		return x.handledBefore(ctx, c, pr, st, prior, err)
+		// Handled before: a recorded or revoked override still needs its
+		// review.
+		o.quiet = true
+		o.again = err == nil && prior.Command() == "override" && st.RunID != 0 && st.HeadSHA == pr.HeadSHA
+		o.runID = st.RunID
+		return o, err
 	}
-	if len(c.args) > 0 && c.args[0] == "--revoke" {
-		return x.revoke(ctx, c, pr, cfg)
-	}
-	rule, address, reason := overrideArgs(c.args)
+	o.runID = st.RunID
+	reviewed := st.RunID != 0 && st.HeadSHA == pr.HeadSHA
+	known := slices.Contains(rules.BuiltinRules(), rule) || slices.ContainsFunc(cfg.CustomRules, func(r rules.CustomRule) bool { return r.ID == rule })
 	switch {
-	case rule != "" && !knownRule(cfg, rule):
-		return x.refuse(ctx, c, comment.UnknownRule(rule))
+	case revoking:
+		return o, x.revoke(ctx, c, &o, reviewed)
+	case rule != "" && !known:
+		a.Kind = comment.OverrideUnknownRule
 	case rule != "" && !cfg.Overridable(rule):
-		return x.refuse(ctx, c, comment.NotOverridable(rule))
+		a.Kind = comment.OverrideNotOverridable
 	case rule != "" && strings.TrimSpace(reason) == "":
-		return x.refuse(ctx, c, comment.NeedsReason(rule))
-	case st.RunID == 0 || st.HeadSHA != pr.HeadSHA:
-		if rule == "" {
-			return x.answer(ctx, c, cfg, "override-info", "eyes", comment.NoReviewInfo(cfg, pr.HeadSHA))
-		}
-		return x.refuse(ctx, c, comment.NoReviewYet(pr.HeadSHA, pr.Number))
+		a.Kind = comment.OverrideNeedsReason
+	case !reviewed && rule == "":
+		a.Kind = comment.OverridePolicy
+	case !reviewed:
+		a.Kind = comment.OverrideNoReviewYet
 	case rule == "":
-		return x.answer(ctx, c, cfg, "override-info", "eyes", comment.FindingList(cfg, overridable(cfg, st), len(projectsOf(st.Blocking)) > 1))
+		a.Kind, a.Findings, a.Multi = comment.OverrideList, overridable(cfg, st), len(projectsOf(st.Blocking)) > 1
+	default:
+		return o, x.grant(ctx, c, pr, st, &o, reason)
 	}
-	return x.grant(ctx, c, pr, cfg, st, rule, address, reason)
+	return o, nil
 }
 
-// handledBefore finishes an /override whose job ran before (a retry): its
-// reply is there; a recorded or revoked override still needs its review.
-func (x *Commands) handledBefore(ctx context.Context, c command, pr port.PullRequest, st port.PRState, prior *record.Thread, err error) error {
-	if err != nil || prior.Command() != "override" || st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
-		return err
-	}
-	return x.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
-}
-
-// grant records the commenter's override of the blocking findings of rule
-// (at address, or all) they may override, and reviews again.
-func (x *Commands) grant(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config, st port.PRState, rule, address, reason string) error {
+// grant decides which blocking findings of the answer's rule (at its
+// address, or all) the commenter may override, and records a grant for
+// each; the latest plan is then reviewed again.
+func (x *Commands) grant(ctx context.Context, c command, pr port.PullRequest, st port.PRState, o *overriding, reason string) error {
+	a, cfg := &o.answer, o.cfg
 	var match []record.Blocking
 	for _, s := range st.Blocking {
-		if s.Rule == rule && (address == "" || s.Address == address) {
+		if s.Rule == a.Rule && (a.Address == "" || s.Address == a.Address) {
 			match = append(match, s)
 		}
 	}
-	where := comment.Where(rule, address)
 	if len(match) == 0 {
-		return x.refuse(ctx, c, comment.NoBlockingFinding(pr.HeadSHA, where))
+		a.Kind = comment.OverrideNoBlockingFinding
+		return nil
 	}
-	d, err := x.decideGrants(ctx, c, pr, cfg, match, rule, reason)
+	d, err := x.decideGrants(ctx, c, pr, cfg, match, a.Rule, reason)
 	if err != nil {
 		return err
 	}
-	if len(d.grants) == 0 && len(d.denied) == 0 && len(d.byLabel) > 0 {
-		return x.answer(ctx, c, cfg, "override-info", "eyes", comment.LabelOverrides(pr.Number, where))
-	}
-	whyNot := strings.Join(d.whyNot, "; ")
-	if len(d.grants) == 0 {
+	a.Why = strings.Join(d.whyNot, "; ")
+	switch {
+	case len(d.grants) == 0 && len(d.denied) == 0 && len(d.byLabel) > 0:
+		a.Kind = comment.OverrideByLabel
+		return nil
+	case len(d.grants) == 0:
 		envs := map[string]bool{}
 		for _, s := range d.denied {
 			envs[s.Environment] = true
 		}
-		return x.refuse(ctx, c, comment.Denied(cfg, c.sender, rule, where, whyNot, pr.BaseRef, slices.Sorted(maps.Keys(envs))))
+		a.Kind, a.Environments = comment.OverrideDenied, slices.Sorted(maps.Keys(envs))
+		return nil
 	}
 	unlock := x.state.Lock(c.job.GroupKey())
 	_, err = x.state.Update(ctx, c.job.GroupKey(), func(st *port.PRState) (bool, error) {
@@ -126,44 +178,44 @@ func (x *Commands) grant(ctx context.Context, c command, pr port.PullRequest, cf
 	if err != nil {
 		return err
 	}
-	worklog.From(ctx).Info("override recorded", "rule", rule, "sender", c.sender, "findings", len(d.grants))
-	answer := comment.Overrode{Sender: c.sender, Rule: rule, Address: address, Head: pr.HeadSHA, Findings: len(d.grants),
-		Approvals: trust.Approvals(cfg, rule, d.grants[0].Environment), Denied: len(d.denied), Why: whyNot}
+	worklog.From(ctx).Info("override recorded", "rule", a.Rule, "sender", c.sender, "findings", len(d.grants))
+	a.Kind, o.again = comment.OverrideRecorded, true
+	a.Recorded = comment.Overrode{Sender: c.sender, Rule: a.Rule, Address: a.Address, Head: pr.HeadSHA, Findings: len(d.grants),
+		Approvals: trust.Approvals(cfg, a.Rule, d.grants[0].Environment), Denied: len(d.denied), Why: a.Why}
 	if len(projectsOf(st.Blocking)) > 1 {
 		for _, g := range d.grants {
-			if !slices.Contains(answer.Projects, g.Project) {
-				answer.Projects = append(answer.Projects, g.Project)
+			if !slices.Contains(a.Recorded.Projects, g.Project) {
+				a.Recorded.Projects = append(a.Recorded.Projects, g.Project)
 			}
 		}
 	}
-	if err := x.answer(ctx, c, cfg, "override", "+1", answer.Text()); err != nil {
-		return err
-	}
-	return x.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
+	return nil
 }
 
 // revoke is `/override --revoke RULE [ADDRESS]`: it drops the recorded
-// overrides of the rule (those covering the address, or all) and reviews
-// the latest plan again. Revoking only makes the review stricter, so
-// anyone with write access may.
-func (x *Commands) revoke(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config) error {
-	rule, address, _ := overrideArgs(c.args[1:])
-	if rule == "" {
-		return x.refuse(ctx, c, comment.RevokeNeedsRule)
+// overrides of the rule (those covering the address, or all), and the
+// latest plan, when the head has a review, is reviewed again. Revoking
+// only makes the review stricter, so anyone with write access may.
+func (x *Commands) revoke(ctx context.Context, c command, o *overriding, reviewed bool) error {
+	a := &o.answer
+	if a.Rule == "" {
+		a.Kind = comment.OverrideRevokeNeedsRule
+		return nil
 	}
 	perm, err := c.gh.GetPermission(ctx, c.repo, c.sender)
 	if err != nil {
 		return err
 	}
 	if perm != "admin" && perm != "write" {
-		return x.refuse(ctx, c, comment.RevokeNeedsWrite(c.repo.String(), c.sender, perm))
+		a.Kind, a.Permission = comment.OverrideRevokeNeedsWrite, perm
+		return nil
 	}
 	unlock := x.state.Lock(c.job.GroupKey())
 	var n int
 	st, err := x.state.Update(ctx, c.job.GroupKey(), func(st *port.PRState) (bool, error) {
 		n = len(st.Grants)
 		st.Grants = slices.DeleteFunc(st.Grants, func(g record.Grant) bool {
-			return g.Rule == rule && (address == "" || g.Address == address)
+			return g.Rule == a.Rule && (a.Address == "" || g.Address == a.Address)
 		})
 		return len(st.Grants) < n, nil
 	})
@@ -171,29 +223,14 @@ func (x *Commands) revoke(ctx context.Context, c command, pr port.PullRequest, c
 	if err != nil {
 		return err
 	}
-	where := comment.Where(rule, address)
 	if len(st.Grants) == n {
-		return x.refuse(ctx, c, comment.NothingToRevoke(pr.Number, where))
-	}
-	worklog.From(ctx).Info("override revoked", "rule", rule, "sender", c.sender, "revoked", n-len(st.Grants))
-	if err := x.answer(ctx, c, cfg, "override", "+1", comment.Revoked(c.sender, n-len(st.Grants), where)); err != nil {
-		return err
-	}
-	if st.RunID == 0 || st.HeadSHA != pr.HeadSHA {
+		a.Kind = comment.OverrideNothingToRevoke
 		return nil
 	}
-	return x.reviewAgain(ctx, c.gh, c.repo, pr.Number, st.RunID)
-}
-
-// answer reacts and replies to an /override in a thread of its own
-// (kind: override for what reviews again, override-info for a note),
-// hiding the older replies it supersedes.
-func (x *Commands) answer(ctx context.Context, c command, cfg *rules.Config, kind, reaction, text string) error {
-	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
-		return err
-	}
-	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: x.state.Now(), Note: &record.Note{Command: kind}}
-	return x.postThread(ctx, c, cfg, t, comment.Note(t.ID, kind, text), nil)
+	worklog.From(ctx).Info("override revoked", "rule", a.Rule, "sender", c.sender, "revoked", n-len(st.Grants))
+	a.Kind, a.Revoked = comment.OverrideRevoked, n-len(st.Grants)
+	o.again, o.runID = st.RunID != 0 && st.HeadSHA == a.Head, st.RunID
+	return nil
 }
 
 // grantDecision is what an /override may record: a grant per finding the
@@ -296,17 +333,4 @@ func overrideArgs(args []string) (rule, address, reason string) {
 		address = strings.Join(args[1:], " ")
 	}
 	return rule, address, reason
-}
-
-// knownRule reports whether rule is a built-in or one of cfg's custom rules.
-func knownRule(cfg *rules.Config, rule string) bool {
-	if slices.Contains(rules.BuiltinRules(), rule) {
-		return true
-	}
-	for _, c := range cfg.CustomRules {
-		if c.ID == rule {
-			return true
-		}
-	}
-	return false
 }

@@ -88,7 +88,7 @@ func (x *Commands) projectChecksInProgress(ctx context.Context, c command, pr po
 		}
 	}
 	if len(projects) == 0 {
-		st, _, err := x.state.Read(ctx, c.job.GroupKey())
+		st, _, err := x.state.PR(ctx, c.job.GroupKey())
 		if err != nil {
 			return err
 		}

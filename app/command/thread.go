@@ -29,7 +29,7 @@ import (
 // or retried job): with a reply it is done; without one, its dispatch
 // happened and only the reply is left.
 func (x *Commands) openThread(ctx context.Context, c command) (st port.PRState, id string, prior *record.Thread, err error) {
-	st, _, err = x.state.Read(ctx, c.job.GroupKey())
+	st, _, err = x.state.PR(ctx, c.job.GroupKey())
 	id = job.ThreadID(c.job.PR, c.commentID)
 	if t := publish.FindThread(&st, id); err == nil && t != nil {
 		worklog.From(ctx).Info("command handled before", "thread", id, "reply", t.ReplyID)
@@ -162,7 +162,7 @@ func (x *Commands) AfterReview(ctx context.Context, gh interface {
 	port.PRReader
 	port.Publisher
 }, repo port.Repo, pr int) {
-	st, _, err := x.state.Read(ctx, publish.KeyOf(repo, pr))
+	st, _, err := x.state.PR(ctx, publish.KeyOf(repo, pr))
 	if err != nil || !publish.HasFinishedReplies(st, x.state.Now()) {
 		return
 	}

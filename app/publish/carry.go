@@ -17,7 +17,7 @@ import (
 func (w Writer) CarryOver(ctx context.Context, s *State, pr int, head, ref string) error {
 	out := comment.NoResult(ref)
 	if pr > 0 {
-		st, ok, err := s.Read(ctx, KeyOf(w.Repo, pr))
+		st, ok, err := s.PR(ctx, KeyOf(w.Repo, pr))
 		if err != nil {
 			return err
 		}

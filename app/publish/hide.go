@@ -24,7 +24,7 @@ func HasFinishedReplies(st port.PRState, now time.Time) bool {
 // hidden is the caller's to ask. It is best effort: a failure is logged.
 func (w Writer) HideOutdated(ctx context.Context, s *State, pr int, keep string) {
 	key := KeyOf(w.Repo, pr)
-	st, _, err := s.Read(ctx, key)
+	st, _, err := s.PR(ctx, key)
 	if err != nil {
 		worklog.From(ctx).Warn("could not minimize outdated replies", "err", err)
 		return

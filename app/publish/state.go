@@ -47,8 +47,8 @@ func KeyOf(repo port.Repo, pr int) string {
 // Lock serializes this process's work on the PR of key until unlock.
 func (s *State) Lock(key string) (unlock func()) { return s.locks.lock(key) }
 
-// Read returns the PR's state, and whether there was one.
-func (s *State) Read(ctx context.Context, key string) (port.PRState, bool, error) {
+// PR returns the state of the PR of key, and whether there was one.
+func (s *State) PR(ctx context.Context, key string) (port.PRState, bool, error) {
 	return s.store.PR(ctx, key)
 }
 

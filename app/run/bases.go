@@ -63,7 +63,7 @@ func (r *Review) otherBase(ctx context.Context, other port.PullRequest) (*base, 
 		b.out = &out
 		return b, nil
 	}
-	if b.st, _, err = r.x.state.Read(ctx, publish.KeyOf(r.repo, other.Number)); err != nil {
+	if b.st, _, err = r.x.state.PR(ctx, publish.KeyOf(r.repo, other.Number)); err != nil {
 		return nil, err
 	}
 	return b, nil

@@ -94,7 +94,7 @@ func (x *Runner) Label(ctx context.Context, gh GitHub, repo port.Repo, pr int, h
 		return nil
 	}
 	worklog.From(ctx).Info("override label "+action, "label", label, "sender", sender)
-	st, _, err := x.state.Read(ctx, publish.KeyOf(repo, pr))
+	st, _, err := x.state.PR(ctx, publish.KeyOf(repo, pr))
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (x *Runner) Label(ctx context.Context, gh GitHub, repo port.Repo, pr int, h
 // request pr's state names); without one, the check keeps waiting.
 func (x *Runner) Rerun(ctx context.Context, gh GitHub, repo port.Repo, pr int, head string, checkRunID, runID int64) error {
 	if runID == 0 && pr > 0 {
-		st, ok, err := x.state.Read(ctx, publish.KeyOf(repo, pr))
+		st, ok, err := x.state.PR(ctx, publish.KeyOf(repo, pr))
 		if err != nil {
 			return err
 		}

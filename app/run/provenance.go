@@ -75,7 +75,7 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 		}
 	}
 	unlock = r.x.state.Lock(r.key)
-	if r.st, _, err = r.x.state.Read(ctx, r.key); err != nil {
+	if r.st, _, err = r.x.state.PR(ctx, r.key); err != nil {
 		return unlock, false, err
 	}
 	if pr.HeadSHA != r.run.HeadSHA {

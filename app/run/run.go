@@ -166,7 +166,7 @@ func (x *Runner) Review(ctx context.Context, gh GitHub, repo port.Repo, run port
 			break
 		}
 		r.log.Info("pr state changed during the review; reviewing again with the new state", "attempt", attempt)
-		if r.st, _, err = x.state.Read(ctx, r.key); err != nil {
+		if r.st, _, err = x.state.PR(ctx, r.key); err != nil {
 			break
 		}
 	}
