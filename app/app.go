@@ -12,6 +12,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/command"
 	"github.com/planwarden/planwarden/app/github"
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/run"
@@ -21,30 +22,27 @@ import (
 // DefaultGitHubAPIURL is github.com's REST API.
 const DefaultGitHubAPIURL = "https://api.github.com/"
 
-// RetryPolicy says how the GitHub adapter retries requests (app/github).
-type RetryPolicy = github.RetryPolicy
-
 // Config configures an App, the worker. Secrets.AppID and
-// Secrets.PrivateKeyPEM are required unless GitHubFor is set; the rest has
-// defaults.
+// Secrets.PrivateKeyPEM are required unless GitHubFor is set, and so is
+// Store; the rest has defaults.
 type Config struct {
-	Secrets Secrets
+	Secrets port.Secrets
 	// GitHubAPIURL is the REST API base: https://api.github.com/ (default)
 	// or https://HOST/api/v3/ for GitHub Enterprise Server.
 	GitHubAPIURL string
-	Store        Store        // required: SQLite (serve), DynamoDB (Lambda)
+	Store        port.Store   // SQLite (serve), DynamoDB (Lambda)
 	Logger       *slog.Logger // default: JSON to nowhere
 	// Transport carries every outgoing request under the retry policy and
 	// App auth (default: a pooled transport with timeouts). Tests point it
 	// at loopback.
 	Transport http.RoundTripper
-	Retry     RetryPolicy
+	Retry     github.RetryPolicy
 	Limits    run.Limits
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// GitHubFor replaces the go-github adapter (unit tests); with it set,
 	// AppID and PrivateKeyPEM are not needed.
-	GitHubFor func(installationID int64) (GitHub, error)
+	GitHubFor func(installationID int64) (port.GitHub, error)
 	// StateTTL is how long a PR's state is kept (default 90 days).
 	StateTTL time.Duration
 	// JobTimeout bounds one Process call (default 10 minutes).
@@ -66,11 +64,11 @@ const DefaultMemoryBudget = 1 << 30
 type App struct {
 	cfg      Config
 	log      *slog.Logger
-	store    Store
+	store    port.Store
 	state    *publish.State
 	run      *run.Runner
 	commands *command.Commands
-	github   func(int64) (GitHub, error)
+	github   func(int64) (port.GitHub, error)
 	now      func() time.Time
 }
 
@@ -130,37 +128,37 @@ func New(cfg Config) (*App, error) {
 }
 
 // Process does one job: the worker step. An error means the job is to be
-// tried again (final.go: the error model); what ends a job for good is
+// tried again (app/publish: the error model); what ends a job for good is
 // said on the check run it concerns, and Process returns nil.
-func (a *App) Process(ctx context.Context, job Job) error {
-	if err := job.Check(); err != nil {
+func (a *App) Process(ctx context.Context, j job.Job) error {
+	if err := j.Check(); err != nil {
 		return fmt.Errorf("process: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.JobTimeout)
 	defer cancel()
-	ctx = worklog.With(ctx, a.log.With(job.LogAttrs()...))
-	gh, err := a.github(job.InstallationID)
+	ctx = worklog.With(ctx, a.log.With(j.LogAttrs()...))
+	gh, err := a.github(j.InstallationID)
 	if err != nil {
-		return fmt.Errorf("process %s %s: github client: %w", job.Event, job.DeliveryID, err)
+		return fmt.Errorf("process %s %s: github client: %w", j.Event, j.DeliveryID, err)
 	}
 	switch {
-	case job.PullRequest != nil:
-		err = a.processPullRequest(ctx, gh, job)
-	case job.WorkflowRun != nil:
-		err = a.processWorkflowRun(ctx, gh, job)
-	case job.CheckRun != nil:
-		err = a.processCheckRun(ctx, gh, job)
-	case job.CheckSuite != nil:
-		err = a.processCheckSuite(ctx, gh, job)
-	case job.MergeGroup != nil:
-		err = a.processMergeGroup(ctx, gh, job)
-	case job.IssueComment != nil:
-		err = a.processIssueComment(ctx, gh, job)
+	case j.PullRequest != nil:
+		err = a.processPullRequest(ctx, gh, j)
+	case j.WorkflowRun != nil:
+		err = a.processWorkflowRun(ctx, gh, j)
+	case j.CheckRun != nil:
+		err = a.processCheckRun(ctx, gh, j)
+	case j.CheckSuite != nil:
+		err = a.processCheckSuite(ctx, gh, j)
+	case j.MergeGroup != nil:
+		err = a.processMergeGroup(ctx, gh, j)
+	case j.IssueComment != nil:
+		err = a.processIssueComment(ctx, gh, j)
 	}
-	return a.settle(ctx, gh, job, err)
+	return a.settle(ctx, gh, j, err)
 }
 
 // writer writes what a job says on repo.
-func (a *App) writer(gh Publisher, repo Repo) publish.Writer {
+func (a *App) writer(gh port.Publisher, repo port.Repo) publish.Writer {
 	return publish.Writer{GitHub: gh, Repo: repo, Now: a.now}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/port"
 )
 
@@ -18,11 +19,18 @@ import (
 //	                                -> list, record or revoke overrides
 //	/planwarden help                -> what this repository allows
 //
+// What the job carries (app/github decodes it): the pull request, the
+// comment's id, its first line trimmed (at most 256 bytes), and who wrote
+// it. Comments on issues, edits, comments by bots, and comments that start
+// with anything but a command (job.Commands) are no jobs.
+//
 // The commands are app/command's: /plan and /destroy-staging need write
 // access and obey the config of the repository's default branch;
 // /override is authorized by the base branch's config. Each command is a
-// thread with one reply; what a /plan or confirmed destroy dispatches is
-// followed from its runs' workflow_run events (event_workflow_run.go).
+// thread with one reply, named by the comment (job.ThreadID); what a /plan
+// or a confirmed destroy dispatches is followed from its runs'
+// workflow_run events (event_workflow_run.go), and a review hides the
+// replies of the threads it supersedes (command.Commands.AfterReview).
 
 // commandTrigger is what an issue_comment delivery asks: the command its
 // first line names.
@@ -39,7 +47,7 @@ func commandOf(body string) commandTrigger {
 	return commandTrigger{name: fields[0]}
 }
 
-func (a *App) processIssueComment(ctx context.Context, gh port.GitHub, j Job) error {
+func (a *App) processIssueComment(ctx context.Context, gh port.GitHub, j job.Job) error {
 	if t := commandOf(j.IssueComment.Body); t.name == "" {
 		return nil // the decoder queues commands only; nothing to run
 	}

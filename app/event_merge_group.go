@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/port"
 )
 
@@ -13,8 +14,20 @@ import (
 // fails the merge group's check (publish.Writer.CarryOver).
 //
 //	checks_requested -> the pull request's last result on the merge
-//	    commit (job.PR, read by the decoder from the merge group's ref
-//	    refs/heads/gh-readonly-queue/<base>/pr-<n>-<sha>)
+//	    commit
+//
+// What the job carries (app/github decodes it): the merge commit, the
+// merge group's head and base refs, and the pull request read from the
+// head ref, refs/heads/gh-readonly-queue/<base>/pr-<n>-<sha> (0 when the
+// ref names none: the check fails saying so, and names the ref). The
+// check's external id names the pull request (port.MergeGroupExternalID),
+// so "Re-run" on it carries the result over again (check_run).
+//
+// The job is queued with the pull request's other work (job.GroupKey:
+// owner/repo#<pr>), so the result carried over is the one the pull
+// request's latest review left, not one a review still running will
+// replace. Every carry-over creates a check run on the merge commit,
+// completed at once: a merge commit has no plan of its own to wait for.
 //
 // A plan is never reviewed on the merge commit itself: the merge group's
 // tree is the pull request's, rebased, and its plan would be the CI's
@@ -29,7 +42,12 @@ type carryTrigger struct {
 	ref  string
 }
 
-func (a *App) processMergeGroup(ctx context.Context, gh port.Publisher, j Job) error {
-	t := carryTrigger{pr: j.PR, head: j.HeadSHA, ref: j.MergeGroup.HeadRef}
+// carryOf maps a merge_group job onto its trigger.
+func carryOf(j job.Job) carryTrigger {
+	return carryTrigger{pr: j.PR, head: j.HeadSHA, ref: j.MergeGroup.HeadRef}
+}
+
+func (a *App) processMergeGroup(ctx context.Context, gh port.Publisher, j job.Job) error {
+	t := carryOf(j)
 	return a.writer(gh, repoOf(j)).CarryOver(ctx, a.state, t.pr, t.head, t.ref)
 }

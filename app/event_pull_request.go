@@ -41,7 +41,7 @@ func prTriggerOf(e *job.PullRequest) prTrigger {
 	return newHead
 }
 
-func (a *App) processPullRequest(ctx context.Context, gh run.GitHub, j Job) error {
+func (a *App) processPullRequest(ctx context.Context, gh run.GitHub, j job.Job) error {
 	e, repo := j.PullRequest, repoOf(j)
 	switch prTriggerOf(e) {
 	case labelChanged:

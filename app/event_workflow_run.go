@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/port"
 )
 
@@ -31,7 +32,7 @@ type runTrigger struct {
 	pr       int
 }
 
-func (a *App) processWorkflowRun(ctx context.Context, gh port.GitHub, j Job) error {
+func (a *App) processWorkflowRun(ctx context.Context, gh port.GitHub, j job.Job) error {
 	t := runTrigger{runID: j.WorkflowRun.RunID, finished: j.Action() == "completed", pr: j.PR}
 	repo := repoOf(j)
 	wr, err := gh.GetWorkflowRun(ctx, repo, t.runID)

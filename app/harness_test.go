@@ -24,7 +24,10 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/github"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/receiver"
 	"github.com/planwarden/planwarden/app/run"
@@ -109,13 +112,13 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	// every attempt is given up (App.GiveUp).
 	var worker *app.App
 	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 4, MaxAttempts: 3,
-		Dead: func(ctx context.Context, j app.Job, cause error) error { return worker.GiveUp(ctx, j, cause) }})
+		Dead: func(ctx context.Context, j job.Job, cause error) error { return worker.GiveUp(ctx, j, cause) }})
 	cfg := app.Config{
-		Secrets:      app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
+		Secrets:      port.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
 		GitHubAPIURL: gh.APIURL,
 		Logger:       slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Transport:    http.DefaultTransport,
-		Retry:        app.RetryPolicy{Now: clock.Now, Pause: clock.Pause},
+		Retry:        github.RetryPolicy{Now: clock.Now, Pause: clock.Pause},
 		Limits:       run.Limits{MaxTotal: 64 << 20},
 	}
 	for _, o := range opts {
@@ -324,7 +327,7 @@ func (h *harness) planwardenCheck(sha string) githubtest.CheckRun {
 	h.t.Helper()
 	var found []githubtest.CheckRun
 	for _, c := range h.gh.CheckRuns(owner, repo, sha) {
-		if c.Name == app.CheckName {
+		if c.Name == port.CheckName {
 			found = append(found, c)
 		}
 	}

@@ -66,7 +66,7 @@ that fails is retried with backoff; after 5 attempts it is kept as dead
 
 // serveConfig is what the environment says.
 type serveConfig struct {
-	secrets app.Secrets
+	secrets port.Secrets
 	apiURL  string
 	addr    string
 	dataDir string
