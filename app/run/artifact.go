@@ -492,16 +492,6 @@ func planCost(zips [][]byte) int64 {
 	return cost
 }
 
-// admit waits until cost fits the budget and returns the release; a cost
-// over the whole budget is a *publish.Final saying so.
-func (g *memoryGate) admit(ctx context.Context, cost int64) (release func(), err error) {
-	adm := &admission{gate: g}
-	if err := adm.grow(ctx, cost); err != nil {
-		return nil, err
-	}
-	return adm.release, nil
-}
-
 // admission is the memory one job holds. A job reading several runs grows
 // it run by run; when the next run does not fit at once, it gives back
 // what it holds and waits for the whole, so two jobs never hold part each

@@ -69,7 +69,7 @@ func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			x := New(Config{State: publish.NewState(nil, time.Hour, time.Now), MemoryBudget: memBudget})
 			if tc.othersHold > 0 {
-				release, err := x.memory.admit(context.Background(), tc.othersHold)
+				release, err := admit(context.Background(), x.memory, tc.othersHold)
 				if err != nil {
 					t.Fatal(err)
 				}
