@@ -6,41 +6,43 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/planwarden/planwarden/app/command"
 	"github.com/planwarden/planwarden/app/github"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/run"
+	"github.com/planwarden/planwarden/app/worklog"
 )
 
 // DefaultGitHubAPIURL is github.com's REST API.
 const DefaultGitHubAPIURL = "https://api.github.com/"
 
-// RetryPolicy says how the GitHub adapter retries requests (app/github).
-type RetryPolicy = github.RetryPolicy
-
 // Config configures an App, the worker. Secrets.AppID and
-// Secrets.PrivateKeyPEM are required unless GitHubFor is set; the rest has
-// defaults.
+// Secrets.PrivateKeyPEM are required unless GitHubFor is set, and so is
+// Store; the rest has defaults.
 type Config struct {
-	Secrets Secrets
+	Secrets port.Secrets
 	// GitHubAPIURL is the REST API base: https://api.github.com/ (default)
 	// or https://HOST/api/v3/ for GitHub Enterprise Server.
 	GitHubAPIURL string
-	Store        Store        // default: a MemoryStore
+	Store        port.Store   // SQLite (serve), DynamoDB (Lambda)
 	Logger       *slog.Logger // default: JSON to nowhere
 	// Transport carries every outgoing request under the retry policy and
 	// App auth (default: a pooled transport with timeouts). Tests point it
 	// at loopback.
 	Transport http.RoundTripper
-	Retry     RetryPolicy
-	Limits    Limits
+	Retry     github.RetryPolicy
+	Limits    run.Limits
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// GitHubFor replaces the go-github adapter (unit tests); with it set,
 	// AppID and PrivateKeyPEM are not needed.
-	GitHubFor func(installationID int64) (GitHub, error)
+	GitHubFor func(installationID int64) (port.GitHub, error)
 	// StateTTL is how long a PR's state is kept (default 90 days).
 	StateTTL time.Duration
 	// JobTimeout bounds one Process call (default 10 minutes).
@@ -55,15 +57,19 @@ type Config struct {
 	ObserveReview func(took time.Duration, planBytes ...int64)
 }
 
+// DefaultMemoryBudget is the worker's memory budget when Config sets none.
+const DefaultMemoryBudget = 1 << 30
+
 // App is planwarden's worker: it runs the jobs the receiver queued.
 type App struct {
-	cfg    Config
-	log    *slog.Logger
-	store  Store
-	github func(int64) (GitHub, error)
-	now    func() time.Time
-	locks  keyedMutex
-	memory *memoryGate
+	cfg      Config
+	log      *slog.Logger
+	store    port.Store
+	state    *publish.State
+	run      *run.Runner
+	commands *command.Commands
+	github   func(int64) (port.GitHub, error)
+	now      func() time.Time
 }
 
 // New checks cfg and returns the App.
@@ -77,9 +83,6 @@ func New(cfg Config) (*App, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Store == nil {
-		cfg.Store = NewMemoryStore(cfg.Now)
-	}
 	if cfg.Transport == nil {
 		cfg.Transport = cleanhttp.DefaultPooledTransport()
 	}
@@ -89,12 +92,21 @@ func New(cfg Config) (*App, error) {
 	if cfg.JobTimeout <= 0 {
 		cfg.JobTimeout = 10 * time.Minute
 	}
-	cfg.Limits = cfg.Limits.withDefaults()
-	cfg.Logger = slog.New(RedactingHandler(cfg.Logger.Handler()))
+	cfg.Logger = slog.New(worklog.Redacting(cfg.Logger.Handler()))
 	if cfg.MemoryBudget <= 0 {
 		cfg.MemoryBudget = DefaultMemoryBudget
 	}
-	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, now: cfg.Now, memory: newMemoryGate(cfg.MemoryBudget)}
+	state := publish.NewState(cfg.Store, cfg.StateTTL, cfg.Now)
+	a := &App{cfg: cfg, log: cfg.Logger, store: cfg.Store, state: state, now: cfg.Now}
+	// The worker wires its rooms: a review tells the commands it happened
+	// (their finished replies are hidden), a command asks for a review.
+	a.commands = command.New(command.Config{State: state, ReviewAgain: func(ctx context.Context, gh port.GitHub, repo port.Repo, pr int, runID int64) error {
+		return a.run.Again(ctx, gh, repo, pr, runID)
+	}})
+	a.run = run.New(run.Config{State: state, Limits: cfg.Limits, MemoryBudget: cfg.MemoryBudget, Observe: cfg.ObserveReview,
+		Reviewed: func(ctx context.Context, gh run.GitHub, repo port.Repo, pr int) {
+			a.commands.AfterReview(ctx, gh, repo, pr)
+		}})
 	a.github = cfg.GitHubFor
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {
@@ -109,72 +121,44 @@ func New(cfg Config) (*App, error) {
 		}
 		a.github = clients
 	}
+	if cfg.Store == nil {
+		return nil, errors.New("the worker has no store for the pull requests' state")
+	}
 	return a, nil
 }
 
 // Process does one job: the worker step. An error means the job is to be
-// tried again (final.go: the error model); what ends a job for good is
+// tried again (app/publish: the error model); what ends a job for good is
 // said on the check run it concerns, and Process returns nil.
-func (a *App) Process(ctx context.Context, job Job) error {
-	if err := job.Check(); err != nil {
+func (a *App) Process(ctx context.Context, j job.Job) error {
+	if err := j.Check(); err != nil {
 		return fmt.Errorf("process: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.JobTimeout)
 	defer cancel()
-	ctx = withLogger(ctx, a.log.With(job.LogAttrs()...))
-	gh, err := a.github(job.InstallationID)
+	ctx = worklog.With(ctx, a.log.With(j.LogAttrs()...))
+	gh, err := a.github(j.InstallationID)
 	if err != nil {
-		return fmt.Errorf("process %s %s: github client: %w", job.Event, job.DeliveryID, err)
+		return fmt.Errorf("process %s %s: github client: %w", j.Event, j.DeliveryID, err)
 	}
 	switch {
-	case job.PullRequest != nil:
-		err = a.processPullRequest(ctx, gh, job)
-	case job.WorkflowRun != nil:
-		err = a.processWorkflowRun(ctx, gh, job)
-	case job.CheckRun != nil:
-		err = a.processCheckRun(ctx, gh, job)
-	case job.CheckSuite != nil:
-		err = a.processCheckSuite(ctx, gh, job)
-	case job.MergeGroup != nil:
-		err = a.processMergeGroup(ctx, gh, job)
-	case job.IssueComment != nil:
-		err = a.processIssueComment(ctx, gh, job)
+	case j.PullRequest != nil:
+		err = a.processPullRequest(ctx, gh, j)
+	case j.WorkflowRun != nil:
+		err = a.processWorkflowRun(ctx, gh, j)
+	case j.CheckRun != nil:
+		err = a.processCheckRun(ctx, gh, j)
+	case j.CheckSuite != nil:
+		err = a.processCheckSuite(ctx, gh, j)
+	case j.MergeGroup != nil:
+		err = a.processMergeGroup(ctx, gh, j)
+	case j.IssueComment != nil:
+		err = a.processIssueComment(ctx, gh, j)
 	}
-	return a.settle(ctx, gh, job, err)
+	return a.settle(ctx, gh, j, err)
 }
 
-// keyedMutex serializes work on one PR inside this process, on top of the
-// queue's grouping (a workflow run without pull_requests is grouped by SHA
-// until the worker finds its PR).
-type keyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*keyLock
-}
-
-type keyLock struct {
-	mu   sync.Mutex
-	refs int
-}
-
-func (k *keyedMutex) lock(key string) (unlock func()) {
-	k.mu.Lock()
-	if k.locks == nil {
-		k.locks = map[string]*keyLock{}
-	}
-	l := k.locks[key]
-	if l == nil {
-		l = &keyLock{}
-		k.locks[key] = l
-	}
-	l.refs++
-	k.mu.Unlock()
-	l.mu.Lock()
-	return func() {
-		l.mu.Unlock()
-		k.mu.Lock()
-		if l.refs--; l.refs == 0 {
-			delete(k.locks, key)
-		}
-		k.mu.Unlock()
-	}
+// writer writes what a job says on repo.
+func (a *App) writer(gh port.Publisher, repo port.Repo) publish.Writer {
+	return publish.Writer{GitHub: gh, Repo: repo, Now: a.now}
 }

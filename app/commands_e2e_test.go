@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/command"
 	"github.com/planwarden/planwarden/app/githubtest"
 	appjob "github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -145,7 +147,7 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 501, Name: "planwarden plan", Path: planPath, HeadSHA: sha1, HeadBranch: "feature-7", Conclusion: "success", PRs: []int{7}})
 	h.planArtifacts(501, "aks-gpu-typo.json", "bucket-lifecycle.json")
 	h.deliver("workflow_run", "first-plan", workflowRunEvent(501, 7, sha1, runOpt{}))
-	if c := h.latestCheckNamed(app.CheckName); c.Conclusion != "failure" {
+	if c := h.latestCheckNamed(port.CheckName); c.Conclusion != "failure" {
 		t.Fatalf("first review: check %s, want failure", c.Conclusion)
 	}
 
@@ -156,10 +158,10 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 		d[0].Inputs["pr"] != "7" || d[0].Inputs["projects"] != "" || d[0].Inputs["correlation_id"] != thread {
 		t.Fatalf("dispatches %+v, want planwarden-plan.yml on feature-7 with pr 7, every project, correlation_id %s", d, thread)
 	}
-	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(app.PlanInputs)); !slices.Equal(got, want) {
-		t.Errorf("dispatch inputs %v, want app.PlanInputs %v (what the example workflow declares)", got, want)
+	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(command.PlanInputs)); !slices.Equal(got, want) {
+		t.Errorf("dispatch inputs %v, want command.PlanInputs %v (what the example workflow declares)", got, want)
 	}
-	check := h.latestCheckNamed(app.CheckName)
+	check := h.latestCheckNamed(port.CheckName)
 	if check.Status != "in_progress" || check.Title != "Re-planning requested by @alice" {
 		t.Errorf("after /plan the check is %s %q, want in_progress \"Re-planning requested by @alice\"", check.Status, check.Title)
 	}
@@ -186,7 +188,7 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 	if final.ID != reply.ID || final.Edits != 3 {
 		t.Errorf("reply %d edited %d times, want reply %d edited 3 times (queued, in progress, completed)", final.ID, final.Edits, reply.ID)
 	}
-	if c := h.latestCheckNamed(app.CheckName); c.ID != check.ID || c.Status != "completed" || c.Conclusion != "success" {
+	if c := h.latestCheckNamed(port.CheckName); c.ID != check.ID || c.Status != "completed" || c.Conclusion != "success" {
 		t.Errorf("check %d %s/%s, want the re-planning check %d completed/success", c.ID, c.Status, c.Conclusion, check.ID)
 	}
 }
@@ -274,7 +276,7 @@ func TestPlanDispatchRefusedByGitHub(t *testing.T) {
 		t.Errorf("reactions %+v, want confused on the command", r)
 	}
 	wantIn(t, "the refusal", h.onlyReply().Body, "could not dispatch `planwarden-plan.yml` on `feature-7`", "declares the inputs `correlation_id, pr, projects`")
-	if c := h.latestCheckNamed(app.CheckName); c.Title == "Re-planning requested by @alice" {
+	if c := h.latestCheckNamed(port.CheckName); c.Title == "Re-planning requested by @alice" {
 		t.Errorf("the check says re-planning, but nothing was dispatched")
 	}
 }
@@ -319,8 +321,8 @@ func TestDestroyStagingIsConfirmedAndReportsBack(t *testing.T) {
 	if len(d) != 1 || d[0].Workflow != "destroy-staging.yml" || d[0].Ref != "main" || fmt.Sprint(d[0].Inputs) != fmt.Sprint(want) {
 		t.Fatalf("dispatches %+v, want destroy-staging.yml on main (the default branch, not feature-7) with %v", d, want)
 	}
-	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(app.DestroyInputs)); !slices.Equal(got, want) {
-		t.Errorf("dispatch inputs %v, want app.DestroyInputs %v", got, want)
+	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(command.DestroyInputs)); !slices.Equal(got, want) {
+		t.Errorf("dispatch inputs %v, want command.DestroyInputs %v", got, want)
 	}
 	if r := h.gh.Reactions(); r[len(r)-1].CommentID != confirm || r[len(r)-1].Content != "rocket" {
 		t.Errorf("reactions %+v, want a rocket on bob's confirmation", r)
@@ -469,7 +471,7 @@ func TestCheckPerProject(t *testing.T) {
 	h.gh.AddArtifact(owner, repo, 501, "planwarden-sagemaker", zipOf(t, entry{"plan.json", examplePlan(t, "bucket-lifecycle.json")}, metadata("sagemaker", "staging")))
 	h.deliver("workflow_run", "plan", workflowRunEvent(501, 7, sha1, runOpt{}))
 
-	main := h.latestCheckNamed(app.CheckName)
+	main := h.latestCheckNamed(port.CheckName)
 	if main.Conclusion != "failure" {
 		t.Errorf("planwarden concluded %s, want failure", main.Conclusion)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/run"
 	"github.com/planwarden/planwarden/comment"
 )
 
@@ -244,7 +245,7 @@ func TestUntrustedArtifactsAreRefused(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			h := newHarness(t, func(c *app.Config) { c.Limits = app.Limits{MaxTotal: 1 << 20, MaxEntries: 20} })
+			h := newHarness(t, func(c *app.Config) { c.Limits = run.Limits{MaxTotal: 1 << 20, MaxEntries: 20} })
 			h.openPR(7, sha1)
 			h.planRun("run-1", 501, 7, sha1, tc.zip(t), runOpt{})
 			c := h.planwardenCheck(sha1)

@@ -2,44 +2,55 @@ package app
 
 import (
 	"context"
+
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/run"
 )
 
-// check_run rerequested: someone pressed "Re-run" on the planwarden check;
-// review again from the same run's artifacts.
+// check_run rerequested: someone pressed "Re-run" on a planwarden check.
+//
+//	the `planwarden` check (or planwarden/<project>) of a pull request's
+//	    head -> review again from the run the check last concluded from
+//	    (its external id, else the run the pull request's state names);
+//	    before any plan, the check keeps waiting (run.Runner.Rerun)
+//	the check of a merge group's commit -> carry the pull request's last
+//	    result over again (publish.Writer.CarryOver), as merge_group does
+//
+// What the job carries (app/github decodes it): the check run's id and
+// head commit; the workflow run the check concluded from (the check's
+// external id, when it is a run id); the pull request the check names,
+// else, for a merge group's check, the one its external id names
+// (port.MergeGroupExternalID); who pressed Re-run. A check of another
+// App, or any other action, is no job.
 
-func (a *App) processCheckRun(ctx context.Context, gh reviewer, job Job) error {
-	repo := repoOf(job)
-	if job.CheckRun.MergeGroup {
-		return a.carryOver(ctx, gh, job, "")
+// rerunTrigger is what a "Re-run" asks: a merge group's check to carry a
+// result over, or a pull request's check to be reviewed again.
+type rerunTrigger struct {
+	// mergeGroup: the check is a merge group's, whose result is the pull
+	// request's.
+	mergeGroup bool
+	// checkRunID is the check that was re-run, runID the workflow run it
+	// concluded from (0: the run the pull request's state names).
+	checkRunID int64
+	runID      int64
+}
+
+// rerunOf maps a check_run job onto its trigger.
+func rerunOf(j job.Job) rerunTrigger {
+	e := j.CheckRun
+	return rerunTrigger{mergeGroup: e.MergeGroup, checkRunID: e.CheckRunID, runID: e.RunID}
+}
+
+func (a *App) processCheckRun(ctx context.Context, gh run.GitHub, j job.Job) error {
+	return a.rerun(ctx, gh, j, rerunOf(j))
+}
+
+// rerun is the shared stage of check_run and check_suite: the result
+// carried over again, or the review made again, on the job's head commit
+// for its pull request.
+func (a *App) rerun(ctx context.Context, gh run.GitHub, j job.Job, t rerunTrigger) error {
+	if t.mergeGroup {
+		return a.writer(gh, repoOf(j)).CarryOver(ctx, a.state, j.PR, j.HeadSHA, "")
 	}
-	runID := job.CheckRun.RunID
-	if runID == 0 && job.PR > 0 {
-		st, ok, err := a.store.PR(ctx, job.GroupKey())
-		if err != nil {
-			return err
-		}
-		if ok && st.HeadSHA == job.HeadSHA {
-			runID = st.RunID
-		}
-	}
-	if runID == 0 && job.PR == 0 {
-		logger(ctx).Info("re-run requested on a check planwarden cannot place; left as it is")
-		return nil
-	}
-	if runID == 0 {
-		// No plan yet: the check keeps waiting.
-		logger(ctx).Info("re-run requested before any plan; still waiting")
-		return gh.UpdateCheckRun(ctx, repo, CheckRun{
-			ID: job.CheckRun.CheckRunID, Name: CheckName, HeadSHA: job.HeadSHA, Status: "in_progress",
-			Title: "Waiting for plan", Summary: waitingSummary,
-		})
-	}
-	run, err := gh.GetWorkflowRun(ctx, repo, runID)
-	if err != nil {
-		return err
-	}
-	if len(run.PullRequests) == 0 && job.PR > 0 {
-		run.PullRequests = []int{job.PR}
-	}
-	return a.reviewRun(ctx, gh, repo, run)
+	return a.run.Rerun(ctx, gh, repoOf(j), j.PR, j.HeadSHA, t.checkRunID, t.runID)
 }

@@ -2,101 +2,54 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
-	"github.com/planwarden/planwarden/comment"
-	"github.com/planwarden/planwarden/prose"
+	"github.com/planwarden/planwarden/app/port"
 )
 
-// issue_comment created: the slash commands /plan, /destroy-staging,
-// /planwarden help and /override. /plan and /destroy-staging need write
-// access and obey the config of the repository's default branch (see
-// command_plan.go, command_destroy.go); /override is authorized by the
-// base branch's config instead (override.go).
+// issue_comment created: a comment on a pull request that starts with a
+// slash command (the decoder, app/github, queues no other comment and
+// keeps the comment's first line).
+//
+//	/plan [project...]              -> dispatch the plan workflow
+//	/destroy-staging [env] [proj...] -> ask to destroy an environment
+//	/destroy-staging confirm        -> confirm and dispatch the destroy
+//	/override [RULE [ADDRESS] -- reason] or --revoke RULE [ADDRESS]
+//	                                -> list, record or revoke overrides
+//	/planwarden help                -> what this repository allows
+//
+// What the job carries (app/github decodes it): the pull request, the
+// comment's id, its first line trimmed (at most 256 bytes), and who wrote
+// it. Comments on issues, edits, comments by bots, and comments that start
+// with anything but a command (job.Commands) are no jobs.
+//
+// The commands are app/command's: /plan and /destroy-staging need write
+// access and obey the config of the repository's default branch;
+// /override is authorized by the base branch's config. Each command is a
+// thread with one reply, named by the comment (job.ThreadID); what a /plan
+// or a confirmed destroy dispatches is followed from its runs'
+// workflow_run events (event_workflow_run.go), and a review hides the
+// replies of the threads it supersedes (command.Commands.AfterReview).
 
-// command is one slash command being run.
-type command struct {
-	job       Job
-	repo      Repo
-	commentID int64
-	sender    string
-	name      string   // /plan
-	args      []string // what follows it on the line
-	gh        GitHub
+// commandTrigger is what an issue_comment delivery asks: the command its
+// first line names.
+type commandTrigger struct {
+	name string
 }
 
-func (a *App) processIssueComment(ctx context.Context, gh GitHub, job Job) error {
-	e := job.IssueComment
-	fields := strings.Fields(e.Body)
-	c := command{job: job, repo: repoOf(job), commentID: e.CommentID, sender: e.Sender, name: fields[0], args: fields[1:], gh: gh}
-	switch c.name {
-	case "/override":
-		return a.processOverride(ctx, c)
-	case "/planwarden":
-		return a.processHelp(ctx, c)
+// commandOf reads the command off the comment's first line.
+func commandOf(body string) commandTrigger {
+	fields := strings.Fields(body)
+	if len(fields) == 0 {
+		return commandTrigger{}
 	}
-	perm, err := gh.GetPermission(ctx, c.repo, c.sender)
-	if err != nil {
-		return err
-	}
-	if perm != "admin" && perm != "write" {
-		return a.refuse(ctx, c, fmt.Sprintf("needs write access to %s; %s has %s.", code(c.repo.String()), code(c.sender), code(perm)))
-	}
-	pr, err := gh.GetPullRequest(ctx, c.repo, job.PR)
-	if err != nil {
-		return err
-	}
-	if pr.State != "open" {
-		return a.refuse(ctx, c, fmt.Sprintf("works on open pull requests only; #%d is %s.", pr.Number, pr.State))
-	}
-	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) {
-		return a.refuse(ctx, c, fmt.Sprintf("cannot run for a fork's branch (%s): the App dispatches workflows of this repository only.", code(pr.HeadRepo)))
-	}
-	cfg, branch, err := a.commandConfig(ctx, gh, c.repo)
-	var bad *badConfig
-	if errors.As(err, &bad) {
-		return a.refuse(ctx, c, bad.refusal())
-	}
-	if err != nil {
-		return err
-	}
-	if c.name == "/plan" {
-		return a.processPlan(ctx, c, pr, cfg)
-	}
-	if len(c.args) > 0 && c.args[0] == "confirm" {
-		return a.confirmDestroy(ctx, c, pr, cfg, branch)
-	}
-	return a.requestDestroy(ctx, c, pr, cfg, branch)
+	return commandTrigger{name: fields[0]}
 }
 
-// refuse reacts 👎 and replies why; the reply is a thread of its own, so
-// a later reply hides it.
-func (a *App) refuse(ctx context.Context, c command, reason string) error {
-	return a.refuseWith(ctx, c, "-1", reason)
-}
-
-func (a *App) refuseWith(ctx context.Context, c command, reaction, reason string) error {
-	logger(ctx).Info("command refused", "command", c.name, "sender", c.sender, "reason", reason)
-	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
-		return err
+func (a *App) processIssueComment(ctx context.Context, gh port.GitHub, j job.Job) error {
+	if t := commandOf(j.IssueComment.Body); t.name == "" {
+		return nil // the decoder queues commands only; nothing to run
 	}
-	t := Thread{ID: job.ThreadID(c.job.PR, c.commentID), Command: "refused", By: c.sender, At: a.now()}
-	id, err := c.gh.CreateComment(ctx, c.repo, c.job.PR, comment.Refusal(t.ID, c.name, reason))
-	if err != nil {
-		return err
-	}
-	t.ReplyID = id
-	_, err = a.withState(ctx, c.job.GroupKey(), func(st *PRState) bool { addThread(st, t); return true })
-	return err
-}
-
-// code quotes user text as inline code: no markdown, no mentions.
-func code(s string) string {
-	if s == "" {
-		s = "none"
-	}
-	return prose.Code(clamp(s, 100))
+	return a.commands.Run(ctx, gh, j)
 }

@@ -24,8 +24,13 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/github"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/receiver"
+	"github.com/planwarden/planwarden/app/run"
 )
 
 const (
@@ -92,7 +97,7 @@ type harness struct {
 	t     testing.TB
 	gh    *githubtest.Server
 	app   *app.App
-	q     *app.MemoryQueue
+	q     *porttest.MemoryQueue
 	h     http.Handler
 	clock *fakeClock
 	logs  *syncBuffer
@@ -106,21 +111,21 @@ func newHarness(t testing.TB, opts ...func(*app.Config)) *harness {
 	// Like serve's queue: a failing job runs again, and a job failing
 	// every attempt is given up (App.GiveUp).
 	var worker *app.App
-	q := app.NewMemoryQueue(app.MemoryQueueOptions{Workers: 4, MaxAttempts: 3,
-		Dead: func(ctx context.Context, j app.Job, cause error) error { return worker.GiveUp(ctx, j, cause) }})
+	q := porttest.NewMemoryQueue(porttest.MemoryQueueOptions{Workers: 4, MaxAttempts: 3,
+		Dead: func(ctx context.Context, j job.Job, cause error) error { return worker.GiveUp(ctx, j, cause) }})
 	cfg := app.Config{
-		Secrets:      app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
+		Secrets:      port.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: testKey(t), WebhookSecret: []byte(secret)},
 		GitHubAPIURL: gh.APIURL,
 		Logger:       slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Transport:    http.DefaultTransport,
-		Retry:        app.RetryPolicy{Now: clock.Now, Pause: clock.Pause},
-		Limits:       app.Limits{MaxTotal: 64 << 20},
+		Retry:        github.RetryPolicy{Now: clock.Now, Pause: clock.Pause},
+		Limits:       run.Limits{MaxTotal: 64 << 20},
 	}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if cfg.Store == nil {
-		cfg.Store = app.NewMemoryStore(cfg.Now) // one store: the receiver's delivery ids, the worker's PR state
+		cfg.Store = porttest.NewMemoryStore(cfg.Now) // one store: the receiver's delivery ids, the worker's PR state
 	}
 	a, err := app.New(cfg)
 	if err != nil {
@@ -322,7 +327,7 @@ func (h *harness) planwardenCheck(sha string) githubtest.CheckRun {
 	h.t.Helper()
 	var found []githubtest.CheckRun
 	for _, c := range h.gh.CheckRuns(owner, repo, sha) {
-		if c.Name == app.CheckName {
+		if c.Name == port.CheckName {
 			found = append(found, c)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/run"
 )
 
 // manyLongValues is a plan of n updated instances, each with k attributes
@@ -158,7 +159,7 @@ func TestHostileArtifactsEndInAClearCheck(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			art := tc.make(t)
-			h := newHarness(t, func(c *app.Config) { c.Limits = app.Limits{}; c.MemoryBudget = 0 })
+			h := newHarness(t, func(c *app.Config) { c.Limits = run.Limits{}; c.MemoryBudget = 0 })
 			const sha, pr, runID = "4977777777777777777777777777777777777777", 49, 4970
 			h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: pr, HeadSHA: sha})
 			h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: runID, Name: "planwarden plan", Path: planWorkflow, HeadSHA: sha, Conclusion: "success", PRs: []int{pr}})

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 )
@@ -247,17 +248,7 @@ type Check struct {
 	// diffs; at most MaxCheckBytes bytes, shrunk with a visible note.
 	Text string
 	// Annotations are at most MaxAnnotations, blocking findings first.
-	Annotations []Annotation
-}
-
-// Annotation is a check-run annotation on a file and line.
-type Annotation struct {
-	Path      string
-	StartLine int
-	EndLine   int
-	Level     string // notice, warning, failure
-	Title     string
-	Message   string
+	Annotations []record.Annotation
 }
 
 // CheckOutput returns the check run's output for the report. Annotations
@@ -318,11 +309,11 @@ func onlyOverridden(r *review.Report) bool {
 
 // annotations returns the located findings as annotations and, when some
 // were left out, a line for the summary saying so.
-func (v *view) annotations() ([]Annotation, string) {
+func (v *view) annotations() ([]record.Annotation, string) {
 	if v.opt.Locate == nil {
 		return nil, ""
 	}
-	var out []Annotation
+	var out []record.Annotation
 	located := 0
 	for _, f := range v.allFindings() {
 		path, line, ok := v.opt.Locate(f.Project, f.Address)
@@ -345,7 +336,7 @@ func (v *view) annotations() ([]Annotation, string) {
 		if f.Remedy != "" {
 			msg += "\n\nWhat to do: " + f.Remedy
 		}
-		out = append(out, Annotation{Path: path, StartLine: line, EndLine: line, Level: level,
+		out = append(out, record.Annotation{Path: path, StartLine: line, EndLine: line, Level: level,
 			Title: truncate(f.Rule+": "+f.Address, 255), Message: truncate(msg, 4000)})
 	}
 	if located > len(out) {

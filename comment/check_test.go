@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 )
@@ -112,7 +113,7 @@ func TestAnnotations(t *testing.T) {
 				return
 			}
 			a := c.Annotations[0]
-			want := Annotation{Path: "infra/aks.tf", StartLine: 10, EndLine: 10, Level: "failure",
+			want := record.Annotation{Path: "infra/aks.tf", StartLine: 10, EndLine: 10, Level: "failure",
 				Title:   "gpu-sku-loss: azurerm_kubernetes_cluster_node_pool.gpu0",
 				Message: "The pool loses its GPUs.\n\nWhat to do: Set vm_size back to a GPU SKU."}
 			if a != want {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -102,6 +103,25 @@ func isHTTPURL(u string) bool {
 	return (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !strings.ContainsAny(u, " ()<>\n\"'`")
 }
 
+// Reply is the reply of a /plan or /destroy-staging thread as the thread
+// stands now; "" for a note, whose reply is written once, when it is given.
+func Reply(t record.Thread) string {
+	run := func(r record.ThreadRun, d record.Dispatch) Run {
+		return Run{Workflow: d.Workflow, Ref: d.Ref, ID: r.ID, URL: r.URL, Status: r.Status, Conclusion: r.Conclusion}
+	}
+	switch {
+	case t.Plan != nil:
+		p := t.Plan
+		return PlanReply{Thread: t.ID, By: t.By, Projects: p.Projects, Run: run(p.Dispatch.Run, p.Dispatch), Verdict: p.Verdict}.Markdown()
+	case t.Destroy != nil:
+		d := t.Destroy
+		return DestroyReply{Thread: t.ID, By: t.By, Environment: d.Environment, Projects: d.Projects,
+			Resources: d.Resources, More: d.More, PlanRun: run(d.PlanRun, record.Dispatch{}), Declared: d.Declared, Deadline: t.Deadline(),
+			ConfirmByOther: d.ConfirmByOther, Stage: d.Stage, ConfirmedBy: d.ConfirmedBy, Run: run(d.Dispatch.Run, d.Dispatch)}.Markdown()
+	}
+	return ""
+}
+
 // PlanReply is the reply to /plan.
 type PlanReply struct {
 	Thread string
@@ -156,14 +176,6 @@ func verdictLine(verdict, checkURL string) string {
 	}
 	return "Plan reviewed: " + code(verdict) + "; details in " + check + "."
 }
-
-// Destroy stages of a /destroy-staging thread.
-const (
-	DestroyAwaiting   = "awaiting"   // asked for confirmation
-	DestroyExpired    = "expired"    // nobody confirmed in time
-	DestroyConfirmed  = "confirmed"  // dispatched; Run says how it goes
-	DestroySuperseded = "superseded" // a newer /destroy-staging replaced it
-)
 
 // DestroyReply is the reply to /destroy-staging: first the request for a
 // confirmation, then the dispatched destroy and its result.
@@ -221,17 +233,17 @@ func (d DestroyReply) Markdown() string {
 		b.WriteString(".\n\n")
 	}
 	switch d.Stage {
-	case DestroyAwaiting:
+	case record.DestroyAwaiting:
 		who := "Anyone with write access (you included)"
 		if d.ConfirmByOther {
 			who = "Someone with write access other than " + code(d.By)
 		}
 		fmt.Fprintf(&b, "%s may confirm with `/destroy-staging confirm` until %s (10 minutes). Nothing happens without it.\n", who, d.Deadline.UTC().Format("15:04 UTC"))
-	case DestroyExpired:
+	case record.DestroyExpired:
 		fmt.Fprintf(&b, "⌛ Nobody confirmed before %s; nothing was destroyed. Ask again with `/destroy-staging`.\n", d.Deadline.UTC().Format("15:04 UTC"))
-	case DestroyConfirmed:
+	case record.DestroyConfirmed:
 		fmt.Fprintf(&b, "Confirmed by %s.\n\n%s\n", code(d.ConfirmedBy), d.Run.line())
-	case DestroySuperseded:
+	case record.DestroySuperseded:
 		b.WriteString("A newer `/destroy-staging` replaced this request; it can no longer be confirmed. Nothing was destroyed.\n")
 	}
 	return b.String()

@@ -10,6 +10,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	gtext "github.com/yuin/goldmark/text"
+
+	"github.com/planwarden/planwarden/record"
 )
 
 var deadline = time.Date(2026, 12, 2, 10, 10, 0, 0, time.UTC)
@@ -30,11 +32,11 @@ var replyCases = map[string]string{
 		Run: Run{Workflow: "planwarden-plan.yml", Ref: "feature-7", ID: 77, URL: runURL, Status: "completed", Conclusion: "failure"}}.Markdown(),
 	"destroy-awaiting": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Projects: []string{"sagemaker"},
 		Resources: []string{"aws_sagemaker_endpoint.main", "aws_sagemaker_endpoint_configuration.main"}, More: 3,
-		PlanRun: Run{ID: 70, URL: "https://github.com/acme/ml-infra/actions/runs/70"}, Deadline: deadline, ConfirmByOther: true, Stage: DestroyAwaiting}.Markdown(),
-	"destroy-no-plan":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Declared: []string{"sagemaker", "feature-store"}, Deadline: deadline, Stage: DestroyAwaiting}.Markdown(),
-	"destroy-expired":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroyExpired}.Markdown(),
-	"destroy-superseded": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroySuperseded}.Markdown(),
-	"destroy-succeeded": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: DestroyConfirmed, ConfirmedBy: "bob",
+		PlanRun: Run{ID: 70, URL: "https://github.com/acme/ml-infra/actions/runs/70"}, Deadline: deadline, ConfirmByOther: true, Stage: record.DestroyAwaiting}.Markdown(),
+	"destroy-no-plan":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Declared: []string{"sagemaker", "feature-store"}, Deadline: deadline, Stage: record.DestroyAwaiting}.Markdown(),
+	"destroy-expired":    DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: record.DestroyExpired}.Markdown(),
+	"destroy-superseded": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: record.DestroySuperseded}.Markdown(),
+	"destroy-succeeded": DestroyReply{Thread: "pw-7-1002", By: "alice", Environment: "staging", Deadline: deadline, Stage: record.DestroyConfirmed, ConfirmedBy: "bob",
 		Run: Run{Workflow: "destroy-staging.yml", Ref: "main", ID: 78, URL: runURL, Status: "completed", Conclusion: "success"}}.Markdown(),
 	"refused": Refusal("pw-7-1003", "/plan", "unknown project `aks-gpuu`; expected one of `aks-gpu`, `sagemaker` (did you mean `aks-gpu`?)"),
 	"help": Help{Thread: "pw-7-1004", ConfigFile: ".github/planwarden.yml", Branch: "main", PlanWorkflow: "planwarden-plan.yml",
@@ -66,7 +68,7 @@ func TestHostileReplies(t *testing.T) {
 	evil := "@everyone <img src=x> [x](https://evil.example) `|` \n<!-- planwarden:reply thread=x cmd=plan -->"
 	bodies := []string{
 		PlanReply{Thread: "bad thread id\n", By: evil, Projects: []string{evil}, Run: Run{Workflow: evil, Ref: evil, ID: 1, URL: "javascript:alert(1)", Status: "completed", Conclusion: evil}}.Markdown(),
-		DestroyReply{Thread: "t", By: evil, Environment: evil, Projects: []string{evil}, Resources: []string{evil}, Stage: DestroyConfirmed, ConfirmedBy: evil}.Markdown(),
+		DestroyReply{Thread: "t", By: evil, Environment: evil, Projects: []string{evil}, Resources: []string{evil}, Stage: record.DestroyConfirmed, ConfirmedBy: evil}.Markdown(),
 		Refusal("t", evil, "unknown project `"+evil+"`, "+evil),
 		Help{Thread: "t", ConfigFile: evil, Branch: evil, PlanWorkflow: evil, Projects: []string{evil}, Protected: []string{evil},
 			Destroyable: []HelpEnvironment{{Name: evil, Workflow: evil}}, Overrides: []HelpOverride{{Rule: evil, Users: []string{evil}, Teams: []string{evil}, Labels: []string{evil}, Where: []string{evil}}}}.Markdown(),

@@ -11,7 +11,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/command"
+	"github.com/planwarden/planwarden/app/run"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
@@ -95,7 +96,7 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	plan := readWorkflow(t, planFile)
 	dispatch, _ := plan.On["workflow_dispatch"].(map[string]any)
 	inputs, _ := dispatch["inputs"].(map[string]any)
-	for _, in := range app.PlanInputs {
+	for _, in := range command.PlanInputs {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("%s does not declare the %s input /plan sends", planFile, in)
 		}
@@ -110,11 +111,11 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 		for _, s := range job.Steps {
 			if strings.HasPrefix(s.Uses, "actions/upload-artifact") {
 				uploads++
-				if !strings.HasPrefix(s.With["name"], app.ArtifactPrefix) {
-					t.Errorf("artifact %q does not start with %q", s.With["name"], app.ArtifactPrefix)
+				if !strings.HasPrefix(s.With["name"], run.ArtifactPrefix) {
+					t.Errorf("artifact %q does not start with %q", s.With["name"], run.ArtifactPrefix)
 				}
-				if !strings.Contains(s.With["path"], app.MetadataFile) {
-					t.Errorf("artifact does not carry %s", app.MetadataFile)
+				if !strings.Contains(s.With["path"], run.MetadataFile) {
+					t.Errorf("artifact does not carry %s", run.MetadataFile)
 				}
 			}
 			if strings.HasPrefix(s.Uses, "hashicorp/setup-terraform") && s.With["terraform_wrapper"] == "false" {
@@ -131,8 +132,8 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 		for _, s := range job.Steps {
 			if strings.HasPrefix(s.Uses, "actions/upload-artifact") {
 				uploads++
-				if !strings.HasPrefix(s.With["name"], app.ArtifactPrefix) || !strings.Contains(s.With["path"], app.MetadataFile) {
-					t.Errorf("what-if artifact %q does not start with %q or does not carry %s", s.With["name"], app.ArtifactPrefix, app.MetadataFile)
+				if !strings.HasPrefix(s.With["name"], run.ArtifactPrefix) || !strings.Contains(s.With["path"], run.MetadataFile) {
+					t.Errorf("what-if artifact %q does not start with %q or does not carry %s", s.With["name"], run.ArtifactPrefix, run.MetadataFile)
 				}
 			}
 			if strings.Contains(s.Run, "what-if") && !strings.Contains(s.Run, "planwarden redact whatif.raw.json > whatif.json") {
@@ -149,7 +150,7 @@ func TestWorkflowsMatchTheApp(t *testing.T) {
 	destroy := readWorkflow(t, rules.DefaultDestroyWorkflow)
 	dispatch, _ = destroy.On["workflow_dispatch"].(map[string]any)
 	inputs, _ = dispatch["inputs"].(map[string]any)
-	for _, in := range app.DestroyInputs {
+	for _, in := range command.DestroyInputs {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("%s does not declare the %s input /destroy-staging sends", rules.DefaultDestroyWorkflow, in)
 		}

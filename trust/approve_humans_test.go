@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -55,12 +56,12 @@ overrides:
 	code := rules.Finding{Rule: rules.RulePlanRunsPRCode, Severity: rules.SeverityBlock, Project: "gpu", Address: "infra/main.tf", Message: "data.external.x is new", BlobSHAs: []string{"aaa"}}
 	unread := rules.Finding{Rule: rules.RulePlanWorkflowUnreadable, Severity: rules.SeverityBlock, Project: "gpu", Address: ".github/workflows/plan.yml", Message: "step runs $TOOL"}
 	subjects := Subjects(cfg, []rules.Finding{gpu, code, unread}, map[string]string{"gpu": "prod"})
-	grant := func(f rules.Finding, by string) Grant {
-		return Grant{Rule: f.Rule, Project: f.Project, Address: f.Address, Environment: "prod", Digest: rules.FindingDigest(f), By: by, Reason: "checked", At: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
+	grant := func(f rules.Finding, by string) record.Grant {
+		return record.Grant{Rule: f.Rule, Project: f.Project, Address: f.Address, Environment: "prod", Digest: rules.FindingDigest(f), By: by, Reason: "checked", At: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
 	}
 	people := People{Author: "erin", Types: map[string]string{"renovate[bot]": "Bot"}}
 	tests := map[string]struct {
-		g    Grant
+		g    record.Grant
 		want string
 	}{
 		"a bot the policy names":                                  {grant(gpu, "renovate[bot]"), "renovate[bot] is a bot, and the base branch's config does not list it under approving_bots"},
@@ -71,7 +72,7 @@ overrides:
 		"twin: another person on plan-runs-pr-code":               {grant(code, "alice"), ""},
 	}
 	for name, tc := range tests {
-		d := Judge(cfg, subjects, []Grant{tc.g}, people)
+		d := Judge(cfg, subjects, []record.Grant{tc.g}, people)
 		if got := d.Standing[0].Why; got != tc.want || d.Standing[0].Counts != (tc.want == "") {
 			t.Errorf("%s: standing %v %q, want %q", name, d.Standing[0].Counts, got, tc.want)
 		}
@@ -90,7 +91,7 @@ func TestJudgeBindsGrantsToContent(t *testing.T) {
 		return rules.Finding{Rule: rules.RulePlanWorkflowChanged, Severity: rules.SeverityBlock, Project: "gpu", Address: "ci/plan.sh",
 			Message: "this pull request changes ci/plan.sh", BlobSHAs: []string{sha}}
 	}
-	given := Grant{Rule: rules.RulePlanWorkflowChanged, Project: "gpu", Address: "ci/plan.sh", Environment: "prod",
+	given := record.Grant{Rule: rules.RulePlanWorkflowChanged, Project: "gpu", Address: "ci/plan.sh", Environment: "prod",
 		Digest: rules.FindingDigest(f("harmless")), By: "alice", Reason: "read it"}
 	for name, tc := range map[string]struct {
 		sha    string
@@ -99,7 +100,7 @@ func TestJudgeBindsGrantsToContent(t *testing.T) {
 		"the content it was given for": {"harmless", true},
 		"a later push's content":       {"uploads-any-plan", false},
 	} {
-		d := Judge(cfg, Subjects(cfg, []rules.Finding{f(tc.sha)}, map[string]string{"gpu": "prod"}), []Grant{given}, People{Author: "mallory"})
+		d := Judge(cfg, Subjects(cfg, []rules.Finding{f(tc.sha)}, map[string]string{"gpu": "prod"}), []record.Grant{given}, People{Author: "mallory"})
 		if d.Standing[0].Counts != tc.counts || (len(d.Overrides) == 1) != tc.counts {
 			t.Errorf("%s: counts %v (%s), %d overrides; want counts %v", name, d.Standing[0].Counts, d.Standing[0].Why, len(d.Overrides), tc.counts)
 		}

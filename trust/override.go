@@ -4,40 +4,24 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
-// Grant is one person's override of one blocking finding, as recorded when
-// they gave it.
-type Grant struct {
-	Rule    string `json:"rule"`
-	Project string `json:"project,omitempty"`
-	Address string `json:"address,omitempty"`
-	// Environment is the finding's environment when the grant was given.
-	Environment string `json:"environment"`
-	// Digest is rules.FindingDigest of the finding it was given for.
-	Digest  string    `json:"digest"`
-	By      string    `json:"by"`
-	At      time.Time `json:"at"`
-	Reason  string    `json:"reason"`
-	HeadSHA string    `json:"head_sha,omitempty"`
-}
-
-// Subject is a blocking finding of the current review and its environment.
-type Subject struct {
-	Finding     rules.Finding
-	Environment string
+// Digest is rules.FindingDigest of the finding b was made from: what a
+// grant names to cover it.
+func Digest(b record.Blocking) string {
+	return rules.FindingDigest(rules.Finding{Rule: b.Rule, Project: b.Project, Address: b.Address, Message: b.Message, BlobSHAs: b.BlobSHAs})
 }
 
 // Subjects lists the blocking, overridable findings of a review with each
 // project's environment (envs, by project name).
-func Subjects(cfg *rules.Config, findings []rules.Finding, envs map[string]string) []Subject {
-	var out []Subject
+func Subjects(cfg *rules.Config, findings []rules.Finding, envs map[string]string) []record.Blocking {
+	var out []record.Blocking
 	for _, f := range findings {
 		if f.Severity == rules.SeverityBlock && cfg.Overridable(f.Rule) {
-			out = append(out, Subject{Finding: f, Environment: envs[f.Project]})
+			out = append(out, record.Blocking{Rule: f.Rule, Project: f.Project, Address: f.Address, Message: f.Message, BlobSHAs: f.BlobSHAs, Environment: envs[f.Project]})
 		}
 	}
 	return out
@@ -63,7 +47,7 @@ func (p People) actor(login string) Actor {
 
 // TeamsToAsk returns, per login (lower case), the teams whose membership
 // decides whether the grants count; the app asks GitHub about each.
-func TeamsToAsk(cfg *rules.Config, grants []Grant) map[string][]string {
+func TeamsToAsk(cfg *rules.Config, grants []record.Grant) map[string][]string {
 	out := map[string][]string{}
 	for _, g := range grants {
 		_, teams, _ := cfg.Overriders(g.Rule, g.Environment)
@@ -80,7 +64,7 @@ func TeamsToAsk(cfg *rules.Config, grants []Grant) map[string][]string {
 // Standing is whether a recorded grant counts in this review, and if not,
 // why, in a sentence for the comment.
 type Standing struct {
-	Grant  Grant
+	Grant  record.Grant
 	Counts bool
 	Why    string
 }
@@ -155,8 +139,7 @@ func listed(p rules.OverridePolicy, user string, teams []string) bool {
 // Check says whether a grant by login of finding s would count under cfg
 // now: "" when it would, else why not. A bot's or an App's grant never
 // counts unless cfg lists it (MayApprove).
-func Check(cfg *rules.Config, s Subject, by, reason string, people People) string {
-	f := s.Finding
+func Check(cfg *rules.Config, f record.Blocking, by, reason string, people People) string {
 	ok, notHuman := MayApprove(cfg, people.actor(by))
 	switch {
 	case !cfg.Overridable(f.Rule):
@@ -165,13 +148,13 @@ func Check(cfg *rules.Config, s Subject, by, reason string, people People) strin
 		return notHuman
 	case strings.TrimSpace(reason) == "":
 		return "it gives no reason (write /override RULE [ADDRESS] -- reason)"
-	case strings.EqualFold(by, people.Author) && !AuthorMay(cfg, f.Rule, s.Environment, by, people.teamsOf(by)):
+	case strings.EqualFold(by, people.Author) && !AuthorMay(cfg, f.Rule, f.Environment, by, people.teamsOf(by)):
 		if NeverByAuthor(f.Rule) {
 			return fmt.Sprintf("%s wrote this pull request, and its author never overrides %s", by, f.Rule)
 		}
 		return fmt.Sprintf("%s wrote this pull request, and the config does not let authors override their own findings (allow_author)", by)
-	case !cfg.MayOverride(f.Rule, s.Environment, by, people.teamsOf(by), nil):
-		return fmt.Sprintf("%s may not override %s in %s under the base branch's config", by, f.Rule, s.Environment)
+	case !cfg.MayOverride(f.Rule, f.Environment, by, people.teamsOf(by), nil):
+		return fmt.Sprintf("%s may not override %s in %s under the base branch's config", by, f.Rule, f.Environment)
 	}
 	return ""
 }
@@ -183,13 +166,13 @@ func Check(cfg *rules.Config, s Subject, by, reason string, people People) strin
 // (users and teams of cfg; labels never count for a recorded grant), and it
 // is not the pull request author's own (unless allow_author). A finding is
 // overridden when different people's counting grants reach its approvals.
-func Judge(cfg *rules.Config, subjects []Subject, grants []Grant, people People) Decision {
+func Judge(cfg *rules.Config, subjects []record.Blocking, grants []record.Grant, people People) Decision {
 	var d Decision
-	byDigest := map[string]Subject{}
+	byDigest := map[string]record.Blocking{}
 	for _, s := range subjects {
-		byDigest[rules.FindingDigest(s.Finding)] = s
+		byDigest[Digest(s)] = s
 	}
-	counting := map[string][]Grant{}
+	counting := map[string][]record.Grant{}
 	for _, g := range grants {
 		st := Standing{Grant: g}
 		s, ok := byDigest[g.Digest]
@@ -201,23 +184,23 @@ func Judge(cfg *rules.Config, subjects []Subject, grants []Grant, people People)
 		default:
 			st.Why = Check(cfg, s, g.By, g.Reason, people)
 		}
-		if st.Counts = st.Why == ""; st.Counts && !slices.ContainsFunc(counting[g.Digest], func(o Grant) bool { return strings.EqualFold(o.By, g.By) }) {
+		if st.Counts = st.Why == ""; st.Counts && !slices.ContainsFunc(counting[g.Digest], func(o record.Grant) bool { return strings.EqualFold(o.By, g.By) }) {
 			counting[g.Digest] = append(counting[g.Digest], g)
 		}
 		d.Standing = append(d.Standing, st)
 	}
 	for _, s := range subjects {
-		dg := rules.FindingDigest(s.Finding)
+		dg := Digest(s)
 		gs := counting[dg]
 		if len(gs) == 0 {
 			continue
 		}
-		need := Approvals(cfg, s.Finding.Rule, s.Environment)
+		need := Approvals(cfg, s.Rule, s.Environment)
 		if len(gs) < need {
-			d.Waiting = append(d.Waiting, fmt.Sprintf("%s on %s has %d of the %d approvals it needs", s.Finding.Rule, s.Finding.Address, len(gs), need))
+			d.Waiting = append(d.Waiting, fmt.Sprintf("%s on %s has %d of the %d approvals it needs", s.Rule, s.Address, len(gs), need))
 			continue
 		}
-		o := rules.Override{Rule: s.Finding.Rule, Address: s.Finding.Address, Project: s.Finding.Project, Digest: dg}
+		o := rules.Override{Rule: s.Rule, Address: s.Address, Project: s.Project, Digest: dg}
 		var by, why []string
 		for _, g := range gs {
 			by = append(by, g.By)
@@ -232,7 +215,7 @@ func Judge(cfg *rules.Config, subjects []Subject, grants []Grant, people People)
 	return d
 }
 
-func givenOn(g Grant) string {
+func givenOn(g record.Grant) string {
 	if g.HeadSHA == "" {
 		return ""
 	}

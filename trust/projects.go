@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
 // Plan is one plan file of a trusted run, with what its artifact claims
 // about it (the artifact is written by the workflow: a claim, not a fact).
 type Plan struct {
-	Run Run
+	Run record.Run
 	// Artifact is the artifact's name; File the plan's path in it.
 	Artifact, File string
 	// Single is true when the artifact holds this one plan only.
@@ -111,7 +112,7 @@ func envOf(p rules.ProjectConfig) string {
 
 // Missing returns a missing-plan finding for each of the projects expected
 // (see Touched) that has no plan in a.
-func Missing(cfg *rules.Config, a Assignment, expected []string, runs []Run) []rules.Finding {
+func Missing(cfg *rules.Config, a Assignment, expected []string, runs []record.Run) []rules.Finding {
 	var out []rules.Finding
 	for _, name := range expected {
 		if slices.ContainsFunc(a.Plans, func(p Assigned) bool { return p.Project == name }) {

@@ -15,22 +15,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
-
-// Run is what GitHub says about a workflow run.
-type Run struct {
-	ID      int64 `json:"id"`
-	Attempt int   `json:"attempt,omitempty"`
-	// Path is the workflow file, as GitHub names it: .github/workflows/x.yml.
-	Path  string `json:"path"`
-	Event string `json:"event,omitempty"`
-	// HeadSHA is the commit the run checked out; HeadRepo the repository
-	// (owner/name) that commit came from.
-	HeadSHA    string `json:"head_sha,omitempty"`
-	HeadRepo   string `json:"head_repo,omitempty"`
-	Conclusion string `json:"conclusion,omitempty"`
-}
 
 // PullRequest is what GitHub says about the pull request a review is for.
 type PullRequest struct {
@@ -51,7 +38,7 @@ var PlanEvents = []string{"pull_request", "workflow_dispatch", "merge_group"}
 // when it is a run of one of the config's plan workflows (by path, exactly),
 // triggered by one of PlanEvents, of a commit of the base repository (not a
 // fork), whose head is the pull request's head.
-func PlanRun(cfg *rules.Config, pr PullRequest, run Run) (bool, string) {
+func PlanRun(cfg *rules.Config, pr PullRequest, run record.Run) (bool, string) {
 	switch {
 	case !cfg.IsPlanWorkflow(run.Path):
 		return false, fmt.Sprintf("run %d is of %s, which is not a plan workflow (plan_workflows: %s)",
@@ -67,13 +54,6 @@ func PlanRun(cfg *rules.Config, pr PullRequest, run Run) (bool, string) {
 	return true, ""
 }
 
-// After reports whether r is a newer run than o: a larger run id, or the
-// same run's later attempt. GitHub numbers both; a plan's own timestamp
-// decides nothing.
-func (r Run) After(o Run) bool {
-	return r.ID > o.ID || r.ID == o.ID && r.Attempt > o.Attempt
-}
-
 // Record adds run to runs, the trusted runs of one commit whose plans the
 // check concludes from (see Keep): the check reviews the newest plan of
 // every project, whichever run and plan workflow it comes from. A later
@@ -85,12 +65,12 @@ func (r Run) After(o Run) bool {
 // a project the newer runs do not plan; Keep drops it when it holds none.
 // A failed run that is no longer the newest of its workflow is dropped. The
 // result is ordered by workflow path, then run.
-func Record(runs []Run, run Run) ([]Run, bool) {
+func Record(runs []record.Run, run record.Run) ([]record.Run, bool) {
 	newest, ok := NewestOf(runs, run.Path)
 	if ok && !run.After(newest) && run.Conclusion != "success" {
 		return runs, false
 	}
-	out := make([]Run, 0, len(runs)+1)
+	out := make([]record.Run, 0, len(runs)+1)
 	for _, r := range runs {
 		if r.ID == run.ID {
 			if !run.After(r) {
@@ -102,14 +82,14 @@ func Record(runs []Run, run Run) ([]Run, bool) {
 	}
 	out = append(out, run)
 	newest, _ = NewestOf(out, run.Path)
-	out = slices.DeleteFunc(out, func(r Run) bool { return r.Path == run.Path && r != newest && r.Conclusion != "success" })
+	out = slices.DeleteFunc(out, func(r record.Run) bool { return r.Path == run.Path && r != newest && r.Conclusion != "success" })
 	sortRuns(out)
 	return out, true
 }
 
 // NewestOf returns the newest run of the workflow path in runs.
-func NewestOf(runs []Run, path string) (Run, bool) {
-	var newest Run
+func NewestOf(runs []record.Run, path string) (record.Run, bool) {
+	var newest record.Run
 	found := false
 	for _, r := range runs {
 		if r.Path == path && (!found || r.After(newest)) {
@@ -120,7 +100,7 @@ func NewestOf(runs []Run, path string) (Run, bool) {
 }
 
 // Superseded reports whether runs holds a newer run of r's workflow.
-func Superseded(runs []Run, r Run) bool {
+func Superseded(runs []record.Run, r record.Run) bool {
 	newest, ok := NewestOf(runs, r.Path)
 	return ok && newest.After(r)
 }
@@ -130,8 +110,8 @@ func Superseded(runs []Run, r Run) bool {
 // fails the check) and every run that holds the plan a reviews for some
 // project. A run all of whose projects have newer plans is dropped. The
 // result is ordered like Record's.
-func Keep(runs []Run, a Assignment) []Run {
-	var out []Run
+func Keep(runs []record.Run, a Assignment) []record.Run {
+	var out []record.Run
 	for _, r := range runs {
 		holds := slices.ContainsFunc(a.Plans, func(p Assigned) bool { return p.Run == r })
 		if holds || !Superseded(runs, r) {
@@ -142,8 +122,8 @@ func Keep(runs []Run, a Assignment) []Run {
 	return out
 }
 
-func sortRuns(runs []Run) {
-	slices.SortFunc(runs, func(a, b Run) int {
+func sortRuns(runs []record.Run) {
+	slices.SortFunc(runs, func(a, b record.Run) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
 		}
@@ -152,9 +132,9 @@ func sortRuns(runs []Run) {
 }
 
 // Reported reports whether every plan workflow of cfg has a run in runs.
-func Reported(cfg *rules.Config, runs []Run) bool {
+func Reported(cfg *rules.Config, runs []record.Run) bool {
 	for _, wf := range cfg.PlanWorkflowPaths() {
-		if !slices.ContainsFunc(runs, func(r Run) bool { return r.Path == wf }) {
+		if !slices.ContainsFunc(runs, func(r record.Run) bool { return r.Path == wf }) {
 			return false
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -24,21 +25,21 @@ func config(t *testing.T, yml string) *rules.Config {
 func TestPlanRun(t *testing.T) {
 	cfg := config(t, "version: 1\nplan_workflows: [.github/workflows/plan.yml, .github/workflows/plan-ml.yml]\n")
 	pr := PullRequest{Number: 7, Repo: "octo/infra", HeadSHA: head}
-	good := Run{ID: 5, Path: ".github/workflows/plan.yml", Event: "pull_request", HeadRepo: "octo/infra", HeadSHA: head}
+	good := record.Run{ID: 5, Path: ".github/workflows/plan.yml", Event: "pull_request", HeadRepo: "octo/infra", HeadSHA: head}
 	tests := map[string]struct {
-		run  func(r *Run)
+		run  func(r *record.Run)
 		want string
 	}{
-		"the plan workflow on the head":              {func(*Run) {}, ""},
-		"the second plan workflow, from /plan":       {func(r *Run) { r.Path, r.Event = ".github/workflows/plan-ml.yml", "workflow_dispatch" }, ""},
-		"the merge queue":                            {func(r *Run) { r.Event = "merge_group" }, ""},
-		"a workflow the pull request added":          {func(r *Run) { r.Path = ".github/workflows/planwarden-plan-2.yml" }, "run 5 is of .github/workflows/planwarden-plan-2.yml, which is not a plan workflow (plan_workflows: .github/workflows/plan.yml, .github/workflows/plan-ml.yml)"},
-		"a workflow whose path differs only in case": {func(r *Run) { r.Path = ".github/workflows/Plan.yml" }, "run 5 is of .github/workflows/Plan.yml, which is not a plan workflow (plan_workflows: .github/workflows/plan.yml, .github/workflows/plan-ml.yml)"},
-		"a push run":                   {func(r *Run) { r.Event = "push" }, "run 5 was triggered by push; only pull_request, workflow_dispatch, merge_group runs make trusted plans"},
-		"a pull_request_target run":    {func(r *Run) { r.Event = "pull_request_target" }, "run 5 was triggered by pull_request_target; only pull_request, workflow_dispatch, merge_group runs make trusted plans"},
-		"a fork":                       {func(r *Run) { r.HeadRepo = "mallory/infra" }, "run 5 ran on a commit of mallory/infra, not of octo/infra"},
-		"another commit":               {func(r *Run) { r.HeadSHA = "2222222222" }, "run 5 is of commit 2222222, not of the pull request's head 1111111"},
-		"a run that names no workflow": {func(r *Run) { r.Path = "" }, "run 5 is of an unknown one, which is not a plan workflow (plan_workflows: .github/workflows/plan.yml, .github/workflows/plan-ml.yml)"},
+		"the plan workflow on the head":              {func(*record.Run) {}, ""},
+		"the second plan workflow, from /plan":       {func(r *record.Run) { r.Path, r.Event = ".github/workflows/plan-ml.yml", "workflow_dispatch" }, ""},
+		"the merge queue":                            {func(r *record.Run) { r.Event = "merge_group" }, ""},
+		"a workflow the pull request added":          {func(r *record.Run) { r.Path = ".github/workflows/planwarden-plan-2.yml" }, "run 5 is of .github/workflows/planwarden-plan-2.yml, which is not a plan workflow (plan_workflows: .github/workflows/plan.yml, .github/workflows/plan-ml.yml)"},
+		"a workflow whose path differs only in case": {func(r *record.Run) { r.Path = ".github/workflows/Plan.yml" }, "run 5 is of .github/workflows/Plan.yml, which is not a plan workflow (plan_workflows: .github/workflows/plan.yml, .github/workflows/plan-ml.yml)"},
+		"a push run":                   {func(r *record.Run) { r.Event = "push" }, "run 5 was triggered by push; only pull_request, workflow_dispatch, merge_group runs make trusted plans"},
+		"a pull_request_target run":    {func(r *record.Run) { r.Event = "pull_request_target" }, "run 5 was triggered by pull_request_target; only pull_request, workflow_dispatch, merge_group runs make trusted plans"},
+		"a fork":                       {func(r *record.Run) { r.HeadRepo = "mallory/infra" }, "run 5 ran on a commit of mallory/infra, not of octo/infra"},
+		"another commit":               {func(r *record.Run) { r.HeadSHA = "2222222222" }, "run 5 is of commit 2222222, not of the pull request's head 1111111"},
+		"a run that names no workflow": {func(r *record.Run) { r.Path = "" }, "run 5 is of an unknown one, which is not a plan workflow (plan_workflows: .github/workflows/plan.yml, .github/workflows/plan-ml.yml)"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -50,26 +51,26 @@ func TestPlanRun(t *testing.T) {
 			}
 		})
 	}
-	if ok, why := PlanRun(rules.DefaultConfig(), pr, Run{ID: 1, Path: rules.DefaultPlanWorkflow, Event: "pull_request", HeadRepo: "octo/infra", HeadSHA: head}); !ok {
+	if ok, why := PlanRun(rules.DefaultConfig(), pr, record.Run{ID: 1, Path: rules.DefaultPlanWorkflow, Event: "pull_request", HeadRepo: "octo/infra", HeadSHA: head}); !ok {
 		t.Errorf("the default plan workflow is refused without a config: %s", why)
 	}
 }
 
 func TestRecordOrdersByRunNotByPlan(t *testing.T) {
 	plan, other := ".github/workflows/plan.yml", ".github/workflows/plan-ml.yml"
-	var runs []Run
+	var runs []record.Run
 	steps := []struct {
-		run  Run
+		run  record.Run
 		want bool
 	}{
-		{Run{ID: 10, Path: plan, Conclusion: "success"}, true},
-		{Run{ID: 9, Path: plan, Conclusion: "failure"}, false},              // an older failed run arrives late
-		{Run{ID: 8, Path: plan, Conclusion: "success"}, true},               // an older run may hold a project's newest plan
-		{Run{ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}, true},  // re-run of the same run
-		{Run{ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}, false}, // redelivered
-		{Run{ID: 10, Path: plan, Conclusion: "success"}, false},             // the earlier attempt, late
-		{Run{ID: 3, Path: other, Conclusion: "failure"}, true},              // another workflow keeps its own newest run
-		{Run{ID: 4, Path: other, Conclusion: "success"}, true},              // and drops its failed run, no longer its newest
+		{record.Run{ID: 10, Path: plan, Conclusion: "success"}, true},
+		{record.Run{ID: 9, Path: plan, Conclusion: "failure"}, false},              // an older failed run arrives late
+		{record.Run{ID: 8, Path: plan, Conclusion: "success"}, true},               // an older run may hold a project's newest plan
+		{record.Run{ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}, true},  // re-run of the same run
+		{record.Run{ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}, false}, // redelivered
+		{record.Run{ID: 10, Path: plan, Conclusion: "success"}, false},             // the earlier attempt, late
+		{record.Run{ID: 3, Path: other, Conclusion: "failure"}, true},              // another workflow keeps its own newest run
+		{record.Run{ID: 4, Path: other, Conclusion: "success"}, true},              // and drops its failed run, no longer its newest
 	}
 	for i, s := range steps {
 		var ok bool
@@ -78,7 +79,7 @@ func TestRecordOrdersByRunNotByPlan(t *testing.T) {
 			t.Errorf("step %d: Record(%+v) = %v, want %v", i, s.run, ok, s.want)
 		}
 	}
-	want := []Run{{ID: 4, Path: other, Conclusion: "success"}, {ID: 8, Path: plan, Conclusion: "success"}, {ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}}
+	want := []record.Run{{ID: 4, Path: other, Conclusion: "success"}, {ID: 8, Path: plan, Conclusion: "success"}, {ID: 10, Attempt: 2, Path: plan, Conclusion: "failure"}}
 	if diff := cmp.Diff(want, runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
@@ -93,12 +94,12 @@ func TestRecordOrdersByRunNotByPlan(t *testing.T) {
 
 func TestKeepDropsRunsWithoutANewestPlan(t *testing.T) {
 	plan, other := ".github/workflows/plan.yml", ".github/workflows/plan-ml.yml"
-	r7, r8, r9, r5 := Run{ID: 7, Path: plan}, Run{ID: 8, Path: plan}, Run{ID: 9, Path: plan}, Run{ID: 5, Path: other}
+	r7, r8, r9, r5 := record.Run{ID: 7, Path: plan}, record.Run{ID: 8, Path: plan}, record.Run{ID: 9, Path: plan}, record.Run{ID: 5, Path: other}
 	a := Assignment{Plans: []Assigned{{Plan: Plan{Run: r8}, Project: "ml"}, {Plan: Plan{Run: r9}, Project: "gpu"}}}
 	// r7 holds no reviewed plan and is not its workflow's newest: dropped.
 	// r8 holds ml's, r9 is the newest of its workflow and r5 of the other.
-	got := Keep([]Run{r9, r7, r5, r8}, a)
-	if diff := cmp.Diff([]Run{r5, r8, r9}, got); diff != "" {
+	got := Keep([]record.Run{r9, r7, r5, r8}, a)
+	if diff := cmp.Diff([]record.Run{r5, r8, r9}, got); diff != "" {
 		t.Errorf("Keep (-want +got):\n%s", diff)
 	}
 }
@@ -109,7 +110,7 @@ projects:
   - {name: aks-gpu, environment: prod, artifact: planwarden-gpu}
   - {name: sagemaker, environment: prod}
 `)
-	r1, r2 := Run{ID: 1}, Run{ID: 2}
+	r1, r2 := record.Run{ID: 1}, record.Run{ID: 2}
 	a := Assign(cfg, []Plan{
 		{Run: r1, Artifact: "planwarden-gpu", File: "plan.json", Single: true, Project: "gpu", Environment: "staging"},
 		{Run: r1, Artifact: "planwarden-sagemaker", File: "plan.json", Single: true, Project: "sagemaker", Environment: "PROD"},
@@ -183,7 +184,7 @@ projects:
 		t.Errorf("with no projects declared, a pull request must count as touching infrastructure")
 	}
 	a := Assignment{Plans: []Assigned{{Project: "aks-gpu"}}}
-	m := Missing(cfg, a, []string{"aks-gpu", "sagemaker"}, []Run{{ID: 4}})
+	m := Missing(cfg, a, []string{"aks-gpu", "sagemaker"}, []record.Run{{ID: 4}})
 	if len(m) != 1 || m[0].Rule != rules.RuleMissingPlan || m[0].Project != "sagemaker" || m[0].Address != "planwarden-sagemaker" {
 		t.Errorf("missing %+v, want one missing-plan for sagemaker", m)
 	}
@@ -272,8 +273,8 @@ overrides:
 	wfc := rules.Finding{Rule: rules.RulePlanWorkflowChanged, Severity: rules.SeverityBlock, Project: "gpu", Address: ".github/workflows/planwarden-plan.yml", Message: "changed"}
 	envs := map[string]string{"gpu": "prod", "lab": "staging"}
 	subjects := Subjects(cfg, []rules.Finding{gpu, ep, iam, del, wfc}, envs)
-	grant := func(f rules.Finding, env, by string) Grant {
-		return Grant{Rule: f.Rule, Project: f.Project, Address: f.Address, Environment: env, Digest: rules.FindingDigest(f), By: by, Reason: "accepted in review", At: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
+	grant := func(f rules.Finding, env, by string) record.Grant {
+		return record.Grant{Rule: f.Rule, Project: f.Project, Address: f.Address, Environment: env, Digest: rules.FindingDigest(f), By: by, Reason: "accepted in review", At: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
 	}
 	changed := gpu
 	changed.Message = "A100 to D8s"
@@ -282,45 +283,45 @@ overrides:
 	people := People{Author: "erin", Teams: map[string][]string{"frank": {"acme/security"}}}
 
 	tests := map[string]struct {
-		grants     []Grant
+		grants     []record.Grant
 		overridden []string // rule on address by
 		why        []string // per grant
 	}{
 		"an allowed user's override counts": {
-			grants: []Grant{grant(gpu, "prod", "alice")}, overridden: []string{"gpu-sku-loss on pool.gpu by alice"}, why: []string{""},
+			grants: []record.Grant{grant(gpu, "prod", "alice")}, overridden: []string{"gpu-sku-loss on pool.gpu by alice"}, why: []string{""},
 		},
 		"an override given in staging does not cover prod": {
-			grants: []Grant{grant(ep, "staging", "dave")},
+			grants: []record.Grant{grant(ep, "staging", "dave")},
 			why:    []string{"it was given in staging, and the finding is in prod now"},
 		},
 		"an override lapses when a push changes the finding": {
-			grants: []Grant{grant(changed, "prod", "alice")},
+			grants: []record.Grant{grant(changed, "prod", "alice")},
 			why:    []string{"the gpu-sku-loss finding on pool.gpu it was given for is gone or says something else now"},
 		},
 		"a revoked user's override stops counting": {
-			grants: []Grant{grant(gpu, "prod", "mallory")},
+			grants: []record.Grant{grant(gpu, "prod", "mallory")},
 			why:    []string{"mallory may not override gpu-sku-loss in prod under the base branch's config"},
 		},
 		"the author may not override their own findings": {
-			grants: []Grant{grant(gpu, "prod", "erin")},
+			grants: []record.Grant{grant(gpu, "prod", "erin")},
 			why:    []string{"erin wrote this pull request, and the config does not let authors override their own findings (allow_author)"},
 		},
 		"allow_author lets the author": {
-			grants: []Grant{grant(del, "prod", "Erin")}, overridden: []string{"stateful-delete on aws_s3_bucket.data by Erin"}, why: []string{""},
+			grants: []record.Grant{grant(del, "prod", "Erin")}, overridden: []string{"stateful-delete on aws_s3_bucket.data by Erin"}, why: []string{""},
 		},
 		"never plan-workflow-changed, even with allow_author": {
-			grants: []Grant{grant(wfc, "prod", "erin")},
+			grants: []record.Grant{grant(wfc, "prod", "erin")},
 			why:    []string{"erin wrote this pull request, and its author never overrides plan-workflow-changed"},
 		},
 		"one of two approvals is not enough": {
-			grants: []Grant{grant(iam, "prod", "alice"), grant(iam, "prod", "ALICE")},
+			grants: []record.Grant{grant(iam, "prod", "alice"), grant(iam, "prod", "ALICE")},
 			why:    []string{"", ""},
 		},
 		"two approvals, one through a team": {
-			grants: []Grant{grant(iam, "prod", "alice"), grant(iam, "prod", "frank")}, overridden: []string{"iam-admin on aws_iam_role.ci by alice, frank"}, why: []string{"", ""},
+			grants: []record.Grant{grant(iam, "prod", "alice"), grant(iam, "prod", "frank")}, overridden: []string{"iam-admin on aws_iam_role.ci by alice, frank"}, why: []string{"", ""},
 		},
 		"a reason is required": {
-			grants: []Grant{noReason},
+			grants: []record.Grant{noReason},
 			why:    []string{"it gives no reason (write /override RULE [ADDRESS] -- reason)"},
 		},
 	}
@@ -357,11 +358,11 @@ overrides:
 			}
 		})
 	}
-	d := Judge(cfg, subjects, []Grant{grant(iam, "prod", "alice")}, people)
+	d := Judge(cfg, subjects, []record.Grant{grant(iam, "prod", "alice")}, people)
 	if diff := cmp.Diff([]string{"iam-admin on aws_iam_role.ci has 1 of the 2 approvals it needs"}, d.Waiting); diff != "" {
 		t.Errorf("waiting (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string][]string{"alice": {"acme/security"}, "frank": {"acme/security"}}, TeamsToAsk(cfg, []Grant{grant(iam, "prod", "Alice"), grant(iam, "prod", "frank"), grant(gpu, "prod", "bob")})); diff != "" {
+	if diff := cmp.Diff(map[string][]string{"alice": {"acme/security"}, "frank": {"acme/security"}}, TeamsToAsk(cfg, []record.Grant{grant(iam, "prod", "Alice"), grant(iam, "prod", "frank"), grant(gpu, "prod", "bob")})); diff != "" {
 		t.Errorf("teams to ask (-want +got):\n%s", diff)
 	}
 }

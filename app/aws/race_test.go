@@ -27,6 +27,7 @@ import (
 	"github.com/planwarden/planwarden/app/aws/awstest"
 	"github.com/planwarden/planwarden/app/githubtest"
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/receiver"
 )
 
@@ -100,7 +101,7 @@ func TestConcurrentReviewAndRevokeOnDynamoDBTheRevokeWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets := app.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)}),
+	secrets := port.Secrets{AppID: githubtest.AppID, PrivateKeyPEM: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)}),
 		WebhookSecret: []byte(raceSecret)}
 	newApp := func() *app.App {
 		a, err := app.New(app.Config{Secrets: secrets, GitHubAPIURL: gh.APIURL, Store: store, Transport: http.DefaultTransport})
@@ -133,7 +134,7 @@ func TestConcurrentReviewAndRevokeOnDynamoDBTheRevokeWins(t *testing.T) {
 	}
 	check := func() githubtest.CheckRun {
 		for _, c := range gh.CheckRuns(owner, repo, sha) {
-			if c.Name == app.CheckName {
+			if c.Name == port.CheckName {
 				return c
 			}
 		}

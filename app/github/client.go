@@ -23,6 +23,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/prose"
+	"github.com/planwarden/planwarden/record"
 )
 
 // maxPages bounds every paginated listing.
@@ -189,120 +190,6 @@ func notFound(resp *github.Response, err error) error {
 		return fmt.Errorf("%w: %v", port.ErrNotFound, err)
 	}
 	return err
-}
-
-func checkOptions(c port.CheckRun) *github.CheckRunOutput {
-	if c.Title == "" && c.Summary == "" {
-		return nil
-	}
-	out := &github.CheckRunOutput{Title: github.String(c.Title), Summary: github.String(c.Summary)}
-	if c.Text != "" {
-		out.Text = github.String(c.Text)
-	}
-	for _, a := range c.Annotations {
-		out.Annotations = append(out.Annotations, ghAnnotation(a))
-	}
-	return out
-}
-
-func ghAnnotation(a port.Annotation) *github.CheckRunAnnotation {
-	end := max(a.EndLine, a.StartLine)
-	ga := &github.CheckRunAnnotation{
-		Path: github.String(a.Path), StartLine: github.Int(max(a.StartLine, 1)), EndLine: github.Int(max(end, 1)),
-		AnnotationLevel: github.String(a.Level), Message: github.String(a.Message),
-	}
-	if a.Title != "" {
-		ga.Title = github.String(a.Title)
-	}
-	return ga
-}
-
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func fromCheckRun(cr *github.CheckRun) port.CheckRun {
-	out := port.CheckRun{
-		ID: cr.GetID(), Name: cr.GetName(), HeadSHA: cr.GetHeadSHA(), Status: cr.GetStatus(),
-		Conclusion: cr.GetConclusion(), ExternalID: cr.GetExternalID(), DetailsURL: cr.GetDetailsURL(), HTMLURL: cr.GetHTMLURL(),
-	}
-	if cr.Output != nil {
-		out.Title, out.Summary, out.Text = cr.Output.GetTitle(), cr.Output.GetSummary(), cr.Output.GetText()
-	}
-	return out
-}
-
-func (g *ghAdapter) CreateCheckRun(ctx context.Context, r port.Repo, c port.CheckRun) (port.CheckRun, error) {
-	opt := github.CreateCheckRunOptions{
-		Name: c.Name, HeadSHA: c.HeadSHA, Status: optional(c.Status), Conclusion: optional(c.Conclusion),
-		ExternalID: optional(c.ExternalID), DetailsURL: optional(c.DetailsURL), Output: checkOptions(c),
-	}
-	if c.Conclusion != "" {
-		opt.CompletedAt = &github.Timestamp{Time: c.CompletedAt}
-	}
-	cr, resp, err := g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
-	if err != nil && mayHaveTakenEffect(resp, err) {
-		// Not repeated blindly: the first attempt may have made it.
-		if runs, lerr := g.ListCheckRunsForRef(ctx, r, c.HeadSHA, c.Name); lerr == nil {
-			for _, got := range runs {
-				if got.Name == c.Name && got.Title == c.Title && got.Status == optionalValue(c.Status, got.Status) {
-					return got, nil
-				}
-			}
-			cr, _, err = g.c.Checks.CreateCheckRun(ctx, r.Owner, r.Name, opt)
-		}
-	}
-	if err != nil {
-		return port.CheckRun{}, fmt.Errorf("create check run %s on %s: %w", c.Name, prose.ShortSHA(c.HeadSHA), err)
-	}
-	return fromCheckRun(cr), nil
-}
-
-// mayHaveTakenEffect reports whether a failed POST may still have done
-// what it asked: GitHub answered 5xx, or the answer was lost.
-func mayHaveTakenEffect(resp *github.Response, err error) bool {
-	if resp == nil || resp.Response == nil {
-		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
-	}
-	return resp.StatusCode >= 500
-}
-
-func optionalValue(want, got string) string {
-	if want == "" {
-		return got
-	}
-	return want
-}
-
-func (g *ghAdapter) UpdateCheckRun(ctx context.Context, r port.Repo, c port.CheckRun) error {
-	opt := github.UpdateCheckRunOptions{
-		Name: c.Name, Status: optional(c.Status), Conclusion: optional(c.Conclusion),
-		ExternalID: optional(c.ExternalID), DetailsURL: optional(c.DetailsURL), Output: checkOptions(c),
-	}
-	if c.Conclusion != "" {
-		opt.CompletedAt = &github.Timestamp{Time: c.CompletedAt}
-	}
-	if _, _, err := g.c.Checks.UpdateCheckRun(ctx, r.Owner, r.Name, c.ID, opt); err != nil {
-		return fmt.Errorf("update check run %d: %w", c.ID, err)
-	}
-	return nil
-}
-
-func (g *ghAdapter) ListCheckRunsForRef(ctx context.Context, r port.Repo, ref, name string) ([]port.CheckRun, error) {
-	res, _, err := g.c.Checks.ListCheckRunsForRef(ctx, r.Owner, r.Name, ref, &github.ListCheckRunsOptions{
-		CheckName: github.String(name), Filter: github.String("latest"), AppID: github.Int64(g.appID), ListOptions: github.ListOptions{PerPage: 100},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list check runs for %s: %w", prose.ShortSHA(ref), err)
-	}
-	var out []port.CheckRun
-	for _, cr := range res.CheckRuns {
-		out = append(out, fromCheckRun(cr))
-	}
-	return out, nil
 }
 
 func (g *ghAdapter) ListIssueComments(ctx context.Context, r port.Repo, number int) ([]port.IssueComment, error) {
@@ -524,14 +411,14 @@ func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([
 // first. GitHub lists events oldest first, so with more than maxPages
 // pages it reads the first page (to learn the last) and then the newest
 // maxPages-1.
-func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (map[string]port.LabelMark, error) {
-	out := map[string]port.LabelMark{}
+func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (map[string]record.LabelMark, error) {
+	out := map[string]record.LabelMark{}
 	replay := func(evs []*github.IssueEvent) {
 		for _, e := range evs {
 			name := strings.ToLower(e.GetLabel().GetName())
 			switch e.GetEvent() {
 			case "labeled":
-				out[name] = port.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
+				out[name] = record.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
 			case "unlabeled":
 				delete(out, name)
 			}

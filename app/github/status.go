@@ -13,7 +13,7 @@ import (
 // whether that answer was a rate limit (a 429, or a 403 for the primary
 // or secondary limit, as the retry policy reads them). It is 0 when the request got no answer from
 // GitHub (a timeout, a broken connection, the blob store). The worker's
-// one classification of errors (app.finalOf) reads it: a 4xx that is no
+// one classification of errors (publish.FinalOf) reads it: a 4xx that is no
 // rate limit is final, anything else is worth another try.
 func Status(err error) (status int, rateLimited bool) {
 	var (

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/planwarden/planwarden/record"
 )
 
 // CheckName is the check run planwarden owns; branch protection requires it.
@@ -49,7 +51,7 @@ type PRReader interface {
 	// lower case: GitHub's record, not the webhook that may have been
 	// missed. On a pull request with very many events only the newest
 	// pages are read; a label added before them is absent.
-	LabelAdders(ctx context.Context, r Repo, number int) (map[string]LabelMark, error)
+	LabelAdders(ctx context.Context, r Repo, number int) (map[string]record.LabelMark, error)
 }
 
 // Publisher writes what planwarden says: the check run, the one PR
@@ -107,18 +109,8 @@ type CheckRun struct {
 	Title       string
 	Summary     string
 	Text        string
-	Annotations []Annotation
+	Annotations []record.Annotation
 	CompletedAt time.Time
-}
-
-// Annotation is a check-run annotation: a message on lines of a file.
-type Annotation struct {
-	Path      string
-	StartLine int
-	EndLine   int
-	Level     string // notice, warning, failure
-	Title     string
-	Message   string
 }
 
 // IssueComment is a comment on a PR's conversation.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/record"
 )
 
 // Queue takes jobs from the receiver. Enqueue must return quickly; the
@@ -37,17 +38,17 @@ type PRState struct {
 	// Runs are the trusted runs on HeadSHA the check concludes from: the
 	// newest run of each plan workflow, and every run that holds the
 	// newest plan of a project (by run id, then attempt).
-	Runs []PlanRun `json:"runs,omitempty"`
+	Runs []record.Run `json:"runs,omitempty"`
 	// Blocking are the overridable blocking findings of the last review
 	// of HeadSHA, with their environments: what /override may cover.
-	Blocking []BlockingFinding `json:"blocking,omitempty"`
+	Blocking []record.Blocking `json:"blocking,omitempty"`
 	// Grants are the /override commands given on the PR, one per finding
 	// they cover. Every review checks them again against the base
 	// branch's config (package trust).
-	Grants []Grant `json:"grants,omitempty"`
+	Grants []record.Grant `json:"grants,omitempty"`
 	// Threads are the slash-command threads of the PR (the newest
 	// twenty, newest last), each with its one reply.
-	Threads []Thread `json:"threads,omitempty"`
+	Threads []record.Thread `json:"threads,omitempty"`
 	// Projects are the projects of the newest review of HeadSHA.
 	Projects []ProjectStatus `json:"projects,omitempty"`
 	// Version is the stored state's version when it was read (0: there
@@ -82,49 +83,6 @@ type Store interface {
 // job could not be queued, so that a redelivery of it is new again.
 type DeliveryForgetter interface {
 	ForgetDelivery(ctx context.Context, deliveryID string) error
-}
-
-// PlanRun is a trusted plan workflow run, as GitHub described it (the
-// stored form of trust.Run).
-type PlanRun struct {
-	ID         int64  `json:"id"`
-	Attempt    int    `json:"attempt,omitempty"`
-	Path       string `json:"path"`
-	Event      string `json:"event,omitempty"`
-	HeadSHA    string `json:"head_sha,omitempty"`
-	HeadRepo   string `json:"head_repo,omitempty"`
-	Conclusion string `json:"conclusion,omitempty"`
-}
-
-// Grant is one person's /override of one blocking finding (the stored form
-// of trust.Grant): the finding's digest and environment when it was given.
-type Grant struct {
-	Rule        string    `json:"rule"`
-	Project     string    `json:"project,omitempty"`
-	Address     string    `json:"address,omitempty"`
-	Environment string    `json:"environment"`
-	Digest      string    `json:"digest"`
-	By          string    `json:"by"`
-	At          time.Time `json:"at"`
-	Reason      string    `json:"reason"`
-	HeadSHA     string    `json:"head_sha,omitempty"`
-}
-
-// BlockingFinding is a blocking finding of a review, as /override needs it.
-type BlockingFinding struct {
-	Rule        string `json:"rule"`
-	Project     string `json:"project,omitempty"`
-	Address     string `json:"address"`
-	Message     string `json:"message"`
-	Environment string `json:"environment"`
-}
-
-// LabelMark says who put a label on a pull request, and when (GitHub's
-// issue events).
-type LabelMark struct {
-	Name string    `json:"name"`
-	By   string    `json:"by,omitempty"`
-	At   time.Time `json:"at"`
 }
 
 // Secrets are the App's credentials, loaded once at start.

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/record"
 )
 
 const hour = time.Hour
@@ -396,19 +397,21 @@ func fullState() port.PRState {
 		RunID:      9876543210,
 		UpdatedAt:  fixed,
 		CheckRunID: 4242424242,
-		Grants: []port.Grant{
+		Grants: []record.Grant{
 			{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Environment: "prod", Digest: "0011223344556677", By: "alice", At: fixed.Add(-30 * time.Second), Reason: "moving training to CPU — on purpose", HeadSHA: "0123456789abcdef0123456789abcdef01234567"},
 			{Rule: "endpoint-replacement", Address: `aws_sagemaker_endpoint.main["a b"]`, Project: "serving", Environment: "staging", Digest: "8899aabbccddeeff", By: "bob", At: fixed, Reason: "blue/green"},
 		},
-		Runs:     []port.PlanRun{{ID: 9876543210, Attempt: 2, Path: ".github/workflows/planwarden-plan.yml", Event: "pull_request", HeadSHA: "0123456789abcdef0123456789abcdef01234567", HeadRepo: "octo/infra", Conclusion: "success"}},
-		Blocking: []port.BlockingFinding{{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "A100 to D4s", Environment: "prod"}},
-		Threads: []port.Thread{
-			{ID: "pw-7-1001", Command: "plan", ReplyID: 1002, By: "alice", At: fixed, Projects: []string{"gpu"}, Workflow: "planwarden-plan.yml", Ref: "feature-7",
-				Run: port.ThreadRun{ID: 502, URL: "https://github.com/octo/infra/actions/runs/502", Status: "completed", Conclusion: "success"}, Verdict: "pass", Minimized: true},
-			{ID: "pw-7-1003", Command: "destroy-staging", ReplyID: 1004, By: "alice", At: fixed, Environment: "staging", Workflow: "destroy-staging.yml", Ref: "main",
-				Stage: "confirmed", ConfirmByOther: true, ConfirmedBy: "bob", ConfirmID: 1005, Resources: []string{`aws_sagemaker_endpoint.main["a b"]`}, More: 3,
-				PlanRun: port.ThreadRun{ID: 501}, Declared: []string{"serving"}},
-			{ID: "pw-7-1006", Command: "refused", ReplyID: 1007, By: "rita", At: fixed},
+		Runs:     []record.Run{{ID: 9876543210, Attempt: 2, Path: ".github/workflows/planwarden-plan.yml", Event: "pull_request", HeadSHA: "0123456789abcdef0123456789abcdef01234567", HeadRepo: "octo/infra", Conclusion: "success"}},
+		Blocking: []record.Blocking{{Rule: "gpu-sku-loss", Project: "gpu", Address: "azurerm_kubernetes_cluster_node_pool.gpu", Message: "A100 to D4s", Environment: "prod"}},
+		Threads: []record.Thread{
+			{ID: "pw-7-1001", ReplyID: 1002, By: "alice", At: fixed, Minimized: true, Plan: &record.PlanThread{Projects: []string{"gpu"},
+				Dispatch: record.Dispatch{Workflow: "planwarden-plan.yml", Ref: "feature-7",
+					Run: record.ThreadRun{ID: 502, URL: "https://github.com/octo/infra/actions/runs/502", Status: "completed", Conclusion: "success"}}, Verdict: "pass"}},
+			{ID: "pw-7-1003", ReplyID: 1004, By: "alice", At: fixed, Destroy: &record.DestroyThread{Environment: "staging",
+				Dispatch: record.Dispatch{Workflow: "destroy-staging.yml", Ref: "main"},
+				Stage:    "confirmed", ConfirmByOther: true, ConfirmedBy: "bob", ConfirmID: 1005, Resources: []string{`aws_sagemaker_endpoint.main["a b"]`}, More: 3,
+				PlanRun: record.ThreadRun{ID: 501}, Declared: []string{"serving"}}},
+			{ID: "pw-7-1006", ReplyID: 1007, By: "rita", At: fixed, Note: &record.Note{Command: "refused"}},
 		},
 		Projects: []port.ProjectStatus{{Name: "gpu", Environment: "prod", Verdict: "fail", RunID: 501, RunURL: "https://github.com/octo/infra/actions/runs/501",
 			PlanTime: fixed.Add(-time.Hour), Resources: []string{"azurerm_kubernetes_cluster_node_pool.gpu"}, More: 1}},

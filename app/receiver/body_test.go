@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/porttest"
 )
 
 // zeros is an endless body that costs the sender no memory.
@@ -58,7 +58,7 @@ func TestManyUnsignedBodiesAtOnceStayBounded(t *testing.T) {
 		t.Skip("sends 3 GB over loopback")
 	}
 	const n, maxBodies = 120, 4
-	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: &recordQueue{}, Store: app.NewMemoryStore(nil), MaxBodies: maxBodies, BodyWait: time.Minute})
+	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: &recordQueue{}, Store: porttest.NewMemoryStore(nil), MaxBodies: maxBodies, BodyWait: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/porttest"
 )
 
 const testSecret = "webhook-secret"
@@ -43,7 +43,7 @@ func testApp(t *testing.T, q *recordQueue, log *bytes.Buffer) *Receiver {
 	r, err := New(Config{
 		WebhookSecret: []byte(testSecret),
 		Queue:         q,
-		Store:         app.NewMemoryStore(nil),
+		Store:         porttest.NewMemoryStore(nil),
 		Logger:        slog.New(slog.NewJSONHandler(log, nil)),
 	})
 	if err != nil {
@@ -62,7 +62,7 @@ const openedPayload = `{"action":"opened","number":3,"pull_request":{"number":3,
 "repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":77},"sender":{"login":"alice"}}`
 
 func TestNewRefusesWithoutWebhookSecret(t *testing.T) {
-	_, err := New(Config{Queue: &recordQueue{}, Store: app.NewMemoryStore(nil)})
+	_, err := New(Config{Queue: &recordQueue{}, Store: porttest.NewMemoryStore(nil)})
 	if err == nil || !strings.Contains(err.Error(), "webhook secret is not configured") {
 		t.Fatalf("New without a secret: %v, want a refusal", err)
 	}

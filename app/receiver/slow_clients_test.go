@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/job"
 )
 
@@ -72,7 +72,7 @@ func TestSignedDeliveryIsQueuedWhileSlowClientsHoldConnections(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			q := &recordQueue{}
 			logs := &lockedWriter{b: &bytes.Buffer{}}
-			rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: app.NewMemoryStore(nil), Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+			rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: porttest.NewMemoryStore(nil), Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 				MaxBodies: 4, BodyWait: time.Minute,
 				// The strangers are not cut off by their rate here: only
 				// losing their place lets GitHub's delivery in.
@@ -160,7 +160,7 @@ func TestSignedDeliveryIsQueuedWhileSlowClientsHoldConnections(t *testing.T) {
 func TestASlowSignedDeliveryFailsWithRequestTimeout(t *testing.T) {
 	q := &recordQueue{}
 	observed := make(chan string, 1)
-	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: app.NewMemoryStore(nil),
+	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: porttest.NewMemoryStore(nil),
 		BodyGrace: 100 * time.Millisecond, MinBodyRate: 1 << 10, BodyTimeout: time.Hour,
 		Observe: func(event, outcome string) { observed <- event + " " + outcome }})
 	if err != nil {
@@ -262,7 +262,7 @@ func (q *waitingQueue) Enqueue(ctx context.Context, j job.Job) error {
 // job is being queued (a store that takes longer than the body's pace).
 func TestAJobBeingQueuedOutlivesItsBodysReadDeadline(t *testing.T) {
 	q := &waitingQueue{hold: 500 * time.Millisecond}
-	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: app.NewMemoryStore(nil),
+	rc, err := New(Config{WebhookSecret: []byte(testSecret), Queue: q, Store: porttest.NewMemoryStore(nil),
 		BodyGrace: 20 * time.Millisecond, MinBodyRate: 1 << 30})
 	if err != nil {
 		t.Fatal(err)

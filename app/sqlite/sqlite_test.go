@@ -12,6 +12,7 @@ import (
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/sqlite"
+	"github.com/planwarden/planwarden/record"
 )
 
 func open(t *testing.T, dir string) *sqlite.DB {
@@ -51,7 +52,7 @@ func TestStateSurvivesReopening(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := port.PRState{HeadSHA: "abc", Conclusion: "success", UpdatedAt: t0,
-		Grants: []port.Grant{{Rule: "gpu-sku-loss", Environment: "prod", By: "alice", At: t0, HeadSHA: "abc"}}}
+		Grants: []record.Grant{{Rule: "gpu-sku-loss", Environment: "prod", By: "alice", At: t0, HeadSHA: "abc"}}}
 	if err := d.PutPR(ctx, "octo/infra#1", st, time.Hour); err != nil {
 		t.Fatal(err)
 	}

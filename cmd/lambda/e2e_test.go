@@ -23,10 +23,11 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
 	"github.com/planwarden/planwarden/app/aws/awstest"
 	"github.com/planwarden/planwarden/app/githubtest"
+	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/port"
 )
 
 // stack is one deployment of template.yaml on moto: the resources, the
@@ -298,7 +299,7 @@ func TestEndToEndThroughLambdaHandlers(t *testing.T) {
 	if len(checks) != 1 {
 		t.Fatalf("check runs on the head = %d (%+v), want 1", len(checks), checks)
 	}
-	if c := checks[0]; c.Name != app.CheckName || c.Status != "completed" || c.Conclusion == "" {
+	if c := checks[0]; c.Name != port.CheckName || c.Status != "completed" || c.Conclusion == "" {
 		t.Errorf("check run = %s %s/%s, want planwarden completed with a conclusion", c.Name, c.Status, c.Conclusion)
 	}
 	t.Logf("check %s: %s; %q", checks[0].Conclusion, checks[0].Title, strings.SplitN(comments[0].Body, "\n", 3)[0])
@@ -314,7 +315,7 @@ func TestPoisonJobReachesTheDLQ(t *testing.T) {
 	worker := s.function(t, roleWorker, &logs)
 
 	queue := s.aws.Queue(s.queue.URL)
-	poison := app.Job{DeliveryID: "poison-delivery-1", Event: "push", InstallationID: 42, Owner: "octo", Repo: "infra", PR: 9, ReceivedAt: time.Now()}
+	poison := job.Job{DeliveryID: "poison-delivery-1", Event: "push", InstallationID: 42, Owner: "octo", Repo: "infra", PR: 9, ReceivedAt: time.Now()}
 	if err := queue.Enqueue(context.Background(), poison); err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestFailedJobWaitsOutItsBackoffAlone(t *testing.T) {
 	worker := s.function(t, roleWorker, &logs)
 	queue := s.aws.Queue(s.queue.URL)
 	ctx := context.Background()
-	failing := app.Job{DeliveryID: "fails-1", Event: "push", InstallationID: 42, Owner: "octo", Repo: "infra", PR: 9, ReceivedAt: time.Now()}
+	failing := job.Job{DeliveryID: "fails-1", Event: "push", InstallationID: 42, Owner: "octo", Repo: "infra", PR: 9, ReceivedAt: time.Now()}
 	if err := queue.Enqueue(ctx, failing); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 )
 
 const testWebhookSecret = "It's a Secret to Everybody" // the testdata bodies are signed with it
@@ -207,7 +207,7 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 				mu  sync.Mutex
 				ran []string
 			)
-			process := func(_ context.Context, j app.Job) error {
+			process := func(_ context.Context, j job.Job) error {
 				mu.Lock()
 				ran = append(ran, j.DeliveryID)
 				mu.Unlock()
@@ -221,7 +221,7 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 				givenUp []string
 			)
 			hd := newTestHandler(roleWorker, nil, process, &logs)
-			hd.worker.giveUp = func(_ context.Context, j app.Job, cause error) error {
+			hd.worker.giveUp = func(_ context.Context, j job.Job, cause error) error {
 				mu.Lock()
 				defer mu.Unlock()
 				givenUp = append(givenUp, j.DeliveryID+": "+cause.Error())
@@ -270,7 +270,7 @@ func TestSQSBatchReportsOnlyFailedItems(t *testing.T) {
 func TestSQSOrderWithinOnePR(t *testing.T) {
 	var mu sync.Mutex
 	var ran []string
-	process := func(_ context.Context, j app.Job) error {
+	process := func(_ context.Context, j job.Job) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if j.PR == 7 {
@@ -290,7 +290,7 @@ func TestSQSOrderWithinOnePR(t *testing.T) {
 }
 
 func TestRolesRefuseTheOtherEvents(t *testing.T) {
-	never := func(context.Context, app.Job) error { t.Error("worker ran"); return nil }
+	never := func(context.Context, job.Job) error { t.Error("worker ran"); return nil }
 	tests := map[string]struct {
 		h       *handler
 		file    string
@@ -361,7 +361,7 @@ func TestSQSJobsStopBeforeTheLambdaDeadline(t *testing.T) {
 		mu  sync.Mutex
 		got []time.Time
 	)
-	process := func(ctx context.Context, _ app.Job) error { // runs concurrently, one goroutine per PR
+	process := func(ctx context.Context, _ job.Job) error { // runs concurrently, one goroutine per PR
 		d, _ := ctx.Deadline()
 		mu.Lock()
 		got = append(got, d)

@@ -19,10 +19,10 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/planwarden/planwarden/app"
 	pwaws "github.com/planwarden/planwarden/app/aws"
 	"github.com/planwarden/planwarden/app/aws/awstest"
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/receiver"
 )
 
@@ -38,7 +38,7 @@ func memoryReceiver(t testing.TB) *handler {
 	rc, err := receiver.New(receiver.Config{
 		WebhookSecret: []byte(testWebhookSecret),
 		Queue:         queueFunc(func(context.Context, job.Job) error { return nil }),
-		Store:         app.NewMemoryStore(nil),
+		Store:         porttest.NewMemoryStore(nil),
 		Logger:        slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planwarden/planwarden/app"
+	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/sqlite"
 )
 
@@ -17,7 +17,7 @@ func TestJobsCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Enqueue(context.Background(), app.Job{DeliveryID: "d-queued", Event: "pull_request", Owner: "o", Repo: "r", PR: 4}); err != nil {
+	if err := db.Enqueue(context.Background(), job.Job{DeliveryID: "d-queued", Event: "pull_request", Owner: "o", Repo: "r", PR: 4}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -89,7 +89,7 @@ const maxHeaderBytes = 64 << 10
 
 // serveConfig is what the environment says.
 type serveConfig struct {
-	secrets app.Secrets
+	secrets port.Secrets
 	apiURL  string
 	addr    string
 	dataDir string

@@ -144,12 +144,13 @@ func matches(path string, prefixes []string) bool {
 var pureAllowed = map[string][]string{
 	"prose":     {},
 	"par":       {},
+	"record":    {},
 	"planparse": {"prose", "par"},
 	"infra":     {"planparse", "prose", "par"},
 	"rules":     {"infra", "planparse", "prose", "par"},
 	"review":    {"rules", "infra", "planparse", "prose", "par"},
-	"comment":   {"review", "rules", "infra", "planparse", "prose", "par"},
-	"trust":     {"rules", "infra", "planparse", "prose", "par"},
+	"comment":   {"review", "rules", "infra", "planparse", "prose", "par", "record"},
+	"trust":     {"rules", "infra", "planparse", "prose", "par", "record"},
 }
 
 // What no pure package may depend on, directly or not.
@@ -173,7 +174,7 @@ var sdkHome = []struct {
 
 // The receiver's side links no review pipeline and no CEL.
 var (
-	light = []string{"app/job", "app/port", "app/github", "app/receiver", "app/aws", "prose"}
+	light = []string{"app/job", "app/port", "app/github", "app/receiver", "app/aws", "prose", "record"}
 	heavy = []string{module + "/app", module + "/review", module + "/rules", module + "/comment", module + "/trust", "cel.dev/", "github.com/google/cel-go/"}
 )
 

@@ -1,0 +1,274 @@
+package run
+
+import (
+	"context"
+	"errors"
+
+	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/repoconfig"
+	"github.com/planwarden/planwarden/app/worklog"
+	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/prose"
+	"github.com/planwarden/planwarden/record"
+	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
+)
+
+// What the check believes comes from GitHub's facts and the base branch's
+// config, and package trust decides what they are worth. Here the review
+// finds the pull request the run is for and asks trust whether the run
+// counts (trust.PlanRun); collect asks which runs the check concludes from
+// (trust.Record), evaluate which plan is each project's and what the pull
+// request changes that a plan cannot speak for (trust.Assign,
+// WorkflowChanges, Missing), publish which runs stay (trust.Keep). A pull
+// request that needs no plan, and one retargeted at another base, are
+// decided here too.
+
+// trustRun is what trust sees of a workflow run.
+func trustRun(run port.WorkflowRun) record.Run {
+	return record.Run{ID: run.ID, Attempt: max(run.Attempt, 1), Path: run.Path, Event: run.Event, HeadSHA: run.HeadSHA,
+		HeadRepo: run.HeadRepo, Conclusion: run.Conclusion}
+}
+
+// trustPR is what trust sees of a pull request of repo.
+func trustPR(repo port.Repo, pr port.PullRequest) trust.PullRequest {
+	return trust.PullRequest{Number: pr.Number, Repo: repo.String(), HeadSHA: pr.HeadSHA, Author: pr.Author}
+}
+
+// provenance finds the run's open pull request and its base branch's
+// config, says whether the run may be reviewed for it (ok), and, when it
+// may, locks the pull request (until unlock), reads its state and finds
+// the check of the run's commit. A config that cannot be used is the
+// review's outcome; a run the config does not trust is ignored; a run of
+// a commit that is no longer the pull request's head is reported stale on
+// its own commit.
+func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err error) {
+	unlock = func() {}
+	r.tr = trustRun(r.run)
+	pr, found, err := findPR(ctx, r.gh, r.repo, r.run)
+	r.w = r.x.writer(r.gh, r.repo)
+	log := worklog.From(ctx).With("run", r.run.ID)
+	if err != nil || !found {
+		if err == nil {
+			log.Info("no open pull request for the run's head", "sha", prose.ShortSHA(r.run.HeadSHA))
+		}
+		return unlock, false, err
+	}
+	r.pr, r.key, r.log = pr, publish.KeyOf(r.repo, pr.Number), worklog.From(ctx)
+	if len(r.run.PullRequests) == 0 {
+		r.log = log.With("pr", pr.Number)
+	}
+	// A config that cannot be used (or that GitHub refuses for good) is
+	// the review's outcome, on the check; one not read yet is retried.
+	r.cfg, r.cfgErr = repoconfig.Base(ctx, r.gh, r.repo, pr.BaseRef)
+	if r.cfgErr != nil && publish.FinalOf(r.cfgErr) == nil {
+		return unlock, false, r.cfgErr
+	}
+	if r.cfgErr == nil {
+		// A run of an older head is reported stale below, on its own
+		// commit; every other fact must hold.
+		tpr := trust.PullRequest{Number: pr.Number, Repo: r.repo.String(), HeadSHA: r.run.HeadSHA, Author: pr.Author}
+		if trusted, why := trust.PlanRun(r.cfg, tpr, r.tr); !trusted {
+			log.Info("run ignored: its artifacts are not trusted", "why", why, "workflow", r.run.Path, "event", r.run.Event)
+			return unlock, false, nil
+		}
+	}
+	unlock = r.x.state.Lock(r.key)
+	if r.st, _, err = r.x.state.PR(ctx, r.key); err != nil {
+		return unlock, false, err
+	}
+	if pr.HeadSHA != r.run.HeadSHA {
+		r.log.Info("stale plan: the pull request has moved on", "plan_sha", prose.ShortSHA(r.run.HeadSHA), "head_sha", prose.ShortSHA(pr.HeadSHA))
+		return unlock, false, r.w.Stale(ctx, r.run.ID, r.run.HeadSHA, pr.Number, pr.HeadSHA)
+	}
+	r.checkRun, err = r.w.EnsureCheck(ctx, r.run.HeadSHA, comment.ReviewingTitle)
+	return unlock, err == nil, err
+}
+
+// findPR finds the open PR whose head is the run's head: from the run's
+// pull_requests, else from the commit.
+func findPR(ctx context.Context, gh port.PRReader, repo port.Repo, run port.WorkflowRun) (port.PullRequest, bool, error) {
+	for _, n := range run.PullRequests {
+		pr, err := gh.GetPullRequest(ctx, repo, n)
+		if err != nil {
+			return port.PullRequest{}, false, err
+		}
+		if pr.State == "open" {
+			return pr, true, nil
+		}
+	}
+	if len(run.PullRequests) > 0 {
+		return port.PullRequest{}, false, nil
+	}
+	prs, err := gh.ListPRsForCommit(ctx, repo, run.HeadSHA)
+	if err != nil {
+		return port.PullRequest{}, false, err
+	}
+	for _, pr := range prs {
+		if pr.State == "open" && pr.HeadSHA == run.HeadSHA {
+			return pr, true, nil
+		}
+	}
+	for _, pr := range prs {
+		if pr.State == "open" {
+			return pr, true, nil // the PR moved on: reported stale
+		}
+	}
+	return port.PullRequest{}, false, nil
+}
+
+// Pull requests that need no plan, and base changes.
+
+// decideWithoutPlan completes the check of a PR whose changed files belong
+// to no declared project (projects[].paths of the base branch's config) and
+// change no plan workflow: no plan will come, so none is waited for. With
+// no projects declared, or when GitHub lists only part of the files, the
+// check keeps waiting for the plan.
+func (x *Runner) decideWithoutPlan(ctx context.Context, gh GitHub, repo port.Repo, number int, head string, check port.CheckRun) error {
+	pass, err := withoutPlan(ctx, gh, repo, number, head)
+	if err != nil || pass == nil {
+		return publish.AboutCheck(check, 0, err)
+	}
+	return x.writer(gh, repo).Complete(ctx, check, *pass, 0)
+}
+
+// withoutPlan is the check's success when the PR needs no plan (no
+// infrastructure changes), nil when it waits for a plan; a bad config is
+// a *publish.Final.
+func withoutPlan(ctx context.Context, gh port.PRReader, repo port.Repo, number int, head string) (*comment.Check, error) {
+	pr, err := gh.GetPullRequest(ctx, repo, number)
+	if err != nil {
+		return nil, err
+	}
+	if pr.HeadSHA != head || pr.State != "open" {
+		return nil, nil // moved on: the new head's event decides
+	}
+	cfg, err := repoconfig.Base(ctx, gh, repo, pr.BaseRef)
+	if err != nil || len(cfg.Projects) == 0 {
+		return nil, err
+	}
+	files, complete, err := gh.ListPRFiles(ctx, repo, number)
+	if err != nil {
+		return nil, err
+	}
+	changes := trust.Changes{Files: files, Complete: complete}
+	if touched, any := trust.Touched(cfg, changes); any {
+		worklog.From(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
+		return nil, nil
+	}
+	used, err := planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
+	if err != nil {
+		return nil, err
+	}
+	if f := trust.WorkflowChanges(cfg, changes, used, ""); len(f) > 0 {
+		worklog.From(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
+		return nil, nil
+	}
+	worklog.From(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
+	pass := comment.NoInfra(len(files), configFile(cfg), pr.BaseRef)
+	return &pass, nil
+}
+
+// reopenIfStricter is a PR on a commit whose check already passed without
+// a plan, decided for another PR of the commit (another base): when this
+// PR's base would not pass it too, a new check run waits for the plan (or
+// fails on a bad config).
+func (x *Runner) reopenIfStricter(ctx context.Context, gh GitHub, repo port.Repo, number int, head string) error {
+	pass, err := withoutPlan(ctx, gh, repo, number, head)
+	var bad *publish.Final
+	if err != nil && !errors.As(err, &bad) || pass != nil {
+		return err
+	}
+	worklog.From(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
+	check, cerr := gh.CreateCheckRun(ctx, repo, port.CheckRun{Name: port.CheckName, HeadSHA: head, Status: "in_progress", Title: comment.WaitingTitle, Summary: comment.WaitingSummary})
+	if cerr != nil {
+		return cerr
+	}
+	return publish.AboutCheck(check, 0, err)
+}
+
+// Retarget is a pull request retargeted at another base branch: its check
+// is decided again under the new base's config. Runs that config does not
+// trust are dropped; with none left the check waits for a plan again (or
+// passes, when the PR changes no project of the new base).
+func (x *Runner) Retarget(ctx context.Context, gh GitHub, repo port.Repo, number int) error {
+	pr, err := gh.GetPullRequest(ctx, repo, number)
+	if err != nil {
+		return err
+	}
+	if pr.State != "open" {
+		return nil
+	}
+	cfg, cfgErr := repoconfig.Base(ctx, gh, repo, pr.BaseRef)
+	var bad *publish.Final
+	if cfgErr != nil && !errors.As(cfgErr, &bad) {
+		return cfgErr
+	}
+	cfgOK := cfgErr == nil
+	key := publish.KeyOf(repo, number)
+	unlock := x.state.Lock(key)
+	var keep []record.Run
+	_, err = x.state.Update(ctx, key, func(st *port.PRState) (bool, error) {
+		keep = nil
+		if st.HeadSHA == pr.HeadSHA && cfgOK {
+			for _, r := range st.Runs {
+				if ok, why := trust.PlanRun(cfg, trustPR(repo, pr), r); ok {
+					keep = append(keep, r)
+				} else {
+					worklog.From(ctx).Info("run no longer trusted under the new base's config", "run", r.ID, "why", why)
+				}
+			}
+		}
+		if len(keep) == len(st.Runs) && st.HeadSHA == pr.HeadSHA {
+			return false, nil
+		}
+		st.HeadSHA, st.Runs = pr.HeadSHA, keep
+		if len(keep) == 0 {
+			st.RunID, st.Blocking, st.Conclusion = 0, nil, ""
+		}
+		return true, nil
+	})
+	unlock()
+	if err != nil {
+		return err
+	}
+	worklog.From(ctx).Info("base branch changed: deciding the check again", "base", pr.BaseRef, "runs", len(keep))
+	if len(keep) > 0 {
+		newest := keep[0]
+		for _, r := range keep[1:] {
+			if r.After(newest) {
+				newest = r
+			}
+		}
+		return x.Again(ctx, gh, repo, pr.Number, newest.ID)
+	}
+	w := x.writer(gh, repo)
+	check, err := w.EnsureCheck(ctx, pr.HeadSHA, comment.WaitingTitle)
+	if err != nil {
+		return err
+	}
+	if !cfgOK {
+		return publish.AboutCheck(check, 0, cfgErr)
+	}
+	waiting := port.CheckRun{ID: check.ID, Name: port.CheckName, HeadSHA: pr.HeadSHA, Status: "in_progress", Title: comment.WaitingTitle,
+		Summary: comment.RetargetedSummary(pr.BaseRef)}
+	if check.Status == "completed" {
+		// A completed check run is not reopened: a new one in progress
+		// is the commit's planwarden check from now on.
+		if waiting, err = gh.CreateCheckRun(ctx, repo, waiting); err != nil {
+			return err
+		}
+	} else if err := gh.UpdateCheckRun(ctx, repo, waiting); err != nil {
+		return err
+	}
+	return x.decideWithoutPlan(ctx, gh, repo, pr.Number, pr.HeadSHA, waiting)
+}
+
+// configFile is where cfg came from, else where a config would be.
+func configFile(cfg *rules.Config) string {
+	if cfg.File() != "" {
+		return cfg.File()
+	}
+	return rules.ConfigPath
+}
