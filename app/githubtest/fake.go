@@ -57,7 +57,7 @@ type Server struct {
 	graphql    []GraphQLCall
 	manifests  map[string]*ManifestApp // manifest flow codes
 	tokenUsers map[string]string       // token -> the login it acts as (TokenUser)
-	issues     []*Issue // issues.go
+	issues     []*Issue                // issues.go
 }
 
 // Gate holds matching requests until Release; Arrived is closed when the

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/job"
+	"github.com/planwarden/planwarden/app/porttest"
 )
 
 // drip opens a stranger's connection: well-formed headers with a forged
