@@ -127,7 +127,7 @@ func (r *Review) reviewUnder(b *base) result {
 	}
 
 	copt := comment.Options{HeadSHA: r.run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: r.checkRun.HTMLURL,
-		Now: r.x.state.Now(), ProjectRuns: comment.ProjectRuns(r.run.ID, r.run.HTMLURL, runOf)}
+		Now: r.x.state.Now(), ProjectRuns: comment.ProjectRuns(r.run.ID, r.run.HTMLURL, runOf), NoConfig: cfg.File() == ""}
 	out := comment.CheckOutput(report, copt)
 	if out.Title == "" {
 		out.Title = comment.VerdictTitle(report.Verdict)
