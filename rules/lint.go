@@ -36,7 +36,7 @@ func Lint(c *Config, data []byte, opt LintOptions) (errs, warns []ConfigProblem)
 	ps.list = nil
 	for i, r := range c.CustomRules {
 		if err := typeCheckCustom(r.When); err != nil {
-			ps.at(fmt.Sprintf("custom_rules[%d].when", i), "custom rule %q does not type-check: %v", r.ID, err)
+			ps.at(fmt.Sprintf("custom_rules[%d].when", i), "custom rule %q does not type-check: %v; fix the expression (docs/config.md, \"What the expression sees\", lists the keys of change and project and their types), else it warns on every change", r.ID, err)
 		}
 	}
 	if opt.Dir != nil {

@@ -49,6 +49,9 @@ func TestLintTypeChecksCustomRules(t *testing.T) {
 			if len(errs) != 1 || !strings.Contains(errs[0].Message, tc.want) {
 				t.Fatalf("errors %v, want one saying %q", errs, tc.want)
 			}
+			if !strings.HasSuffix(errs[0].Message, "fix the expression (docs/config.md, \"What the expression sees\", lists the keys of change and project and their types), else it warns on every change") {
+				t.Errorf("error %q does not say what to do", errs[0].Message)
+			}
 			if errs[0].Line != 5 || errs[0].Path != "custom_rules[0].when" || !strings.HasPrefix(errs[0].Message, "custom_rules[0].when: ") {
 				t.Errorf("error at line %d, path %q: want line 5, custom_rules[0].when", errs[0].Line, errs[0].Path)
 			}
