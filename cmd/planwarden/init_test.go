@@ -47,7 +47,7 @@ var twoRootsAndAShared = map[string]string{
 // TestInitFindsRootModules: roots are the directories with a backend or a
 // provider block that no other root calls; each project's paths are its
 // directory and the local modules it calls, transitively; its environment
-// comes from its path, else dev, guessed.
+// comes from its path, else none (guessed: judged as strictly as prod).
 func TestInitFindsRootModules(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
@@ -56,7 +56,7 @@ func TestInitFindsRootModules(t *testing.T) {
 	}{
 		"two roots and a shared module": {twoRootsAndAShared, []foundProject{
 			{name: "gpu", dir: "infra/prod/gpu", tool: toolTerraform, modules: []string{"modules/gpu-pool", "modules/tags"}, env: "prod"},
-			{name: "serving", dir: "infra/serving", tool: toolTerraform, env: "dev", envGuessed: true},
+			{name: "serving", dir: "infra/serving", tool: toolTerraform, envGuessed: true},
 		}},
 		"environments by directory": {map[string]string{
 			"environments/staging/main.tf": "terraform {\n  cloud {}\n}\n",
@@ -73,13 +73,13 @@ func TestInitFindsRootModules(t *testing.T) {
 		}, []foundProject{{name: "gpu-dev", dir: "gpu-dev", tool: toolTerraform, env: "dev"}}},
 		"JSON Terraform files": {map[string]string{
 			"stack/main.tf.json": `{"provider": {"aws": {"region": "us-east-1"}}, "module": {"m": {"source": "../mods/m"}}}`,
-		}, []foundProject{{name: "stack", dir: "stack", tool: toolTerraform, modules: []string{"mods/m"}, env: "dev", envGuessed: true}}},
+		}, []foundProject{{name: "stack", dir: "stack", tool: toolTerraform, modules: []string{"mods/m"}, envGuessed: true}}},
 		"a Bicep entry point and its module files": {map[string]string{
 			"bicep/gpu-vm/main.bicep":     "module vm './vm.bicep' = {}\nmodule net '../shared/net.bicep' = {}\nmodule reg 'br:mcr.microsoft.com/x:1' = {}\n",
 			"bicep/gpu-vm/vm.bicep":       "",
 			"bicep/shared/net.bicep":      "",
 			"bicep/gpu-vm/parameters.txt": "",
-		}, []foundProject{{name: "gpu-vm", dir: "bicep/gpu-vm", tool: toolBicep, modules: []string{"bicep/shared/net.bicep"}, env: "dev", envGuessed: true}}},
+		}, []foundProject{{name: "gpu-vm", dir: "bicep/gpu-vm", tool: toolBicep, modules: []string{"bicep/shared/net.bicep"}, envGuessed: true}}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -113,7 +113,7 @@ func TestInitWritesWhatValidateAndActionlintAccept(t *testing.T) {
 	if code := run([]string{"init", root}, nil, &stdout, &stderr); code != exitOK {
 		t.Fatalf("init: exit %d\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "found terraform project serving in infra/serving (environment dev, guessed: set it)") {
+	if !strings.Contains(stderr.String(), "found terraform project serving in infra/serving (no environment in its path: set it in the config; until then it is judged as prod)") {
 		t.Errorf("stderr does not say what was found:\n%s", stderr.String())
 	}
 	cfgFile := filepath.Join(root, ".github", "planwarden.yml")
@@ -130,8 +130,8 @@ func TestInitWritesWhatValidateAndActionlintAccept(t *testing.T) {
 	if gpu.Environment != "prod" || !slices.Equal(gpu.ProjectPaths(), []string{"infra/prod/gpu/**", "modules/gpu-pool/**", "modules/tags/**"}) {
 		t.Errorf("gpu = %+v", gpu)
 	}
-	if _, ok := cfg.Environment("dev"); !ok || cfg.EnvironmentOf("serving") != "dev" {
-		t.Errorf("serving's guessed environment dev is not declared")
+	if env := cfg.EnvironmentOf("serving"); env != "" {
+		t.Errorf("serving, whose path names no environment, is in %q, want none (judged as prod)", env)
 	}
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rules.DefaultPlanWorkflow)))
 	if err != nil {

@@ -27,8 +27,9 @@ module) and Bicep entry points (main.bicep). It writes
                                          project's directory, its paths (the
                                          directory and the local modules it
                                          calls) and its environment, read from
-                                         its path (prod, staging, dev), else dev
-                                         with a comment saying to set it
+                                         its path (prod, staging, dev), else a
+                                         comment saying to set it (until then
+                                         it is judged as strictly as prod)
   .github/workflows/planwarden-plan.yml  the plan workflow: plans each project
                                          on every pull request and uploads the
                                          redacted plan as planwarden-<project>
@@ -98,11 +99,11 @@ func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, p := range projects {
-		env := p.env
+		env := "environment " + p.env
 		if p.envGuessed {
-			env += ", guessed: set it"
+			env = "no environment in its path: set it in the config; until then it is judged as prod"
 		}
-		fmt.Fprintf(stderr, "found %s project %s in %s (environment %s)\n", p.tool, p.name, orDot(p.dir), env)
+		fmt.Fprintf(stderr, "found %s project %s in %s (%s)\n", p.tool, p.name, orDot(p.dir), env)
 	}
 	if *dryRun {
 		for _, f := range files {

@@ -30,7 +30,7 @@ type foundProject struct {
 	// (Terraform: directories; Bicep: files), relative to the repository.
 	modules []string
 	env     string
-	// envGuessed is true when the path named no environment (env is dev).
+	// envGuessed is true when the path named no environment (env is "").
 	envGuessed bool
 }
 
@@ -320,7 +320,9 @@ var wordSep = regexp.MustCompile(`[-_.]`)
 
 // guessEnvironment reads the environment from the directory's words
 // (environments/prod, gpu-staging); guessed is true when none names one,
-// and the environment is then dev.
+// and the environment is then "": the config names none, and the project
+// is judged as strictly as prod until someone sets it (a guess of dev
+// would make init's config weaker than having no config at all).
 func guessEnvironment(dir string) (env string, guessed bool) {
 	segs := strings.Split(strings.ToLower(dir), "/")
 	for i := len(segs) - 1; i >= 0; i-- { // the nearest word wins
@@ -330,5 +332,5 @@ func guessEnvironment(dir string) (env string, guessed bool) {
 			}
 		}
 	}
-	return "dev", true
+	return "", true
 }

@@ -34,11 +34,12 @@ projects:
 		if p.dir != "" {
 			fmt.Fprintf(&b, "    directory: %s\n", yamlString(p.dir))
 		}
-		note := " # from its path"
 		if p.envGuessed {
-			note = " # guessed: its path names no environment; set the one it deploys to (prod is protected)"
+			b.WriteString("    # environment: prod # its path names no environment: set the one it deploys to\n")
+			b.WriteString("    # (prod, staging, or one declared under environments); until then it is\n    # judged as strictly as prod.\n")
+		} else {
+			fmt.Fprintf(&b, "    environment: %s # from its path\n", p.env)
 		}
-		fmt.Fprintf(&b, "    environment: %s%s\n", p.env, note)
 		dev = dev || p.env == "dev"
 		b.WriteString("    paths:\n")
 		for _, g := range p.paths() {
