@@ -33,3 +33,25 @@ func TestREADMEQuickStartIsOneScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubAppDocsStartWithSetup: docs/github-app.md's first commands
+// are planwarden setup, then serve; the manual steps come later.
+func TestGitHubAppDocsStartWithSetup(t *testing.T) {
+	data, err := os.ReadFile("../docs/github-app.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	first := strings.Index(doc, "```sh\n")
+	if first < 0 {
+		t.Fatal("docs/github-app.md has no sh block")
+	}
+	if heading := strings.Index(doc, "\n## "); heading >= 0 && heading < first {
+		t.Errorf("docs/github-app.md's first commands come after its first section, want them at the top")
+	}
+	block, _, _ := strings.Cut(doc[first+len("```sh\n"):], "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "planwarden setup") || !strings.HasPrefix(lines[1], "planwarden serve") {
+		t.Errorf("docs/github-app.md starts with %q, want planwarden setup, then planwarden serve", lines)
+	}
+}

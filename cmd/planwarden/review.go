@@ -40,7 +40,8 @@ applies to the Nth plan; a single --environment applies to all. A project
 without --project is named after its file.
 
 --environment must name an environment of the repo config (or the built-in
-prod or staging), exactly as written there. For a project the config
+prod or staging), exactly as written there: prd or Prod is refused, with a
+did-you-mean, never reviewed as a new, unprotected environment. For a project the config
 declares with an environment, the config's environment wins and
 --environment is ignored (saying so on stderr); it applies to projects the
 config does not declare. A project nobody gives an environment is reviewed

@@ -83,3 +83,25 @@ func TestReviewWithoutConfigSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewHelpSaysTheEnvironmentRules: review --help, on stdout, says
+// what --environment accepts (an environment of the config or a built-in,
+// exactly as written, a near miss refused with a did-you-mean) and which
+// wins (the config's, for a project it declares).
+func TestReviewHelpSaysTheEnvironmentRules(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"review", "--help"}, nil, &stdout, &stderr); code != exitOK || stderr.Len() > 0 {
+		t.Fatalf("review --help: exit %d, stderr %q", code, stderr.String())
+	}
+	help := strings.Join(strings.Fields(stdout.String()), " ")
+	for _, want := range []string{
+		"--environment must name an environment of the repo config (or the built-in prod or staging), exactly as written there",
+		"prd or Prod is refused, with a did-you-mean",
+		"For a project the config declares with an environment, the config's environment wins and --environment is ignored (saying so on stderr); it applies to projects the config does not declare.",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("review --help does not say %q:\n%s", want, stdout.String())
+		}
+	}
+}
