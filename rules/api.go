@@ -264,7 +264,7 @@ func (s *scope) strict() bool { return s.protected || s.unnamed }
 
 // unnamedRemedy ends the remedy of a finding that blocks because nothing
 // named the project's environment.
-const unnamedRemedy = " This blocks because no environment is known for the project (no repo config names one), so it could be prod: declare the project and its environment in .github/planwarden.yml (planwarden init writes one), and in an unprotected environment this only warns."
+const unnamedRemedy = " This blocks because no environment is known for the project (no repo config names one for it), so it could be prod: declare the project and its environment in .github/planwarden.yml (planwarden init writes one; set the environment it leaves out), and in an unprotected environment this only warns."
 
 func newScope(c *Config, p Project) *scope {
 	s := &scope{cfg: c, project: p, env: p.Environment}
