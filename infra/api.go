@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -24,21 +23,10 @@ type Options struct {
 	// Every figure then is your price; Group.ListHourly and
 	// Cost.ListHourlyBefore/After keep the list price.
 	Pricing Pricing
-	// Checkpoint, when set, is called every CheckpointEvery changes while
-	// Analyze runs: its lookups into prior_state and planned_values are
-	// done for the changes before, so a caller may give back what they
-	// read (the CLI releases those sections' pages). A large plan is
-	// analysed in parts side by side (see Analyze), each part calling
-	// Checkpoint at its own changes: it must be safe to call from
-	// several goroutines at once, and a part may read those sections
-	// again after another part's call (the CLI's pages are then read
-	// back from the file).
-	Checkpoint func()
+	// Par decides whether a large plan is analysed in parts (zero: the
+	// default policy; tests force the parts on small plans).
+	Par par.Policy
 }
-
-// CheckpointEvery is how many changes Analyze reads between calls of
-// Options.Checkpoint.
-const CheckpointEvery = 4096
 
 // RegionSource says where a side's region came from; its String is
 // "resource", "parent cluster", "provider", "default", or "" when the
@@ -87,9 +75,8 @@ func SupportedTypes() []string {
 // A nil catalog means DefaultCatalog. Every figure in a Resource's Cost is
 // nil when it cannot be known; the reason is in Cost.Unpriced.
 //
-// A plan of ParallelChanges changes or more is analysed in contiguous
-// parts on separate goroutines (one per processor, GOMAXPROCS, at most
-// one per ParallelChanges changes), each with caches of its own, and
+// A large plan is analysed in contiguous parts on separate goroutines
+// (as many as opt.Par gives for par.Changes), each with caches of its own, and
 // the parts' resources are joined in plan order: the result is what one
 // pass gives, though resources of different parts share no groups or
 // figures (equal values, separate copies).
@@ -97,13 +84,10 @@ func Analyze(p *planparse.Plan, cat *Catalog, opt Options) []*Resource {
 	if p == nil {
 		return nil
 	}
-	return analyzeParts(p, cat, opt, min(runtime.GOMAXPROCS(0), len(p.Changes)/ParallelChanges))
+	// A part indexes again the related resources it looks up: below
+	// par's size for changes that costs more CPU than it saves time.
+	return analyzeParts(p, cat, opt, opt.Par.Parts(par.Changes, len(p.Changes)))
 }
-
-// ParallelChanges is the smallest plan, in changes, that Analyze splits
-// into parts: below it a second goroutine costs more CPU (each part
-// indexes the related resources it looks up again) than it saves time.
-const ParallelChanges = 40_000
 
 // analyzeParts is Analyze in parts goroutines (one when parts < 2).
 func analyzeParts(p *planparse.Plan, cat *Catalog, opt Options, parts int) []*Resource {
@@ -140,9 +124,6 @@ func (a *analysis) run(lo, hi int) []*Resource {
 	out := make([]*Resource, 0, hi-lo) // most changes of a large plan are of supported types
 	for i := lo; i < hi; i++ {
 		c := a.p.Changes[i]
-		if a.opt.Checkpoint != nil && i > 0 && i%CheckpointEvery == 0 {
-			a.opt.Checkpoint()
-		}
 		ad, ok := adapterFor(c.Type) // arm.go: ARM types in any case
 		if !ok || c.Mode != planparse.ModeManaged || c.Action == planparse.ActionRead {
 			continue

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/planwarden/planwarden/rules"
@@ -22,7 +23,7 @@ const ReportSchemaID = "https://raw.githubusercontent.com/planwarden/planwarden/
 var reportSchema []byte
 
 // JSONSchema returns the JSON Schema (draft 2020-12) of the JSON report that
-// WriteJSON writes, generated from Report's Go types and committed as
+// reportjson.Write writes, generated from Report's Go types and committed as
 // review/report.schema.json. Every object is closed (additionalProperties
 // false), so a report with a field the schema does not know fails it.
 func JSONSchema() []byte { return append([]byte(nil), reportSchema...) }
@@ -104,4 +105,21 @@ func nullable(s jsonSchema) jsonSchema {
 		return s
 	}
 	return jsonSchema{"anyOf": []any{s, jsonSchema{"type": "null"}}}
+}
+
+// jsonName reads a field's json tag: its name, omitempty, and whether it
+// is encoded at all.
+func jsonName(f reflect.StructField) (string, bool, bool) {
+	if !f.IsExported() {
+		return "", false, false
+	}
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", false, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, strings.Contains(opts, "omitempty"), true
 }
