@@ -1,4 +1,5 @@
-# planwarden: `make run` reviews the bundled example, `make test` runs every check.
+# planwarden: `make run` reviews the bundled example, `make lint` runs the
+# static checks and `make test` every test (CI, .ci/run, runs both).
 GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
@@ -68,9 +69,16 @@ lint:
 	@out="$$($(GO) run $(GOIMPORTS) -l -local github.com/planwarden/planwarden $$(git ls-files '*.go'))"; \
 		test -z "$$out" || (echo "goimports -local github.com/planwarden/planwarden needed on:"; echo "$$out"; exit 1)
 	$(GO) vet ./...
+	@# The release (.goreleaser.yaml) builds the CLI for macOS and Windows
+	@# too: what only builds on Linux would first fail there.
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./cmd/planwarden
+	GOOS=windows GOARCH=amd64 $(GO) vet ./cmd/planwarden
 	$(GO) run $(STATICCHECK) ./...
 	$(call TOOL,actionlint) $(abspath $(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
+	@# The Dockerfile cannot be built here (no Docker engine): it is linted
+	@# with BuildKit's own rules (make image-binary builds the same binary).
 	$(GO) -C tools run ./dockerfilelint ../Dockerfile
+	$(GO) -C tools test ./dockerfilelint
 	$(GO) -C tools tool goreleaser check -f ../.goreleaser.yaml
 	@if curl -fsS -o /dev/null --max-time 10 $(GOVULNDB)/index/db.json.gz 2>/dev/null; then \
 		echo "$(GO) run $(GOVULNCHECK) -db $(GOVULNDB) ./..."; $(GO) run $(GOVULNCHECK) -db $(GOVULNDB) ./...; \
