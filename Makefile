@@ -20,13 +20,13 @@ run: build
 test:
 	./scripts/test.sh
 
-# The README's picture of the comment (docs/comment.png): the typo story's
+# The picture of the comment (docs/comment.png, shown by the README): the typo story's
 # golden comment rendered with goldmark and photographed by headless
 # Chromium (installed with apt-get when run as root).
 screenshot:
 	./scripts/screenshot.sh
 
-# The figures of the README: whole reviews of two generated plan mixes at
+# The figures of docs/performance.md: whole reviews of two generated plan mixes at
 # 20,000 and 100,000 changes, as child processes, side by side with
 # terraform-json's bare decode (ratios of paired runs, peak RSS), then one
 # workflow_run delivery to the completed check on the fake GitHub.
