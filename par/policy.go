@@ -32,21 +32,16 @@ const grain = 256
 // Policy decides which work is split, into how many parts, and how much a
 // part takes at a time. The zero Policy is the one to use: it splits work
 // of at least its kind's size when the process has two processors or more.
-// Tests take the concurrent paths on small plans with Always.
 type Policy struct {
-	// min, when positive, is the size from which every kind of work is
-	// split, on any number of processors.
-	min int
-	// grain, when positive, is how many items a part takes at a time.
-	grain int
+	// Min, when positive, is the size from which every kind of work is
+	// split, even on one processor, in place of each kind's own: tests set
+	// it to take the concurrent paths on small plans (and, with -race, to
+	// check them), or to 1<<30 to keep all work on one goroutine.
+	Min int
+	// Grain, when positive, is how many items a part takes at a time
+	// where parts take the work in turn (the default is 256).
+	Grain int
 }
-
-// Always is the policy that splits every kind of work from min items on,
-// even on one processor, its parts taking grain items at a time (0: the
-// default grain). Tests use it to run the concurrent paths on small
-// inputs (and, with -race, to check them); Always(1<<30, 0) keeps all
-// work on one goroutine.
-func Always(min, grain int) Policy { return Policy{min: max(min, 1), grain: grain} }
 
 // Split reports whether n items of work w are split: from the kind's
 // size on (and never one item), when the process has two processors or
@@ -70,17 +65,17 @@ func (p Policy) Parts(w Work, n int) int {
 // size is the size from which work w is split, and the processors it is
 // split over.
 func (p Policy) size(w Work) (size, procs int) {
-	if p.min > 0 {
-		return p.min, max(runtime.GOMAXPROCS(0), 2)
+	if p.Min > 0 {
+		return p.Min, max(runtime.GOMAXPROCS(0), 2)
 	}
 	return sizes[w], runtime.GOMAXPROCS(0)
 }
 
-// Grain is how many items a part takes at a time where parts take the
+// Batch is how many items a part takes at a time where parts take the
 // work in turn.
-func (p Policy) Grain() int {
-	if p.grain > 0 {
-		return p.grain
+func (p Policy) Batch() int {
+	if p.Grain > 0 {
+		return p.Grain
 	}
 	return grain
 }

@@ -40,34 +40,34 @@ func TestPolicySplitsFromTheKindsSize(t *testing.T) {
 	if p.Split(Changes, 1_000_000) || p.Parts(Changes, 1_000_000) != 1 {
 		t.Error("one processor: the default policy split the work")
 	}
-	if p.Grain() != 256 {
-		t.Errorf("default grain %d, want 256", p.Grain())
+	if p.Batch() != 256 {
+		t.Errorf("default grain %d, want 256", p.Batch())
 	}
 }
 
-// Always splits every kind of work from its size on, even on one
+// A policy's Min splits every kind of work from that size on, even on one
 // processor (so that tests take the concurrent paths anywhere), and its
-// grain replaces the default.
-func TestAlwaysSplitsSmallWork(t *testing.T) {
+// Grain replaces the default; one item is never split.
+func TestMinSplitsSmallWork(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
 	runtime.GOMAXPROCS(1)
-	p := Always(2, 7)
+	p := Policy{Min: 2, Grain: 7}
 	for _, w := range []Work{Changes, Findings, Digests, Elements} {
 		if !p.Split(w, 2) || p.Split(w, 1) {
-			t.Errorf("work %d: Always(2) splits 2 items: %v, 1 item: %v; want true, false", w, p.Split(w, 2), p.Split(w, 1))
+			t.Errorf("work %d: Min 2 splits 2 items: %v, 1 item: %v; want true, false", w, p.Split(w, 2), p.Split(w, 1))
 		}
 	}
 	if got := p.Parts(Changes, 1000); got != 2 {
-		t.Errorf("Always on one processor: %d parts, want 2", got)
+		t.Errorf("Min 2 on one processor: %d parts, want 2", got)
 	}
-	if p.Grain() != 7 {
-		t.Errorf("grain %d, want 7", p.Grain())
+	if p.Batch() != 7 {
+		t.Errorf("grain %d, want 7", p.Batch())
 	}
-	if Always(1<<30, 0).Split(Changes, 1_000_000) {
-		t.Error("Always(1<<30) split a million changes")
+	if (Policy{Min: 1 << 30}).Split(Changes, 1_000_000) {
+		t.Error("Min 1<<30 split a million changes")
 	}
-	if Always(0, 0).Split(Changes, 1) {
-		t.Error("Always(0) split one item")
+	if (Policy{Min: 1}).Split(Changes, 1) {
+		t.Error("Min 1 split one item")
 	}
 }

@@ -12,8 +12,8 @@ import (
 )
 
 // TestBuildConcurrently makes large plans' report rows on a second
-// goroutine while the rules run (par.Always, so that small plans take
-// that path) and checks that the report is the serial one: the same
+// goroutine while the rules run (par.Policy.Min, so that small plans
+// take that path) and checks that the report is the serial one: the same
 // JSON and the same comment. Run it with -race.
 func TestBuildConcurrently(t *testing.T) {
 	fleet, clusters := bothMixes(t, 3000)
@@ -23,7 +23,7 @@ func TestBuildConcurrently(t *testing.T) {
 	}
 	build := func(inputs []review.Input, rows int) []byte {
 		var b bytes.Buffer
-		if err := reportjson.Write(&b, review.Build(inputs, review.Options{Par: par.Always(rows, 0)})); err != nil {
+		if err := reportjson.Write(&b, review.Build(inputs, review.Options{Par: par.Policy{Min: rows}})); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()

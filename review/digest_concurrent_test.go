@@ -10,14 +10,14 @@ import (
 )
 
 // TestDigestsConcurrently makes a large plan's change digests on two
-// goroutines (par.Always, so that a small plan takes that path)
+// goroutines (par.Policy.Min, so that a small plan takes that path)
 // and checks that the report is the serial one, digests included. Run it
 // with -race.
 func TestDigestsConcurrently(t *testing.T) {
 	_, clusters := bothMixes(t, 2000)
 	build := func(parts int) []byte {
 		var b bytes.Buffer
-		if err := reportjson.Write(&b, review.Build([]review.Input{{Name: "clusters", Plan: clusters}}, review.Options{Digests: true, Par: par.Always(parts, 0)})); err != nil {
+		if err := reportjson.Write(&b, review.Build([]review.Input{{Name: "clusters", Plan: clusters}}, review.Options{Digests: true, Par: par.Policy{Min: parts}})); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()

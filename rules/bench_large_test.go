@@ -22,7 +22,7 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 	for _, m := range []struct {
 		name string
 		pol  par.Policy
-	}{{"serial", par.Always(1<<30, 0)}, {"concurrent", par.Policy{}}} {
+	}{{"serial", par.Policy{Min: 1 << 30}}, {"concurrent", par.Policy{}}} {
 		b.Run(m.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

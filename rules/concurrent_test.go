@@ -14,7 +14,7 @@ import (
 )
 
 // TestEvaluateConcurrently runs the rules of generated plans on two
-// goroutines (par.Always, so that small plans take that path)
+// goroutines (par.Policy.Min, so that small plans take that path)
 // and checks the result is the one of running them in order: the same
 // findings, in the same order, with the same verdict. Run it with -race.
 func TestEvaluateConcurrently(t *testing.T) {
@@ -44,8 +44,8 @@ custom_rules:
 			}
 			overrides := []Override{{Rule: RuleStatefulDelete, By: "a"}}
 			for _, c := range []*Config{DefaultConfig(), cfg} {
-				serial := c.EvaluateWithPolicy(par.Always(1<<30, 0), projects, nil, overrides)
-				concurrent := c.EvaluateWithPolicy(par.Always(2, 0), projects, nil, overrides)
+				serial := c.EvaluateWithPolicy(par.Policy{Min: 1 << 30}, projects, nil, overrides)
+				concurrent := c.EvaluateWithPolicy(par.Policy{Min: 2}, projects, nil, overrides)
 				if len(serial.Findings) < 1000 {
 					t.Fatalf("%d findings: the plan is too small to test the concurrent path", len(serial.Findings))
 				}

@@ -313,7 +313,7 @@ func TestConcludeOrdersLikeAStableSortByTheKeys(t *testing.T) {
 		return stdcmp.Or(stdcmp.Compare(rank(a), rank(b)), strings.Compare(a.Project, b.Project), strings.Compare(a.Address, b.Address),
 			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Message, b.Message))
 	})
-	for name, pol := range map[string]par.Policy{"one goroutine": {}, "two halves": par.Always(2, 0)} {
+	for name, pol := range map[string]par.Policy{"one goroutine": {}, "two halves": par.Policy{Min: 2}} {
 		got := slices.Clone(in)
 		sortFindings(got, pol)
 		if diff := cmp.Diff(want, got); diff != "" {

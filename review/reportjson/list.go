@@ -18,7 +18,7 @@ type chunk struct {
 }
 
 // listConcurrently writes the elements of a long list as elements does,
-// on two goroutines that take the chunks of the policy's Grain elements in turn,
+// on two goroutines that take the chunks of the policy's Batch elements in turn,
 // whichever comes first: a second one encodes the chunks it takes into
 // buffers it hands over in order, while this one encodes the chunks it
 // takes and, between them, appends the second one's bytes up to each
@@ -29,7 +29,7 @@ type chunk struct {
 // written, and the error returned).
 func (e *encoder) listConcurrently(v reflect.Value, inner string) error {
 	n := v.Len()
-	grain := e.pol.Grain()
+	grain := e.pol.Batch()
 	chunks := (n + grain - 1) / grain
 	var next atomic.Int64 // the first chunk neither goroutine took
 	ready := make(chan *chunk, 2)

@@ -28,7 +28,7 @@ func (p *pieces) Write(b []byte) (int, error) {
 // error.
 func writeWith(r *review.Report, list, chunk int) ([]string, string) {
 	var p pieces
-	err := write(&p, r, par.Always(list, chunk))
+	err := write(&p, r, par.Policy{Min: list, Grain: chunk})
 	msg := ""
 	if err != nil {
 		msg = err.Error()
@@ -117,7 +117,7 @@ func TestWriteConcurrentlyPanics(t *testing.T) {
 	encode := func(listMin, chunk int) (writes []string, panicked any) {
 		var p pieces
 		defer func() { writes, panicked = p.writes, recover() }()
-		e := &encoder{w: &p, marshals: map[reflect.Type]marshaling{}, pol: par.Always(listMin, chunk)}
+		e := &encoder{w: &p, marshals: map[reflect.Type]marshaling{}, pol: par.Policy{Min: listMin, Grain: chunk}}
 		_ = e.value(reflect.ValueOf(list), "")
 		return nil, nil
 	}
