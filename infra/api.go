@@ -1,8 +1,6 @@
 package infra
 
 import (
-	"sort"
-
 	"github.com/planwarden/planwarden/par"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -49,21 +47,8 @@ func (r RegionSource) String() string {
 	return ""
 }
 
-// Supported reports whether Analyze understands a resource type.
-func Supported(resourceType string) bool { _, ok := adapterFor(resourceType); return ok }
-
-// SupportedTypes lists the resource types Analyze understands, sorted.
-func SupportedTypes() []string {
-	out := make([]string, 0, len(adapters))
-	for t := range adapters {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Analyze returns infra's view of every managed-resource change of a
-// supported type (see SupportedTypes), one Resource per change, in plan
+// supported type (one with an adapter, adapters.go), one Resource per change, in plan
 // order. Changes of other types are skipped without decoding their values.
 // A nil catalog means DefaultCatalog. Every figure in a Resource's Cost is
 // nil when it cannot be known; the reason is in Cost.Unpriced.
