@@ -1,4 +1,5 @@
-# planwarden: `make run` reviews the bundled example, `make test` runs every check.
+# planwarden: `make run` reviews the bundled example, `make lint` runs the
+# static checks and `make test` every test (CI, .ci/run, runs both).
 GO ?= go
 BIN := bin/planwarden
 EXAMPLE ?= examples/plans/aks-gpu-typo.json
@@ -19,13 +20,13 @@ run: build
 test:
 	./scripts/test.sh
 
-# The README's picture of the comment (docs/comment.png): the typo story's
+# The picture of the comment (docs/comment.png, shown by the README): the typo story's
 # golden comment rendered with goldmark and photographed by headless
 # Chromium (installed with apt-get when run as root).
 screenshot:
 	./scripts/screenshot.sh
 
-# The figures of the README: whole reviews of two generated plan mixes at
+# The figures of docs/performance.md: whole reviews of two generated plan mixes at
 # 20,000 and 100,000 changes, as child processes, side by side with
 # terraform-json's bare decode (ratios of paired runs, peak RSS), then one
 # workflow_run delivery to the completed check on the fake GitHub.
@@ -68,9 +69,16 @@ lint:
 	@out="$$($(GO) run $(GOIMPORTS) -l -local github.com/planwarden/planwarden $$(git ls-files '*.go'))"; \
 		test -z "$$out" || (echo "goimports -local github.com/planwarden/planwarden needed on:"; echo "$$out"; exit 1)
 	$(GO) vet ./...
+	@# The release (.goreleaser.yaml) builds the CLI for macOS and Windows
+	@# too: what only builds on Linux would first fail there.
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./cmd/planwarden
+	GOOS=windows GOARCH=amd64 $(GO) vet ./cmd/planwarden
 	$(GO) run $(STATICCHECK) ./...
 	$(call TOOL,actionlint) $(abspath $(wildcard examples/workflows/*.yml examples/*/workflows/*.yml .github/workflows/*.yml))
+	@# The Dockerfile cannot be built here (no Docker engine): it is linted
+	@# with BuildKit's own rules (make image-binary builds the same binary).
 	$(GO) -C tools run ./dockerfilelint ../Dockerfile
+	$(GO) -C tools test ./dockerfilelint
 	$(GO) -C tools tool goreleaser check -f ../.goreleaser.yaml
 	@if curl -fsS -o /dev/null --max-time 10 $(GOVULNDB)/index/db.json.gz 2>/dev/null; then \
 		echo "$(GO) run $(GOVULNCHECK) -db $(GOVULNDB) ./..."; $(GO) run $(GOVULNCHECK) -db $(GOVULNDB) ./...; \

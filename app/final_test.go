@@ -10,14 +10,13 @@ import (
 	"github.com/planwarden/planwarden/app"
 	"github.com/planwarden/planwarden/app/githubtest"
 	"github.com/planwarden/planwarden/app/job"
-	appjob "github.com/planwarden/planwarden/app/job"
 )
 
 // runJob is the workflow_run job of a finished plan run, run by hand so a
 // test sees what one attempt leaves behind.
 func runJob(runID int64, pr int, sha string) job.Job {
-	return appjob.Job{DeliveryID: "by-hand", Event: "workflow_run", InstallationID: instID, Owner: owner, Repo: repo, PR: pr, HeadSHA: sha,
-		ReceivedAt: time.Now(), WorkflowRun: &appjob.WorkflowRun{RunID: runID}}
+	return job.Job{DeliveryID: "by-hand", Event: "workflow_run", InstallationID: instID, Owner: owner, Repo: repo, PR: pr, HeadSHA: sha,
+		ReceivedAt: time.Now(), WorkflowRun: &job.WorkflowRun{RunID: runID}}
 }
 
 // A GitHub failure that may pass (a 5xx, GitHub unreachable) at any stage

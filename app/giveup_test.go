@@ -7,15 +7,14 @@ import (
 	"testing"
 
 	"github.com/planwarden/planwarden/app/job"
-	pwjob "github.com/planwarden/planwarden/app/job"
 )
 
 func TestGiveUpCompletesTheCheckLeftInProgress(t *testing.T) {
 	t.Parallel()
 	const sha = "1111111111111111111111111111111111111111"
 	tests := map[string]job.Job{
-		"a dead review names its head":          {Event: "workflow_run", WorkflowRun: &pwjob.WorkflowRun{RunID: 77}, HeadSHA: sha},
-		"a dead command finds the head it knew": {Event: "issue_comment", IssueComment: &pwjob.IssueComment{CommentID: 3, Body: "/plan"}},
+		"a dead review names its head":          {Event: "workflow_run", WorkflowRun: &job.WorkflowRun{RunID: 77}, HeadSHA: sha},
+		"a dead command finds the head it knew": {Event: "issue_comment", IssueComment: &job.IssueComment{CommentID: 3, Body: "/plan"}},
 	}
 	for name, j := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -50,7 +49,7 @@ func TestGiveUpLeavesACompletedCheckAlone(t *testing.T) {
 		t.Fatalf("check after the review: %s; want completed", before.Status)
 	}
 	j := job.Job{Event: "issue_comment", Owner: owner, Repo: repo, PR: 6, InstallationID: instID, DeliveryID: "d-late",
-		IssueComment: &pwjob.IssueComment{CommentID: 4, Body: "/plan"}}
+		IssueComment: &job.IssueComment{CommentID: 4, Body: "/plan"}}
 	if err := h.app.GiveUp(context.Background(), j, errors.New("reply: 500")); err != nil {
 		t.Fatalf("GiveUp: %v", err)
 	}

@@ -168,17 +168,6 @@ func NewCatalog(f CatalogFile) (*Catalog, error) {
 	return c, nil
 }
 
-// WithBulk returns a catalog with the same curated rows over the bulk
-// layer b (nil: none).
-func (c *Catalog) WithBulk(b *Bulk) *Catalog {
-	out := *c
-	out.bulk = nil
-	if b != nil {
-		out.bulk = func() *Bulk { return b }
-	}
-	return &out
-}
-
 func (c *Catalog) bulkLayer() *Bulk {
 	if c.bulk == nil {
 		return nil

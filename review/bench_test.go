@@ -1,7 +1,6 @@
 package review
 
 import (
-	"io"
 	"testing"
 
 	"github.com/planwarden/planwarden/planparse"
@@ -9,8 +8,8 @@ import (
 )
 
 // BenchmarkBuildClusters is Build (infra, the rules and the rows) over the
-// generated 20,000-change brownfield plan; BenchmarkWriteJSONClusters
-// writes its report. Each also reports the process's CPU time per
+// generated 20,000-change brownfield plan (reportjson's
+// BenchmarkWriteClusters writes its report). Each also reports the process's CPU time per
 // operation, which the other processes of a shared machine disturb less
 // than the wall time.
 func BenchmarkBuildClusters(b *testing.B) {
@@ -22,22 +21,6 @@ func BenchmarkBuildClusters(b *testing.B) {
 	start := plantest.CPUTime()
 	for b.Loop() {
 		Build([]Input{{Name: "clusters", Plan: p}}, Options{})
-	}
-	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
-}
-
-func BenchmarkWriteJSONClusters(b *testing.B) {
-	p, err := planparse.Parse("clusters.json", plantest.Clusters(20000))
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := Build([]Input{{Name: "clusters", Plan: p}}, Options{})
-	b.ReportAllocs()
-	start := plantest.CPUTime()
-	for b.Loop() {
-		if err := r.WriteJSON(io.Discard); err != nil {
-			b.Fatal(err)
-		}
 	}
 	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 }

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"runtime"
 	"slices"
 	"strings"
 
@@ -50,13 +49,10 @@ type Options struct {
 	// makes an unchanged script read the same in each of its reviews.
 	// Empty: a key drawn once per process.
 	DigestKey []byte
-	// Release, when set, is called with an input's index while infra
-	// analyzes its plan (infra.Options.Checkpoint) and once it is done:
-	// the lookups into prior_state and planned_values made so far are
-	// done (the CLI gives those sections' pages back to the system).
-	// infra analyses a large plan in parts on several goroutines, so
-	// Release may be called from several goroutines at once.
-	Release func(input int)
+	// Par decides which work goes on other goroutines (zero: the default
+	// policy; tests force the concurrent paths on small plans): the
+	// report is the same whatever it decides.
+	Par par.Policy
 	// Digests makes the keyed digests of every change and of each
 	// project's change set (digest.go): the JSON report's and the check
 	// run's record of what was reviewed, and what `planwarden verify`
@@ -87,17 +83,10 @@ func Build(inputs []Input, opt Options) *Report {
 		if env == "" {
 			env = DefaultEnvironment
 		}
-		iopt := infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing()}
-		if opt.Release != nil {
-			iopt.Checkpoint = func() { opt.Release(i) }
-		}
-		resources := infra.Analyze(in.Plan, opt.Catalog, iopt)
-		if opt.Release != nil {
-			opt.Release(i)
-		}
+		resources := infra.Analyze(in.Plan, opt.Catalog, infra.Options{DefaultRegion: opt.DefaultRegion, Pricing: opt.Config.InfraPricing(), Par: opt.Par})
 		sum := infra.Sum(resources) // for the report's cost and the cost rules alike
 		ruleIn = append(ruleIn, rules.Project{Name: in.Name, Environment: env, Plan: in.Plan, Resources: resources, Sum: &sum})
-		if len(in.Plan.Changes) >= parallelRows && runtime.GOMAXPROCS(0) > 1 {
+		if opt.Par.Split(par.Changes, len(in.Plan.Changes)) {
 			// A large plan's rows are made while the rules run: both
 			// only read the plan and infra's resources.
 			later = append(later, func() {
@@ -116,12 +105,12 @@ func Build(inputs []Input, opt Options) *Report {
 			later[k]()
 			return
 		}
-		res = opt.Config.EvaluateWith(ruleIn, opt.Findings, opt.Overrides)
+		res = opt.Config.EvaluateWithPolicy(opt.Par, ruleIn, opt.Findings, opt.Overrides)
 	})
 	for i, p := range r.Projects {
 		p.upgrade(inputs[i].ProviderUpgrades)
 		if opt.Digests {
-			p.digestChanges()
+			p.digestChanges(opt.Par)
 		}
 	}
 	r.Notes = append([]string{}, opt.Notes...)
@@ -151,11 +140,6 @@ func Build(inputs []Input, opt Options) *Report {
 	r.CostCenters, r.CostCenterTags = costCenters(opt.Config, r.Projects), opt.Config.CostCenterTags()
 	return r
 }
-
-// parallelRows is the number of changes from which a plan's report rows
-// are made on a second goroutine while the rules run (when the process
-// has two CPUs). Tests lower it to take that path on small plans.
-var parallelRows = 40_000
 
 func newProject(name, env string, plan *planparse.Plan, resources []*infra.Resource, sum infra.PlanCost, show *planparse.Viewer) *Project {
 	p := &Project{

@@ -1,29 +1,29 @@
-package review
+package review_test
 
 import (
 	"bytes"
 	"testing"
 
+	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 )
 
 // TestBuildConcurrently makes large plans' report rows on a second
-// goroutine while the rules run (the threshold lowered so that small plans
+// goroutine while the rules run (par.Policy.Min, so that small plans
 // take that path) and checks that the report is the serial one: the same
 // JSON and the same comment. Run it with -race.
 func TestBuildConcurrently(t *testing.T) {
 	fleet, clusters := bothMixes(t, 3000)
-	tests := map[string][]Input{
+	tests := map[string][]review.Input{
 		"one project":  {{Name: "clusters", Plan: clusters}},
 		"two projects": {{Name: "fleet", Plan: fleet}, {Name: "clusters", Environment: "prod", Plan: clusters}},
 	}
-	build := func(inputs []Input, rows int) []byte {
-		old := parallelRows
-		parallelRows = rows
-		defer func() { parallelRows = old }()
+	build := func(inputs []review.Input, rows int) []byte {
 		var b bytes.Buffer
-		if err := Build(inputs, Options{}).WriteJSON(&b); err != nil {
+		if err := reportjson.Write(&b, review.Build(inputs, review.Options{Par: par.Policy{Min: rows}})); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()

@@ -80,16 +80,3 @@ func TestBuildJSONHasNoNulls(t *testing.T) {
 		}
 	}
 }
-
-// Options.Release hears of each input once infra has analyzed it (and
-// every infra.CheckpointEvery changes before: the CLI gives the pages of
-// prior_state and planned_values back to the system).
-func TestBuildCallsReleasePerInput(t *testing.T) {
-	t.Parallel()
-	p := parseFile(t, "../planparse/testdata/terraform-real.json")
-	var seen []int
-	review.Build([]review.Input{{Name: "a", Plan: p}, {Name: "b", Plan: p}}, review.Options{Release: func(i int) { seen = append(seen, i) }})
-	if diff := cmp.Diff([]int{0, 1}, seen); diff != "" {
-		t.Errorf("Release calls (-want +got):\n%s", diff)
-	}
-}

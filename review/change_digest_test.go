@@ -7,6 +7,7 @@ import (
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
@@ -211,7 +212,7 @@ func TestReportWritesTheDigests(t *testing.T) {
 	}
 	r := review.Build([]review.Input{{Name: "gpu", Plan: p}}, review.Options{Digests: true})
 	var out bytes.Buffer
-	if err := r.WriteJSON(&out); err != nil {
+	if err := reportjson.Write(&out, r); err != nil {
 		t.Fatal(err)
 	}
 	reviewtest.ValidateReport(t, "digests", out.Bytes())

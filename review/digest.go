@@ -339,15 +339,11 @@ func (p *Project) ChangeSet() ChangeSet {
 		Complete: p.Complete, Digest: SetDigest(ids), Count: len(ids), Changes: ids}
 }
 
-// parallelDigests is the number of changes from which a project's digests
-// are made on two goroutines (tests lower it).
-var parallelDigests = 4096
-
 // digestChanges computes every change's digests and the project's
-// change-set digest.
-func (p *Project) digestChanges() {
+// change-set digest, a large project's on two goroutines (pol).
+func (p *Project) digestChanges(pol par.Policy) {
 	parts := 1
-	if len(p.Changes) >= parallelDigests {
+	if pol.Split(par.Digests, len(p.Changes)) {
 		parts = 2
 	}
 	par.Each(parts, func(k int) {
@@ -357,32 +353,6 @@ func (p *Project) digestChanges() {
 		}
 	})
 	p.ChangeSetDigest, p.DigestScheme = p.ChangeSet().Digest, DigestScheme
-}
-
-// writeVerify writes the row fields verify reads (after price_note, in
-// ChangeRow's order); writeChange lends it its helpers.
-func (e *encoder) writeVerify(c *Change, key func(string), opt func(k, s string), list func([]string)) {
-	opt(`"deposed": `, c.src().Deposed)
-	id := c.ID()
-	for _, n := range []struct {
-		k string
-		v *int
-	}{{`"count_before": `, id.CountBefore}, {`"count_after": `, id.CountAfter}} {
-		if n.v != nil {
-			key(n.k)
-			e.out = strconv.AppendInt(e.out, int64(*n.v), 10)
-		}
-	}
-	opt(`"diff_digest": `, c.digests.diff)
-	opt(`"known_diff_digest": `, c.digests.known)
-	if len(c.digests.unknown) > 0 {
-		key(`"unknown_paths": `)
-		list(c.digests.unknown)
-	}
-	if len(c.ProviderUpgrades) > 0 {
-		key(`"provider_upgrades": `)
-		list(c.upgradeNames())
-	}
 }
 
 // upgrade records the provider upgrades on the project and on each of its

@@ -1,22 +1,23 @@
-package review
+package review_test
 
 import (
 	"bytes"
 	"testing"
+
+	"github.com/planwarden/planwarden/par"
+	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 )
 
 // TestDigestsConcurrently makes a large plan's change digests on two
-// goroutines (the threshold lowered so that a small plan takes that path)
+// goroutines (par.Policy.Min, so that a small plan takes that path)
 // and checks that the report is the serial one, digests included. Run it
 // with -race.
 func TestDigestsConcurrently(t *testing.T) {
 	_, clusters := bothMixes(t, 2000)
 	build := func(parts int) []byte {
-		old := parallelDigests
-		parallelDigests = parts
-		defer func() { parallelDigests = old }()
 		var b bytes.Buffer
-		if err := Build([]Input{{Name: "clusters", Plan: clusters}}, Options{Digests: true}).WriteJSON(&b); err != nil {
+		if err := reportjson.Write(&b, review.Build([]review.Input{{Name: "clusters", Plan: clusters}}, review.Options{Digests: true, Par: par.Policy{Min: parts}})); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()

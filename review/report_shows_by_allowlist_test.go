@@ -9,6 +9,7 @@ import (
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -34,7 +35,7 @@ func TestReportShowsByAllowList(t *testing.T) {
 	}
 	key := []byte("k")
 	var out bytes.Buffer
-	if err := review.Build([]review.Input{{Name: "ml", Plan: p}}, review.Options{DigestKey: key}).WriteJSON(&out); err != nil {
+	if err := reportjson.Write(&out, review.Build([]review.Input{{Name: "ml", Plan: p}}, review.Options{DigestKey: key})); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), pw) {

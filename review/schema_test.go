@@ -9,6 +9,7 @@ import (
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
@@ -43,7 +44,7 @@ func TestReportSchemaValidatesReports(t *testing.T) {
 		if r.SchemaVersion != review.SchemaVersion {
 			t.Errorf("%s: schema_version %d, want %d", f, r.SchemaVersion, review.SchemaVersion)
 		}
-		if err := r.WriteJSON(&out); err != nil {
+		if err := reportjson.Write(&out, r); err != nil {
 			t.Fatal(err)
 		}
 		reviewtest.ValidateReport(t, f, out.Bytes())
@@ -89,7 +90,7 @@ func TestReportSchemaOverTheCorpus(t *testing.T) {
 			continue // the deliberately broken plans; planparse tests their errors
 		}
 		var out bytes.Buffer
-		if err := review.Build([]review.Input{{Name: "p", Plan: p}}, review.Options{}).WriteJSON(&out); err != nil {
+		if err := reportjson.Write(&out, review.Build([]review.Input{{Name: "p", Plan: p}}, review.Options{})); err != nil {
 			t.Fatal(err)
 		}
 		reviewtest.ValidateReport(t, f, out.Bytes())

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
@@ -19,16 +20,13 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 	projects := []Project{{Name: "clusters", Environment: "prod", Plan: p, Resources: infra.Analyze(p, nil, infra.Options{})}}
 	cfg := DefaultConfig()
 	for _, m := range []struct {
-		name          string
-		changes, sort int
-	}{{"serial", 1 << 30, 1 << 30}, {"concurrent", parallelChanges, parallelSort}} {
+		name string
+		pol  par.Policy
+	}{{"serial", par.Policy{Min: 1 << 30}}, {"concurrent", par.Policy{}}} {
 		b.Run(m.name, func(b *testing.B) {
-			oldChanges, oldSort := parallelChanges, parallelSort
-			parallelChanges, parallelSort = m.changes, m.sort
-			defer func() { parallelChanges, parallelSort = oldChanges, oldSort }()
 			b.ReportAllocs()
 			for b.Loop() {
-				cfg.Evaluate(projects, nil)
+				cfg.EvaluateWithPolicy(m.pol, projects, nil, nil)
 			}
 		})
 	}

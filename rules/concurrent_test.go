@@ -8,12 +8,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
 // TestEvaluateConcurrently runs the rules of generated plans on two
-// goroutines (the thresholds lowered so that small plans take that path)
+// goroutines (par.Policy.Min, so that small plans take that path)
 // and checks the result is the one of running them in order: the same
 // findings, in the same order, with the same verdict. Run it with -race.
 func TestEvaluateConcurrently(t *testing.T) {
@@ -43,8 +44,8 @@ custom_rules:
 			}
 			overrides := []Override{{Rule: RuleStatefulDelete, By: "a"}}
 			for _, c := range []*Config{DefaultConfig(), cfg} {
-				serial := withThresholds(t, 1<<30, 1<<30, func() Result { return c.Evaluate(projects, overrides) })
-				concurrent := withThresholds(t, 1, 2, func() Result { return c.Evaluate(projects, overrides) })
+				serial := c.EvaluateWithPolicy(par.Policy{Min: 1 << 30}, projects, nil, overrides)
+				concurrent := c.EvaluateWithPolicy(par.Policy{Min: 2}, projects, nil, overrides)
 				if len(serial.Findings) < 1000 {
 					t.Fatalf("%d findings: the plan is too small to test the concurrent path", len(serial.Findings))
 				}
@@ -54,16 +55,6 @@ custom_rules:
 			}
 		})
 	}
-}
-
-// withThresholds runs f with the thresholds of the concurrent paths set
-// (changes per project, findings to sort), then puts them back.
-func withThresholds[T any](t *testing.T, changes, sort int, f func() T) T {
-	t.Helper()
-	oldChanges, oldSort, oldFindings := parallelChanges, parallelSort, parallelFindings
-	parallelChanges, parallelSort, parallelFindings = changes, sort, sort
-	defer func() { parallelChanges, parallelSort, parallelFindings = oldChanges, oldSort, oldFindings }()
-	return f()
 }
 
 // panicky is a rule whose check panics.

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/planwarden/planwarden/infra"
+	"github.com/planwarden/planwarden/par"
 )
 
 // Fixture projects for verdicts and ordering.
@@ -312,9 +313,11 @@ func TestConcludeOrdersLikeAStableSortByTheKeys(t *testing.T) {
 		return stdcmp.Or(stdcmp.Compare(rank(a), rank(b)), strings.Compare(a.Project, b.Project), strings.Compare(a.Address, b.Address),
 			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Message, b.Message))
 	})
-	got := slices.Clone(in)
-	sortFindings(got)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("order (-stable sort +sortFindings):\n%s", diff)
+	for name, pol := range map[string]par.Policy{"one goroutine": {}, "two halves": par.Policy{Min: 2}} {
+		got := slices.Clone(in)
+		sortFindings(got, pol)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("order on %s (-stable sort +sortFindings):\n%s", name, diff)
+		}
 	}
 }

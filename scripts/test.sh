@@ -1,28 +1,10 @@
 #!/usr/bin/env bash
-# The one test command (make test, .ci/run): format and vet checks, then
-# every test with the race detector, with moto_server (AWS emulator) on a
-# loopback port for the AWS adapter tests.
+# The one test command (make test, .ci/run after make lint): every test
+# with the race detector, with moto_server (AWS emulator) on a loopback
+# port for the AWS adapter tests. The format, vet (this system's and the
+# release's other systems'), Dockerfile and static checks are `make lint`'s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-echo "== gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
-if [ -n "$unformatted" ]; then
-	echo "gofmt needed on:"; echo "$unformatted"; exit 1
-fi
-echo "== go vet"
-go vet ./...
-# The Dockerfile cannot be built here (no Docker engine); lint it with
-# BuildKit's own rules (tools/dockerfilelint; make image-binary and the
-# action tests build the same static binary it builds).
-# The release (.goreleaser.yaml) builds the CLI for macOS and Windows too;
-# what only builds on Linux would first fail there.
-echo "== go vet of the CLI for darwin/arm64 and windows/amd64"
-GOOS=darwin GOARCH=arm64 go vet ./cmd/planwarden
-GOOS=windows GOARCH=amd64 go vet ./cmd/planwarden
-echo "== Dockerfile lint"
-go -C tools run ./dockerfilelint ../Dockerfile
-go -C tools test ./dockerfilelint
 
 moto_pid=""
 cleanup() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null || true; wait "$moto_pid" 2>/dev/null || true; fi; }

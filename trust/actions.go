@@ -51,7 +51,7 @@ func (r *reader) uses(s step, st *yaml.Node, u string) {
 
 // requireCall finds require(...) and import(...) calls in JavaScript.
 var requireCall = sync1(func() *regexp.Regexp {
-	return regexp.MustCompile("(?:\\brequire|\\bimport)\\s*\\(\\s*([^)]*?)\\s*\\)")
+	return regexp.MustCompile(`(?:\brequire|\bimport)\s*\(\s*([^)]*?)\s*\)`)
 })
 
 // jsStringLiteral reads a JavaScript string literal without

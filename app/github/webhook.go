@@ -21,12 +21,6 @@ import (
 // SignatureHeader carries a delivery's HMAC-SHA256 signature.
 const SignatureHeader = github.SHA256SignatureHeader
 
-// ValidSignature reports whether sig (the X-Hub-Signature-256 value) signs
-// body with secret.
-func ValidSignature(sig string, body, secret []byte) bool {
-	return github.ValidateSignature(sig, body, secret) == nil
-}
-
 // Payload returns the JSON payload of a JSON or form-encoded delivery,
 // through go-github's payload validation (which checks the signature again).
 func Payload(contentType, sig string, body, secret []byte) ([]byte, error) {

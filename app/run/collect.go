@@ -11,7 +11,6 @@ import (
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/record"
-	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
 )
@@ -45,20 +44,13 @@ type base struct {
 }
 
 // collected is what the review of a commit under one base reads: the plans
-// with what their artifacts claim, the notes, and, once evaluate has
-// assigned them, the inputs of the review with their projects and
-// environments, the provenance findings and the declared projects whose
-// plans may still come.
+// with what their artifacts claim, and the notes (evaluate assigns them to
+// projects).
 type collected struct {
 	claims   []trust.Plan               // what each read plan's artifact claims
 	parsed   map[string]*planparse.Plan // by run id/artifact/path
-	inputs   []review.Input
-	findings []rules.Finding
 	notes    []string
-	waiting  []string
-	planTime time.Time        // newest plan timestamp: shown, decides nothing
-	runOf    map[string]int64 // the run each project's plan comes from
-	assigned trust.Assignment // which plan of which run each project has
+	planTime time.Time // newest plan timestamp: shown, decides nothing
 	// planBytes is the size of each plan read, for Observe.
 	planBytes []int64
 }

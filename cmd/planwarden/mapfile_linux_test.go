@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
+	"github.com/planwarden/planwarden/review"
 )
 
 // mappingRss is the resident size in kB of the mapping that starts at the
@@ -86,5 +88,46 @@ func TestReleasePagesLeavesResidentMemory(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("clusters not found again: %v", want)
+	}
+}
+
+// TestReleaseWhileReviewingReleasesOnStop: the pages of prior_state and
+// planned_values a review read (infra's lookups) leave the mapping's
+// resident memory when the review stops, and a plan that was read, not
+// mapped, is left alone.
+func TestReleaseWhileReviewingReleasesOnStop(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "clusters.json")
+	if err := os.WriteFile(path, plantest.Clusters(2000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, mapped, err := readPlanMapped(path, nil)
+	if err != nil || !mapped {
+		t.Skipf("the plan was not mapped (%v)", err)
+	}
+	p, err := planparse.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := planparse.Parse(path, append([]byte(nil), data...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := []review.Input{{Name: "mapped", Plan: p}, {Name: "read", Plan: read}}
+	stop := releaseWhileReviewing([][]byte{data, nil}, inputs, time.Hour) // no tick: only stop releases
+	sparse, sum := 0, 0
+	for _, r := range p.SparseRanges() {
+		sparse += r.End - r.Start
+		for _, b := range data[r.Start:r.End] { // as infra's lookups read them
+			sum += int(b)
+		}
+	}
+	before := mappingRss(t, data)
+	stop()
+	after := mappingRss(t, data)
+	if freed := (before - after) * 1024; freed < sparse*9/10 {
+		t.Errorf("resident %d kB -> %d kB: %d bytes released of %d sparse bytes read (sum %d)", before, after, freed, sparse, sum)
+	}
+	if got := read.PriorResourcesOfType("azurerm_kubernetes_cluster"); len(got) == 0 {
+		t.Error("the plan that was read lost its prior_state")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/comment/plaintext"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/rules"
 )
 
@@ -164,7 +165,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			plan := np.plan
 			// prior_state and planned_values are read again only for infra's
 			// few lookups: their pages go back to the system until then, and
-			// again as infra goes and once it is done (Release below).
+			// again as infra goes and once it is done (releaseWhileReviewing).
 			releasePages(data, plan.SparseRanges())
 			mapped = append(mapped, data)
 			in := review.Input{Name: base, Plan: plan}
@@ -191,13 +192,13 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			inputs = append(inputs, in)
 		}
 	}
-	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Digests: *digests, Release: func(i int) {
-		releasePages(mapped[i], inputs[i].Plan.SparseRanges())
-	}})
+	stop := releaseWhileReviewing(mapped, inputs, releaseEvery)
+	report := review.Build(inputs, review.Options{Config: cfg, DefaultRegion: *region, Digests: *digests})
+	stop()
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		switch *format {
 		case "json":
-			return report.WriteJSON(w)
+			return reportjson.Write(w, report)
 		case "text":
 			_, err := io.WriteString(w, plaintext.Render(comment.Render(report, comment.Options{NoConfig: cfg.File() == ""})))
 			return err

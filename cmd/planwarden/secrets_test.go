@@ -12,6 +12,7 @@ import (
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 )
 
 // fake makes test credentials of the shape real ones have. They are
@@ -226,7 +227,7 @@ func reviewParts(t *testing.T, name string, data []byte) []reviewPart {
 	}
 	r := review.Build([]review.Input{{Name: "app", Environment: "dev", Plan: p}}, review.Options{})
 	var js bytes.Buffer
-	if err := r.WriteJSON(&js); err != nil {
+	if err := reportjson.Write(&js, r); err != nil {
 		t.Fatal(err)
 	}
 	chk := comment.CheckOutput(r, comment.Options{})

@@ -268,9 +268,7 @@ func TestAllCanariesInOneReview(t *testing.T) {
 	for _, tc := range canaries() {
 		leaks = append(leaks, tc.leaks...)
 		if tc.whatIf {
-			for _, ch := range tc.plan["changes"].([]map[string]any) {
-				whatIf = append(whatIf, ch)
-			}
+			whatIf = append(whatIf, tc.plan["changes"].([]map[string]any)...)
 			continue
 		}
 		for _, ch := range tc.plan["resource_changes"].([]map[string]any) {

@@ -10,6 +10,7 @@ import (
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
@@ -194,7 +195,7 @@ func TestVerifyBadInputIsExit2(t *testing.T) {
 	noDigest := filepath.Join(dir, "plain.json")
 	p, _ := planparse.Parse("gpu.json", reviewtest.Plan([]reviewtest.PlanChange{newBucket("logs")}))
 	f, _ := os.Create(noDigest)
-	_ = review.Build([]review.Input{{Name: "gpu", Plan: p}}, review.Options{}).WriteJSON(f)
+	_ = reportjson.Write(f, review.Build([]review.Input{{Name: "gpu", Plan: p}}, review.Options{}))
 	f.Close()
 	good, _ := os.ReadFile(reviewedReport(t, plan))
 	edited := write("edited.json", strings.Replace(string(good), `"action": "create"`, `"action": "update"`, 1))

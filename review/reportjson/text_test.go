@@ -1,4 +1,4 @@
-package review
+package reportjson
 
 import (
 	"encoding/json"

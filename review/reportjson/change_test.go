@@ -1,4 +1,4 @@
-package review_test
+package reportjson_test
 
 import (
 	"bytes"
@@ -10,17 +10,18 @@ import (
 
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
-// TestChangeRowsMatchReflection holds the change rows, which WriteJSON
+// TestChangeRowsMatchReflection holds the change rows, which Write
 // writes without reflection, to encoding/json's output (through
 // Change.MarshalJSON) for every field of ChangeRow set, unset and empty; a
 // field added to ChangeRow fails here until the row writer knows it.
 func TestChangeRowsMatchReflection(t *testing.T) {
 	t.Parallel()
-	if !review.ChangeRowsFastForTest() {
-		t.Fatal("ChangeRow's fields no longer match the row writer's list (review/json.go changeKeys): update changeKeys and writeChange")
+	if !reportjson.ChangeRowsFastForTest() {
+		t.Fatal("ChangeRow's fields no longer match the row writer's list (change.go changeKeys): update changeKeys and writeChange")
 	}
 	hostile := "a<b>&c\"d\\e\nf\tg\u2028h\u2029é\x7f\x01\xffz"
 	var row review.ChangeRow
@@ -71,8 +72,8 @@ func TestChangeRowsMatchReflection(t *testing.T) {
 	t.Run("a figure encoding/json refuses", func(t *testing.T) {
 		nan := math.NaN()
 		r := &review.Report{Projects: []*review.Project{{Name: "p", Changes: []*review.Change{reviewtest.Change(review.ChangeRow{HourlyAfter: &nan})}}}}
-		if err := r.WriteJSON(&bytes.Buffer{}); err == nil {
-			t.Error("WriteJSON wrote a NaN figure; want encoding/json's error")
+		if err := reportjson.Write(&bytes.Buffer{}, r); err == nil {
+			t.Error("Write wrote a NaN figure; want encoding/json's error")
 		}
 	})
 }

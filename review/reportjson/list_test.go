@@ -1,4 +1,4 @@
-package review
+package reportjson
 
 import (
 	"bytes"
@@ -8,9 +8,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/par"
+	"github.com/planwarden/planwarden/planparse"
+	"github.com/planwarden/planwarden/planparse/plantest"
+	"github.com/planwarden/planwarden/review"
 )
 
-// pieces records each write WriteJSON makes.
+// pieces records each write Write makes.
 type pieces struct{ writes []string }
 
 func (p *pieces) Write(b []byte) (int, error) {
@@ -18,15 +23,12 @@ func (p *pieces) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// writeWith is WriteJSON with lists of at least list elements encoded on
+// writeWith is Write with lists of at least list elements encoded on
 // two goroutines, chunk elements at a time: the writes it made and its
 // error.
-func writeWith(r *Report, list, chunk int) ([]string, string) {
-	oldList, oldChunk := parallelList, listChunk
-	parallelList, listChunk = list, chunk
-	defer func() { parallelList, listChunk = oldList, oldChunk }()
+func writeWith(r *review.Report, list, chunk int) ([]string, string) {
 	var p pieces
-	err := r.WriteJSON(&p)
+	err := write(&p, r, par.Policy{Min: list, Grain: chunk})
 	msg := ""
 	if err != nil {
 		msg = err.Error()
@@ -34,27 +36,27 @@ func writeWith(r *Report, list, chunk int) ([]string, string) {
 	return p.writes, msg
 }
 
-// TestWriteJSONConcurrently encodes reports with every list on two
+// TestWriteConcurrently encodes reports with every list on two
 // goroutines (the thresholds lowered so that small reports take that
 // path) and checks that the writer gets the serial writes: the same bytes
 // cut at the same places, and, when a row cannot be encoded (an infinite
 // figure), the same bytes before the same error. Run it with -race.
-func TestWriteJSONConcurrently(t *testing.T) {
+func TestWriteConcurrently(t *testing.T) {
 	fleet, clusters := bothMixes(t, 3000)
 	inf := math.Inf(1)
 	tests := map[string]struct {
-		inputs  []Input
+		inputs  []review.Input
 		badRows []int // rows given an infinite hourly figure (negative: of the last project); with chunks of 256, 1100 is in this goroutine's fifth chunk, 1400 in the other's third
 		wantErr bool
 	}{
-		"two large projects":                     {inputs: []Input{{Name: "fleet", Plan: fleet}, {Name: "clusters", Environment: "prod", Plan: clusters}}},
-		"a bad row in a chunk of this goroutine": {inputs: []Input{{Name: "fleet", Plan: fleet}}, badRows: []int{1100}, wantErr: true},
-		"a bad row in a chunk of the other one":  {inputs: []Input{{Name: "fleet", Plan: fleet}}, badRows: []int{1400}, wantErr: true},
-		"a bad row in the second project":        {inputs: []Input{{Name: "fleet", Plan: fleet}, {Name: "clusters", Plan: clusters}}, badRows: []int{-2500}, wantErr: true},
+		"two large projects":                     {inputs: []review.Input{{Name: "fleet", Plan: fleet}, {Name: "clusters", Environment: "prod", Plan: clusters}}},
+		"a bad row in a chunk of this goroutine": {inputs: []review.Input{{Name: "fleet", Plan: fleet}}, badRows: []int{1100}, wantErr: true},
+		"a bad row in a chunk of the other one":  {inputs: []review.Input{{Name: "fleet", Plan: fleet}}, badRows: []int{1400}, wantErr: true},
+		"a bad row in the second project":        {inputs: []review.Input{{Name: "fleet", Plan: fleet}, {Name: "clusters", Plan: clusters}}, badRows: []int{-2500}, wantErr: true},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			r := Build(tt.inputs, Options{})
+			r := review.Build(tt.inputs, review.Options{})
 			for _, row := range tt.badRows {
 				rows := r.Projects[0].Changes
 				if row < 0 {
@@ -105,20 +107,17 @@ func (b boom) MarshalJSON() ([]byte, error) {
 }
 
 // An element whose encoding panics on the second goroutine panics in
-// WriteJSON's caller (the app's handler recovers panics), after the
+// Write's caller (the app's handler recovers panics), after the
 // writes one goroutine would have made before it.
-func TestWriteJSONConcurrentlyPanics(t *testing.T) {
+func TestWriteConcurrentlyPanics(t *testing.T) {
 	list := make([]boom, 12)
 	for i := range list {
 		list[i] = boom(i)
 	}
 	encode := func(listMin, chunk int) (writes []string, panicked any) {
-		oldList, oldChunk := parallelList, listChunk
-		parallelList, listChunk = listMin, chunk
-		defer func() { parallelList, listChunk = oldList, oldChunk }()
 		var p pieces
 		defer func() { writes, panicked = p.writes, recover() }()
-		e := &encoder{w: &p, marshals: map[reflect.Type]marshaling{}}
+		e := &encoder{w: &p, marshals: map[reflect.Type]marshaling{}, pol: par.Policy{Min: listMin, Grain: chunk}}
 		_ = e.value(reflect.ValueOf(list), "")
 		return nil, nil
 	}
@@ -132,4 +131,18 @@ func TestWriteJSONConcurrentlyPanics(t *testing.T) {
 			t.Errorf("chunks of %d: panicked with %v after %q, want %v after %q", chunk, p, writes, wantPanic, wantWrites)
 		}
 	}
+}
+
+// bothMixes parses the generated fleet and brownfield plans of n changes.
+func bothMixes(t *testing.T, n int) (fleet, clusters *planparse.Plan) {
+	t.Helper()
+	fleet, err := planparse.Parse("fleet.json", plantest.Large(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusters, err = planparse.Parse("clusters.json", plantest.Clusters(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fleet, clusters
 }

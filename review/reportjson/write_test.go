@@ -1,9 +1,10 @@
-package review_test
+package reportjson_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,21 +13,22 @@ import (
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/planparse/plantest"
 	"github.com/planwarden/planwarden/review"
+	"github.com/planwarden/planwarden/review/reportjson"
 	"github.com/planwarden/planwarden/review/reviewtest"
 )
 
-// TestWriteJSONMatchesMarshalIndent holds the streaming writer to
+// TestWriteMatchesMarshalIndent holds the streaming writer to
 // encoding/json's own output, so the report's shape has one definition:
 // the struct tags.
-func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
+func TestWriteMatchesMarshalIndent(t *testing.T) {
 	t.Parallel()
 	large, err := planparse.Parse("large.json", plantest.Large(300))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := map[string][]review.Input{
-		"real terraform plan": {{Name: "real", Plan: parseFile(t, "../planparse/testdata/terraform-real.json")}},
-		"story and large":     {{Name: "typo", Environment: "prod", Plan: parseFile(t, "../examples/plans/aks-gpu-typo.json")}, {Name: "large", Plan: large}},
+		"real terraform plan": {{Name: "real", Plan: parseFile(t, "../../planparse/testdata/terraform-real.json")}},
+		"story and large":     {{Name: "typo", Environment: "prod", Plan: parseFile(t, "../../examples/plans/aks-gpu-typo.json")}, {Name: "large", Plan: large}},
 		"no projects":         nil,
 		"characters encoding/json escapes": {{Name: "odd <&> \u2028 é \"q\"", Environment: "prod", Plan: mustParse(t, `{"format_version":"1.2","resource_changes":[
 		  {"address":"aws_s3_bucket.b[\"<&>\u2028\\u0001é\"]","type":"aws_s3_bucket","name":"b","change":{"actions":["delete"],"before":{"bucket":"x"}}},
@@ -40,8 +42,8 @@ func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
 	}
 }
 
-// writeMatchesMarshalIndent checks WriteJSON against json.MarshalIndent
-// and returns what WriteJSON wrote.
+// writeMatchesMarshalIndent checks Write against json.MarshalIndent
+// and returns what Write wrote.
 func writeMatchesMarshalIndent(t *testing.T, r *review.Report) []byte {
 	t.Helper()
 	want, err := json.MarshalIndent(r, "", "  ")
@@ -49,11 +51,11 @@ func writeMatchesMarshalIndent(t *testing.T, r *review.Report) []byte {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := r.WriteJSON(&got); err != nil {
+	if err := reportjson.Write(&got, r); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(string(want)+"\n", got.String()); diff != "" {
-		t.Errorf("WriteJSON differs from MarshalIndent (-want +got):\n%s", diff)
+		t.Errorf("Write differs from MarshalIndent (-want +got):\n%s", diff)
 	}
 	return got.Bytes()
 }
@@ -83,8 +85,8 @@ func (c *chunks) Write(p []byte) (int, error) {
 }
 
 // A large report reaches its writer in pieces of at most about 64 KiB (it
-// is never held whole), and a writer's error is WriteJSON's.
-func TestWriteJSONStreams(t *testing.T) {
+// is never held whole), and a writer's error is Write's.
+func TestWriteStreams(t *testing.T) {
 	t.Parallel()
 	large, err := planparse.Parse("large.json", plantest.Large(2000))
 	if err != nil {
@@ -92,7 +94,7 @@ func TestWriteJSONStreams(t *testing.T) {
 	}
 	r := review.Build([]review.Input{{Name: "large", Plan: large}}, review.Options{})
 	var c chunks
-	if err := r.WriteJSON(&c); err != nil {
+	if err := reportjson.Write(&c, r); err != nil {
 		t.Fatal(err)
 	}
 	total := 0
@@ -105,7 +107,20 @@ func TestWriteJSONStreams(t *testing.T) {
 	if len(c.sizes) < 4 {
 		t.Errorf("%d bytes in %d writes, want them in pieces", total, len(c.sizes))
 	}
-	if err := r.WriteJSON(&chunks{failAfter: 2}); err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Errorf("WriteJSON to a failing writer: %v, want its error", err)
+	if err := reportjson.Write(&chunks{failAfter: 2}, r); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("Write to a failing writer: %v, want its error", err)
 	}
+}
+
+func parseFile(t *testing.T, path string) *planparse.Plan {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planparse.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
