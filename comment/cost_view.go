@@ -77,8 +77,12 @@ func (g gpuChange) text() string {
 		return "change unknown (a SKU or count is not known)"
 	}
 	var notes []string
-	for _, m := range g.models {
-		notes = append(notes, text(m))
+	if len(g.models) > 0 {
+		ms := make([]string, len(g.models))
+		for i, m := range g.models {
+			ms[i] = text(m)
+		}
+		notes = append(notes, strings.Join(ms, ", "))
 	}
 	if g.maxBefore != g.before || g.maxAfter != g.after {
 		notes = append(notes, "at maximum scale "+num(g.maxBefore)+" → "+num(g.maxAfter))
@@ -169,7 +173,7 @@ func (v *view) unpricedItems() *lazyItems[string] {
 		}
 		if u.Capacity == infra.CapacitySpot && g.ceiling > 0 {
 			c := g.ceiling
-			return s + ": spot, at most " + money(&c) + " per hour at the expected scale (the on-demand price, a ceiling, not the expected cost); give your spot rate under `pricing.spot_prices`."
+			return s + ": spot, at most " + money(&c) + " per hour at the expected scale (the on-demand price, a ceiling, not the expected cost); give your spot rate under `pricing.spot_prices`, or a discount with `capacity: spot` under `pricing.discounts`."
 		}
 		return s + ": " + text(orUnknown(u.Reason, "no reason given"))
 	})
@@ -251,18 +255,145 @@ func (v *view) costCenters() string {
 	return execute("section", s)
 }
 
-// gpuList is "2 × A100 PCIe, 8 × H100", or "none".
+// gpuList is "2 × A100 PCIe, 8 × H100" (models as reviewers say them,
+// those of one short name added up), or "none" when there are none at
+// that scale (a pool at 0 of 10 nodes has none at the expected scale).
 func gpuList(l []review.GPUCount, atMost bool) string {
-	if len(l) == 0 {
-		return "none"
-	}
-	parts := make([]string, 0, len(l))
+	var names []string
+	counts := map[string]float64{}
 	for _, g := range l {
 		n := g.Count
 		if atMost {
 			n = g.AtMost
 		}
-		parts = append(parts, num(n)+" × "+text(infra.ShortModel(g.Model)))
+		if n <= 0 {
+			continue
+		}
+		m := infra.ShortModel(g.Model)
+		if _, ok := counts[m]; !ok {
+			names = append(names, m)
+		}
+		counts[m] += n
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	parts := make([]string, 0, len(names))
+	for _, m := range names {
+		parts = append(parts, num(counts[m])+" × "+text(m))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// spotBound is what the plans cost at most when the only figures missing
+// are spot capacity with no spot price: those at their ceiling (the
+// on-demand price), everything else as priced. It is a bound, never the
+// expected cost.
+type spotBound struct {
+	before, after, afterMax float64
+	// beforeKnown is false when a before side is spot with no price too:
+	// then the change has no bound, only the cost after it.
+	beforeKnown bool
+	// n counts the resources at their ceiling.
+	n int
+}
+
+// spotBound is the bound of the report, false when anything other than
+// spot capacity is unpriced, or nothing is spot without a price.
+func (v *view) spotBound() (spotBound, bool) {
+	b := spotBound{beforeKnown: true}
+	for _, p := range v.r.Projects {
+		for _, r := range p.Resources {
+			if r == nil || r.Cost.BilledVia != "" {
+				continue
+			}
+			if len(r.Cost.DiskGaps) > 0 {
+				return b, false
+			}
+			after := r.After
+			if r.Action == planparse.ActionForget {
+				after = r.Before
+			}
+			c := &r.Cost
+			switch {
+			case c.HourlyBefore != nil:
+				b.before += *c.HourlyBefore
+			case r.Before == nil:
+			default:
+				if _, _, _, ok := r.Before.SpotCeiling(); !ok {
+					return b, false
+				}
+				b.beforeKnown = false
+			}
+			switch {
+			case c.HourlyAfter != nil:
+				b.after += *c.HourlyAfter
+				if c.MaxHourlyAfter != nil {
+					b.afterMax += *c.MaxHourlyAfter
+				} else {
+					b.afterMax += *c.HourlyAfter
+				}
+			case after == nil:
+			default:
+				_, exp, hi, ok := after.SpotCeiling()
+				if !ok {
+					return b, false
+				}
+				b.n++
+				b.after += exp
+				b.afterMax += hi
+			}
+		}
+	}
+	return b, b.n > 0
+}
+
+// text is the headline's cost when spot capacity has no price: "spot, at
+// most +\$220.38 per hour (the on-demand price as a ceiling, not the
+// expected cost; 30 resources have no spot price)".
+func (b spotBound) text() string {
+	s := "spot, at most "
+	if b.beforeKnown {
+		d := b.after - b.before
+		s += delta(&d) + " per hour"
+	} else {
+		s += money(&b.after) + " per hour after it"
+	}
+	return s + " (the on-demand price as a ceiling, not the expected cost; " +
+		plural(b.n, "resource has", "resources have") + " no spot price)"
+}
+
+// spotCell is a side's hourly cell when its spot capacity has no price:
+// "spot, at most \$7.35 (on-demand ceiling; up to \$29.38)", "" when the
+// side is not such.
+func spotCell(s *infra.Side) string {
+	_, exp, hi, ok := s.SpotCeiling()
+	if !ok {
+		return ""
+	}
+	out := "spot, at most " + money(&exp) + " (the on-demand ceiling"
+	if money(&hi) != money(&exp) {
+		out += "; up to " + money(&hi) + " at maximum scale"
+	}
+	return out + ")"
+}
+
+// capacityMark says how a side's instances are bought when not on
+// demand: spot, in a capacity reservation, in a Capacity Block; "" on
+// demand.
+func capacityMark(s *infra.Side) string {
+	if s == nil {
+		return ""
+	}
+	for i := range s.Groups {
+		switch s.Groups[i].Capacity {
+		case infra.CapacitySpot:
+			return "spot capacity"
+		case infra.CapacityReservation:
+			return "capacity reservation: billed at the on-demand rate whether used or not"
+		case infra.CapacityBlock:
+			return "Capacity Block: paid up front for the block, not by the hour"
+		}
+	}
+	return ""
 }

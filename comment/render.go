@@ -228,7 +228,11 @@ func (v *view) title() string {
 	h := v.headline()
 	_, h, _ = strings.Cut(h, " ")
 	if g := v.gpuTotals().text(); g != "" {
+		// "GPUs 2 → 0 (V100); cost -\$5.81/h": a GPU loss never reads as a saving.
 		h += " · GPUs " + g
+		if d := v.r.Totals.HourlyDelta; d != nil && money(d) != money(ptr(0)) {
+			h += "; cost " + strings.ReplaceAll(delta(d), `\$`, "$") + "/h"
+		}
 	}
 	return truncate(h+" · "+counts(v.total), 200)
 }
@@ -244,21 +248,39 @@ func (v *view) countsLine() string {
 	if v.multi {
 		s += " across " + groupInt(len(v.r.Projects)) + " projects"
 	}
+	return s + " · **Cost:** " + v.costHeadline()
+}
+
+// costHeadline is the headline's cost: the change per hour and per month
+// ("no change" when it is 0), the change at maximum scale when it grows
+// more than that, and the range after the change from every fleet's
+// minimum to its maximum, so a pool that may scale to zero is never a
+// bare \$0.00.
+func (v *view) costHeadline() string {
 	t := v.r.Totals
-	s += " · **Cost:** "
+	var s string
+	sb, spot := v.spotBound()
 	switch {
 	case !v.priced && v.unpriced.n == 0 && v.leftOut() > 0:
-		s += "not estimated (" + plural(v.leftOut(), "resource", "resources") + " that bill, listed under Cost)"
+		return "not estimated (" + plural(v.leftOut(), "resource", "resources") + " that bill, listed under Cost)"
 	case !v.priced && v.unpriced.n == 0:
-		s += "no priced resources"
+		return "no priced resources"
+	case t.HourlyDelta != nil && money(t.HourlyDelta) == money(ptr(0)):
+		s = "no change at the expected scale"
 	case t.HourlyDelta != nil:
-		s += delta(t.HourlyDelta) + " per hour (" + delta(infra.Monthly(t.HourlyDelta)) + " per month)"
+		s = delta(t.HourlyDelta) + " per hour (" + delta(infra.Monthly(t.HourlyDelta)) + " per month)"
+	case spot:
+		return sb.text()
 	default:
-		s += "change unknown"
+		s = "change unknown"
+	}
+	// The growth at maximum scale, when more than at the expected scale
+	// and not already read from the range after (a fleet from nothing).
+	if d, m := t.HourlyDelta, t.MaxHourlyDelta; d != nil && m != nil && *m > *d+0.005 && *m > 0.005 &&
+		t.MaxHourlyBefore != nil && *t.MaxHourlyBefore > 0.005 {
+		s += ", " + delta(m) + " per hour at maximum scale"
 	}
 	if r := costRange(t); r != "" {
-		// Expected, minimum and maximum: a pool that may scale to zero is
-		// never a bare $0.00.
 		s += "; after it: " + r + " (expected " + money(t.HourlyAfter) + ")"
 	}
 	if n := v.unpriced.n; n > 0 {
@@ -266,6 +288,8 @@ func (v *view) countsLine() string {
 	}
 	return s
 }
+
+func ptr(f float64) *float64 { return &f }
 
 func (v *view) notes() []string {
 	var out []string

@@ -76,13 +76,23 @@ func (v *view) gpuRow(ref changeRef) string {
 		cells = append(cells, codeCell(v.projectName(p, i)))
 	}
 	hb := hourlyRange(r.Cost.HourlyBefore, nil, nil, r.Cost.Approximate)
-	if r.Before == nil {
+	switch {
+	case r.Before == nil:
 		hb = "—"
+	case r.Cost.HourlyBefore == nil && spotCell(r.Before) != "":
+		hb = spotCell(r.Before)
 	}
 	after := r.After
 	ha := hourlyRange(r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter, r.Cost.Approximate)
-	if after == nil {
+	switch {
+	case after == nil:
 		ha = "—"
+	case r.Cost.HourlyAfter == nil && spotCell(after) != "":
+		ha = spotCell(after)
+	}
+	if m := capacityMark(after); m != "" && !strings.HasPrefix(m, "spot") {
+		// Spot says so in its price ("spot, at most", "your spot price").
+		ha += " (" + m + ")"
 	}
 	if c.PriceNote() != "" {
 		ha += " (" + text(c.PriceNote()) + ")"
@@ -221,6 +231,15 @@ func (v *view) cost(limit int) (string, int) {
 	tb.add("Hourly", money(t.HourlyBefore), money(t.HourlyAfter), delta(t.HourlyDelta))
 	tb.add("Monthly ("+strconv.Itoa(infra.HoursPerMonth)+" h)", money(infra.Monthly(t.HourlyBefore)), money(infra.Monthly(t.HourlyAfter)), delta(infra.Monthly(t.HourlyDelta)))
 	tb.add("Hourly at maximum scale", money(t.MaxHourlyBefore), money(t.MaxHourlyAfter), delta(t.MaxHourlyDelta))
+	if sb, ok := v.spotBound(); ok {
+		// Spot with no spot price: its ceiling, labelled, never the expected cost.
+		before, d := "unknown", "unknown"
+		if sb.beforeKnown {
+			x := sb.after - sb.before
+			before, d = money(&sb.before), "at most "+delta(&x)
+		}
+		tb.add("Hourly at most, spot at the on-demand price", before, "at most "+money(&sb.after), d)
+	}
 	s := section{Heading: "Cost", Table: tb, Intro: v.costCaption()}
 	if v.multi {
 		var pr []string
@@ -261,7 +280,7 @@ func (v *view) costCaption() string {
 	}
 	prices := "On-demand list prices"
 	if yours > 0 {
-		prices = "Your on-demand prices (list prices less the config's pricing)"
+		prices = "Your prices (the config's `pricing` where it names the SKU, on-demand list prices elsewhere)"
 	}
 	s := prices + " in USD of the " + plural(priced, "resource", "resources") +
 		" planwarden prices in " + map[bool]string{true: "these plans", false: "this plan"}[v.multi] +
@@ -343,7 +362,7 @@ func (v *view) yourPriceItems() []string {
 		if v.multi {
 			s += " of " + code(v.projectName(p, i))
 		}
-		s += "; at list prices the change is " + delta(c.ListHourlyDelta) + " per hour (" + money(c.ListHourlyBefore) + " → " + money(c.ListHourlyAfter) + ")."
+		s += "; at on-demand list prices the change is " + delta(c.ListHourlyDelta) + " per hour (" + money(c.ListHourlyBefore) + " → " + money(c.ListHourlyAfter) + ")."
 		out = append(out, s)
 	}
 	return out
