@@ -182,6 +182,9 @@ func details(c *review.Change) string {
 		if m := capacityMark(side); m != "" {
 			parts = append(parts, text(m))
 		}
+		if d := diskNote(side); d != "" {
+			parts = append(parts, d)
+		}
 	}
 	if reg := c.PriceRegion(); reg != "" {
 		// The region whose list prices the row's figures are.

@@ -397,3 +397,32 @@ func capacityMark(s *infra.Side) string {
 	}
 	return ""
 }
+
+// diskNote names the priced disks of an instance of a VM or pool, which
+// its hourly figure includes: "OS disk `Premium_LRS` P30, 1,024 GiB:
+// \$135.17 a month each". A disk resource's own row needs none.
+func diskNote(s *infra.Side) string {
+	if s == nil || len(s.Groups) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, d := range s.Disks {
+		if d.Hourly == nil || len(parts) == 3 {
+			continue
+		}
+		p := text(d.Name) + " " + codeCell(d.Type)
+		if d.Tier != "" {
+			p += " " + text(d.Tier)
+		}
+		m := *d.Hourly * infra.HoursPerMonth
+		parts = append(parts, p+", "+groupInt(d.SizeGiB)+" GiB: "+money(&m)+" a month")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	each := ""
+	if s.Groups[0].Scale.Max > 1 {
+		each = " per node"
+	}
+	return "with " + strings.Join(parts, "; ") + each
+}
