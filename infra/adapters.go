@@ -289,7 +289,7 @@ func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	return s
 }
 
-var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint"}, awsTagKeys, awsRegionKeys)
+var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint", "disk_size"}, awsTagKeys, awsRegionKeys)
 
 func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
@@ -319,6 +319,9 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) S
 	s.ImageType = strAt(r.at("ami_type"))
 	s.labelsFrom = fromLabels
 	s.Taints = taintBlocks(r.at("taint"))
+	if r.at("launch_template").Len() == 0 {
+		s.Disks = eksNodeDisk(r.at("disk_size"), s.ImageType)
+	}
 	return s
 }
 

@@ -168,6 +168,25 @@ func awsInstanceDisks(v planparse.Value) []Disk {
 	return out
 }
 
+// eksNodeDisk is an EKS managed node group's root volume when no launch
+// template gives it: disk_size GiB, else EKS's default (20 GiB, 50 for a
+// Windows AMI). The EKS API takes no volume type: the disk is priced as
+// gp2, the dearer of EBS's general-purpose types per GiB (docs/pricing.md).
+func eksNodeDisk(size planparse.Value, amiType string) []Disk {
+	d := diskOf(CloudAWS, "root volume", planparse.Value{}, eksDiskType, size)
+	if d.sizeUnknown {
+		d.SizeGiB, d.sizeUnknown, d.Unpriced = 20, false, ""
+		if strings.HasPrefix(strings.ToUpper(amiType), "WINDOWS") {
+			d.SizeGiB = 50
+		}
+	}
+	return []Disk{d}
+}
+
+// eksDiskType is the EBS type an EKS node group's own root volume is
+// priced as.
+const eksDiskType = "gp2"
+
 // gceBootDisk reads a Compute Engine instance's boot disk (pd-standard
 // unless the plan says; the size comes from the image when unset).
 func gceBootDisk(v planparse.Value) []Disk {

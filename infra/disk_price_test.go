@@ -29,6 +29,14 @@ func TestDiskPrices(t *testing.T) {
 	vm := func(disk map[string]any) map[string]any {
 		return map[string]any{"size": "Standard_NC24ads_A100_v4", "location": "eastus", "os_disk": []any{disk}}
 	}
+	eks := func(extra map[string]any) map[string]any {
+		m := map[string]any{"node_group_name": "g", "instance_types": []any{"g5.xlarge"}, "arn": "arn:aws:eks:us-east-1:1:nodegroup/c/g/x",
+			"scaling_config": []any{map[string]any{"min_size": 2, "desired_size": 2, "max_size": 2}}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
 	tests := map[string]struct {
 		rc   rc
 		want string
@@ -79,6 +87,20 @@ func TestDiskPrices(t *testing.T) {
 				"node_config": []any{map[string]any{"machine_type": "n1-standard-4", "disk_type": "pd-ssd", "disk_size_gb": 100}}}},
 			// 2 x (0.189999 + 17 / 730)
 			want: "0 -> 0.426574 (max 0.426574); priced in us-central1",
+		},
+		"an EKS node group bills each node's disk_size as EBS gp2": {
+			rc: rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"disk_size": 100})},
+			// 2 x (1.006 + 100 x 0.10 / 730)
+			want: "0 -> 2.039398 (max 2.039398); priced in us-east-1",
+		},
+		"an EKS node group with no disk_size gets EKS's 20 GiB": {
+			rc: rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{})},
+			// 2 x (1.006 + 20 x 0.10 / 730)
+			want: "0 -> 2.01748 (max 2.01748); priced in us-east-1",
+		},
+		"its twin: a launch template's disks are the template's, not disk_size": {
+			rc: rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"launch_template": []any{map[string]any{"id": "lt-1", "version": "1"}}})},
+			want: "0 -> 2.012 (max 2.012); priced in us-east-1",
 		},
 		"a balanced persistent disk, 500 GiB, per GiB-month": {
 			rc:   rc{addr: "google_compute_disk.d", actions: []string{"create"}, after: map[string]any{"type": "pd-balanced", "size": 500, "zone": "us-central1-b"}},

@@ -55,7 +55,7 @@ func TestSpotPrices(t *testing.T) {
 			plan: tplan{changes: []rc{{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: map[string]any{"instance_types": []any{"p4d.24xlarge"},
 				"capacity_type": "SPOT", "scaling_config": []any{map[string]any{"min_size": 0, "desired_size": 2, "max_size": 8}}, "availability_zones": nil,
 				"arn": "arn:aws:eks:us-east-1:1:nodegroup/x"}}}},
-			want: "0 -> nil (max nil); unpriced after: " + SpotUnpriced, ceiling: "43.915284", bound: "0 43.915284 175.661136",
+			want: "0 -> nil (max nil); unpriced after: " + SpotUnpriced, ceiling: "43.915284", bound: "0 43.920764 175.683056",
 		},
 	}
 	for name, tc := range tests {
