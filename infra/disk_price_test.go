@@ -99,7 +99,7 @@ func TestDiskPrices(t *testing.T) {
 			want: "0 -> 2.01748 (max 2.01748); priced in us-east-1",
 		},
 		"its twin: a launch template's disks are the template's, not disk_size": {
-			rc: rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"launch_template": []any{map[string]any{"id": "lt-1", "version": "1"}}})},
+			rc:   rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"launch_template": []any{map[string]any{"id": "lt-1", "version": "1"}}})},
 			want: "0 -> 2.012 (max 2.012); priced in us-east-1",
 		},
 		"a balanced persistent disk, 500 GiB, per GiB-month": {
