@@ -106,10 +106,22 @@ func (v *view) gpuRow(ref changeRef) string {
 		after, ha = r.Before, hb
 		fl = fleet(r.Before, after) + " (no longer managed by Terraform; keeps running and billing)"
 	}
+	per, count := perNode, nodes
+	if r.Kind == infra.KindWorkload {
+		// A workload's GPUs are per pod, its counts replicas, and it
+		// bills through the nodes that run it.
+		per, count = perPod, pods
+		if r.Cost.HourlyBefore == nil && r.Before != nil {
+			hb = "through its nodes"
+		}
+		if r.Cost.HourlyAfter == nil && after != nil {
+			ha = "through its nodes"
+		}
+	}
 	cells = append(cells,
 		beforeAfter(sideSKU(r.Before), sideSKU(after)),
-		beforeAfter(perNode(r.Before), perNode(after)),
-		beforeAfter(nodes(r.Before), nodes(after)),
+		beforeAfter(per(r.Before), per(after)),
+		beforeAfter(count(r.Before), count(after)),
 		fl,
 		beforeAfter(hb, ha))
 	return "| " + strings.Join(cells, " | ") + " |"
@@ -366,4 +378,21 @@ func (v *view) yourPriceItems() []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// perPod is a Kubernetes workload's accelerators per pod.
+func perPod(s *infra.Side) string {
+	if s == nil || len(s.Groups) == 0 {
+		return perNode(s)
+	}
+	return perNode(s) + " per pod"
+}
+
+// pods is a Kubernetes workload's replicas, min / expected / max.
+func pods(s *infra.Side) string {
+	n := nodes(s)
+	if s == nil || len(s.Groups) == 0 || strings.HasPrefix(n, "known") || n == "unknown" {
+		return n
+	}
+	return n + " pods"
 }
