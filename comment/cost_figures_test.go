@@ -103,9 +103,13 @@ func TestCostFiguresReviewersActOn(t *testing.T) {
 			want: []string{
 				"| `nlp` | none → 2 × A100 PCIe, 8 × H100 | none → 2 × A100 PCIe, 8 × H100 | \\$0.00 | \\$62.44 | +\\$62.44 |",
 				"| `vision` | none → 1 × A100 PCIe | none → 1 × A100 PCIe | \\$0.00 | \\$3.86 | +\\$3.86 |",
-				"| (untagged) | none | none | \\$0.00 | \\$0.02 | +\\$0.02 |",
+				"| (untagged) | none | none | \\$0.00 | \\$0.02 | +\\$0.02 | — |",
 				`**GPUs:** 0 → 11 (A100 PCIe, H100)`,
+				// monthly_budget per cost center: shown beside the row, judged by cost-increase.
+				"+\\$62.44 | \\$45,581.78 of warn \\$40,000.00, block \\$80,000.00 |",
+				"cost center `nlp` would cost \\$45,581.78 per month after this change",
 			},
+			never: []string{"cost center `vision` would cost"},
 			check: func(t *testing.T, r *review.Report) {
 				var before, after, maxAfter, gpus float64
 				for _, c := range r.CostCenters {

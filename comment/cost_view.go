@@ -237,7 +237,12 @@ func (v *view) costCenters() string {
 	if len(v.r.CostCenterTags) > 0 {
 		tag = code(v.r.CostCenterTags[0])
 	}
-	tb := newTable(tag, "GPUs", "GPUs at maximum scale", "Hourly before>", "Hourly after>", "Change>")
+	budgets := slices.ContainsFunc(rows, func(c review.CostCenter) bool { return c.MonthlyBudget != nil })
+	cols := []string{tag, "GPUs", "GPUs at maximum scale", "Hourly before>", "Hourly after>", "Change>"}
+	if budgets {
+		cols = append(cols, "Monthly after, budget>")
+	}
+	tb := newTable(cols...)
 	for _, c := range rows {
 		name := code(c.Value)
 		if c.Value == infra.Untagged {
@@ -247,8 +252,12 @@ func (v *view) costCenters() string {
 			name += " (" + plural(c.UnpricedResources, "resource", "resources") + " not priced)"
 		}
 		before, after, d := c.HourlyBefore, c.HourlyAfter, c.HourlyDelta
-		tb.add(name, beforeAfter(gpuList(c.GPUsBefore, false), gpuList(c.GPUsAfter, false)),
-			beforeAfter(gpuList(c.GPUsBefore, true), gpuList(c.GPUsAfter, true)), money(&before), money(&after), delta(&d))
+		cells := []string{name, beforeAfter(gpuList(c.GPUsBefore, false), gpuList(c.GPUsAfter, false)),
+			beforeAfter(gpuList(c.GPUsBefore, true), gpuList(c.GPUsAfter, true)), money(&before), money(&after), delta(&d)}
+		if budgets {
+			cells = append(cells, budgetCell(c))
+		}
+		tb.add(cells...)
 	}
 	s := section{Heading: "Cost by cost center", Table: tb,
 		Intro: "GPUs (model × count) and the priced hourly cost of every project, by the value of " + tag + "; the rows add up to the totals above."}
@@ -425,4 +434,23 @@ func diskNote(s *infra.Side) string {
 		each = " per node"
 	}
 	return "with " + strings.Join(parts, "; ") + each
+}
+
+// budgetCell is a cost center's monthly cost after the change (730 hours
+// at the expected scale) beside its budget (cost_allocation.monthly_budget):
+// "\$45,581.20 of warn \$40,000.00, block \$80,000.00"; "—" with none.
+func budgetCell(c review.CostCenter) string {
+	b := c.MonthlyBudget
+	if b == nil {
+		return "—"
+	}
+	m := c.HourlyAfter * infra.HoursPerMonth
+	var limits []string
+	if b.Warn != nil {
+		limits = append(limits, "warn "+money(b.Warn))
+	}
+	if b.Block != nil {
+		limits = append(limits, "block "+money(b.Block))
+	}
+	return money(&m) + " of " + strings.Join(limits, ", ")
 }
