@@ -261,8 +261,11 @@ func (v *view) cost(limit int) (string, int) {
 				break
 			}
 			c := p.Cost
-			pr = append(pr, code(v.projectName(p, i))+": "+money(c.HourlyBefore)+" → "+money(c.HourlyAfter)+" per hour ("+
-				delta(c.HourlyDelta)+"; at maximum scale "+money(c.MaxHourlyAfter)+")")
+			line := code(v.projectName(p, i)) + ": " + money(c.HourlyBefore) + " → " + money(c.HourlyAfter) + " per hour (" + delta(c.HourlyDelta) + ")"
+			if money(c.MaxHourlyBefore) != money(c.HourlyBefore) || money(c.MaxHourlyAfter) != money(c.HourlyAfter) {
+				line += "; at maximum scale " + money(c.MaxHourlyBefore) + " → " + money(c.MaxHourlyAfter)
+			}
+			pr = append(pr, line)
 		}
 		s.List = pr
 	}
