@@ -213,7 +213,12 @@ func (v *view) notEstimatedItem() string {
 			items = append(items, plural(g.n, "disk", "disks")+" ("+text(g.reason)+")")
 			continue
 		}
-		items = append(items, strconv.Itoa(g.n)+" × "+code(g.typ)+" ("+text(g.kind)+")")
+		what := text(g.kind)
+		if g.reason != infra.NotEstimatedReason("") {
+			// Serving endpoints that bill other than by a VM rate say how.
+			what += ": " + text(g.reason)
+		}
+		items = append(items, strconv.Itoa(g.n)+" × "+code(g.typ)+" ("+what+")")
 	}
 	return "Not estimated, left out of the figures: " + listSome(items, 8) + "."
 }
