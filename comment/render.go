@@ -283,6 +283,10 @@ func (v *view) costHeadline() string {
 	if r := costRange(t); r != "" {
 		s += "; after it: " + r + " (expected " + money(t.HourlyAfter) + ")"
 	}
+	if spot && t.HourlyDelta != nil {
+		// The priced part above, and the bound with the spot capacity.
+		return s + "; with the spot capacity, " + sb.text()
+	}
 	if n := v.unpriced.n; n > 0 {
 		s += ", " + plural(n, "item", "items") + " not priced"
 	}
