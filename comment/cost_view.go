@@ -365,8 +365,11 @@ func (v *view) spotBound() (spotBound, bool) {
 // text is the headline's cost when spot capacity has no price: "spot, at
 // most +\$220.38 per hour (the on-demand price as a ceiling, not the
 // expected cost; 30 resources have no spot price)".
-func (b spotBound) text() string {
-	s := "spot, at most "
+func (b spotBound) text() string { return "spot, " + b.bound() }
+
+// bound is text's figure: "at most +\$220.38 per hour (...)".
+func (b spotBound) bound() string {
+	s := "at most "
 	if b.beforeKnown {
 		d := b.after - b.before
 		s += delta(&d) + " per hour"

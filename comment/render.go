@@ -285,7 +285,7 @@ func (v *view) costHeadline() string {
 	}
 	if spot && t.HourlyDelta != nil {
 		// The priced part above, and the bound with the spot capacity.
-		return s + "; with the spot capacity, " + sb.text()
+		return s + "; with the spot capacity, " + sb.bound()
 	}
 	if n := v.unpriced.n; n > 0 {
 		s += ", " + plural(n, "item", "items") + " not priced"

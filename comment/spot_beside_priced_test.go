@@ -27,7 +27,7 @@ func TestSpotBesidePricedCapacity(t *testing.T) {
 	}
 	md := Render(review.Build([]review.Input{{Name: "train", Environment: "prod", Plan: p}}, review.Options{}), Options{})
 	for _, want := range []string{
-		`**Cost:** +\$3.67 per hour (+\$2,681.29 per month); with the spot capacity, spot, at most +\$7.35 per hour (the on-demand price as a ceiling, not the expected cost; 1 resource has no spot price)`,
+		`**Cost:** +\$3.67 per hour (+\$2,681.29 per month); with the spot capacity, at most +\$7.35 per hour (the on-demand price as a ceiling, not the expected cost; 1 resource has no spot price)`,
 		"| `azurerm_linux_virtual_machine.spot` | — → `Standard_NC24ads_A100_v4` | — → NVIDIA A100 80GB PCIe × 1 | — → 1 / 1 / 1 | 0 → 1 | — → spot, at most \\$3.67 (the on-demand ceiling) |",
 		"| create | `azurerm_linux_virtual_machine.spot` | `azurerm_linux_virtual_machine` | SKU `Standard_NC24ads_A100_v4`; spot capacity |",
 	} {
