@@ -42,6 +42,7 @@ func TestCostFiguresReviewersActOn(t *testing.T) {
 				"| Hourly | unknown | unknown | unknown |",
 			},
 			never: []string{`→ \$7.35 in`, `**Cost:** +\$220.38`},
+			title: "GPUs 0 → 60 (A100 PCIe; at maximum scale 0 → 240); cost at most +$220.38/h (spot at on-demand)",
 			check: func(t *testing.T, r *review.Report) {
 				if r.Totals.HourlyAfter != nil {
 					t.Errorf("JSON hourly_after %v, want null: spot with no spot price has no expected cost", *r.Totals.HourlyAfter)

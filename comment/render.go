@@ -230,8 +230,12 @@ func (v *view) title() string {
 	if g := v.gpuTotals().text(); g != "" {
 		// "GPUs 2 → 0 (V100); cost -\$5.81/h": a GPU loss never reads as a saving.
 		h += " · GPUs " + g
+		plain := func(s string) string { return strings.ReplaceAll(s, `\$`, "$") }
 		if d := v.r.Totals.HourlyDelta; d != nil && money(d) != money(ptr(0)) {
-			h += "; cost " + strings.ReplaceAll(delta(d), `\$`, "$") + "/h"
+			h += "; cost " + plain(delta(d)) + "/h"
+		} else if sb, ok := v.spotBound(); ok && d == nil && sb.beforeKnown {
+			x := sb.after - sb.before
+			h += "; cost at most " + plain(delta(&x)) + "/h (spot at on-demand)"
 		}
 	}
 	return truncate(h+" · "+counts(v.total), 200)
