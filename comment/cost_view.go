@@ -253,8 +253,15 @@ func (v *view) costCenters() string {
 		if c.Value == infra.Untagged {
 			name = "(untagged)"
 		}
+		var notes []string
 		if c.UnpricedResources > 0 {
-			name += " (" + plural(c.UnpricedResources, "resource", "resources") + " not priced)"
+			notes = append(notes, plural(c.UnpricedResources, "resource", "resources")+" not priced")
+		}
+		if c.GPUsUnknownResources > 0 {
+			notes = append(notes, "GPUs of "+plural(c.GPUsUnknownResources, "resource", "resources")+" unknown")
+		}
+		if len(notes) > 0 {
+			name += " (" + strings.Join(notes, "; ") + ")"
 		}
 		before, after, d := c.HourlyBefore, c.HourlyAfter, c.HourlyDelta
 		cells := []string{name, beforeAfter(gpuList(c.GPUsBefore, false), gpuList(c.GPUsAfter, false)),

@@ -29,6 +29,8 @@ func TestCostCentersAddUp(t *testing.T) {
 		// moved from nlp to vision: its before figure is nlp's, its after vision's.
 		{addr: "azurerm_linux_virtual_machine.moved", actions: []string{"update"},
 			before: vm("Standard_NC24ads_A100_v4", map[string]any{"cost-center": "nlp"}), after: vm("Standard_NC24ads_A100_v4", map[string]any{"cost-center": "vision"})},
+		// a SKU nobody knows: left out of the figures, its GPUs unknown, not 0.
+		{addr: "azurerm_linux_virtual_machine.future", actions: []string{"create"}, after: vm("Standard_ND999zz_v9", map[string]any{"team": "vision"})},
 		// no tag at all: its own row.
 		{addr: "azurerm_linux_virtual_machine.box", actions: []string{"create"}, after: vm("Standard_D4s_v5", nil)},
 	}, prior: map[string]map[string]any{"azurerm_kubernetes_cluster.main": cluster}}
@@ -44,13 +46,14 @@ func TestCostCentersAddUp(t *testing.T) {
 			}
 			return strings.Join(s, ",")
 		}
-		got = append(got, fmt.Sprintf("%s: %s -> %s; %.4f -> %.4f (max %.4f)", c.Value, gpus(c.GPUsBefore), gpus(c.GPUsAfter), c.HourlyBefore, c.HourlyAfter, c.MaxHourlyAfter))
+		got = append(got, fmt.Sprintf("%s: %s -> %s; %.4f -> %.4f (max %.4f); %d resources, %d unpriced, %d with GPUs unknown",
+			c.Value, gpus(c.GPUsBefore), gpus(c.GPUsAfter), c.HourlyBefore, c.HourlyAfter, c.MaxHourlyAfter, c.Resources, c.Unpriced, c.GPUsUnknown))
 		before, after, maxAfter = before+c.HourlyBefore, after+c.HourlyAfter, maxAfter+c.MaxHourlyAfter
 	}
 	want := []string{
-		"nlp: 1/1 A100 PCIe -> 0/10 A100 PCIe; 3.6730 -> 0.0000 (max 36.7300)",
-		"vision:  -> 2/2 A100 PCIe; 0.0000 -> 7.3460 (max 7.3460)",
-		"(untagged):  -> ; 0.0000 -> 0.1920 (max 0.1920)",
+		"nlp: 1/1 A100 PCIe -> 0/10 A100 PCIe; 3.6730 -> 0.0000 (max 36.7300); 1 resources, 0 unpriced, 0 with GPUs unknown",
+		"vision:  -> 2/2 A100 PCIe; 0.0000 -> 7.3460 (max 7.3460); 3 resources, 1 unpriced, 1 with GPUs unknown",
+		"(untagged):  -> ; 0.0000 -> 0.1920 (max 0.1920); 1 resources, 0 unpriced, 0 with GPUs unknown",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

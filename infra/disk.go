@@ -50,7 +50,7 @@ func diskOf(cloud, name string, typ planparse.Value, def string, size planparse.
 	} else {
 		d.sizeUnknown = true
 		if d.Unpriced == "" {
-			d.Unpriced = "disk size known only after apply (or taken from the image)"
+			d.Unpriced = "disk size known only after apply, or taken from the image"
 		}
 	}
 	if d.Type == "" && d.Unpriced == "" {

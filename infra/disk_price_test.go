@@ -51,7 +51,7 @@ func TestDiskPrices(t *testing.T) {
 		},
 		"an OS disk whose size comes from the image is listed, the VM still priced": {
 			rc:   rc{addr: "azurerm_linux_virtual_machine.t", actions: []string{"create"}, after: vm(map[string]any{"storage_account_type": "Premium_LRS"})},
-			want: "0 -> 3.673 (max 3.673); disk OS disk after: disk size known only after apply (or taken from the image); priced in eastus",
+			want: "0 -> 3.673 (max 3.673); disk OS disk after: disk size known only after apply, or taken from the image; priced in eastus",
 		},
 		"an Ultra disk has no list price here: listed with the reason": {
 			rc: rc{addr: "azurerm_managed_disk.d", actions: []string{"create"},

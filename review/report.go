@@ -54,6 +54,10 @@ type CostCenter struct {
 	// how many of them its figures leave out.
 	Resources         int `json:"resources"`
 	UnpricedResources int `json:"unpriced_resources"`
+	// GPUsUnknownResources is how many of them have GPUs that are not
+	// known (an unknown SKU, a count known only after apply), left out of
+	// the GPU figures.
+	GPUsUnknownResources int `json:"gpus_unknown_resources"`
 	// MonthlyBudget is the config's budget of the cost center, if any.
 	MonthlyBudget *rules.BudgetThresholds `json:"monthly_budget,omitempty"`
 }
