@@ -187,6 +187,31 @@ func eksNodeDisk(size planparse.Value, amiType string) []Disk {
 // priced as.
 const eksDiskType = "gp2"
 
+// launchTemplateDisks reads the EBS volumes of the launch template an
+// EKS node group's or ASG's block lt points at (found as
+// launchTemplateGroup finds it): each instance bills them. None when the
+// template is not in the plan or maps no volume (the AMI's own root
+// volume is then not read).
+func (a *analysis) launchTemplateDisks(c *planparse.Change, lt planparse.Value, w when, idAttr, nameAttr string, path ...string) []Disk {
+	tmpl, ok := a.launchTemplate(c, lt, w, idAttr, nameAttr, path...)
+	if !ok {
+		return nil
+	}
+	var out []Disk
+	for _, m := range tmpl.Get("block_device_mappings").List() {
+		ebs := m.Get("ebs", 0)
+		if ebs.IsNull() {
+			continue // an instance-store volume: part of the instance's price
+		}
+		d := ebsDisk(ebs, "EBS volume "+strAt(m, "device_name"), "volume_type", "volume_size")
+		if d.Type == "" && d.Unpriced == "disk type not in the plan" {
+			d.Type, d.Unpriced = "gp2", "" // EC2's default volume type
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // gceBootDisk reads a Compute Engine instance's boot disk (pd-standard
 // unless the plan says; the size comes from the image when unset).
 func gceBootDisk(v planparse.Value) []Disk {

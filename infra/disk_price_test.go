@@ -141,3 +141,67 @@ func TestPremiumCapable(t *testing.T) {
 		}
 	}
 }
+
+// An ASG's or EKS node group's launch template's EBS volumes bill with
+// each instance; a mapping without a size (the AMI's snapshot gives it)
+// is listed, and a template that maps no volume adds none.
+func TestLaunchTemplateDisks(t *testing.T) {
+	t.Parallel()
+	lt := func(mappings ...any) rc {
+		return rc{addr: "aws_launch_template.gpu", actions: []string{"create"}, after: map[string]any{"id": "lt-0abc", "instance_type": "p3.2xlarge",
+			"block_device_mappings": mappings}}
+	}
+	gp3 := func(size any) map[string]any {
+		ebs := map[string]any{"volume_type": "gp3"}
+		if size != nil {
+			ebs["volume_size"] = size
+		}
+		return map[string]any{"device_name": "/dev/xvda", "ebs": []any{ebs}}
+	}
+	asg := rc{addr: "aws_autoscaling_group.gpu", actions: []string{"create"}, after: map[string]any{"name": "gpu", "min_size": 2, "max_size": 2,
+		"desired_capacity": 2, "launch_template": []any{map[string]any{"id": "lt-0abc"}}}}
+	eks := rc{addr: "aws_eks_node_group.gpu", actions: []string{"create"}, after: map[string]any{"node_group_name": "gpu", "instance_types": []any{"g5.xlarge"},
+		"scaling_config": []any{map[string]any{"min_size": 2, "desired_size": 2, "max_size": 2}}, "launch_template": []any{map[string]any{"id": "lt-0abc"}}}}
+	tests := map[string]struct {
+		changes []rc
+		addr    string
+		want    string
+	}{
+		"an ASG's template maps a 200 GiB gp3 root volume": {
+			changes: []rc{lt(gp3(200)), asg}, addr: "aws_autoscaling_group.gpu",
+			// 2 x (3.06 + 200 x 0.08 / 730)
+			want: "0 -> 6.163836 (max 6.163836); priced in us-east-1",
+		},
+		"an EKS node group's template, not disk_size": {
+			changes: []rc{lt(gp3(100)), eks}, addr: "aws_eks_node_group.gpu",
+			// 2 x (1.006 + 100 x 0.08 / 730)
+			want: "0 -> 2.033918 (max 2.033918); priced in us-east-1",
+		},
+		"a mapping whose size comes from the AMI is listed, the fleet priced": {
+			changes: []rc{lt(gp3(nil)), asg}, addr: "aws_autoscaling_group.gpu",
+			want: "0 -> 6.12 (max 6.12); disk EBS volume /dev/xvda after: disk size known only after apply, or taken from the image; priced in us-east-1",
+		},
+		"its twin: a template that maps no volume adds none": {
+			changes: []rc{lt(), asg}, addr: "aws_autoscaling_group.gpu",
+			want: "0 -> 6.12 (max 6.12); priced in us-east-1",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			found := false
+			for _, r := range analyze(t, tplan{providers: awsProvider("us-east-1"), changes: tc.changes}, Options{}) {
+				if r.Address != tc.addr {
+					continue
+				}
+				found = true
+				checkInvariants(t, r)
+				if got := costView(r); got != tc.want {
+					t.Errorf("cost = %s\nwant   %s", got, tc.want)
+				}
+			}
+			if !found {
+				t.Errorf("no resource %s", tc.addr)
+			}
+		})
+	}
+}
