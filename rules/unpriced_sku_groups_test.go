@@ -25,8 +25,8 @@ func TestUnpricedSKUGroups(t *testing.T) {
 	if len(fs) != 1 {
 		t.Fatalf("%d findings for 30 spot pools of one SKU, want 1: %v", len(fs), lines(fs))
 	}
-	want := "the cost of 30 resources (`Standard_NC24ads_A100_v4` in eastus) is not checked: " + infra.SpotUnpriced +
-		"; at most $220.38/h at the expected scale, the on-demand price (node pool `spota`, node pool `spotb`, node pool `spotc` and 27 more)"
+	want := "the cost of 30 resources (`Standard_NC24ads_A100_v4` in eastus: node pool `spota`, node pool `spotb`, node pool `spotc` and 27 more) is not checked: " + infra.SpotUnpriced +
+		"; spot, at most $220.38/h at the expected scale (the on-demand price as a ceiling, not the expected cost)"
 	if fs[0].Message != want {
 		t.Errorf("message:\n%s\nwant\n%s", fs[0].Message, want)
 	}
