@@ -126,8 +126,17 @@ func TestCostFiguresReviewersActOn(t *testing.T) {
 				}
 			},
 		},
+		"disks with no price are counted as disks, not as resources left out": {
+			want: []string{
+				"## ☑️ No findings, but 2 disks are left out of the cost estimate",
+				"Left out: 2 disks with no price (listed below).",
+				"- Not estimated, left out of the figures: 2 disks (disk size known only after apply, or taken from the image).",
+			},
+			never: []string{"2 resources are left out", "✅"},
+		},
 	}
 	cases := map[string]string{
+		"disks with no price are counted as disks, not as resources left out":                   "your-price",
 		"min-0 A100 pool: the headline gives the range, gpu-increase warns":                     "min0-a100-pool",
 		"spot pools with no spot price: at most the on-demand ceiling, labelled, one line":      "spot-pools",
 		"its twin: the same pools with a spot price are priced at it":                           "spot-pools-priced",

@@ -105,14 +105,38 @@ func costRange(t review.Totals) string {
 	return money(lo) + "–" + money(hi) + " per hour"
 }
 
-// leftOut counts the resources the figures leave out: unpriced ones and
-// those not estimated.
+// leftOut counts what the figures leave out: unpriced resources and
+// those not estimated, and apart the disks with no price (of resources
+// that may be priced themselves).
 func (v *view) leftOut() int {
-	n := 0
+	r, d := v.leftOutParts()
+	return r + d
+}
+
+func (v *view) leftOutParts() (resources, disks int) {
 	for _, p := range v.r.Projects {
-		n += p.Cost.UnpricedResources + len(p.Cost.NotEstimated)
+		resources += p.Cost.UnpricedResources
+		for _, n := range p.Cost.NotEstimated {
+			if n.Kind == "disk" {
+				disks++
+			} else {
+				resources++
+			}
+		}
 	}
-	return n
+	return resources, disks
+}
+
+// leftOutText is "1 resource and 2 disks are", "2 resources are".
+func (v *view) leftOutText() string {
+	r, d := v.leftOutParts()
+	switch {
+	case d == 0:
+		return plural(r, "resource is", "resources are")
+	case r == 0:
+		return plural(d, "disk is", "disks are")
+	}
+	return plural(r, "resource", "resources") + " and " + plural(d, "disk", "disks") + " are"
 }
 
 // unpricedGroup is the unpriced items of one SKU, region and reason.

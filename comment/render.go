@@ -209,11 +209,11 @@ func (v *view) headline() string {
 	if !changed(v.total) {
 		return "✅ No changes: nothing to review"
 	}
-	if n := v.leftOut(); n > 0 {
+	if v.leftOut() > 0 {
 		// No reassurance about cost that leaves resources out.
-		s := "☑️ No findings, but " + plural(n, "resource is", "resources are") + " left out of the cost estimate"
+		s := "☑️ No findings, but " + v.leftOutText() + " left out of the cost estimate"
 		if over > 0 {
-			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but " + plural(n, "resource is", "resources are") + " left out of the cost estimate"
+			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but " + v.leftOutText() + " left out of the cost estimate"
 		}
 		return s
 	}

@@ -286,11 +286,17 @@ func (v *view) cost(limit int) (string, int) {
 // costCaption says exactly what the figures cover: which resources (changed
 // or not), at which scale and prices, and what they leave out.
 func (v *view) costCaption() string {
-	priced, unpriced, notEst, yours := 0, 0, 0, 0
+	priced, unpriced, notEst, disks, yours := 0, 0, 0, 0, 0
 	for _, p := range v.r.Projects {
 		priced += p.Cost.PricedResources
 		unpriced += p.Cost.UnpricedResources
-		notEst += len(p.Cost.NotEstimated)
+		for _, n := range p.Cost.NotEstimated {
+			if n.Kind == "disk" {
+				disks++
+			} else {
+				notEst++
+			}
+		}
 		yours += p.Cost.YourPriceResources
 	}
 	prices := "On-demand list prices"
@@ -307,8 +313,16 @@ func (v *view) costCaption() string {
 	if notEst > 0 {
 		out = append(out, plural(notEst, "resource that bills", "resources that bill")+" by the hour but planwarden does not estimate")
 	}
+	if disks > 0 {
+		out = append(out, plural(disks, "disk", "disks")+" with no price")
+	}
 	if len(out) > 0 {
-		s += " Left out: " + strings.Join(out, " and ") + " (listed below)."
+		last := len(out) - 1
+		list := out[last]
+		if last > 0 {
+			list = strings.Join(out[:last], ", ") + " and " + list
+		}
+		s += " Left out: " + list + " (listed below)."
 	}
 	return s + " Unknown figures stay unknown, never 0."
 }
