@@ -314,6 +314,9 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) S
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = strings.EqualFold(strAt(r.at("capacity_type")), "spot")
+	// A Windows AMI (WINDOWS_CORE_2022_x86_64...) bills a licence the
+	// catalog's Linux prices do not hold.
+	g.Windows = strings.HasPrefix(strings.ToUpper(strAt(r.at("ami_type"))), "WINDOWS")
 	s := awsSide(a, &r, g)
 	s.Name = strAt(r.at("node_group_name"))
 	s.ImageType = strAt(r.at("ami_type"))

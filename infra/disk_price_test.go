@@ -98,6 +98,10 @@ func TestDiskPrices(t *testing.T) {
 			// 2 x (1.006 + 20 x 0.10 / 730)
 			want: "0 -> 2.01748 (max 2.01748); priced in us-east-1",
 		},
+		"a Windows EKS node group: EKS's 50 GiB default disk, the nodes unpriced (Linux prices only)": {
+			rc:   rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"ami_type": "WINDOWS_CORE_2022_x86_64"})},
+			want: "0 -> nil (max nil); unpriced after: Windows: the catalog has Linux prices only",
+		},
 		"its twin: a launch template's disks are the template's, not disk_size": {
 			rc:   rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"launch_template": []any{map[string]any{"id": "lt-1", "version": "1"}}})},
 			want: "0 -> 2.012 (max 2.012); priced in us-east-1",
@@ -127,6 +131,9 @@ func TestDiskPrices(t *testing.T) {
 			checkInvariants(t, rs[0])
 			if got := costView(rs[0]); got != tc.want {
 				t.Errorf("cost = %s\nwant   %s", got, tc.want)
+			}
+			if s := rs[0].After; s != nil && strings.HasPrefix(s.ImageType, "WINDOWS") && (len(s.Disks) != 1 || s.Disks[0].SizeGiB != 50) {
+				t.Errorf("a Windows node's disk: %+v, want EKS's 50 GiB", s.Disks)
 			}
 		})
 	}
