@@ -346,6 +346,14 @@ type spotBound struct {
 // spotBound is the bound of the report, false when anything other than
 // spot capacity is unpriced, or nothing is spot without a price.
 func (v *view) spotBound() (spotBound, bool) {
+	if v.spot == nil {
+		b, ok := v.makeSpotBound()
+		v.spot = &spotResult{b, ok}
+	}
+	return v.spot.b, v.spot.ok
+}
+
+func (v *view) makeSpotBound() (spotBound, bool) {
 	b := spotBound{beforeKnown: true}
 	for _, p := range v.r.Projects {
 		for _, r := range p.Resources {

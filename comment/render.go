@@ -80,6 +80,14 @@ type view struct {
 	unpriced      *lazyItems[string]
 	endpointItems *lazyItems[string]
 	actionList    *lazyItems[actionItem]
+	// spot is spotBound's result, made once (the headline, the title and
+	// the cost section all ask).
+	spot *spotResult
+}
+
+type spotResult struct {
+	b  spotBound
+	ok bool
 }
 
 // lazyItems are the n items of a list, each rendered on first use and
