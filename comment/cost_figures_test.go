@@ -55,7 +55,7 @@ func TestCostFiguresReviewersActOn(t *testing.T) {
 		"its twin: the same pools with a spot price are priced at it": {
 			want: []string{
 				`**Cost:** +\$66.00 per hour (+\$48,180.00 per month); after it: \$0.00–\$264.00 per hour (expected \$66.00)`,
-				"— → \\$2.20 (up to \\$8.80) (your spot price) in `eastus` |",
+				"— → \\$2.20 (min \\$0.00, max \\$8.80) (your spot price) in `eastus` |",
 				`at on-demand list prices the change is +\$220.38 per hour`,
 			},
 			never: []string{"spot, at most", "not priced"},
