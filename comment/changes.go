@@ -174,6 +174,18 @@ func details(c *review.Change) string {
 	default:
 		parts = append(parts, "SKU "+beforeAfter(skuCell(c.SKUBefore()), skuCell(c.SKUAfter())))
 	}
+	if r := c.Resource; r != nil {
+		side := r.After
+		if side == nil {
+			side = r.Before
+		}
+		if m := capacityMark(side); m != "" {
+			parts = append(parts, text(m))
+		}
+		if d := diskNote(side); d != "" {
+			parts = append(parts, d)
+		}
+	}
 	if reg := c.PriceRegion(); reg != "" {
 		// The region whose list prices the row's figures are.
 		mark := ""

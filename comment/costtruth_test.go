@@ -35,9 +35,9 @@ func TestCostTruth(t *testing.T) {
 		"min_count 0 reads \\$0 to max, not a bare \\$0.00": {
 			strings.Contains(md, "| — → \\$0.00 to \\$36.73 in `eastus` |"), `— → \$0.00 to \$36.73`},
 		"the headline gives the range from minimum to maximum scale too": {
-			strings.Contains(md, `**Cost:** +\$14.56 per hour (+\$10,631.72 per month); after it: \$14.82–\$115.36 per hour (expected \$29.00)`), "expected, minimum and maximum"},
+			strings.Contains(md, `**Cost:** +\$14.56 per hour (+\$10,631.72 per month), +\$100.92 per hour at maximum scale; after it: \$14.82–\$115.36 per hour (expected \$29.00)`), "expected, minimum and maximum"},
 		"the headline leads with the GPUs": {
-			strings.Contains(md, "**GPUs:** 6 → 14 (A10G; A100 PCIe; at maximum scale 6 → 52) · **Plan:**"), "GPUs first"},
+			strings.Contains(md, "**GPUs:** 6 → 14 (A10G, A100 PCIe; at maximum scale 6 → 52) · **Plan:**"), "GPUs first"},
 		"the caption says what the totals include": {
 			strings.Contains(md, "of the 4 resources planwarden prices in this plan, changed or unchanged") && !strings.Contains(md, "what this plan touches"), "4 resources, changed or unchanged"},
 		"hourly resources planwarden does not estimate are listed once": {

@@ -293,6 +293,9 @@ func hourlyRange(exp, lo, hi *float64, approx bool) string {
 		return s
 	case lo != nil && money(lo) == money(exp) && math.Round(*exp*100) == 0:
 		return s + " to " + money(hi)
+	case lo != nil && money(lo) != money(exp):
+		// Expected, minimum and maximum all differ: say each.
+		return s + " (min " + money(lo) + ", max " + money(hi) + ")"
 	}
 	return s + " (up to " + money(hi) + ")"
 }

@@ -31,13 +31,15 @@ func TestPerNodeCell(t *testing.T) {
 }
 
 // A fleet's hourly cell shows what autoscaling can reach: "(up to ...)"
-// from a non-zero expected cost, "... to ..." from a pool expected at zero.
+// from a non-zero expected cost at the minimum, "(min ..., max ...)" when
+// the minimum is below it, "... to ..." from a pool expected at zero.
 func TestHourlyRangeCell(t *testing.T) {
 	tests := map[string]struct {
 		exp, lo, hi *float64
 		want        string
 	}{
 		"30 cents expected, up to $3.00": {f64(0.3), f64(0.3), f64(3), `\$0.30 (up to \$3.00)`},
+		"a minimum below the expected":   {f64(0.3), f64(0), f64(3), `\$0.30 (min \$0.00, max \$3.00)`},
 		"expected at zero nodes":         {f64(0), f64(0), f64(3), `\$0.00 to \$3.00`},
 		"no autoscaling":                 {f64(0.3), f64(0.3), f64(0.3), `\$0.30`},
 		"unknown":                        {nil, nil, nil, "unknown"},

@@ -24,9 +24,12 @@ func TestGPUTableKubernetes(t *testing.T) {
 	}
 	md := Render(review.Build([]review.Input{{Name: "serving", Environment: "prod", Plan: p}}, review.Options{}), Options{})
 	for _, want := range []string{
-		"| `kubernetes_deployment_v1.llm` | `nvidia.com/gpu` | NVIDIA GPU (model chosen by the node) × 1 | 2 / 2 / 2 → 6 / 6 / 6 | 2 → 6 |",
+		// A workload's GPUs are per pod, its counts pods, its cost its nodes'.
+		"| `kubernetes_deployment_v1.llm` | `nvidia.com/gpu` | NVIDIA GPU (model chosen by the node) × 1 per pod | 2 / 2 / 2 pods → 6 / 6 / 6 pods | 2 → 6 | through its nodes |",
 		"| `kubernetes_manifest.gpu_nodepool` | `g5, g6` → `m5, c5` |",
 		"`gpu-sku-loss` on `kubernetes_manifest.gpu_nodepool`",
+		// A list of families: neither has a GPU (not "which has").
+		"but gets m5, c5, neither of which has a GPU",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, md)

@@ -80,6 +80,14 @@ type view struct {
 	unpriced      *lazyItems[string]
 	endpointItems *lazyItems[string]
 	actionList    *lazyItems[actionItem]
+	// spot is spotBound's result, made once (the headline, the title and
+	// the cost section all ask).
+	spot *spotResult
+}
+
+type spotResult struct {
+	b  spotBound
+	ok bool
 }
 
 // lazyItems are the n items of a list, each rendered on first use and
@@ -209,11 +217,11 @@ func (v *view) headline() string {
 	if !changed(v.total) {
 		return "✅ No changes: nothing to review"
 	}
-	if n := v.leftOut(); n > 0 {
+	if v.leftOut() > 0 {
 		// No reassurance about cost that leaves resources out.
-		s := "☑️ No findings, but " + plural(n, "resource is", "resources are") + " left out of the cost estimate"
+		s := "☑️ No findings, but " + v.leftOutText() + " left out of the cost estimate"
 		if over > 0 {
-			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but " + plural(n, "resource is", "resources are") + " left out of the cost estimate"
+			s = "☑️ Nothing left to worry about (" + plural(over, "finding was", "findings were") + " overridden), but " + v.leftOutText() + " left out of the cost estimate"
 		}
 		return s
 	}
@@ -228,7 +236,15 @@ func (v *view) title() string {
 	h := v.headline()
 	_, h, _ = strings.Cut(h, " ")
 	if g := v.gpuTotals().text(); g != "" {
+		// "GPUs 2 → 0 (V100); cost -\$5.81/h": a GPU loss never reads as a saving.
 		h += " · GPUs " + g
+		plain := func(s string) string { return strings.ReplaceAll(s, `\$`, "$") }
+		if d := v.r.Totals.HourlyDelta; d != nil && money(d) != money(ptr(0)) {
+			h += "; cost " + plain(delta(d)) + "/h"
+		} else if sb, ok := v.spotBound(); ok && d == nil && sb.beforeKnown {
+			x := sb.after - sb.before
+			h += "; cost at most " + plain(delta(&x)) + "/h (spot at on-demand)"
+		}
 	}
 	return truncate(h+" · "+counts(v.total), 200)
 }
@@ -244,28 +260,52 @@ func (v *view) countsLine() string {
 	if v.multi {
 		s += " across " + groupInt(len(v.r.Projects)) + " projects"
 	}
+	return s + " · **Cost:** " + v.costHeadline()
+}
+
+// costHeadline is the headline's cost: the change per hour and per month
+// ("no change" when it is 0), the change at maximum scale when it grows
+// more than that, and the range after the change from every fleet's
+// minimum to its maximum, so a pool that may scale to zero is never a
+// bare \$0.00.
+func (v *view) costHeadline() string {
 	t := v.r.Totals
-	s += " · **Cost:** "
+	var s string
+	sb, spot := v.spotBound()
 	switch {
 	case !v.priced && v.unpriced.n == 0 && v.leftOut() > 0:
-		s += "not estimated (" + plural(v.leftOut(), "resource", "resources") + " that bill, listed under Cost)"
+		return "not estimated (" + plural(v.leftOut(), "resource", "resources") + " that bill, listed under Cost)"
 	case !v.priced && v.unpriced.n == 0:
-		s += "no priced resources"
+		return "no priced resources"
+	case t.HourlyDelta != nil && money(t.HourlyDelta) == money(ptr(0)):
+		s = "no change at the expected scale"
 	case t.HourlyDelta != nil:
-		s += delta(t.HourlyDelta) + " per hour (" + delta(infra.Monthly(t.HourlyDelta)) + " per month)"
+		s = delta(t.HourlyDelta) + " per hour (" + delta(infra.Monthly(t.HourlyDelta)) + " per month)"
+	case spot:
+		return sb.text()
 	default:
-		s += "change unknown"
+		s = "change unknown"
+	}
+	// The growth at maximum scale, when more than at the expected scale
+	// and not already read from the range after (a fleet from nothing).
+	if d, m := t.HourlyDelta, t.MaxHourlyDelta; d != nil && m != nil && *m > *d+0.005 && *m > 0.005 &&
+		t.MaxHourlyBefore != nil && *t.MaxHourlyBefore > 0.005 {
+		s += ", " + delta(m) + " per hour at maximum scale"
 	}
 	if r := costRange(t); r != "" {
-		// Expected, minimum and maximum: a pool that may scale to zero is
-		// never a bare $0.00.
 		s += "; after it: " + r + " (expected " + money(t.HourlyAfter) + ")"
+	}
+	if spot && t.HourlyDelta != nil {
+		// The priced part above, and the bound with the spot capacity.
+		return s + "; with the spot capacity, " + sb.bound()
 	}
 	if n := v.unpriced.n; n > 0 {
 		s += ", " + plural(n, "item", "items") + " not priced"
 	}
 	return s
 }
+
+func ptr(f float64) *float64 { return &f }
 
 func (v *view) notes() []string {
 	var out []string

@@ -76,13 +76,23 @@ func (v *view) gpuRow(ref changeRef) string {
 		cells = append(cells, codeCell(v.projectName(p, i)))
 	}
 	hb := hourlyRange(r.Cost.HourlyBefore, nil, nil, r.Cost.Approximate)
-	if r.Before == nil {
+	switch {
+	case r.Before == nil:
 		hb = "—"
+	case r.Cost.HourlyBefore == nil && spotCell(r.Before) != "":
+		hb = spotCell(r.Before)
 	}
 	after := r.After
 	ha := hourlyRange(r.Cost.HourlyAfter, r.Cost.MinHourlyAfter, r.Cost.MaxHourlyAfter, r.Cost.Approximate)
-	if after == nil {
+	switch {
+	case after == nil:
 		ha = "—"
+	case r.Cost.HourlyAfter == nil && spotCell(after) != "":
+		ha = spotCell(after)
+	}
+	if m := capacityMark(after); m != "" && !strings.HasPrefix(m, "spot") {
+		// Spot says so in its price ("spot, at most", "your spot price").
+		ha += " (" + m + ")"
 	}
 	if c.PriceNote() != "" {
 		ha += " (" + text(c.PriceNote()) + ")"
@@ -96,10 +106,22 @@ func (v *view) gpuRow(ref changeRef) string {
 		after, ha = r.Before, hb
 		fl = fleet(r.Before, after) + " (no longer managed by Terraform; keeps running and billing)"
 	}
+	per, count := perNode, nodes
+	if r.Kind == infra.KindWorkload {
+		// A workload's GPUs are per pod, its counts replicas, and it
+		// bills through the nodes that run it.
+		per, count = perPod, pods
+		if r.Cost.HourlyBefore == nil && r.Before != nil {
+			hb = "through its nodes"
+		}
+		if r.Cost.HourlyAfter == nil && after != nil {
+			ha = "through its nodes"
+		}
+	}
 	cells = append(cells,
 		beforeAfter(sideSKU(r.Before), sideSKU(after)),
-		beforeAfter(perNode(r.Before), perNode(after)),
-		beforeAfter(nodes(r.Before), nodes(after)),
+		beforeAfter(per(r.Before), per(after)),
+		beforeAfter(count(r.Before), count(after)),
 		fl,
 		beforeAfter(hb, ha))
 	return "| " + strings.Join(cells, " | ") + " |"
@@ -221,6 +243,15 @@ func (v *view) cost(limit int) (string, int) {
 	tb.add("Hourly", money(t.HourlyBefore), money(t.HourlyAfter), delta(t.HourlyDelta))
 	tb.add("Monthly ("+strconv.Itoa(infra.HoursPerMonth)+" h)", money(infra.Monthly(t.HourlyBefore)), money(infra.Monthly(t.HourlyAfter)), delta(infra.Monthly(t.HourlyDelta)))
 	tb.add("Hourly at maximum scale", money(t.MaxHourlyBefore), money(t.MaxHourlyAfter), delta(t.MaxHourlyDelta))
+	if sb, ok := v.spotBound(); ok {
+		// Spot with no spot price: its ceiling, labelled, never the expected cost.
+		before, d := "unknown", "unknown"
+		if sb.beforeKnown {
+			x := sb.after - sb.before
+			before, d = money(&sb.before), "at most "+delta(&x)
+		}
+		tb.add("Hourly at most, spot at the on-demand price", before, "at most "+money(&sb.after), d)
+	}
 	s := section{Heading: "Cost", Table: tb, Intro: v.costCaption()}
 	if v.multi {
 		var pr []string
@@ -230,8 +261,11 @@ func (v *view) cost(limit int) (string, int) {
 				break
 			}
 			c := p.Cost
-			pr = append(pr, code(v.projectName(p, i))+": "+money(c.HourlyBefore)+" → "+money(c.HourlyAfter)+" per hour ("+
-				delta(c.HourlyDelta)+"; at maximum scale "+money(c.MaxHourlyAfter)+")")
+			line := code(v.projectName(p, i)) + ": " + money(c.HourlyBefore) + " → " + money(c.HourlyAfter) + " per hour (" + delta(c.HourlyDelta) + ")"
+			if money(c.MaxHourlyBefore) != money(c.HourlyBefore) || money(c.MaxHourlyAfter) != money(c.HourlyAfter) {
+				line += "; at maximum scale " + money(c.MaxHourlyBefore) + " → " + money(c.MaxHourlyAfter)
+			}
+			pr = append(pr, line)
 		}
 		s.List = pr
 	}
@@ -252,16 +286,22 @@ func (v *view) cost(limit int) (string, int) {
 // costCaption says exactly what the figures cover: which resources (changed
 // or not), at which scale and prices, and what they leave out.
 func (v *view) costCaption() string {
-	priced, unpriced, notEst, yours := 0, 0, 0, 0
+	priced, unpriced, notEst, disks, yours := 0, 0, 0, 0, 0
 	for _, p := range v.r.Projects {
 		priced += p.Cost.PricedResources
 		unpriced += p.Cost.UnpricedResources
-		notEst += len(p.Cost.NotEstimated)
+		for _, n := range p.Cost.NotEstimated {
+			if n.Kind == "disk" {
+				disks++
+			} else {
+				notEst++
+			}
+		}
 		yours += p.Cost.YourPriceResources
 	}
 	prices := "On-demand list prices"
 	if yours > 0 {
-		prices = "Your on-demand prices (list prices less the config's pricing)"
+		prices = "Your prices (the config's `pricing` where it names the SKU, on-demand list prices elsewhere)"
 	}
 	s := prices + " in USD of the " + plural(priced, "resource", "resources") +
 		" planwarden prices in " + map[bool]string{true: "these plans", false: "this plan"}[v.multi] +
@@ -273,8 +313,16 @@ func (v *view) costCaption() string {
 	if notEst > 0 {
 		out = append(out, plural(notEst, "resource that bills", "resources that bill")+" by the hour but planwarden does not estimate")
 	}
+	if disks > 0 {
+		out = append(out, plural(disks, "disk", "disks")+" with no price")
+	}
 	if len(out) > 0 {
-		s += " Left out: " + strings.Join(out, " and ") + " (listed below)."
+		last := len(out) - 1
+		list := out[last]
+		if last > 0 {
+			list = strings.Join(out[:last], ", ") + " and " + list
+		}
+		s += " Left out: " + list + " (listed below)."
 	}
 	return s + " Unknown figures stay unknown, never 0."
 }
@@ -343,8 +391,25 @@ func (v *view) yourPriceItems() []string {
 		if v.multi {
 			s += " of " + code(v.projectName(p, i))
 		}
-		s += "; at list prices the change is " + delta(c.ListHourlyDelta) + " per hour (" + money(c.ListHourlyBefore) + " → " + money(c.ListHourlyAfter) + ")."
+		s += "; at on-demand list prices the change is " + delta(c.ListHourlyDelta) + " per hour (" + money(c.ListHourlyBefore) + " → " + money(c.ListHourlyAfter) + ")."
 		out = append(out, s)
 	}
 	return out
+}
+
+// perPod is a Kubernetes workload's accelerators per pod.
+func perPod(s *infra.Side) string {
+	if s == nil || len(s.Groups) == 0 {
+		return perNode(s)
+	}
+	return perNode(s) + " per pod"
+}
+
+// pods is a Kubernetes workload's replicas, min / expected / max.
+func pods(s *infra.Side) string {
+	n := nodes(s)
+	if s == nil || len(s.Groups) == 0 || strings.HasPrefix(n, "known") || n == "unknown" {
+		return n
+	}
+	return n + " pods"
 }

@@ -289,7 +289,7 @@ func awsInstance(a *analysis, c *planparse.Change, v planparse.Value, w when) Si
 	return s
 }
 
-var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint"}, awsTagKeys, awsRegionKeys)
+var eksKeys = keys([]string{"instance_types", "launch_template", "scaling_config", "capacity_type", "node_group_name", "ami_type", "taint", "disk_size"}, awsTagKeys, awsRegionKeys)
 
 func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 	var r record
@@ -314,11 +314,19 @@ func eksNodeGroup(a *analysis, c *planparse.Change, v planparse.Value, w when) S
 	g.Scale = rangeScale(lo, exp, hi)
 	g.Scale.Autoscaled = g.Scale.Max > g.Scale.Min
 	g.Spot = strings.EqualFold(strAt(r.at("capacity_type")), "spot")
+	// A Windows AMI (WINDOWS_CORE_2022_x86_64...) bills a licence the
+	// catalog's Linux prices do not hold.
+	g.Windows = strings.HasPrefix(strings.ToUpper(strAt(r.at("ami_type"))), "WINDOWS")
 	s := awsSide(a, &r, g)
 	s.Name = strAt(r.at("node_group_name"))
 	s.ImageType = strAt(r.at("ami_type"))
 	s.labelsFrom = fromLabels
 	s.Taints = taintBlocks(r.at("taint"))
+	if lt := r.at("launch_template"); lt.Len() == 0 {
+		s.Disks = eksNodeDisk(r.at("disk_size"), s.ImageType)
+	} else {
+		s.Disks = a.launchTemplateDisks(c, lt.Get(0), w, "id", "name", "launch_template")
+	}
 	return s
 }
 
@@ -344,6 +352,25 @@ func (a *analysis) launchTemplateGroup(c *planparse.Change, lt planparse.Value, 
 		}
 	}
 	return Group{SKU: SKU{Cloud: CloudAWS}, Unpriced: "launch template not found in the plan"}
+}
+
+// launchTemplate is the value of the launch template lt points at, found
+// as launchTemplateGroup finds it.
+func (a *analysis) launchTemplate(c *planparse.Change, lt planparse.Value, w when, idAttr, nameAttr string, path ...string) (planparse.Value, bool) {
+	for _, x := range []struct{ attr, field string }{{idAttr, "id"}, {nameAttr, "name"}} {
+		if val := strAt(lt, x.attr); val != "" {
+			if v, ok := a.relatedByValue(w, "aws_launch_template", x.field, val); ok {
+				return v, true
+			}
+		}
+	}
+	for _, attr := range []string{idAttr, nameAttr} {
+		expr := append(append([]string(nil), path...), attr)
+		if v, ok := a.related(c, w, "aws_launch_template", "", "", expr...); ok {
+			return v, true
+		}
+	}
+	return planparse.Value{}, false
 }
 
 // templateGroup is the group of the launch template whose field is val
@@ -410,6 +437,12 @@ func awsASG(a *analysis, c *planparse.Change, v planparse.Value, w when) Side {
 		s.tagsFrom = fromASGTags // tag blocks over the tags
 	}
 	s.Name = strAt(r.at("name"))
+	if spec := mip.Get("launch_template_specification"); spec.Len() > 0 {
+		s.Disks = a.launchTemplateDisks(c, spec.Get(0), w, "launch_template_id", "launch_template_name",
+			"mixed_instances_policy", "launch_template", "launch_template_specification")
+	} else if lt := r.at("launch_template"); lt.Len() > 0 {
+		s.Disks = a.launchTemplateDisks(c, lt.Get(0), w, "id", "name", "launch_template")
+	}
 	return s
 }
 

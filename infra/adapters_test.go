@@ -409,7 +409,7 @@ func TestEKSNodeGroup(t *testing.T) {
 		"instance_types, desired within min and max, EKS taint in Kubernetes form": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_eks_node_group.gpu", actions: []string{"create"},
 				after: ng(map[string]any{"instance_types": []any{"g5.xlarge"}})}}},
-			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 2.012 (max 4.024)", Overlap: "nil", After: side("g5.xlarge", "NVIDIA A10G 24GB", 1)},
+			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 2.01748 (max 4.03496)", Overlap: "nil", After: side("g5.xlarge", "NVIDIA A10G 24GB", 1)},
 		},
 		"instance type from the launch template, matched by id": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{
@@ -424,7 +424,7 @@ func TestEKSNodeGroup(t *testing.T) {
 		"neither instance_types nor a launch template: EKS's default t3.medium": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_eks_node_group.gpu", actions: []string{"create"},
 				after: ng(nil)}}},
-			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 0.0832 (max 0.1664)", Overlap: "nil", After: side("t3.medium", "", 0)},
+			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 0.08868 (max 0.17736)", Overlap: "nil", After: side("t3.medium", "", 0)},
 		},
 		"spot capacity is unpriced": {
 			plan: tplan{providers: awsProvider("us-east-1"), changes: []rc{{addr: "aws_eks_node_group.gpu", actions: []string{"create"},

@@ -25,6 +25,10 @@ type CostCenter struct {
 	HourlyBefore, HourlyAfter       float64
 	MaxHourlyBefore, MaxHourlyAfter float64
 	Resources, Unpriced             int
+	// GPUsUnknown counts the resources whose GPUs on a side are not
+	// known (a SKU no catalog row or family rule knows, a count known only
+	// after apply): the GPU figures leave them out, never count them as 0.
+	GPUsUnknown int
 }
 
 // GPUCount is how many accelerators of one model a cost center has.
@@ -96,6 +100,9 @@ func CostCenters(keys []string, plans ...[]*Resource) []CostCenter {
 				ca.MaxHourlyAfter += *c.MaxHourlyAfter
 			case len(c.Unpriced) > 0 || len(c.DiskGaps) == 0:
 				ca.Unpriced++
+			}
+			if !r.Before.GPUsKnown() || !after.GPUsKnown() {
+				ca.GPUsUnknown++
 			}
 			for i, x := range []struct {
 				s *Side

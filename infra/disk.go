@@ -50,7 +50,7 @@ func diskOf(cloud, name string, typ planparse.Value, def string, size planparse.
 	} else {
 		d.sizeUnknown = true
 		if d.Unpriced == "" {
-			d.Unpriced = "disk size known only after apply (or taken from the image)"
+			d.Unpriced = "disk size known only after apply, or taken from the image"
 		}
 	}
 	if d.Type == "" && d.Unpriced == "" {
@@ -164,6 +164,50 @@ func awsInstanceDisks(v planparse.Value) []Disk {
 	}
 	for _, b := range v.Get("ebs_block_device").List() {
 		out = append(out, ebsDisk(b, "EBS volume "+strAt(b, "device_name"), "volume_type", "volume_size"))
+	}
+	return out
+}
+
+// eksNodeDisk is an EKS managed node group's root volume when no launch
+// template gives it: disk_size GiB, else EKS's default (20 GiB, 50 for a
+// Windows AMI). The EKS API takes no volume type: the disk is priced as
+// gp2, the dearer of EBS's general-purpose types per GiB (docs/pricing.md).
+func eksNodeDisk(size planparse.Value, amiType string) []Disk {
+	d := diskOf(CloudAWS, "root volume", planparse.Value{}, eksDiskType, size)
+	if d.sizeUnknown {
+		d.SizeGiB, d.sizeUnknown, d.Unpriced = 20, false, ""
+		if strings.HasPrefix(strings.ToUpper(amiType), "WINDOWS") {
+			d.SizeGiB = 50
+		}
+	}
+	return []Disk{d}
+}
+
+// eksDiskType is the EBS type an EKS node group's own root volume is
+// priced as.
+const eksDiskType = "gp2"
+
+// launchTemplateDisks reads the EBS volumes of the launch template an
+// EKS node group's or ASG's block lt points at (found as
+// launchTemplateGroup finds it): each instance bills them. None when the
+// template is not in the plan or maps no volume (the AMI's own root
+// volume is then not read).
+func (a *analysis) launchTemplateDisks(c *planparse.Change, lt planparse.Value, w when, idAttr, nameAttr string, path ...string) []Disk {
+	tmpl, ok := a.launchTemplate(c, lt, w, idAttr, nameAttr, path...)
+	if !ok {
+		return nil
+	}
+	var out []Disk
+	for _, m := range tmpl.Get("block_device_mappings").List() {
+		ebs := m.Get("ebs", 0)
+		if ebs.IsNull() {
+			continue // an instance-store volume: part of the instance's price
+		}
+		d := ebsDisk(ebs, "EBS volume "+strAt(m, "device_name"), "volume_type", "volume_size")
+		if d.Type == "" && d.Unpriced == "disk type not in the plan" {
+			d.Type, d.Unpriced = "gp2", "" // EC2's default volume type
+		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -29,6 +29,14 @@ func TestDiskPrices(t *testing.T) {
 	vm := func(disk map[string]any) map[string]any {
 		return map[string]any{"size": "Standard_NC24ads_A100_v4", "location": "eastus", "os_disk": []any{disk}}
 	}
+	eks := func(extra map[string]any) map[string]any {
+		m := map[string]any{"node_group_name": "g", "instance_types": []any{"g5.xlarge"}, "arn": "arn:aws:eks:us-east-1:1:nodegroup/c/g/x",
+			"scaling_config": []any{map[string]any{"min_size": 2, "desired_size": 2, "max_size": 2}}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
 	tests := map[string]struct {
 		rc   rc
 		want string
@@ -43,7 +51,7 @@ func TestDiskPrices(t *testing.T) {
 		},
 		"an OS disk whose size comes from the image is listed, the VM still priced": {
 			rc:   rc{addr: "azurerm_linux_virtual_machine.t", actions: []string{"create"}, after: vm(map[string]any{"storage_account_type": "Premium_LRS"})},
-			want: "0 -> 3.673 (max 3.673); disk OS disk after: disk size known only after apply (or taken from the image); priced in eastus",
+			want: "0 -> 3.673 (max 3.673); disk OS disk after: disk size known only after apply, or taken from the image; priced in eastus",
 		},
 		"an Ultra disk has no list price here: listed with the reason": {
 			rc: rc{addr: "azurerm_managed_disk.d", actions: []string{"create"},
@@ -80,6 +88,24 @@ func TestDiskPrices(t *testing.T) {
 			// 2 x (0.189999 + 17 / 730)
 			want: "0 -> 0.426574 (max 0.426574); priced in us-central1",
 		},
+		"an EKS node group bills each node's disk_size as EBS gp2": {
+			rc: rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"disk_size": 100})},
+			// 2 x (1.006 + 100 x 0.10 / 730)
+			want: "0 -> 2.039398 (max 2.039398); priced in us-east-1",
+		},
+		"an EKS node group with no disk_size gets EKS's 20 GiB": {
+			rc: rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{})},
+			// 2 x (1.006 + 20 x 0.10 / 730)
+			want: "0 -> 2.01748 (max 2.01748); priced in us-east-1",
+		},
+		"a Windows EKS node group: EKS's 50 GiB default disk, the nodes unpriced (Linux prices only)": {
+			rc:   rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"ami_type": "WINDOWS_CORE_2022_x86_64"})},
+			want: "0 -> nil (max nil); unpriced after: Windows: the catalog has Linux prices only",
+		},
+		"its twin: a launch template's disks are the template's, not disk_size": {
+			rc:   rc{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: eks(map[string]any{"launch_template": []any{map[string]any{"id": "lt-1", "version": "1"}}})},
+			want: "0 -> 2.012 (max 2.012); priced in us-east-1",
+		},
 		"a balanced persistent disk, 500 GiB, per GiB-month": {
 			rc:   rc{addr: "google_compute_disk.d", actions: []string{"create"}, after: map[string]any{"type": "pd-balanced", "size": 500, "zone": "us-central1-b"}},
 			want: "0 -> 0.068493 (max 0.068493); priced in us-central1",
@@ -106,6 +132,9 @@ func TestDiskPrices(t *testing.T) {
 			if got := costView(rs[0]); got != tc.want {
 				t.Errorf("cost = %s\nwant   %s", got, tc.want)
 			}
+			if s := rs[0].After; s != nil && strings.HasPrefix(s.ImageType, "WINDOWS") && (len(s.Disks) != 1 || s.Disks[0].SizeGiB != 50) {
+				t.Errorf("a Windows node's disk: %+v, want EKS's 50 GiB", s.Disks)
+			}
 		})
 	}
 }
@@ -117,5 +146,69 @@ func TestPremiumCapable(t *testing.T) {
 		if got := premiumCapable(size); got != want {
 			t.Errorf("premiumCapable(%s) = %v, want %v", size, got, want)
 		}
+	}
+}
+
+// An ASG's or EKS node group's launch template's EBS volumes bill with
+// each instance; a mapping without a size (the AMI's snapshot gives it)
+// is listed, and a template that maps no volume adds none.
+func TestLaunchTemplateDisks(t *testing.T) {
+	t.Parallel()
+	lt := func(mappings ...any) rc {
+		return rc{addr: "aws_launch_template.gpu", actions: []string{"create"}, after: map[string]any{"id": "lt-0abc", "instance_type": "p3.2xlarge",
+			"block_device_mappings": mappings}}
+	}
+	gp3 := func(size any) map[string]any {
+		ebs := map[string]any{"volume_type": "gp3"}
+		if size != nil {
+			ebs["volume_size"] = size
+		}
+		return map[string]any{"device_name": "/dev/xvda", "ebs": []any{ebs}}
+	}
+	asg := rc{addr: "aws_autoscaling_group.gpu", actions: []string{"create"}, after: map[string]any{"name": "gpu", "min_size": 2, "max_size": 2,
+		"desired_capacity": 2, "launch_template": []any{map[string]any{"id": "lt-0abc"}}}}
+	eks := rc{addr: "aws_eks_node_group.gpu", actions: []string{"create"}, after: map[string]any{"node_group_name": "gpu", "instance_types": []any{"g5.xlarge"},
+		"scaling_config": []any{map[string]any{"min_size": 2, "desired_size": 2, "max_size": 2}}, "launch_template": []any{map[string]any{"id": "lt-0abc"}}}}
+	tests := map[string]struct {
+		changes []rc
+		addr    string
+		want    string
+	}{
+		"an ASG's template maps a 200 GiB gp3 root volume": {
+			changes: []rc{lt(gp3(200)), asg}, addr: "aws_autoscaling_group.gpu",
+			// 2 x (3.06 + 200 x 0.08 / 730)
+			want: "0 -> 6.163836 (max 6.163836); priced in us-east-1",
+		},
+		"an EKS node group's template, not disk_size": {
+			changes: []rc{lt(gp3(100)), eks}, addr: "aws_eks_node_group.gpu",
+			// 2 x (1.006 + 100 x 0.08 / 730)
+			want: "0 -> 2.033918 (max 2.033918); priced in us-east-1",
+		},
+		"a mapping whose size comes from the AMI is listed, the fleet priced": {
+			changes: []rc{lt(gp3(nil)), asg}, addr: "aws_autoscaling_group.gpu",
+			want: "0 -> 6.12 (max 6.12); disk EBS volume /dev/xvda after: disk size known only after apply, or taken from the image; priced in us-east-1",
+		},
+		"its twin: a template that maps no volume adds none": {
+			changes: []rc{lt(), asg}, addr: "aws_autoscaling_group.gpu",
+			want: "0 -> 6.12 (max 6.12); priced in us-east-1",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			found := false
+			for _, r := range analyze(t, tplan{providers: awsProvider("us-east-1"), changes: tc.changes}, Options{}) {
+				if r.Address != tc.addr {
+					continue
+				}
+				found = true
+				checkInvariants(t, r)
+				if got := costView(r); got != tc.want {
+					t.Errorf("cost = %s\nwant   %s", got, tc.want)
+				}
+			}
+			if !found {
+				t.Errorf("no resource %s", tc.addr)
+			}
+		})
 	}
 }

@@ -107,3 +107,42 @@ func (a *analysis) spot(g *Group, list, onDemand float64) {
 	}
 	g.ListHourly, g.Hourly, g.PriceNote = &list, &price, how
 }
+
+// SpotCeiling is the most a side can cost an hour at its minimum,
+// expected and maximum scale when what leaves it unpriced is spot
+// capacity only: each spot group with no spot price at its ceiling (the
+// on-demand price, Group.SpotCeiling), every other group and its disks as
+// priced. ok is false when the side has no such spot group, or when
+// anything else on it is unpriced. The figures are a bound, never the
+// expected cost.
+func (s *Side) SpotCeiling() (lo, exp, hi float64, ok bool) {
+	if s == nil {
+		return 0, 0, 0, false
+	}
+	disks, gaps := diskHourly(s)
+	if gaps > 0 {
+		return 0, 0, 0, false
+	}
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		var h float64
+		switch {
+		case g.Hourly != nil:
+			h = *g.Hourly
+		case g.Capacity == CapacitySpot && g.SpotCeiling != nil && !g.Scale.Unknown:
+			h, ok = *g.SpotCeiling, true
+		default:
+			return 0, 0, 0, false
+		}
+		if i == 0 {
+			h += disks
+		}
+		lo += h * float64(g.Scale.Min)
+		exp += h * float64(g.Scale.Expected)
+		hi += h * float64(g.Scale.Max)
+	}
+	if !ok {
+		return 0, 0, 0, false
+	}
+	return round6(lo), round6(exp), round6(hi), true
+}

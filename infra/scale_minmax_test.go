@@ -12,7 +12,7 @@ func TestScaleMaxBelowMin(t *testing.T) {
 	runAdapterCases(t, map[string]adapterCase{
 		"EKS min 3, desired 2, max 1": {
 			plan: ng,
-			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 3.018 (max 3.018)", Overlap: "nil",
+			want: rview{Kind: KindNodePool, GroupsA: 1, Hourly: "0 -> 3.02622 (max 3.02622)", Overlap: "nil",
 				After: &sview{SKU: "g5.xlarge", Region: "us-east-1", Source: RegionFromResource, Scale: fixed(3), GPUs: 3, MaxGPUs: 3,
 					GPUModel: "NVIDIA A10G 24GB", Name: "gpu"}},
 		},

@@ -15,15 +15,16 @@ func TestSpotPrices(t *testing.T) {
 	tests := map[string]struct {
 		plan    tplan
 		pricing Pricing
-		// figures; the unpriced reason and ceiling (at 4 nodes); the note
-		want, ceiling, note string
+		// figures; the unpriced reason and ceiling (at 4 nodes); the note;
+		// the side's bound at min, expected and max scale (Side.SpotCeiling)
+		want, ceiling, note, bound string
 	}{
 		"no spot price: unpriced, ceiling 4 x on-demand": {
-			plan: plan, want: "0 -> nil (max nil); unpriced after: " + SpotUnpriced, ceiling: "14.692",
+			plan: plan, want: "0 -> nil (max nil); unpriced after: " + SpotUnpriced, ceiling: "14.692", bound: "14.692 14.692 14.692",
 		},
 		"your observed spot rate": {
 			plan: plan, pricing: Pricing{SpotPrices: map[string]float64{"standard_nc24ads_a100_v4": 1.1}},
-			want: "0 -> 4.4 (max 4.4); priced in eastus", note: "your spot price",
+			want: "0 -> 4.4 (max 4.4); priced in eastus", note: "your spot price", bound: "none",
 		},
 		"a spot discount off on-demand": {
 			plan: plan, pricing: Pricing{Discounts: []Discount{{SKU: "Standard_NC*", Fraction: 0.75, Spot: true}}},
@@ -54,7 +55,7 @@ func TestSpotPrices(t *testing.T) {
 			plan: tplan{changes: []rc{{addr: "aws_eks_node_group.g", actions: []string{"create"}, after: map[string]any{"instance_types": []any{"p4d.24xlarge"},
 				"capacity_type": "SPOT", "scaling_config": []any{map[string]any{"min_size": 0, "desired_size": 2, "max_size": 8}}, "availability_zones": nil,
 				"arn": "arn:aws:eks:us-east-1:1:nodegroup/x"}}}},
-			want: "0 -> nil (max nil); unpriced after: " + SpotUnpriced, ceiling: "43.915284",
+			want: "0 -> nil (max nil); unpriced after: " + SpotUnpriced, ceiling: "43.915284", bound: "0 43.920764 175.683056",
 		},
 	}
 	for name, tc := range tests {
@@ -74,6 +75,15 @@ func TestSpotPrices(t *testing.T) {
 			}
 			if ceiling != tc.ceiling {
 				t.Errorf("ceiling %s, want %s", ceiling, tc.ceiling)
+			}
+			if tc.bound != "" {
+				got := "none"
+				if lo, exp, hi, ok := r.After.SpotCeiling(); ok {
+					got = fmtPtr(&lo) + " " + fmtPtr(&exp) + " " + fmtPtr(&hi)
+				}
+				if got != tc.bound {
+					t.Errorf("spot ceiling %s, want %s", got, tc.bound)
+				}
 			}
 			if g := r.After.Groups[0]; g.PriceNote != tc.note {
 				t.Errorf("note %q, want %q", g.PriceNote, tc.note)

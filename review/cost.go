@@ -92,7 +92,7 @@ func costCenters(cfg *rules.Config, projects []*Project) []CostCenter {
 		c := CostCenter{Value: r.Value, GPUsBefore: gpuCounts(r.GPUsBefore), GPUsAfter: gpuCounts(r.GPUsAfter),
 			HourlyBefore: *round(&r.HourlyBefore), HourlyAfter: *round(&r.HourlyAfter), HourlyDelta: *round(ptrTo(r.HourlyAfter - r.HourlyBefore)),
 			MaxHourlyBefore: *round(&r.MaxHourlyBefore), MaxHourlyAfter: *round(&r.MaxHourlyAfter),
-			Resources: r.Resources, UnpricedResources: r.Unpriced}
+			Resources: r.Resources, UnpricedResources: r.Unpriced, GPUsUnknownResources: r.GPUsUnknown}
 		if b, ok := cfg.CostAllocation.MonthlyBudget[r.Value]; ok {
 			c.MonthlyBudget = &b
 		}

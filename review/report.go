@@ -54,6 +54,10 @@ type CostCenter struct {
 	// how many of them its figures leave out.
 	Resources         int `json:"resources"`
 	UnpricedResources int `json:"unpriced_resources"`
+	// GPUsUnknownResources is how many of them have GPUs that are not
+	// known (an unknown SKU, a count known only after apply), left out of
+	// the GPU figures.
+	GPUsUnknownResources int `json:"gpus_unknown_resources"`
 	// MonthlyBudget is the config's budget of the cost center, if any.
 	MonthlyBudget *rules.BudgetThresholds `json:"monthly_budget,omitempty"`
 }
@@ -211,6 +215,11 @@ type ChangeRow struct {
 	ListHourlyBefore *float64 `json:"list_hourly_before"`
 	ListHourlyAfter  *float64 `json:"list_hourly_after"`
 	PriceNote        string   `json:"price_note,omitempty"`
+	// Capacity says how the instances are bought when not on demand:
+	// "spot" (priced at your spot price, else unpriced with the on-demand
+	// price as its ceiling), "capacity-reservation" (priced at on-demand,
+	// billed whether used or not), "capacity-block" (paid up front).
+	Capacity string `json:"capacity,omitempty"`
 	// Deposed is the deposed object's key, for a change to one. CountBefore
 	// and CountAfter are the instances of the resource's priced groups
 	// (absent when unknown). DiffDigest is the keyed digest of the
@@ -236,7 +245,7 @@ func (c *Change) Row() ChangeRow {
 		PreviousAddress: c.PreviousAddress(), Importing: c.Importing(), ReplacePaths: c.ReplacePaths(), Reason: c.Reason(),
 		DeferredReason: c.DeferredReason, TriggersActions: c.TriggersActions, SKUBefore: c.SKUBefore(), SKUAfter: c.SKUAfter(),
 		HourlyBefore: c.HourlyBefore(), HourlyAfter: c.HourlyAfter(), PriceBasis: c.PriceBasis(), PriceRegion: c.PriceRegion(),
-		ListHourlyBefore: c.ListHourlyBefore(), ListHourlyAfter: c.ListHourlyAfter(), PriceNote: c.PriceNote(),
+		ListHourlyBefore: c.ListHourlyBefore(), ListHourlyAfter: c.ListHourlyAfter(), PriceNote: c.PriceNote(), Capacity: c.Capacity(),
 		Deposed: c.src().Deposed, CountBefore: c.CountBefore(), CountAfter: c.CountAfter(),
 		DiffDigest: c.DiffDigest(), KnownDiffDigest: c.KnownDiffDigest(), UnknownPaths: c.UnknownPaths(),
 		ProviderUpgrades: c.upgradeNames(),
@@ -351,6 +360,27 @@ func (c *Change) PriceBasis() string {
 // PriceRegion names the region(s) whose prices were used, joined with ",".
 func (c *Change) PriceRegion() string {
 	return planparse.ShownName(strings.Join(c.cost().PriceRegions, ","))
+}
+
+// Capacity is how the instances of the change's side after (before, for
+// a delete) are bought when not on demand (ChangeRow.Capacity).
+func (c *Change) Capacity() string {
+	if c.Resource == nil {
+		return ""
+	}
+	s := c.Resource.After
+	if s == nil {
+		s = c.Resource.Before
+	}
+	if s == nil {
+		return ""
+	}
+	for i := range s.Groups {
+		if k := s.Groups[i].Capacity; k != infra.CapacityOnDemand {
+			return k
+		}
+	}
+	return ""
 }
 
 // PriceNote says how the figures differ from list prices (see priceNote).

@@ -384,11 +384,23 @@ func (unpricedSKU) check(s *scope) []draft {
 		} else {
 			msg.add(count(float64(g.n)), " resources")
 		}
-		if u.SKU != "" {
+		if u.SKU != "" || g.n > 1 {
+			// One parenthesis: the SKU and region, then the resources.
 			msg.add(" (")
-			msg.code(planparse.ShownName(u.SKU))
-			if u.Region != "" {
-				msg.add(" in ", planparse.ShownName(u.Region))
+			if u.SKU != "" {
+				msg.code(planparse.ShownName(u.SKU))
+				if u.Region != "" {
+					msg.add(" in ", planparse.ShownName(u.Region))
+				}
+			}
+			if g.n > 1 {
+				if u.SKU != "" {
+					msg.add(": ")
+				}
+				msg.add(strings.Join(g.names, ", "))
+				if more := g.n - len(g.names); more > 0 {
+					msg.add(" and ", count(float64(more)), " more")
+				}
 			}
 			msg.add(")")
 		}
@@ -398,16 +410,9 @@ func (unpricedSKU) check(s *scope) []draft {
 		}
 		msg.add(" is not checked: ", reason)
 		if u.Capacity == infra.CapacitySpot && g.ceiling > 0 {
-			msg.add("; at most ")
+			msg.add("; spot, at most ")
 			msg.money(g.ceiling)
-			msg.add(" at the expected scale, the on-demand price")
-		}
-		if g.n > 1 {
-			msg.add(" (", strings.Join(g.names, ", "))
-			if more := g.n - len(g.names); more > 0 {
-				msg.add(" and ", count(float64(more)), " more")
-			}
-			msg.add(")")
+			msg.add(" at the expected scale (the on-demand price as a ceiling, not the expected cost)")
 		}
 		addr := u.Address
 		if addr == "" {

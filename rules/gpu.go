@@ -62,7 +62,7 @@ func (gpuPoolSKU) check(s *scope) []draft {
 		remedy += "; if it is meant to be a CPU " + kindNoun(r.Kind) + ", drop the GPU name, labels, taints and tags so GPU workloads are not scheduled onto it."
 		out = append(out, draft{
 			address: r.Address,
-			message: fmt.Sprintf("%s declares itself GPU (%s) but gets %s, which has no GPU", subject(r), why, shownSKU(r.After)),
+			message: fmt.Sprintf("%s declares itself GPU (%s) but gets %s, %s", subject(r), why, shownSKU(r.After), noneHas(r.After)),
 			remedy:  remedy,
 		})
 	}
@@ -333,4 +333,16 @@ func sameSKUGroup(before *infra.Side, g *infra.Group) bool {
 		}
 	}
 	return false
+}
+
+// noneHas says that the side's SKU has no GPU, or, for a list of them (a
+// Karpenter NodePool's instance families), that neither or none has one.
+func noneHas(s *infra.Side) string {
+	switch strings.Count(skuName(s), ", ") {
+	case 0:
+		return "which has no GPU"
+	case 1:
+		return "neither of which has a GPU"
+	}
+	return "none of which has a GPU"
 }

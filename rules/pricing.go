@@ -13,7 +13,7 @@ import (
 // Figures priced under it read "your price" in the comment; the JSON
 // report keeps the list price beside them.
 type PricingConfig struct {
-	Prices     map[string]float64 `yaml:"prices,omitempty" doc:"Your USD per hour for one instance of a SKU (a negotiated rate), by SKU name, in every region; wins over discounts." keys:"sku"`
+	Prices     map[string]float64 `yaml:"prices,omitempty" doc:"Your USD per hour for one on-demand instance of a SKU (a negotiated rate), by SKU name, in every region; wins over discounts. For spot capacity it is only the ceiling: give spot rates under spot_prices." keys:"sku"`
 	Discounts  []DiscountConfig   `yaml:"discounts,omitempty" doc:"Discounts off the list price (enterprise agreements, savings plans); the first that matches a SKU wins, so list SKU patterns before clouds."`
 	SpotPrices map[string]float64 `yaml:"spot_prices,omitempty" doc:"Your observed USD per hour for one spot, preemptible or low-priority instance of a SKU, by SKU name; wins over discounts with capacity spot. Spot capacity with neither is shown at most at its on-demand price, never priced at it." keys:"sku"`
 }

@@ -21,7 +21,7 @@ var changeKeys = []string{
 	"address", "type", "mode", "action", "replace_order,", "previous_address", "importing",
 	"replace_paths", "reason", "deferred_reason,", "triggers_actions,", "sku_before", "sku_after",
 	"hourly_before", "hourly_after", "price_basis,", "price_region,", "list_hourly_before",
-	"list_hourly_after", "price_note,", "deposed,", "count_before,", "count_after,", "diff_digest,", "known_diff_digest,", "unknown_paths,", "provider_upgrades,",
+	"list_hourly_after", "price_note,", "capacity,", "deposed,", "count_before,", "count_after,", "diff_digest,", "known_diff_digest,", "unknown_paths,", "provider_upgrades,",
 }
 
 var changeType = reflect.TypeFor[*review.Change]()
@@ -127,6 +127,7 @@ func (e *encoder) writeChange(c *review.Change, prefix string) {
 	num(`"list_hourly_before": `, c.ListHourlyBefore())
 	num(`"list_hourly_after": `, c.ListHourlyAfter())
 	opt(`"price_note": `, c.PriceNote())
+	opt(`"capacity": `, c.Capacity())
 	// The fields verify reads, from one ChangeID.
 	id := c.ID()
 	opt(`"deposed": `, id.Deposed)

@@ -11,8 +11,9 @@ import (
 // Change makes a report row that reads as row, for tests that need a row
 // without a plan: its parsed change carries row's plan facts and, when row
 // has a SKU, figure, price region or price note, infra's view carries
-// those (PriceRegion is split at commas; PriceNote is the note of the after
-// side's one group; PriceBasis approximate marks the cost approximate).
+// those (PriceRegion is split at commas; PriceNote and Capacity are the
+// note and capacity of the after side's one group; PriceBasis approximate
+// marks the cost approximate).
 func Change(row review.ChangeRow) *review.Change {
 	src := &planparse.Change{Address: row.Address, Type: row.Type, Mode: planparse.Mode(row.Mode), Action: planparse.Action(row.Action),
 		ReplaceOrder: planparse.ReplaceOrder(row.ReplaceOrder), PreviousAddress: row.PreviousAddress,
@@ -31,14 +32,14 @@ func Change(row review.ChangeRow) *review.Change {
 	if row.SKUBefore != "" || row.CountBefore != nil {
 		res.Before = &infra.Side{SKU: row.SKUBefore}
 	}
-	if row.SKUAfter != "" || row.PriceNote != "" || row.CountAfter != nil {
+	if row.SKUAfter != "" || row.PriceNote != "" || row.Capacity != "" || row.CountAfter != nil {
 		res.After = &infra.Side{SKU: row.SKUAfter}
 	}
 	if row.CountBefore != nil {
 		res.Before.Groups = []infra.Group{{Scale: infra.Scale{Expected: *row.CountBefore}}}
 	}
-	if row.PriceNote != "" || row.CountAfter != nil {
-		g := infra.Group{PriceNote: row.PriceNote}
+	if row.PriceNote != "" || row.Capacity != "" || row.CountAfter != nil {
+		g := infra.Group{PriceNote: row.PriceNote, Capacity: row.Capacity}
 		if row.CountAfter != nil {
 			g.Scale.Expected = *row.CountAfter
 		}
