@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,17 +27,32 @@ func (c *Change) AfterUnknown(path ...any) bool { return c.After().Get(path...).
 // path. Leaves are compared; a list or map that appears or disappears is
 // one entry. Sensitive values stay redacted: a changed secret shows as a
 // change from SensitiveText to SensitiveText. Each call decodes the
-// change's values afresh; nothing is kept.
+// change's values afresh (the attributes that differ; diff_members.go);
+// nothing is kept.
 func (c *Change) Diff() []AttrDiff {
 	if c.whatIf != nil {
 		return c.whatIf.attrDiffs() // whatif.go: ARM's delta
 	}
 	var out []AttrDiff
+	if !diffMembers(c.before, c.after, &out) { // diff_members.go
+		diffWalk(nil, c.before.tree(), c.after.tree(), &out)
+	}
+	return c.sorted(out)
+}
+
+// diffWhole is Diff decoding both sides whole (diffMembers' reference).
+func (c *Change) diffWhole() []AttrDiff {
+	var out []AttrDiff
 	diffWalk(nil, c.before.tree(), c.after.tree(), &out)
+	return c.sorted(out)
+}
+
+// sorted marks the entries that force the replacement and sorts them by path.
+func (c *Change) sorted(out []AttrDiff) []AttrDiff {
 	for i := range out {
 		out[i].ForcesReplacement = c.forces(out[i].Path)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	slices.SortFunc(out, func(a, b AttrDiff) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
@@ -57,14 +73,18 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 	am, aIsMap := a.(map[string]any)
 	bm, bIsMap := b.(map[string]any)
 	if aIsMap && bIsMap {
-		keys := map[string]bool{}
+		// The keys of both, each once (the entries are sorted after).
+		var small [16]string
+		keys := small[:0]
 		for k := range am {
-			keys[k] = true
+			keys = append(keys, k)
 		}
 		for k := range bm {
-			keys[k] = true
+			if _, ok := am[k]; !ok {
+				keys = append(keys, k)
+			}
 		}
-		for k := range keys {
+		for _, k := range keys {
 			diffWalk(append(path, k), am[k], bm[k], out)
 		}
 		return

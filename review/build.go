@@ -60,8 +60,9 @@ type Options struct {
 	// Digests makes the keyed digests of every change and of each
 	// project's change set (digest.go): the JSON report's and the check
 	// run's record of what was reviewed, and what `planwarden verify`
-	// compares. They cost a decode of every written attribute, so a
-	// review that shows only the comment leaves them out.
+	// compares. They cost a decode of the attributes a change writes that
+	// differ (planparse's Diff): the App always makes them (MakeDigests,
+	// for its check run's record); the CLI's review when asked.
 	Digests bool
 }
 
@@ -120,9 +121,9 @@ func Build(inputs []Input, opt Options) *Report {
 	})
 	for i, p := range r.Projects {
 		p.upgrade(inputs[i].ProviderUpgrades)
-		if opt.Digests {
-			p.digestChanges()
-		}
+	}
+	if opt.Digests {
+		r.MakeDigests()
 	}
 	r.Notes = append([]string{}, opt.Notes...)
 	r.Verdict = res.Verdict

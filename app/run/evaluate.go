@@ -125,6 +125,9 @@ func (r *Review) reviewUnder(b *base) result {
 		opt.Overrides, opt.Notes = ovs, notes
 		report = review.Build(inputs, opt)
 	}
+	// The check run's record of what was reviewed (`planwarden verify`
+	// reads it): every project's change-set digest, made once.
+	report.MakeDigests()
 
 	copt := comment.Options{HeadSHA: r.run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: r.checkRun.HTMLURL,
 		Now: r.x.state.Now(), ProjectRuns: comment.ProjectRuns(r.run.ID, r.run.HTMLURL, runOf)}
