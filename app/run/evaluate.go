@@ -71,7 +71,7 @@ func (r *Review) reviewUnder(b *base) result {
 	runOf := map[string]int64{}
 	for _, p := range prov.Plans {
 		inputs = append(inputs, review.Input{Name: p.Project, Environment: p.Environment,
-			Plan: col.parsed[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)]})
+			Plan: col.parsed[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)], ProviderUpgrades: b.upgrades[projectDir(cfg, p.Project)]})
 		runOf[p.Project] = p.Run.ID
 	}
 	// A finding of a project without a plan needs a project to show
