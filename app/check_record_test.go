@@ -11,14 +11,17 @@ import (
 
 // The check run the App completes carries the record `planwarden verify`
 // reads in the apply job: each project's change-set digest, the one the
-// CLI makes of the same plan, and the review's conclusion.
+// CLI makes of the same plan, and the review's conclusion; verify's
+// comparison (review.Verify) lets the same plan through a passing review,
+// and nothing through a blocking one.
 func TestTheCheckRunRecordsWhatWasReviewed(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		plan, conclusion string
+		applies          bool
 	}{
-		"a passing review":  {"bucket-lifecycle.json", "success"},
-		"a blocking review": {"aks-gpu-typo.json", "failure"},
+		"a passing review":  {"bucket-lifecycle.json", "success", true},
+		"a blocking review": {"aks-gpu-typo.json", "failure", false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -46,6 +49,10 @@ func TestTheCheckRunRecordsWhatWasReviewed(t *testing.T) {
 			want := review.Build([]review.Input{{Name: "stack", Environment: "prod", Plan: p}}, review.Options{Config: cfg, Digests: true}).Projects[0]
 			if len(rec.Projects) != 1 || rec.Projects[0].Project != "stack" || rec.Projects[0].Digest != want.ChangeSetDigest {
 				t.Errorf("record %+v, want project stack with digest %s", rec.Projects, want.ChangeSetDigest)
+			}
+			checks := review.Verify(rec.Projects, []*review.Project{want}, review.Tolerance{})
+			if len(checks) != 1 || checks[0].OK() != tc.applies || len(checks[0].Differences) != 0 {
+				t.Errorf("verify of the reviewed plan: %+v, want OK %v and no difference", checks, tc.applies)
 			}
 		})
 	}
