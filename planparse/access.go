@@ -35,7 +35,7 @@ func (c *Change) Diff() []AttrDiff {
 	}
 	var out []AttrDiff
 	if !diffMembers(c.before, c.after, &out) { // diff_members.go
-		diffWalk(nil, c.before.tree(), c.after.tree(), &out)
+		diffWalk(make([]byte, 0, 64), c.before.tree(), c.after.tree(), &out)
 	}
 	return c.sorted(out)
 }
@@ -65,11 +65,11 @@ func (c *Change) forces(path string) bool {
 	return false
 }
 
-// diffWalk appends the leaf differences under path. path is one stack
-// shared down the walk (children append to it, siblings overwrite the
-// slot): a leaf renders it at once, so nothing keeps it, and a deep value
-// costs no copy per level.
-func diffWalk(path []any, a, b any, out *[]AttrDiff) {
+// diffWalk appends the leaf differences under path, the rendered path
+// (pathString's form). path is one buffer shared down the walk (children
+// append their step to it, siblings overwrite it): a leaf copies it at
+// once, so nothing keeps it, and a step costs no allocation.
+func diffWalk(path []byte, a, b any, out *[]AttrDiff) {
 	am, aIsMap := a.(map[string]any)
 	bm, bIsMap := b.(map[string]any)
 	if aIsMap && bIsMap {
@@ -85,7 +85,7 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 			}
 		}
 		for _, k := range keys {
-			diffWalk(append(path, k), am[k], bm[k], out)
+			diffWalk(appendKey(path, k), am[k], bm[k], out)
 		}
 		return
 	}
@@ -101,19 +101,19 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 			if i < len(bl) {
 				y = bl[i]
 			}
-			diffWalk(append(path, i), x, y, out)
+			diffWalk(appendIndex(path, i), x, y, out)
 		}
 		return
 	}
 	if aIsMap && b == nil {
 		for _, k := range sortedKeys(am) {
-			diffWalk(append(path, k), am[k], nil, out)
+			diffWalk(appendKey(path, k), am[k], nil, out)
 		}
 		return
 	}
 	if bIsMap && a == nil {
 		for _, k := range sortedKeys(bm) {
-			diffWalk(append(path, k), nil, bm[k], out)
+			diffWalk(appendKey(path, k), nil, bm[k], out)
 		}
 		return
 	}
@@ -127,7 +127,7 @@ func diffWalk(path []any, a, b any, out *[]AttrDiff) {
 		return
 	}
 	*out = append(*out, AttrDiff{
-		Path: pathString(path), Before: Value{v: a}, After: Value{v: b},
+		Path: string(path), Before: Value{v: a}, After: Value{v: b},
 		Unknown: bu, Sensitive: as || bs,
 	})
 }
@@ -151,6 +151,28 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// appendKey appends the map key k to a rendered path, as pathString
+// renders it.
+func appendKey(path []byte, k string) []byte {
+	if isIdent(k) {
+		if len(path) > 0 {
+			path = append(path, '.')
+		}
+		return append(path, k...)
+	}
+	q, _ := json.Marshal(k)
+	path = append(path, '[')
+	path = append(path, q...)
+	return append(path, ']')
+}
+
+// appendIndex appends the list index i to a rendered path.
+func appendIndex(path []byte, i int) []byte {
+	path = append(path, '[')
+	path = strconv.AppendInt(path, int64(i), 10)
+	return append(path, ']')
 }
 
 // pathString renders a path with identifier keys as .name and other map

@@ -123,7 +123,7 @@ func (s *objectSide) value(key string) any {
 type memberDiff struct {
 	b, a objectSide
 	buf  []rawMember
-	path [1]any
+	path []byte
 }
 
 var memberDiffs = sync.Pool{New: func() any { return new(memberDiff) }}
@@ -138,7 +138,7 @@ func diffMembers(before, after Value, out *[]AttrDiff) bool {
 	m := memberDiffs.Get().(*memberDiff)
 	defer func() {
 		clear(m.buf)
-		*m = memberDiff{buf: m.buf[:0]}
+		*m = memberDiff{buf: m.buf[:0], path: m.path[:0]}
 		memberDiffs.Put(m)
 	}()
 	var ok bool
@@ -184,8 +184,8 @@ func (m *memberDiff) visit(key string, out *[]AttrDiff) {
 			return
 		}
 	}
-	m.path[0] = key
-	diffWalk(m.path[:], m.b.value(key), m.a.value(key), out)
+	m.path = appendKey(m.path[:0], key)
+	diffWalk(m.path, m.b.value(key), m.a.value(key), out)
 }
 
 func has(key string, ms []rawMember) bool {

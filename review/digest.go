@@ -166,7 +166,7 @@ func (d *digester) diff(diff []planparse.AttrDiff) diffDigests {
 	}
 	d.buf, d.ends = d.buf[:0], d.ends[:0]
 	for _, e := range diff {
-		d.buf = diffEntry(d.buf, e)
+		d.buf, d.val = diffEntryWith(d.buf, d.val, e)
 		d.ends = append(d.ends, len(d.buf))
 	}
 	d.h.Reset()
@@ -204,7 +204,16 @@ func under(path string, paths []string) bool {
 // as "S" (sensitive: the value never enters), "U" (known after apply) or
 // "V" and the sanitized value's canonical JSON (map keys sorted).
 func diffEntry(b []byte, e planparse.AttrDiff) []byte {
-	b = appendField(b, []byte(e.Path))
+	var scratch [64]byte
+	b, _ = diffEntryWith(b, scratch[:0], e)
+	return b
+}
+
+// diffEntryWith is diffEntry making each value's bytes in scratch (the
+// digester's, kept between entries), which it returns grown.
+func diffEntryWith(b, scratch []byte, e planparse.AttrDiff) ([]byte, []byte) {
+	b = binary.AppendUvarint(b, uint64(len(e.Path)))
+	b = append(b, e.Path...)
 	for _, v := range []planparse.Value{e.Before, e.After} {
 		switch {
 		case v.IsSensitive():
@@ -212,10 +221,11 @@ func diffEntry(b []byte, e planparse.AttrDiff) []byte {
 		case v.IsUnknown():
 			b = appendField(b, []byte("U"))
 		default:
-			b = appendField(b, appendCanonical([]byte("V"), v.Interface()))
+			scratch = appendCanonical(append(scratch[:0], 'V'), v.Interface())
+			b = appendField(b, scratch)
 		}
 	}
-	return b
+	return b, scratch
 }
 
 // appendCanonical appends plain JSON data (planparse's Interface) as JSON
@@ -276,6 +286,7 @@ func appendField(b, f []byte) []byte {
 type digester struct {
 	h    hash.Hash
 	buf  []byte
+	val  []byte
 	ends []int
 	n    [binary.MaxVarintLen64]byte
 	out  [sha256.Size]byte
