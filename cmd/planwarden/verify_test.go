@@ -323,8 +323,9 @@ func TestVerifyOnlineWithoutAMergedPullRequest(t *testing.T) {
 	}
 }
 
-// A plain JSON review leaves the digests out (they cost a decode of every
-// attribute); --digests puts them in; with another format it is refused.
+// A plain JSON review leaves the digests out (they cost a decode of the
+// attributes that differ); --digests puts them in; with another format it
+// is refused.
 func TestReviewDigestsOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	plan := planFile(t, newBucket("logs"))
