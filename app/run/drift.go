@@ -61,6 +61,9 @@ func (x *Runner) Drift(ctx context.Context, gh DriftGitHub, repo port.Repo, run 
 		return nil
 	}
 	report := review.Build(inputs, review.Options{Config: cfg})
+	// One drift review of a repository at a time in this process: two
+	// would both find no issue and both open one.
+	defer x.state.Lock(repo.String() + " drift")()
 	bot, err := gh.BotLogin(ctx)
 	if err != nil {
 		return err
