@@ -39,3 +39,24 @@ func BenchmarkBuildClustersDigests(b *testing.B) {
 	}
 	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkBuildLarge and BenchmarkBuildLargeDigests are Build over the
+// generated 20,000-change plan (plantest.Large, the CLI's
+// BenchmarkReviewJSON plan) without and with the change digests: what the
+// digests the check run always carries cost.
+func BenchmarkBuildLarge(b *testing.B) { benchmarkBuildLarge(b, false) }
+
+func BenchmarkBuildLargeDigests(b *testing.B) { benchmarkBuildLarge(b, true) }
+
+func benchmarkBuildLarge(b *testing.B, digests bool) {
+	p, err := planparse.Parse("large.json", plantest.Large(20000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := plantest.CPUTime()
+	for b.Loop() {
+		Build([]Input{{Name: "large", Plan: p}}, Options{Digests: digests})
+	}
+	b.ReportMetric(float64(plantest.CPUTime()-start)/float64(b.N), "cpu-ns/op")
+}

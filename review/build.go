@@ -56,8 +56,9 @@ type Options struct {
 	// Digests makes the keyed digests of every change and of each
 	// project's change set (digest.go): the JSON report's and the check
 	// run's record of what was reviewed, and what `planwarden verify`
-	// compares. They cost a decode of every written attribute, so a
-	// review that shows only the comment leaves them out.
+	// compares. They cost a decode of the attributes a change writes that
+	// differ (planparse's Diff): the App always makes them (MakeDigests,
+	// for its check run's record); the CLI's review when asked.
 	Digests bool
 }
 

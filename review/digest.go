@@ -138,37 +138,56 @@ func writesAttributes(a planparse.Action) bool {
 	return true
 }
 
-// computeDigests sets the change's attribute-diff digests.
-func (c *Change) computeDigests() {
+// computeDigests sets the change's attribute-diff digests, made with d
+// (one per goroutine: its HMAC is keyed once and reset per digest).
+func (c *Change) computeDigests(d *digester) {
 	if c.Source == nil || !writesAttributes(c.Source.Action) {
 		c.digests = diffDigests{}
 		return
 	}
-	c.digests = digestDiff(c.Source.Diff())
+	c.digests = d.diff(c.Source.Diff())
 }
 
 // digestDiff makes the digests of a diff (sorted by path, as Diff gives it).
 func digestDiff(diff []planparse.AttrDiff) diffDigests {
-	var d diffDigests
+	d := newDigest()
+	return d.diff(diff)
+}
+
+// diff makes the digests of a diff: every entry's canonical bytes are made
+// once, into the digester's buffer, then hashed for the digest and, when
+// some value is known only after apply, for the known digest.
+func (d *digester) diff(diff []planparse.AttrDiff) diffDigests {
+	var out diffDigests
 	for _, e := range diff {
-		if e.Unknown && !under(e.Path, d.unknown) {
-			d.unknown = append(d.unknown, e.Path)
+		if e.Unknown && !under(e.Path, out.unknown) {
+			out.unknown = append(out.unknown, e.Path)
 		}
 	}
-	all, known := newDigest(), newDigest()
-	var entry []byte
+	d.buf, d.ends = d.buf[:0], d.ends[:0]
 	for _, e := range diff {
-		entry = diffEntry(entry[:0], e)
-		all.field(entry)
-		if len(d.unknown) > 0 && !under(e.Path, d.unknown) {
-			known.field(entry)
+		d.buf, d.val = diffEntryWith(d.buf, d.val, e)
+		d.ends = append(d.ends, len(d.buf))
+	}
+	d.h.Reset()
+	start := 0
+	for _, end := range d.ends {
+		d.field(d.buf[start:end])
+		start = end
+	}
+	out.diff = d.sum()
+	if len(out.unknown) > 0 {
+		d.h.Reset()
+		start = 0
+		for i, end := range d.ends {
+			if !under(diff[i].Path, out.unknown) {
+				d.field(d.buf[start:end])
+			}
+			start = end
 		}
+		out.known = d.sum()
 	}
-	d.diff = all.sum()
-	if len(d.unknown) > 0 {
-		d.known = known.sum()
-	}
-	return d
+	return out
 }
 
 // under reports whether path is one of paths or below one of them.
@@ -185,7 +204,16 @@ func under(path string, paths []string) bool {
 // as "S" (sensitive: the value never enters), "U" (known after apply) or
 // "V" and the sanitized value's canonical JSON (map keys sorted).
 func diffEntry(b []byte, e planparse.AttrDiff) []byte {
-	b = appendField(b, []byte(e.Path))
+	var scratch [64]byte
+	b, _ = diffEntryWith(b, scratch[:0], e)
+	return b
+}
+
+// diffEntryWith is diffEntry making each value's bytes in scratch (the
+// digester's, kept between entries), which it returns grown.
+func diffEntryWith(b, scratch []byte, e planparse.AttrDiff) ([]byte, []byte) {
+	b = binary.AppendUvarint(b, uint64(len(e.Path)))
+	b = append(b, e.Path...)
 	for _, v := range []planparse.Value{e.Before, e.After} {
 		switch {
 		case v.IsSensitive():
@@ -193,10 +221,11 @@ func diffEntry(b []byte, e planparse.AttrDiff) []byte {
 		case v.IsUnknown():
 			b = appendField(b, []byte("U"))
 		default:
-			b = appendField(b, appendCanonical([]byte("V"), v.Interface()))
+			scratch = appendCanonical(append(scratch[:0], 'V'), v.Interface())
+			b = appendField(b, scratch)
 		}
 	}
-	return b
+	return b, scratch
 }
 
 // appendCanonical appends plain JSON data (planparse's Interface) as JSON
@@ -251,17 +280,30 @@ func appendField(b, f []byte) []byte {
 	return append(b, f...)
 }
 
-type digester struct{ h hash.Hash }
+// digester makes keyed digests; buf and ends are its scratch (diff), n
+// and out those of field and sum (a digester is made once per goroutine:
+// they cost no allocation per digest).
+type digester struct {
+	h    hash.Hash
+	buf  []byte
+	val  []byte
+	ends []int
+	n    [binary.MaxVarintLen64]byte
+	out  [sha256.Size]byte
+	hex  [2 * sha256.Size]byte
+}
 
-func newDigest() digester { return digester{hmac.New(sha256.New, digestKey)} }
+func newDigest() *digester { return &digester{h: hmac.New(sha256.New, digestKey)} }
 
-func (d digester) field(f []byte) {
-	var n [binary.MaxVarintLen64]byte
-	d.h.Write(n[:binary.PutUvarint(n[:], uint64(len(f)))])
+func (d *digester) field(f []byte) {
+	d.h.Write(d.n[:binary.PutUvarint(d.n[:], uint64(len(f)))])
 	d.h.Write(f)
 }
 
-func (d digester) sum() string { return hex.EncodeToString(d.h.Sum(nil))[:digestHex] }
+func (d *digester) sum() string {
+	hex.Encode(d.hex[:], d.h.Sum(d.out[:0]))
+	return string(d.hex[:digestHex])
+}
 
 // instances is a side's instance count: the expected count of its priced
 // groups summed; nil when the side is absent, has no group, or a count is
@@ -339,6 +381,17 @@ func (p *Project) ChangeSet() ChangeSet {
 		Complete: p.Complete, Digest: SetDigest(ids), Count: len(ids), Changes: ids}
 }
 
+// MakeDigests makes the digests Build makes with Options.Digests, for the
+// projects that have none: a caller that builds a report more than once
+// (the App, with the overrides) makes them once, on the report it keeps.
+func (r *Report) MakeDigests() {
+	for _, p := range r.Projects {
+		if p.ChangeSetDigest == "" {
+			p.digestChanges(par.Policy{})
+		}
+	}
+}
+
 // digestChanges computes every change's digests and the project's
 // change-set digest, a large project's on two goroutines (pol).
 func (p *Project) digestChanges(pol par.Policy) {
@@ -347,9 +400,9 @@ func (p *Project) digestChanges(pol par.Policy) {
 		parts = 2
 	}
 	par.Each(parts, func(k int) {
-		n := len(p.Changes)
+		n, d := len(p.Changes), newDigest()
 		for _, c := range p.Changes[k*n/parts : (k+1)*n/parts] {
-			c.computeDigests()
+			c.computeDigests(d)
 		}
 	})
 	p.ChangeSetDigest, p.DigestScheme = p.ChangeSet().Digest, DigestScheme

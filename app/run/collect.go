@@ -33,6 +33,7 @@ type base struct {
 	used     []trust.Used
 	people   trust.People
 	adders   map[string]record.LabelMark
+	upgrades map[string][]review.ProviderUpgrade // by project directory (upgrades.go)
 	plans    collected
 	// out, when set, is the base's outcome decided while collecting: no
 	// run its config trusts; fin a final error of its own (a bad config, a

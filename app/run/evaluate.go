@@ -71,7 +71,7 @@ func (r *Review) reviewUnder(b *base) result {
 	runOf := map[string]int64{}
 	for _, p := range prov.Plans {
 		inputs = append(inputs, review.Input{Name: p.Project, Environment: p.Environment,
-			Plan: col.parsed[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)]})
+			Plan: col.parsed[fmt.Sprintf("%d/%s/%s", p.Run.ID, p.Artifact, p.File)], ProviderUpgrades: b.upgrades[projectDir(cfg, p.Project)]})
 		runOf[p.Project] = p.Run.ID
 	}
 	// A finding of a project without a plan needs a project to show
@@ -125,6 +125,9 @@ func (r *Review) reviewUnder(b *base) result {
 		opt.Overrides, opt.Notes = ovs, notes
 		report = review.Build(inputs, opt)
 	}
+	// The check run's record of what was reviewed (`planwarden verify`
+	// reads it): every project's change-set digest, made once.
+	report.MakeDigests()
 
 	copt := comment.Options{HeadSHA: r.run.HeadSHA, PlanTime: col.planTime, Marker: true, DetailsURL: r.checkRun.HTMLURL,
 		Now: r.x.state.Now(), ProjectRuns: comment.ProjectRuns(r.run.ID, r.run.HTMLURL, runOf), NoConfig: cfg.File() == ""}

@@ -43,6 +43,9 @@ func (r *Review) baseFacts(ctx context.Context, b *base) error {
 	if b.files, b.complete, err = r.gh.ListPRFiles(ctx, r.repo, b.pr.Number); err != nil {
 		return fmt.Errorf("list the files of #%d: %w", b.pr.Number, err)
 	}
+	if b.upgrades, err = providerUpgrades(ctx, r.gh, r.repo, b.pr.BaseRef, r.run.HeadSHA, b.files, b.planDirs()); err != nil {
+		return fmt.Errorf("read the provider versions of #%d: %w", b.pr.Number, err) // upgrades.go
+	}
 	if b.used, err = planWorkflowUses(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
 		return fmt.Errorf("read the plan workflows from %s: %w", b.pr.BaseRef, err)
 	}

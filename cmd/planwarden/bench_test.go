@@ -18,6 +18,12 @@ func BenchmarkReviewJSON(b *testing.B) {
 	benchmarkReview(b, plantest.Large, "json")
 }
 
+// BenchmarkReviewJSONDigests is BenchmarkReviewJSON with --digests (the
+// keyed digests verify compares, which the App's check run always carries).
+func BenchmarkReviewJSONDigests(b *testing.B) {
+	benchmarkReview(b, plantest.Large, "json", "--digests")
+}
+
 // BenchmarkReviewMarkdown is the same plan rendered as the PR comment.
 func BenchmarkReviewMarkdown(b *testing.B) {
 	benchmarkReview(b, plantest.Large, "markdown")
@@ -35,7 +41,7 @@ func BenchmarkReviewMarkdownClusters(b *testing.B) {
 	benchmarkReview(b, plantest.Clusters, "markdown")
 }
 
-func benchmarkReview(b *testing.B, gen func(int) []byte, format string) {
+func benchmarkReview(b *testing.B, gen func(int) []byte, format string, flags ...string) {
 	data := gen(20000)
 	path := filepath.Join(b.TempDir(), "large.json")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -44,7 +50,8 @@ func benchmarkReview(b *testing.B, gen func(int) []byte, format string) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if code := run([]string{"review", "--format", format, path}, strings.NewReader(""), io.Discard, io.Discard); code == exitUsage {
+		args := append(append([]string{"review", "--format", format}, flags...), path)
+		if code := run(args, strings.NewReader(""), io.Discard, io.Discard); code == exitUsage {
 			b.Fatalf("exit %d", code)
 		}
 	}

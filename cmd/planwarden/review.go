@@ -54,8 +54,8 @@ instead of standard output.
 
 --digests adds to the JSON report the keyed digests of every change and of
 each project's change set, which planwarden verify --reviewed compares (they
-cost a decode of every attribute the apply writes: a large plan's review takes
-about twice as long).
+cost a decode of the attributes a change's two sides differ in: about 0.17 s
+of CPU on a 20,000-change plan).
 
 --lockfile-base FILE is the base branch's .terraform.lock.hcl: the providers
 the change moves (against --lockfile FILE, else the .terraform.lock.hcl

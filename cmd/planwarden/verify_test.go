@@ -269,9 +269,13 @@ func TestVerifyOnlineReadsThePullRequestsCheckRun(t *testing.T) {
 		want    int
 		says    string
 	}{
-		"the reviewed plan": {&githubtest.CheckRun{Conclusion: passed.Conclusion, Text: passed.Text}, planFile(t, newBucket("logs"), scaleGPU(2, 6, a100)), exitOK,
+		"the reviewed plan": {&githubtest.CheckRun{Conclusion: passed.Conclusion, Text: passed.Text}, planFile(t, scaleGPU(2, 6, a100), newBucket("logs")), exitOK,
 			"every change is the reviewed one"},
-		"another plan": {&githubtest.CheckRun{Conclusion: passed.Conclusion, Text: passed.Text}, planFile(t, scaleGPU(2, 6, "Standard_ND96asr_v4"), newBucket("logs")), exitFail,
+		"the reviewed plan, reordered": {&githubtest.CheckRun{Conclusion: passed.Conclusion, Text: passed.Text}, planFile(t, newBucket("logs"), scaleGPU(2, 6, a100)), exitOK,
+			"every change is the reviewed one"},
+		"one extra change": {&githubtest.CheckRun{Conclusion: passed.Conclusion, Text: passed.Text}, planFile(t, scaleGPU(2, 6, a100), newBucket("logs"), newBucket("extra")), exitFail,
+			"not reviewed: the plan has it"},
+		"one changed SKU": {&githubtest.CheckRun{Conclusion: passed.Conclusion, Text: passed.Text}, planFile(t, scaleGPU(2, 6, "Standard_ND96asr_v4"), newBucket("logs")), exitFail,
 			"SKU"},
 		"a failed check": {&githubtest.CheckRun{Conclusion: "failure", Text: passed.Text}, reviewed, exitFail,
 			"check run concluded failure"},
@@ -320,8 +324,9 @@ func TestVerifyOnlineWithoutAMergedPullRequest(t *testing.T) {
 	}
 }
 
-// A plain JSON review leaves the digests out (they cost a decode of every
-// attribute); --digests puts them in; with another format it is refused.
+// A plain JSON review leaves the digests out (they cost a decode of the
+// attributes that differ); --digests puts them in; with another format it
+// is refused.
 func TestReviewDigestsOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	plan := planFile(t, newBucket("logs"))
