@@ -11,6 +11,7 @@ import (
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/record"
+	"github.com/planwarden/planwarden/review"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
 )
