@@ -19,8 +19,11 @@ Writes PLAN.json (terraform show -json output, or an ARM what-if result;
 - reads standard input) to
 standard output with every value a sensitivity mark covers, and every
 value, map key and for_each key that looks like a secret, replaced by
-"(sensitive) " and a digest. Structure, marks and unknowns are kept, so
-planwarden reviews the redacted plan as it reviews the original. Upload the
+"(sensitive) " and a digest, and every other text the review would not
+show (scripts, commands, connection strings, messages) by
+"(redacted text, N lines, ...)": what the review says of it and no more.
+Structure, marks and unknowns are kept, so planwarden reviews the redacted
+plan as it reviews the original. Upload the
 redacted plan as the CI artifact: terraform writes sensitive values into
 the JSON in clear text, and anyone who can read the repository can
 download an artifact.

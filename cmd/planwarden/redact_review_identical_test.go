@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/planparse"
+)
+
+// examplePlans are the bundled example plans of every input format.
+func examplePlans(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, g := range []string{"../../examples/plans/*.json", "../../examples/*/*.json", "../../examples/*/*/*/*.json"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("found only %d example plans: %v", len(files), files)
+	}
+	return files
+}
+
+// TestRedactedPlanReviewsAsTheOriginal: the JSON report (with the change
+// digests `planwarden verify` compares) of `planwarden review` on the
+// output of `planwarden redact` is the JSON report of the plan itself,
+// byte for byte but the file name, for every bundled example and every
+// corpus plan: redact hides only what the review does not show, and keeps
+// every fact the review derives. A plan review refuses, redact refuses
+// with the same error.
+func TestRedactedPlanReviewsAsTheOriginal(t *testing.T) {
+	t.Parallel()
+	files := examplePlans(t)
+	corpus, _ := filepath.Glob(filepath.Join(corpusPlans, "*", "*.json"))
+	if len(corpus) == 0 {
+		t.Logf("plan corpus not found at %s (it lives beside the repo in ../shared): only the %d examples are redacted", corpusPlans, len(files))
+	}
+	files = append(files, corpus...)
+	dir := t.TempDir()
+	compared, refused := 0, 0
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		red, rerr := planparse.Redact(f, data)
+		if rerr != nil {
+			if _, perr := planparse.Parse(f, data); perr == nil || perr.Error() != rerr.Error() {
+				t.Errorf("%s: redact refused a plan review reads, or said something else: %v / %v", f, rerr, perr)
+			}
+			refused++
+			continue
+		}
+		redPath := filepath.Join(dir, strconv.Itoa(i), filepath.Base(f))
+		if err := os.MkdirAll(filepath.Dir(redPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(redPath, red, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, orig, stderr := runCLI(t, "", "review", "--format", "json", "--digests", "--project", "p", f)
+		code2, redacted, stderr2 := runCLI(t, "", "review", "--format", "json", "--digests", "--project", "p", redPath)
+		if code != code2 || stderr != strings.ReplaceAll(stderr2, redPath, f) {
+			t.Errorf("%s: review exits %d (%q), of the redacted plan %d (%q)", f, code, stderr, code2, stderr2)
+		}
+		if d := cmp.Diff(orig, strings.ReplaceAll(redacted, redPath, f)); d != "" {
+			t.Errorf("%s: the JSON report of the redacted plan differs (-original +redacted):\n%s", f, d)
+		}
+		compared++
+	}
+	t.Logf("%d plans redacted and reviewed alike, %d refused by both", compared, refused)
+	if len(corpus) > 0 && compared < 400 {
+		t.Errorf("only %d plans were redacted and compared", compared)
+	}
+}
