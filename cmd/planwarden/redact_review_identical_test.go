@@ -9,8 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/planwarden/planwarden/planparse"
-)
+	)
 
 // examplePlans are the bundled example plans of every input format.
 func examplePlans(t *testing.T) []string {
@@ -40,31 +39,45 @@ func TestRedactedPlanReviewsAsTheOriginal(t *testing.T) {
 	if len(corpus) == 0 {
 		t.Logf("plan corpus not found at %s (it lives beside the repo in ../shared): only the %d examples are redacted", corpusPlans, len(files))
 	}
-	files = append(files, corpus...)
 	dir := t.TempDir()
-	compared, refused := 0, 0
-	for i, f := range files {
-		data, err := os.ReadFile(f)
+	// documents one after another, as terragrunt run --all -- show -json
+	// prints them without its log
+	var multi []byte
+	for _, f := range files[:2] {
+		d, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		red, rerr := planparse.Redact(f, data)
-		if rerr != nil {
-			if _, perr := planparse.Parse(f, data); perr == nil || perr.Error() != rerr.Error() {
-				t.Errorf("%s: redact refused a plan review reads, or said something else: %v / %v", f, rerr, perr)
+		multi = append(append(multi, d...), '\n')
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "units"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "units", "run-all.json"), multi, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(append(files, filepath.Join(dir, "units", "run-all.json")), corpus...)
+	compared, refused := 0, 0
+	for i, f := range files {
+		code, red, stderr := runCLI(t, "", "redact", f)
+		if code != exitOK {
+			rcode, _, rstderr := runCLI(t, "", "review", "--format", "json", f)
+			msg := strings.TrimPrefix(strings.TrimSpace(stderr), "planwarden redact: ")
+			if rcode != exitUsage || !strings.Contains(rstderr, msg) {
+				t.Errorf("%s: redact refused a plan review reads, or said something else: %s / %s", f, stderr, rstderr)
 			}
 			refused++
 			continue
 		}
-		redPath := filepath.Join(dir, strconv.Itoa(i), filepath.Base(f))
+		redPath := filepath.Join(dir, strconv.Itoa(i), filepath.Base(filepath.Dir(f)), filepath.Base(f)) // the project is named after them
 		if err := os.MkdirAll(filepath.Dir(redPath), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(redPath, red, 0o644); err != nil {
+		if err := os.WriteFile(redPath, []byte(red), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, orig, stderr := runCLI(t, "", "review", "--format", "json", "--digests", "--project", "p", f)
-		code2, redacted, stderr2 := runCLI(t, "", "review", "--format", "json", "--digests", "--project", "p", redPath)
+		code, orig, stderr := runCLI(t, "", "review", "--format", "json", "--digests", f)
+		code2, redacted, stderr2 := runCLI(t, "", "review", "--format", "json", "--digests", redPath)
 		if code != code2 || stderr != strings.ReplaceAll(stderr2, redPath, f) {
 			t.Errorf("%s: review exits %d (%q), of the redacted plan %d (%q)", f, code, stderr, code2, stderr2)
 		}
