@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	)
+)
 
 // examplePlans are the bundled example plans of every input format.
 func examplePlans(t *testing.T) []string {
