@@ -13,7 +13,7 @@ import (
 func canaryText(id string) string { return "log in as ops with Zq7!k#" + id + " then run the job" }
 
 // canaryWord is what must not survive of canaryText(id).
-func canaryWord(id string) string { return "Zq7!k#" + id }
+func canaryWord(id string) string { return "Zq7!k#" + id + " then" }
 
 // canaryPlan is a Terraform plan with a canary in every section.
 func canaryPlan() map[string]any {
@@ -87,6 +87,13 @@ func TestRedactHidesTextInEverySection(t *testing.T) {
 	}{
 		"terraform plan": {canaryPlan(), []string{"change", "drift", "output", "variable", "prior", "planned", "plannedoutput",
 			"default", "constant", "outputconstant", "check", "generated"}},
+		"Helm values (YAML in a string)": {map[string]any{"format_version": "1.2", "terraform_version": "1.14.0",
+			"resource_changes": []any{map[string]any{"address": "helm_release.vllm", "mode": "managed", "type": "helm_release", "name": "vllm",
+				"provider_name": "registry.terraform.io/hashicorp/helm",
+				"change": map[string]any{"actions": []any{"create"}, "before": nil, "after": map[string]any{"name": "vllm",
+					"values": []any{"# " + c("helmcomment") + "\nreplicaCount: 2\nresources:\n  limits:\n    nvidia.com/gpu: 8\nargs: \"" + c("helm") + "\"\n"}},
+					"after_unknown": map[string]any{}, "before_sensitive": false, "after_sensitive": map[string]any{}}}}},
+			[]string{"helm", "helmcomment"}},
 		"action invocation": {plantIn(t, actionsFixture, func(doc map[string]any) {
 			a := doc["action_invocations"].([]any)[0].(map[string]any)
 			a["config_values"].(map[string]any)["qualifier"] = c("action")

@@ -69,6 +69,14 @@ type textPlaceholder struct {
 // parseTextPlaceholder reads a placeholder; anything else, and a
 // placeholder that holds anything but hex digits, is no placeholder.
 func parseTextPlaceholder(s string) (textPlaceholder, bool) {
+	if strings.HasPrefix(s, yamlPrefix) {
+		head := s[len("# "):]
+		// A YAML text's placeholder: its first line, then the YAML.
+		if nl := strings.IndexByte(head, '\n'); nl >= 0 {
+			return parseTextPlaceholder(head[:nl])
+		}
+		return textPlaceholder{}, false
+	}
 	rest, ok := strings.CutPrefix(s, textPrefix)
 	if !ok || !strings.HasSuffix(rest, ")") {
 		return textPlaceholder{}, false
@@ -104,7 +112,7 @@ func parseTextPlaceholder(s string) (textPlaceholder, bool) {
 
 // isTextPlaceholder reports whether s is a text placeholder.
 func isTextPlaceholder(s string) bool {
-	if !strings.HasPrefix(s, textPrefix) {
+	if !strings.HasPrefix(s, textPrefix) && !strings.HasPrefix(s, yamlPrefix) {
 		return false
 	}
 	_, ok := parseTextPlaceholder(s)
@@ -190,6 +198,11 @@ func (z sanitizer) shownOnlyChanged(steps []string, x any, depth int) (any, bool
 		}
 		if !textPlace(steps) && shownString(t) {
 			return t, false
+		}
+		if !textPlace(steps) {
+			if y, ok := z.yamlText(steps, t); ok {
+				return y, true
+			}
 		}
 		return z.textPlaceholder(t), true
 	case map[string]any:

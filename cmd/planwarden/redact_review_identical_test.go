@@ -55,7 +55,11 @@ func TestRedactedPlanReviewsAsTheOriginal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "units", "run-all.json"), multi, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files = append(append(files, filepath.Join(dir, "units", "run-all.json")), corpus...)
+	// a Helm release whose values (YAML in a string) hold its GPU limits
+	if err := os.WriteFile(filepath.Join(dir, "units", "helm.json"), []byte(helmGPUPlan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(append(files, filepath.Join(dir, "units", "run-all.json"), filepath.Join(dir, "units", "helm.json")), corpus...)
 	compared, refused := 0, 0
 	for i, f := range files {
 		code, red, stderr := runCLI(t, "", "redact", f)
@@ -90,3 +94,10 @@ func TestRedactedPlanReviewsAsTheOriginal(t *testing.T) {
 		t.Errorf("only %d plans were redacted and compared", compared)
 	}
 }
+
+// helmGPUPlan creates a Helm release whose GPU limits and replicas are in
+// its values, a YAML text with a secret-bearing argument beside them.
+const helmGPUPlan = `{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[{"address":"helm_release.vllm","mode":"managed",
+"type":"helm_release","name":"vllm","provider_name":"registry.terraform.io/hashicorp/helm","change":{"actions":["create"],"before":null,
+"after":{"name":"vllm","chart":"vllm","namespace":"ml","values":["replicaCount: 3 # three\nimage:\n  repository: vllm/vllm-openai\n  tag: v0.6.0\nresources:\n  limits:\n    nvidia.com/gpu: 4\nextraArgs: \"--api-key Zq7!helm\"\n"]},
+"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`
