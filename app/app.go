@@ -104,6 +104,7 @@ func New(cfg Config) (*App, error) {
 		return a.run.Again(ctx, gh, repo, pr, runID)
 	}})
 	a.run = run.New(run.Config{State: state, Limits: cfg.Limits, MemoryBudget: cfg.MemoryBudget, Observe: cfg.ObserveReview,
+		DigestSecret: cfg.Secrets.WebhookSecret,
 		Reviewed: func(ctx context.Context, gh run.GitHub, repo port.Repo, pr int) {
 			a.commands.AfterReview(ctx, gh, repo, pr)
 		}})

@@ -98,7 +98,7 @@ func readActions(name string, invocations, deferred []byte, secrets secretSet) (
 	for i := range ws {
 		a, err := newAction(&ws[i], secrets)
 		if err != nil {
-			return nil, nil, actionError(name, fmt.Sprintf("action_invocations[%d] (%s)", i, ws[i].Address), err)
+			return nil, nil, actionError(name, fmt.Sprintf("action_invocations[%d] (%s)", i, shownAddress(secrets, ws[i].Address)), err)
 		}
 		out = append(out, a)
 	}
@@ -106,7 +106,7 @@ func readActions(name string, invocations, deferred []byte, secrets secretSet) (
 	for i := range wd {
 		a, err := newAction(&wd[i].ActionInvocation, secrets)
 		if err != nil {
-			return nil, nil, actionError(name, fmt.Sprintf("deferred_action_invocations[%d] (%s)", i, wd[i].ActionInvocation.Address), err)
+			return nil, nil, actionError(name, fmt.Sprintf("deferred_action_invocations[%d] (%s)", i, shownAddress(secrets, wd[i].ActionInvocation.Address)), err)
 		}
 		outD = append(outD, &DeferredActionInvocation{Reason: deferredReason(wd[i].Reason), Action: a})
 	}

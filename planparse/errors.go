@@ -3,6 +3,7 @@ package planparse
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The kinds of bad input Parse reports. Test with errors.Is.
@@ -45,3 +46,30 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Kind }
 
 const showHint = "produce it with `terraform plan -out=tfplan && terraform show -json tfplan > plan.json`"
+
+// Errors quote no plan text but through the allow-list (shown.go): a
+// value in an error is shown as ShownName shows it, an address with its
+// instance keys as the comment shows them, and with anything else about
+// it summarized.
+
+// shownAddress is an address as an error may quote it: its instance keys
+// hidden as the comment hides them, and the whole summarized when what
+// is left is not an address's form (a malformed plan's text).
+func shownAddress(secrets secretSet, addr string) string {
+	a := sanitizer{secrets: secrets}.redactAddress(addr)
+	bare := mapAddressKeys(a, func(string) (string, bool) { return "k", true })
+	bare = strings.NewReplacer(`["k"]`, "", "[", "", "]", "").Replace(bare)
+	if strings.ContainsAny(bare, " \t\"") || !shownString(bare) {
+		return ShownName(addr)
+	}
+	return a
+}
+
+// shownList is a list of plan strings as an error may quote it.
+func shownList(xs []string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = ShownName(x)
+	}
+	return "[" + strings.Join(out, " ") + "]"
+}

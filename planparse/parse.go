@@ -135,7 +135,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	}
 	// terraform-json's own format_version check.
 	if err := (&tfjson.Plan{FormatVersion: *w.FormatVersion}).Validate(); err != nil {
-		return nil, &Error{File: name, Kind: ErrUnsupportedVersion, Detail: err.Error(),
+		return nil, &Error{File: name, Kind: ErrUnsupportedVersion, Detail: "format_version " + ShownName(*w.FormatVersion) + " is not a plan format planwarden reads",
 			Hint: "planwarden reads plan format 0.1 to 1.x; upgrade planwarden or produce the plan with a Terraform/OpenTofu release it supports"}
 	}
 	if w.ResourceChanges.Len() == 0 && len(w.Values) > 0 && len(w.PlannedValues) == 0 {
@@ -174,14 +174,17 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	// A big plan's changes are made on two goroutines (readsplit.go).
 	p.Changes = make([]*Change, w.ResourceChanges.Len())
 	if e := newChanges(&w.ResourceChanges, z, p.Changes, len(data) >= splitAt && runtime.GOMAXPROCS(0) > 1); e != nil {
-		return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, sanitizer{secrets: secrets}.redactAddress(e.address), e.err),
+		line, col := lineCol(data, int64(e.at))
+		return nil, &Error{File: name, Kind: ErrNotPlan, Line: line, Column: col, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, shownAddress(secrets, e.address), e.err),
 			Hint: "the file looks hand-edited or truncated; " + showHint}
 	}
 	i := 0
-	for rec, c := range w.ResourceDrift.All() {
-		c, err := newChange(rec, z, c)
+	for rec, read := range w.ResourceDrift.All() {
+		address := read.Address
+		c, err := newChange(rec, z, read)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("resource_drift[%d]: %v", i, err), Hint: showHint}
+			line, col := lineCol(data, int64(rec.at))
+			return nil, &Error{File: name, Kind: ErrNotPlan, Line: line, Column: col, Detail: fmt.Sprintf("resource_drift[%d] (%s): %v", i, shownAddress(secrets, address), err), Hint: showHint}
 		}
 		p.Drift = append(p.Drift, c)
 		i++
@@ -209,7 +212,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 			n = z.keyText(n)
 		}
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("output_changes.%s: %v", n, err), Hint: showHint}
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("output_changes.%s: %v", ShownName(n), err), Hint: showHint}
 		}
 		o.Name = n
 		p.Outputs = append(p.Outputs, o)
@@ -384,7 +387,7 @@ func action(a tfjson.Actions) (Action, ReplaceOrder, error) {
 	case len(a) == 0:
 		return ActionNoop, "", nil
 	}
-	return "", "", fmt.Errorf("unknown actions %v", a)
+	return "", "", fmt.Errorf("field actions: %s is not a list of Terraform's actions (create, read, update, delete, no-op, forget)", shownActions(a))
 }
 
 var reasons = map[string]string{
@@ -578,4 +581,13 @@ func sensitiveOutputs(outputs []byte) map[string]json.RawMessage {
 // sensitivity flags.
 func marksSensitive(raw []byte) bool {
 	return bytes.Contains(raw, []byte(`"sensitive":true`)) || bytes.Contains(raw, []byte(`"sensitive": true`))
+}
+
+// shownActions are a change's actions as an error may quote them.
+func shownActions(a tfjson.Actions) string {
+	xs := make([]string, len(a))
+	for i, x := range a {
+		xs[i] = string(x)
+	}
+	return shownList(xs)
 }

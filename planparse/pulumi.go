@@ -102,7 +102,7 @@ func parsePulumiURN(urn string) (pulumiURN, error) {
 	rest, ok := strings.CutPrefix(urn, "urn:pulumi:")
 	parts := strings.SplitN(rest, "::", 4)
 	if !ok || len(parts) != 4 || parts[2] == "" {
-		return pulumiURN{}, fmt.Errorf("%q is not a Pulumi URN (urn:pulumi:stack::project::type::name)", urn)
+		return pulumiURN{}, fmt.Errorf("%s is not a Pulumi URN (urn:pulumi:stack::project::type::name)", ShownName(urn))
 	}
 	qualified := parts[2]
 	if i := strings.LastIndexByte(qualified, '$'); i >= 0 {
@@ -185,7 +185,7 @@ func parsePulumi(name string, doc *wirePulumi, secrets secretSet) (*Plan, error)
 		s := &doc.Steps[i]
 		if !slices.Contains(pulumiOps, s.Op) {
 			return nil, &Error{File: name, Kind: ErrNotPlan,
-				Detail: redactKnown(fmt.Sprintf("steps[%d] (%s): unknown op %q (Pulumi's are %s)", i, s.URN, s.Op, strings.Join(pulumiOps, ", ")), secrets),
+				Detail: redactKnown(fmt.Sprintf("steps[%d] (%s): unknown op %q (Pulumi's are %s)", i, ShownName(s.URN), ShownName(s.Op), strings.Join(pulumiOps, ", ")), secrets),
 				Hint:   "the file looks hand-edited or truncated; " + pulumiHint}
 		}
 		if _, err := parsePulumiURN(s.URN); err != nil {
@@ -205,7 +205,7 @@ func parsePulumi(name string, doc *wirePulumi, secrets secretSet) (*Plan, error)
 	for _, g := range groups {
 		c, err := r.change(g)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("step %s: %v", g.urn, err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("step %s: %v", ShownName(g.urn), err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + pulumiHint}
 		}
 		if c != nil {

@@ -183,6 +183,9 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 // hold until newChange: its change's actions and values.
 type wireResource struct {
 	Change wireChange
+	// at is the offset of the resource change's object in the plan (0
+	// when not known), for an error's line and column.
+	at int
 	// generated is whether the change's generated_config is not empty.
 	generated bool
 }
@@ -239,7 +242,7 @@ func (w *wireRecord) unpack(data []byte, odd []tfjson.Actions) wireResource {
 			raws[k] = data[i : i+int(s.n) : i+int(s.n)]
 		}
 	}
-	r := wireResource{generated: w.generated}
+	r := wireResource{generated: w.generated, at: w.at}
 	r.Change = wireChange{Before: raws[0], After: raws[1], AfterUnknown: raws[2], BeforeSensitive: raws[3], AfterSensitive: raws[4]}
 	switch k := int(w.actions); {
 	case k > len(commonActions):

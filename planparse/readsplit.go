@@ -216,6 +216,7 @@ func stringStart(data []byte, e int) int {
 // changeError is the first change newChanges could not make.
 type changeError struct {
 	i       int    // its index
+	at      int    // its offset in the plan
 	address string // its address, as the plan has it
 	err     error
 }
@@ -255,7 +256,7 @@ func newChanges(records *wireList, z *sanitizer, out []*Change, both bool) *chan
 				if err != nil {
 					mu.Lock()
 					if i := starts[k] + j; first == nil || i < first.i {
-						first = &changeError{i, slab[j].Address, err}
+						first = &changeError{i, r.at, slab[j].Address, err}
 					}
 					mu.Unlock()
 					break

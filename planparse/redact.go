@@ -12,10 +12,16 @@ import (
 // finds, replaced by a placeholder: "(sensitive) " and eight hex digits of
 // an HMAC under a key drawn for this call, so equal secrets keep equal
 // placeholders (a diff still shows that a secret changed) and no
-// placeholder can be checked against a guess. Structure, sensitivity marks
-// and unknown markers are kept, so planwarden's review of the redacted plan
-// is the review of the original, hidden values aside; check messages and
-// import ids lose their secret substrings. `terraform show -json` writes
+// placeholder can be checked against a guess. Every other string the
+// comment would not show (shown.go) becomes a text placeholder
+// (redact_text.go), a JSON document in a string its structure with each
+// leaf judged alike, and check messages, ARM errors and diagnostics read
+// as ShownProse shows them, in every section: changes, drift, outputs,
+// checks, variables, configuration, prior_state, planned_values, action
+// invocations, what-if results and Pulumi previews. Structure,
+// sensitivity marks and unknown markers are kept, so planwarden's review
+// of the redacted plan, change digests included, is the review of the
+// original. `terraform show -json` writes
 // sensitive values in clear text; this is the file to upload as a CI
 // artifact instead.
 //
@@ -61,7 +67,7 @@ func (r redactor) plan(doc map[string]any) {
 		r.resourceChange(obj(obj(d)["resource_change"]))
 		if m := obj(d); m != nil {
 			if s, ok := m["reason"].(string); ok {
-				m["reason"] = redactText(s, r.z.secrets)
+				m["reason"] = ShownProse(redactText(s, r.z.secrets))
 			}
 		}
 	}
@@ -113,10 +119,24 @@ func (r redactor) path(p any) {
 	}
 }
 
-// value hides what mark covers and what the detector finds in v; the mark
-// tree (and the unknown tree) get the same renamed keys as v.
-func (r redactor) value(v, mark any) any {
-	return r.z.sanitize(v, mark, nil, "")
+// value hides what mark covers and what the detector finds in v, and then
+// every text the comment would not show (shownOnly), v sitting at the
+// given path steps; the mark tree (and the unknown tree) get the same
+// renamed keys as v.
+func (r redactor) value(v, mark any, steps ...string) any {
+	return r.z.shownOnly(steps, r.z.sanitize(v, mark, nil, ""), 0)
+}
+
+// named is value for a value the detector judges under its name.
+func (r redactor) named(v any, name string) any {
+	return r.z.shownOnly([]string{name}, r.z.sanitize(v, nil, nil, name), 0)
+}
+
+// prose is a message as the review shows it (ShownProse).
+func (r redactor) prose(m map[string]any, field string) {
+	if s, ok := m[field].(string); ok {
+		m[field] = ShownProse(redactText(s, r.z.secrets))
+	}
 }
 
 // marks renames the secret keys of a sensitivity or unknown tree.
@@ -144,7 +164,7 @@ func (r redactor) resourceChange(rc map[string]any) {
 	r.index(rc)
 	for _, k := range []string{"deposed", "action_reason"} {
 		if t, ok := rc[k].(string); ok {
-			rc[k] = redactText(t, r.z.secrets)
+			rc[k] = ShownName(redactText(t, r.z.secrets))
 		}
 	}
 	c := obj(rc["change"])
@@ -161,11 +181,11 @@ func (r redactor) resourceChange(rc map[string]any) {
 	}
 	if imp := obj(c["importing"]); imp != nil {
 		if id, ok := imp["id"].(string); ok {
-			imp["id"] = redactText(id, r.z.secrets)
+			imp["id"] = ShownName(redactText(id, r.z.secrets))
 		}
 	}
 	if g, ok := c["generated_config"].(string); ok {
-		c["generated_config"] = redactText(g, r.z.secrets)
+		c["generated_config"] = r.z.shownOnly(nil, redactText(g, r.z.secrets), 0)
 	}
 }
 
@@ -174,8 +194,8 @@ func (r redactor) outputChange(name string, oc map[string]any) {
 	if oc == nil {
 		return
 	}
-	oc["before"] = r.value(oc["before"], oc["before_sensitive"])
-	oc["after"] = r.value(oc["after"], oc["after_sensitive"])
+	oc["before"] = r.value(oc["before"], oc["before_sensitive"], name)
+	oc["after"] = r.value(oc["after"], oc["after_sensitive"], name)
 	if IsSecretName(name) {
 		if hiddenByName(oc["before"]) {
 			oc["before"] = r.z.hide(oc["before"])
@@ -205,7 +225,7 @@ func (r redactor) stateValues(v map[string]any) {
 			}
 			continue
 		}
-		m["value"] = r.value(m["value"], nil)
+		m["value"] = r.value(m["value"], nil, name)
 	}
 	r.z.renameKeys(obj(v["outputs"]))
 	r.module(obj(v["root_module"]))
@@ -243,7 +263,7 @@ func (r redactor) variables(vars, decl map[string]any) {
 			m["value"] = r.z.hide(m["value"])
 			continue
 		}
-		m["value"] = r.z.sanitize(m["value"], nil, nil, name)
+		m["value"] = r.named(m["value"], name)
 	}
 }
 
@@ -258,13 +278,13 @@ func (r redactor) configuration(x any, name string) {
 			r.z.renameKeys(t)
 		}
 		if cv, ok := t["constant_value"]; ok && name != "" {
-			t["constant_value"] = r.z.constant(name, cv)
+			t["constant_value"] = r.z.shownOnly([]string{name}, r.z.constant(name, cv), 0)
 		}
 		if d, ok := t["default"]; ok && d != nil {
 			if b, _ := t["sensitive"].(bool); b {
 				t["default"] = r.z.hide(d)
 			} else {
-				t["default"] = r.z.sanitize(d, nil, nil, name)
+				t["default"] = r.named(d, name)
 			}
 		}
 		for k, e := range t {
@@ -293,10 +313,7 @@ func (r redactor) check(c map[string]any) {
 			}
 		}
 		for _, pr := range list(im["problems"]) {
-			pm := obj(pr)
-			if msg, ok := pm["message"].(string); ok {
-				pm["message"] = redactText(msg, r.z.secrets)
-			}
+			r.prose(obj(pr), "message")
 		}
 	}
 }

@@ -33,9 +33,7 @@ func (r redactor) armError(e map[string]any) {
 	if e == nil {
 		return
 	}
-	if m, ok := e["message"].(string); ok {
-		e["message"] = redactText(m, r.z.secrets)
-	}
+	r.prose(e, "message")
 	for _, d := range list(e["details"]) {
 		r.armError(obj(d))
 	}
@@ -66,7 +64,7 @@ func (r redactor) armChange(c map[string]any) {
 	for _, side := range []string{"before", "after"} {
 		if c[side] != nil {
 			sens, _ := armMasks(c[side], "", false)
-			c[side] = r.value(c[side], sens)
+			c[side] = r.value(armExpressions(c[side]), sens)
 		}
 	}
 	for _, d := range list(c["delta"]) {
@@ -92,7 +90,7 @@ func (r redactor) armDelta(d map[string]any, parent string) {
 			continue
 		}
 		sens, _ := armMasks(d[side], leaf, false)
-		d[side] = r.z.sanitize(d[side], sens, nil, leaf)
+		d[side] = r.z.shownOnly(pathSteps(full), r.z.sanitize(armExpressions(d[side]), sens, nil, leaf), 0)
 	}
 	for _, ch := range list(d["children"]) {
 		r.armDelta(obj(ch), full)

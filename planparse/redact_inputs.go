@@ -23,7 +23,7 @@ func (r redactor) inputs(doc map[string]any) {
 			}
 			for _, k := range []string{"inputs", "outputs"} {
 				if state[k] != nil {
-					state[k] = r.pulumiValue(state[k], "")
+					state[k] = r.z.shownOnly(nil, r.pulumiValue(state[k], ""), 0)
 				}
 			}
 			for _, k := range []string{"urn", "parent", "importID", "id"} {
@@ -36,13 +36,11 @@ func (r redactor) inputs(doc map[string]any) {
 	if len(steps) > 0 {
 		for k, v := range obj(doc["config"]) {
 			if s, ok := v.(string); ok {
-				obj(doc["config"])[k] = r.z.sanitize(s, nil, nil, k)
+				obj(doc["config"])[k] = r.named(s, k)
 			}
 		}
 		for _, d := range list(doc["diagnostics"]) {
-			if m, ok := obj(d)["message"].(string); ok {
-				obj(d)["message"] = redactText(m, r.z.secrets)
-			}
+			r.prose(obj(d), "message")
 		}
 	}
 	props := obj(doc["properties"])
@@ -61,7 +59,7 @@ func (r redactor) inputs(doc map[string]any) {
 		for _, side := range []string{"before", "after"} {
 			if rc[side] != nil {
 				sens, _ := armMasks(rc[side], "", false)
-				rc[side] = r.value(rc[side], sens)
+				rc[side] = r.value(armExpressions(rc[side]), sens)
 			}
 		}
 		for _, d := range list(rc["delta"]) {
@@ -71,9 +69,7 @@ func (r redactor) inputs(doc map[string]any) {
 	if obj(props["changes"]) != nil {
 		r.armError(obj(props["error"]))
 		for _, d := range list(props["diagnostics"]) {
-			if m, ok := obj(d)["message"].(string); ok {
-				obj(d)["message"] = redactText(m, r.z.secrets)
-			}
+			r.prose(obj(d), "message")
 		}
 	}
 }

@@ -689,6 +689,10 @@ func (z sanitizer) sanitize(x, sens, unk any, key string) any {
 	if str, ok := x.(string); ok && isRedactedText(str) {
 		// A value `planwarden redact` (or a person) already hid.
 		return z.hide(str)
+	} else if ok && isTextPlaceholder(str) {
+		// A text `planwarden redact` replaced (redact_text.go): only
+		// digests, which the review reads as the text they stand for.
+		return str
 	}
 	if z.secrets.has(x) {
 		return z.hide(x)

@@ -356,8 +356,10 @@ func keyShown(k string) bool { return shownString(k) || isRedactedText(k) }
 
 // lineCount says how many lines s has: "1 line", "14 lines" (a final
 // newline ends the last line, it starts none).
-func lineCount(s string) string {
-	n := lines(s)
+func lineCount(s string) string { return countLines(lines(s)) }
+
+// countLines says "1 line", "14 lines".
+func countLines(n int) string {
 	if n == 1 {
 		return "1 line"
 	}

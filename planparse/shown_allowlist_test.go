@@ -227,7 +227,7 @@ func TestLineCountsAndDelta(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			a, r := lineDelta(tc.before, tc.after)
+			a, r := lineDelta(textLines(tc.before), textLines(tc.after))
 			if a != tc.added || r != tc.removed {
 				t.Errorf("lineDelta = +%d -%d, want +%d -%d", a, r, tc.added, tc.removed)
 			}

@@ -89,7 +89,9 @@ type Shown struct {
 // Value returns v as a reviewer may see it at its place.
 func (w *Viewer) Value(at Place, v Value) Shown {
 	if w.fullText(at.Type, at.Address) {
-		if s, ok := v.Str(); ok {
+		if s, ok := v.Str(); ok && isTextPlaceholder(s) {
+			return Shown{Text: w.summary(s)} // the text is not in a redacted plan
+		} else if ok {
 			return Shown{Text: s, Whole: true}
 		}
 		return Shown{Text: v.Display()}
@@ -207,36 +209,38 @@ func parseDocument(s string, depth int) (any, bool) {
 func (w *Viewer) digest(s string) string {
 	m := hmac.New(sha256.New, w.keyOrDefault())
 	m.Write([]byte("planwarden text\x00"))
-	m.Write([]byte(s))
+	m.Write([]byte(textFingerprint(s))) // a text and its placeholder alike
 	return hex.EncodeToString(m.Sum(nil)[:4])
 }
 
 // summary says what a text is without its text: "(text, 14 lines, 3fa2c1d0)".
 func (w *Viewer) summary(s string) string {
-	return "(text, " + lineCount(s) + ", " + w.digest(s) + ")"
+	return "(text, " + countLines(len(textLines(s))) + ", " + w.digest(s) + ")"
 }
 
 // pairSummary says how a text changed: "(text, 14 -> 16 lines, +3 -1,
 // 3fa2c1d0 -> 9b01e2aa)", lines added and removed counted as a multiset
 // (a moved line is neither).
 func (w *Viewer) pairSummary(before, after string) string {
-	nb, na := lines(before), lines(after)
-	count := lineCount(after)
+	bl, al := textLines(before), textLines(after)
+	nb, na := len(bl), len(al)
+	count := countLines(na)
 	if nb != na {
-		count = itoa(nb) + " -> " + lineCount(after)
+		count = itoa(nb) + " -> " + countLines(na)
 	}
-	added, removed := lineDelta(before, after)
+	added, removed := lineDelta(bl, al)
 	return "(text, " + count + ", +" + itoa(added) + " -" + itoa(removed) + ", " + w.digest(before) + " -> " + w.digest(after) + ")"
 }
 
 // lineDelta counts the lines of after not in before and of before not in
-// after, each line matched once.
-func lineDelta(before, after string) (added, removed int) {
+// after, each line matched once (textLines: lines, or a placeholder's
+// digests of lines).
+func lineDelta(before, after []string) (added, removed int) {
 	seen := map[string]int{}
-	for _, l := range strings.Split(strings.TrimSuffix(before, "\n"), "\n") {
+	for _, l := range before {
 		seen[l]++
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(after, "\n"), "\n") {
+	for _, l := range after {
 		if seen[l] > 0 {
 			seen[l]--
 			continue
@@ -506,7 +510,7 @@ func (w *Viewer) Leaves(at Place, v Value, leaf func(path string, s Shown)) {
 				walk(path+"["+itoa(i)+"]", append(steps[:len(steps):len(steps)], indexStep), e)
 			}
 		default:
-			if s, ok := x.(string); ok && full {
+			if s, ok := x.(string); ok && full && !isTextPlaceholder(s) {
 				leaf(path, Shown{Text: s, Whole: true})
 				return
 			}

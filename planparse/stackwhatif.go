@@ -180,12 +180,12 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 		armType := map[string]string{"create": "Create", "delete": "Delete", "modify": "Modify", "nochange": "NoChange", "detach": "NoChange"}[ct]
 		if armType == "" {
 			return nil, &Error{File: name, Kind: ErrNotPlan,
-				Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): unknown changeType %q (a stack what-if's are create, delete, detach, modify, noChange, unsupported)", i, c.ID, c.ChangeType), secrets),
+				Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): unknown changeType %q (a stack what-if's are create, delete, detach, modify, noChange, unsupported)", i, ShownName(c.ID), ShownName(c.ChangeType)), secrets),
 				Hint:   "the file looks hand-edited or truncated; " + stackWhatIfHint}
 		}
 		ch, err := newARMChange(addr, typ, ids[i], &wireARMChange{ResourceID: c.ID, ChangeType: armType, Before: before, After: after, Delta: delta}, secrets)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): %v", i, c.ID, err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): %v", i, ShownName(c.ID), err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + stackWhatIfHint}
 		}
 		switch ct {

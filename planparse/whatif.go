@@ -172,7 +172,7 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 		}
 		ch, err := newARMChange(addr, typ, ids[i], &changes[i], secrets)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("changes[%d] (%s): %v", i, c.ResourceID, err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("changes[%d] (%s): %v", i, ShownName(c.ResourceID), err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + whatIfHint}
 		}
 		p.Changes = append(p.Changes, ch)
@@ -231,7 +231,7 @@ type armID struct {
 func parseARMID(id string) (armID, error) {
 	segs := strings.Split(strings.Trim(id, "/"), "/")
 	if id == "" || !strings.HasPrefix(id, "/") || len(segs) < 2 {
-		return armID{}, fmt.Errorf("%q is not an ARM resource id (/subscriptions/.../providers/Namespace/type/name)", id)
+		return armID{}, fmt.Errorf("%s is not an ARM resource id (/subscriptions/.../providers/Namespace/type/name)", ShownName(id))
 	}
 	var r armID
 	i := 0
@@ -252,7 +252,7 @@ func parseARMID(id string) (armID, error) {
 		case r.subscription != "":
 			return armID{subscription: r.subscription, path: "subscriptions/" + r.subscription, typ: "Microsoft.Resources/subscriptions", name: r.subscription}, nil
 		}
-		return armID{}, fmt.Errorf("%q is not an ARM resource id", id)
+		return armID{}, fmt.Errorf("%s is not an ARM resource id", ShownName(id))
 	}
 	rest := segs[i+1:] // after the first providers
 	r.path = strings.Join(rest, "/")
@@ -265,7 +265,7 @@ func parseARMID(id string) (armID, error) {
 	}
 	ext := rest[last:]
 	if len(ext) < 3 || len(ext)%2 == 0 {
-		return armID{}, fmt.Errorf("%q has no Namespace/type/name after providers", id)
+		return armID{}, fmt.Errorf("%s has no Namespace/type/name after providers", ShownName(id))
 	}
 	types := []string{ext[0]}
 	for j := 1; j+1 < len(ext); j += 2 {
@@ -292,7 +292,7 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 	for _, d := range w.Delta {
 		n, err := c.whatIf.add(d.Path, d, secrets)
 		if err != nil {
-			return nil, fmt.Errorf("delta %s: %w", d.Path, err)
+			return nil, fmt.Errorf("delta %s: %w", ShownName(d.Path), err)
 		}
 		effective += n
 	}
@@ -315,7 +315,7 @@ func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSe
 	case "nochange":
 		c.Action = ActionNoop
 	default:
-		return nil, fmt.Errorf("unknown changeType %q (ARM's are Create, Delete, Modify, Deploy, NoChange, Ignore, Unsupported)", w.ChangeType)
+		return nil, fmt.Errorf("unknown changeType %q (ARM's are Create, Delete, Modify, Deploy, NoChange, Ignore, Unsupported)", ShownName(w.ChangeType))
 	}
 	before, err := armValue(w.Before, "", false)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 
 // DigestScheme names how change digests are made; a record made under
 // another scheme cannot be compared with this one's.
-const DigestScheme = "hmac-sha256-v1"
+const DigestScheme = "hmac-sha256-v2"
 
 // digestKey keys every change digest. It is not a secret, and cannot be:
 // the review of a pull request and the verify step of the apply job must
@@ -202,7 +202,11 @@ func under(path string, paths []string) bool {
 
 // diffEntry is one diff entry's canonical bytes: its path and each side
 // as "S" (sensitive: the value never enters), "U" (known after apply) or
-// "V" and the sanitized value's canonical JSON (map keys sorted).
+// "V" and the sanitized value's canonical JSON (map keys sorted), each text
+// the comment summarizes as its fingerprint and each JSON document in a
+// string as its structure (planparse.Value.Fingerprinted): a plan and its
+// redacted copy give the same bytes. (v2 of the scheme: v1 hashed texts
+// and documents as they were written.)
 func diffEntry(b []byte, e planparse.AttrDiff) []byte {
 	var scratch [64]byte
 	b, _ = diffEntryWith(b, scratch[:0], e)
@@ -221,7 +225,7 @@ func diffEntryWith(b, scratch []byte, e planparse.AttrDiff) ([]byte, []byte) {
 		case v.IsUnknown():
 			b = appendField(b, []byte("U"))
 		default:
-			scratch = appendCanonical(append(scratch[:0], 'V'), v.Interface())
+			scratch = appendCanonical(append(scratch[:0], 'V'), v.Fingerprinted(e.Path))
 			b = appendField(b, scratch)
 		}
 	}

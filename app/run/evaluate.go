@@ -88,6 +88,9 @@ func (r *Review) reviewUnder(b *base) result {
 	}
 	baseNotes := append(slices.Clone(col.notes), prov.Notes...)
 	opt := review.Options{Config: cfg, Findings: prov.Findings, Notes: baseNotes}
+	if len(r.x.digest) > 0 {
+		opt.DigestKey = review.PRDigestKey(r.x.digest, r.repo.String(), b.pr.Number)
+	}
 	start := r.x.state.Now()
 	report := review.Build(inputs, opt)
 	if r.x.observe != nil {

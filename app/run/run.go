@@ -67,6 +67,12 @@ type Config struct {
 	// ended well (published, or ignored as older): the slash commands
 	// hide the replies it supersedes.
 	Reviewed func(ctx context.Context, gh GitHub, repo port.Repo, pr int)
+	// DigestSecret keys the digests that stand for text a review does not
+	// show: each pull request's reviews use review.PRDigestKey of it (the
+	// App's webhook secret), so an unchanged script reads the same in each
+	// review of the pull request and nobody who reads a comment can test a
+	// guess. Empty: a key drawn once per process.
+	DigestSecret []byte
 }
 
 // Runner reviews runs; what every review shares.
@@ -76,12 +82,13 @@ type Runner struct {
 	memory   *memoryGate
 	observe  func(took time.Duration, planBytes ...int64)
 	reviewed func(ctx context.Context, gh GitHub, repo port.Repo, pr int)
+	digest   []byte // DigestSecret
 }
 
 // New returns the Runner of cfg.
 func New(cfg Config) *Runner {
 	return &Runner{state: cfg.State, limits: cfg.Limits.withDefaults(), memory: newMemoryGate(cfg.MemoryBudget),
-		observe: cfg.Observe, reviewed: cfg.Reviewed}
+		observe: cfg.Observe, reviewed: cfg.Reviewed, digest: cfg.DigestSecret}
 }
 
 func (x *Runner) writer(gh port.Publisher, repo port.Repo) publish.Writer {

@@ -109,7 +109,7 @@ func parsePlans(file, base string, data []byte) ([]namedPlan, error) {
 		if name == "" {
 			name, where = base+"#"+strconv.Itoa(i+1), strconv.Itoa(i+1)
 		}
-		up, uerr := planparse.Parse(file+"#"+where, u.Data)
+		up, uerr := planparse.Parse(file+"#"+planparse.ShownName(where), u.Data) // where: the run-all output's text
 		if uerr != nil {
 			return nil, fmt.Errorf("%w (unit %d of %d in a Terragrunt run-all output)", uerr, i+1, len(units))
 		}
