@@ -438,8 +438,9 @@ func (col *collected) takeRun(log *slog.Logger, f fetchedRun, runs []record.Run)
 const planOverhead = 3
 
 // jobOverhead is the fixed cost of a job: the GitHub client, the config,
-// the comment being rendered.
-const jobOverhead = 16 << 20
+// the comment being rendered, and the blobs planparse decodes while it
+// reads a plan (at most planparse.DecodeBound, whatever the plan holds).
+const jobOverhead = 16<<20 + planparse.DecodeBound
 
 // memoryGate admits jobs while the sum of their plans' estimated memory
 // fits the budget; the others wait in arrival order (the semaphore is

@@ -11,6 +11,7 @@ import (
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/planparse"
 )
 
 // planZip is an artifact zip of one plan.json of n bytes that compresses
@@ -41,7 +42,8 @@ func zipPlan(t *testing.T, plan []byte) []byte {
 // headers, and never waits with zips in hand.
 func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 	t.Parallel()
-	const memBudget = 100 << 20
+	// 100 MiB beside what every job's plans may decode.
+	const memBudget = 100<<20 + planparse.DecodeBound
 	data := planZip(t, 8<<20) // 8 MiB of plan in a few KiB of zip
 	arts := []port.Artifact{{ID: 1, Name: "planwarden-big", SizeInBytes: int64(len(data))}}
 	exact := planCost([][]byte{data})
