@@ -58,7 +58,7 @@ func TestDownloadsAreChargedByWhatTheyHoldWhileRead(t *testing.T) {
 		downloads  int    // at most
 		want       string // the check's title; "" for read, "retried" for a wait cut short
 	}{
-		"six zips listed small, each 20 MiB: too large for the worker": {zips: 6, ctx: context.Background(), downloads: 4, want: "Plan too large for the worker"},
+		"six zips listed small, each 20 MiB: too large for the worker":          {zips: 6, ctx: context.Background(), downloads: 4, want: "Plan too large for the worker"},
 		"two such zips beside another job's 40 MiB: the job waits without them": {zips: 2, othersHold: 40 << 20, ctx: gone, downloads: 2, want: "retried"},
 		"two such zips: read": {zips: 2, ctx: context.Background(), downloads: 2},
 	}
