@@ -177,6 +177,18 @@ func extractFrom(artifact string, zr *zip.Reader, lim Limits, b *budget) ([]plan
 	return plans, nil
 }
 
+// artifactRefusal is the refusal err carries, if it is one.
+func artifactRefusal(err error) *comment.ArtifactRefusal {
+	fin := publish.FinalOf(err)
+	if fin == nil {
+		return nil
+	}
+	if ar, ok := fin.Why.(comment.ArtifactRefusal); ok {
+		return &ar
+	}
+	return nil
+}
+
 // safeEntry refuses names that would escape a directory they were
 // extracted into: absolute, drive letters, backslashes, "..".
 func safeEntry(name string) bool {
@@ -247,6 +259,9 @@ type fetchedRun struct {
 	run   record.Run
 	arts  int
 	files []*fetchedFile
+	// refused is the refusal of one of the run's artifacts, when a newer
+	// run of its workflow exists: that run speaks for the workflow.
+	refused *comment.ArtifactRefusal
 }
 
 // fetchedFile is a plan file of an artifact, and once parsed, its plan or
@@ -281,6 +296,10 @@ func (r *Review) fetch(ctx context.Context, adm *admission) error {
 			}
 			if len(arts) > 0 {
 				files, err := r.x.downloadWithin(ctx, r.gh, r.repo, arts, budget, adm)
+				if ar := artifactRefusal(err); ar != nil && trust.Superseded(r.bases[0].runs, run) {
+					r.log.Info("refused artifact of an older run skipped", "run", run.ID, "artifact", ar.Artifact)
+					f.refused, err = ar, nil
+				}
 				if err != nil {
 					return err
 				}
@@ -321,6 +340,11 @@ func (col *collected) takeRun(log *slog.Logger, f fetchedRun, runs []record.Run)
 		return nil
 	case f.arts == 0:
 		return &publish.Final{Why: comment.NoPlanArtifact{Path: run.Path, ID: run.ID, Prefix: ArtifactPrefix}}
+	case f.refused != nil && older:
+		col.notes = append(col.notes, comment.SkippedArtifactNote(f.refused.Artifact, run.Path, run.ID))
+		return nil
+	case f.refused != nil:
+		return refused(*f.refused)
 	}
 	for _, ff := range f.files {
 		col.planBytes = append(col.planBytes, int64(len(ff.Data)))
