@@ -57,10 +57,10 @@ const firstChunk = 256 << 10
 // readCharged reads body, at most maxBytes (port.ErrTooLarge beyond),
 // into buffers charged before they are allocated: one of the declared
 // length (refused at once over maxBytes) when it is declared, else
-// doubling from firstChunk, each capped at maxBytes+1. A body longer than
-// it declared is read on into charged growth, a shorter one ends where it
-// ends. What was charged beyond the result's capacity (the buffers grown
-// out of) is garbage once it returns.
+// doubling from firstChunk, each capped at maxBytes+1, a buffer grown out
+// of given back (a negative charge) once copied. A body longer than it
+// declared is read on into charged growth, a shorter one ends where it
+// ends.
 func readCharged(body io.Reader, declared, maxBytes int64, charge func(int64) error) ([]byte, error) {
 	if declared > maxBytes {
 		return nil, port.ErrTooLarge
@@ -87,14 +87,18 @@ func readCharged(body io.Reader, declared, maxBytes int64, charge func(int64) er
 		if int64(n) > maxBytes {
 			return nil, port.ErrTooLarge
 		}
-		// The new buffer is charged whole: the old one is held while it
-		// is copied (the caller gives back what the result does not hold).
+		// The new buffer is charged whole (the old one is held while it
+		// is copied), and the old one given back once it is let go.
 		size := min(2*int64(len(buf)), maxBytes+1)
 		if err := charge(size); err != nil {
 			return nil, err
 		}
 		next := make([]byte, size)
 		copy(next, buf)
+		old := int64(len(buf))
 		buf = next
+		if err := charge(-old); err != nil {
+			return nil, err
+		}
 	}
 }

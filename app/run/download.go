@@ -200,7 +200,8 @@ func planCost(zips []openedZip) int64 {
 // first from room (what the job was charged beyond its fixed part), then beyond it,
 // at once when it fits; when it does not fit now, the download ends with a
 // *shortOfMemory (the job waits for it without the zips); past the budget,
-// the review ends as too large.
+// the review ends as too large. A negative charge gives a buffer back to
+// room.
 type meter struct {
 	adm    *admission
 	budget int64
@@ -209,6 +210,10 @@ type meter struct {
 }
 
 func (m *meter) charge(n int64) error {
+	if n < 0 { // a buffer let go
+		m.free = min(m.free-n, m.room)
+		return nil
+	}
 	if n <= m.free {
 		m.free -= n
 		return nil
