@@ -310,6 +310,12 @@ func SkippedPlanNote(file, path string, id int64) string {
 	return fmt.Sprintf("The plan %s of %s cannot be read; a newer run of its workflow exists, so it is skipped.", file, runName(path, id))
 }
 
+// SkippedArtifactNote is the review's note that a refused artifact of an
+// older run is skipped (a newer run of its workflow speaks for it).
+func SkippedArtifactNote(artifact, path string, id int64) string {
+	return fmt.Sprintf("The artifact %s of %s is refused; a newer run of its workflow exists, so it is skipped.", artifact, runName(path, id))
+}
+
 func runName(path string, id int64) string { return fmt.Sprintf("%s (run %d)", path, id) }
 
 // PlanTooLarge is a review whose plans need NeedMiB of memory, more than

@@ -1,17 +1,12 @@
 package planparse
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/base64"
 	"encoding/json"
-	"io"
 	"math"
 	"math/bits"
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -615,52 +610,6 @@ func isUUID(v string) bool {
 		}
 	}
 	return true
-}
-
-// decodeBlob returns the text inside a base64 (optionally gzip) blob.
-func decodeBlob(s string) (string, bool) {
-	if len(s) < 24 {
-		return "", false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_' || c == '\n' || c == '\r') {
-			return "", false
-		}
-	}
-	clean := s
-	if strings.ContainsAny(s, "\r\n") {
-		clean = strings.Map(func(r rune) rune {
-			if r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, s)
-	}
-	var raw []byte
-	var err error
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if raw, err = enc.DecodeString(clean); err == nil {
-			break
-		}
-	}
-	if err != nil || len(raw) == 0 {
-		return "", false
-	}
-	if len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			return "", false
-		}
-		raw, err = io.ReadAll(io.LimitReader(zr, 4<<20))
-		if err != nil && len(raw) == 0 {
-			return "", false
-		}
-	}
-	if !utf8.Valid(raw) || !mostlyText(raw) {
-		return "", false
-	}
-	return string(raw), true
 }
 
 func mostlyText(b []byte) bool {

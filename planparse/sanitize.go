@@ -216,6 +216,9 @@ func prefixHash(w uint64) uint32 { return uint32((w * 0x9E3779B97F4A7C15) >> (64
 // newSecretSet returns an empty set.
 func newSecretSet() secretSet { return &secretIndex{m: map[string]bool{}} }
 
+// maxFormsLen is the longest secret whose forms are added: 64 KiB.
+const maxFormsLen = 64 << 10
+
 // add records a secret, and the forms a configuration turns it into
 // (lower(), upper(), urlencode(), hex) when it is long and more than words:
 // a secret lowered into a bucket name or put in a query is the secret.
@@ -226,7 +229,10 @@ func (s *secretIndex) add(x string) {
 	// A copy: x may be a view of prior_state or planned_values, whose
 	// pages the CLI gives back after Parse (a map assignment stores the
 	// key it is given). secretForms copies x and makes its forms.
-	if len(x) < minContainedLen || onlyWords(x) {
+	// A secret past maxFormsLen is a blob (a user_data script, a bundle
+	// of certificates): its forms would cost five times its size, and
+	// nothing turns a blob into its lower case or hex.
+	if len(x) < minContainedLen || len(x) > maxFormsLen || onlyWords(x) {
 		x = strings.Clone(x)
 		s.put(x)
 		s.m[x] = true

@@ -35,10 +35,14 @@ type PlanThread struct {
 
 // Destroy stages of a /destroy-staging thread.
 const (
-	DestroyAwaiting   = "awaiting"   // asked for confirmation
-	DestroyExpired    = "expired"    // nobody confirmed in time
-	DestroyConfirmed  = "confirmed"  // dispatched; the run says how it goes
-	DestroySuperseded = "superseded" // a newer /destroy-staging replaced it
+	DestroyAwaiting  = "awaiting"  // asked for confirmation
+	DestroyExpired   = "expired"   // nobody confirmed in time
+	DestroyConfirmed = "confirmed" // dispatched; the run says how it goes
+	// DestroyDispatching: confirmed, and its dispatch recorded before it
+	// is sent; a run whose title carries the thread's id may exist (the
+	// dispatch went out, and what recorded it was cut short).
+	DestroyDispatching = "dispatching"
+	DestroySuperseded  = "superseded" // a newer /destroy-staging replaced it
 )
 
 // ConfirmWindow is how long a /destroy-staging waits for its confirmation.
@@ -159,6 +163,8 @@ func (t Thread) Done(now time.Time) bool {
 			return t.Lapsed(now)
 		case DestroyConfirmed:
 			return t.Destroy.Dispatch.Run.Status == "completed"
+		case DestroyDispatching:
+			return false
 		}
 	}
 	return true

@@ -129,6 +129,11 @@ func (x *Commands) confirmDestroy(ctx context.Context, c command, pr port.PullRe
 	var t record.Thread
 	for i := len(st.Threads) - 1; i >= 0 && t.ID == ""; i-- {
 		switch th := st.Threads[i]; {
+		case th.Destroy != nil && th.Destroy.ConfirmID == c.commentID && th.Destroy.Stage == record.DestroyDispatching:
+			// This confirmation recorded its dispatch, and was cut short
+			// (a restart, a retried job): the run GitHub started for it,
+			// if any, is the dispatch.
+			return x.dispatchDestroy(ctx, c, pr, th, branch)
 		case th.Destroy != nil && th.Destroy.ConfirmID == c.commentID:
 			// This confirmation dispatched already (a retried job): only
 			// the reply and the reaction may be missing.
@@ -161,14 +166,47 @@ func (x *Commands) confirmDestroy(ctx context.Context, c command, pr port.PullRe
 	if reason != "" {
 		return x.refuse(ctx, c, reason)
 	}
-	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "head_ref": pr.HeadRef, "environment": d.Environment,
-		"projects": strings.Join(d.Projects, " "), "correlation_id": t.ID}
-	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, branch, inputs); err != nil {
-		return x.dispatchFailed(ctx, c, wf, branch, inputs, err)
+	// At most once: the dispatch is recorded (the thread's id is its
+	// correlation id) before it is sent.
+	d.Stage, d.ConfirmedBy, d.ConfirmID, d.Dispatch.Ref = record.DestroyDispatching, c.sender, c.commentID, branch
+	if err := x.recordThread(ctx, c, t); err != nil {
+		return err
 	}
-	worklog.From(ctx).Info("destroy dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", c.sender)
-	d.Stage, d.ConfirmedBy, d.ConfirmID, d.Dispatch.Ref = record.DestroyConfirmed, c.sender, c.commentID, branch
-	findThreadRun(ctx, c.gh, c.repo, &t)
+	return x.dispatchDestroy(ctx, c, pr, t, branch)
+}
+
+// dispatchDestroy sends the dispatch a thread recorded (DestroyDispatching),
+// unless GitHub already has a run whose title carries the thread's id: the
+// same dispatch, sent before a restart cut its record short. Then the
+// thread is confirmed with its run.
+func (x *Commands) dispatchDestroy(ctx context.Context, c command, pr port.PullRequest, t record.Thread, branch string) error {
+	d := *t.Destroy
+	t.Destroy = &d
+	wf := d.Dispatch.Workflow
+	sent, err := threadRunExists(ctx, c.gh, c.repo, &t)
+	if err != nil {
+		return err // tried again: never a second dispatch blind
+	}
+	if !sent {
+		inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "head_ref": pr.HeadRef, "environment": d.Environment,
+			"projects": strings.Join(d.Projects, " "), "correlation_id": t.ID}
+		if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, branch, inputs); err != nil {
+			// Not sent: the request waits for a confirmation again.
+			d.Stage, d.ConfirmedBy, d.ConfirmID = record.DestroyAwaiting, "", 0
+			if rerr := x.recordThread(ctx, c, t); rerr != nil {
+				return rerr
+			}
+			return x.dispatchFailed(ctx, c, wf, branch, inputs, err)
+		}
+		if err := step("destroy-dispatched"); err != nil {
+			return err
+		}
+		worklog.From(ctx).Info("destroy dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "confirmed_by", d.ConfirmedBy)
+		findThreadRun(ctx, c.gh, c.repo, &t)
+	} else {
+		worklog.From(ctx).Info("destroy found dispatched", "environment", d.Environment, "workflow", wf, "thread", t.ID, "run", d.Dispatch.Run.ID)
+	}
+	d.Stage = record.DestroyConfirmed
 	if err := x.saveThread(ctx, c, t); err != nil {
 		return err
 	}

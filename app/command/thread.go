@@ -3,6 +3,7 @@ package command
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"path"
 	"slices"
@@ -79,20 +80,27 @@ func (x *Commands) postThread(ctx context.Context, c command, cfg *rules.Config,
 
 // saveThread stores a thread that moved on and edits its reply.
 func (x *Commands) saveThread(ctx context.Context, c command, t record.Thread) error {
-	if _, err := x.state.Edit(ctx, c.job.GroupKey(), func(st *port.PRState) bool {
-		old := publish.FindThread(st, t.ID)
-		if old == nil {
-			return false
-		}
-		*old = t
-		return true
-	}); err != nil {
+	if err := x.recordThread(ctx, c, t); err != nil {
 		return err
 	}
 	if t.ReplyID == 0 {
 		return nil
 	}
 	return c.gh.EditComment(ctx, c.repo, t.ReplyID, comment.Reply(t))
+}
+
+// recordThread writes a thread into the PR's state, its reply left as it
+// is.
+func (x *Commands) recordThread(ctx context.Context, c command, t record.Thread) error {
+	_, err := x.state.Edit(ctx, c.job.GroupKey(), func(st *port.PRState) bool {
+		old := publish.FindThread(st, t.ID)
+		if old == nil {
+			return false
+		}
+		*old = t
+		return true
+	})
+	return err
 }
 
 func (x *Commands) dispatchFailed(ctx context.Context, c command, wf, ref string, inputs map[string]string, err error) error {
@@ -187,6 +195,25 @@ func findThreadRun(ctx context.Context, gh port.PRReader, repo port.Repo, t *rec
 			return
 		}
 	}
+}
+
+// threadRunExists looks for the run that carries t's id in its title
+// (findThreadRun's), and reports whether GitHub has one; unlike
+// findThreadRun, a failed look is an error (the caller must not act as if
+// there were none).
+func threadRunExists(ctx context.Context, gh port.PRReader, repo port.Repo, t *record.Thread) (bool, error) {
+	d := t.Dispatched()
+	runs, err := gh.ListWorkflowRuns(ctx, repo, d.Workflow, "workflow_dispatch", d.Ref)
+	if err != nil {
+		return false, fmt.Errorf("look for the run of %s (%s): %w", t.ID, d.Workflow, err)
+	}
+	for _, r := range runs {
+		if id, _, ok := job.ThreadOfTitle(r.DisplayTitle); ok && id == t.ID {
+			d.Run = record.ThreadRun{ID: r.ID, URL: r.HTMLURL, Status: cmp.Or(r.Status, "queued"), Conclusion: r.Conclusion}
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // verdictOf maps a check conclusion back onto the review's verdict.

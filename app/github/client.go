@@ -11,7 +11,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -279,46 +278,6 @@ func (g *ghAdapter) ListRunArtifacts(ctx context.Context, r port.Repo, runID int
 		opt.Page = resp.NextPage
 	}
 	return out, nil
-}
-
-func (g *ghAdapter) DownloadArtifact(ctx context.Context, r port.Repo, id int64, maxBytes int64) ([]byte, error) {
-	u, resp, err := g.c.Actions.DownloadArtifact(ctx, r.Owner, r.Name, id, 1)
-	if err != nil {
-		if resp != nil && resp.Response != nil {
-			// go-github says only "unexpected status code" here.
-			err = &statusError{resp: resp.Response, err: err}
-		}
-		return nil, fmt.Errorf("download artifact %d: %w", id, notFound(resp, err))
-	}
-	if err := plainHTTP(g.in.baseURL, u); err != nil {
-		return nil, fmt.Errorf("download artifact %d: %w", id, err)
-	}
-	// A fresh request: the blob store's signed URL must not see our token.
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("download artifact %d: %w", id, err)
-	}
-	blob, err := g.download.Do(req)
-	if err != nil {
-		// The URL is signed; do not print it.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("download artifact %d from blob storage: %w", id, err)
-	}
-	defer blob.Body.Close()
-	if blob.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("download artifact %d from blob storage: %s", id, blob.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(blob.Body, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("download artifact %d: %w", id, err)
-	}
-	if int64(len(data)) > maxBytes {
-		return nil, fmt.Errorf("artifact %d: zip is larger than %d bytes: %w", id, maxBytes, port.ErrTooLarge)
-	}
-	return data, nil
 }
 
 func (g *ghAdapter) GetFile(ctx context.Context, r port.Repo, path, ref string) ([]byte, error) {

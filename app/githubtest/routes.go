@@ -445,6 +445,7 @@ func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.zip))) // as Azure's blob store declares it
 	w.Write(a.zip)
 }
 

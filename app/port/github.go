@@ -32,8 +32,12 @@ type PRReader interface {
 	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip, at most maxBytes long
 	// (ErrTooLarge beyond). The redirect to the blob store is followed
-	// without the Authorization header.
-	DownloadArtifact(ctx context.Context, r Repo, id int64, maxBytes int64) ([]byte, error)
+	// without the Authorization header. Every buffer the download holds
+	// is charged first: charge is called with its bytes before they are
+	// allocated (the length the blob store declares, else as the body is
+	// read), and with -n when a buffer of n bytes is let go; an error from
+	// it ends the download, wrapped.
+	DownloadArtifact(ctx context.Context, r Repo, id int64, maxBytes int64, charge func(n int64) error) ([]byte, error)
 	// GetFile returns a file's content at ref, or ErrNotFound.
 	GetFile(ctx context.Context, r Repo, path, ref string) ([]byte, error)
 	// GetPermission returns admin, write, read or none.

@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/planwarden/planwarden/app/port"
@@ -154,12 +155,21 @@ func (f *Reader) ListRunArtifacts(_ context.Context, r port.Repo, id int64) ([]p
 	return f.ListRunArtifactsFunc(r, id)
 }
 
-func (f *Reader) DownloadArtifact(_ context.Context, r port.Repo, id, max int64) ([]byte, error) {
+// DownloadArtifact charges what DownloadArtifactFunc returns (its
+// capacity, as the adapter's buffer would be) before handing it over.
+func (f *Reader) DownloadArtifact(_ context.Context, r port.Repo, id, max int64, charge func(int64) error) ([]byte, error) {
 	f.count("DownloadArtifact")
 	if f.DownloadArtifactFunc == nil {
 		return nil, nil
 	}
-	return f.DownloadArtifactFunc(r, id, max)
+	data, err := f.DownloadArtifactFunc(r, id, max)
+	if err != nil {
+		return nil, err
+	}
+	if err := charge(int64(cap(data))); err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, err)
+	}
+	return data, nil
 }
 
 func (f *Reader) GetFile(_ context.Context, r port.Repo, path, ref string) ([]byte, error) {

@@ -15,11 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/semaphore"
-
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
-	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 	"github.com/planwarden/planwarden/record"
@@ -102,13 +99,16 @@ type budget struct{ left int64 }
 
 // extractPlans reads the *.json plans and the metadata of one artifact zip.
 func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFile, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	zr, err := openZip(artifact, data, lim, nil)
 	if err != nil {
-		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.ArtifactNotZip, Err: err})
+		return nil, err
 	}
-	if len(zr.File) > lim.MaxEntries {
-		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.ArtifactTooManyEntries, N: int64(len(zr.File)), Limit: int64(lim.MaxEntries)})
-	}
+	return extractFrom(artifact, zr, lim, b)
+}
+
+// extractFrom reads the *.json plans and the metadata of an opened
+// artifact zip (openZip).
+func extractFrom(artifact string, zr *zip.Reader, lim Limits, b *budget) ([]planFile, error) {
 	var (
 		plans []planFile
 		meta  *Metadata
@@ -177,6 +177,18 @@ func extractPlans(artifact string, data []byte, lim Limits, b *budget) ([]planFi
 	return plans, nil
 }
 
+// artifactRefusal is the refusal err carries, if it is one.
+func artifactRefusal(err error) *comment.ArtifactRefusal {
+	fin := publish.FinalOf(err)
+	if fin == nil {
+		return nil
+	}
+	if ar, ok := fin.Why.(comment.ArtifactRefusal); ok {
+		return &ar
+	}
+	return nil
+}
+
 // safeEntry refuses names that would escape a directory they were
 // extracted into: absolute, drive letters, backslashes, "..".
 func safeEntry(name string) bool {
@@ -229,92 +241,6 @@ func nameProjects(artifact string, plans []planFile, meta *Metadata) {
 	}
 }
 
-// downloadWithin fetches and opens every plan artifact of a run, within
-// the limits (b is shared by the runs of one review) and the worker's
-// memory budget (adm, held until the caller releases it). The memory is
-// taken before anything is downloaded, from the sizes GitHub lists
-// (upfrontCost), so no zip is ever held uncounted while the job waits;
-// once the zips are in hand their headers give the exact cost (planCost):
-// what was charged too much is given back, and what is missing is taken
-// at once or, when it does not fit now, waited for without the zips,
-// which are fetched again after the wait. What the PR must fix is a
-// *publish.Final.
-func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port.Repo, arts []port.Artifact, b *budget, adm *admission) ([]planFile, error) {
-	lim := x.limits
-	for _, art := range arts {
-		if art.Expired {
-			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactExpired})
-		}
-		if art.SizeInBytes > lim.MaxZipBytes {
-			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactOverLimit, N: art.SizeInBytes >> 20, Limit: lim.MaxZipBytes >> 20})
-		}
-	}
-	charged := min(upfrontCost(arts, lim.MaxTotal), x.memory.budget-adm.held)
-	if err := adm.grow(ctx, charged); err != nil {
-		return nil, x.notAdmitted(ctx, adm, err)
-	}
-	var zips [][]byte
-	for range 2 {
-		var err error
-		if zips, err = x.downloadAll(ctx, gh, repo, arts); err != nil {
-			return nil, err
-		}
-		need := planCost(zips)
-		if need <= charged {
-			adm.shrink(charged - need)
-			charged = need
-			break
-		}
-		if adm.tryGrow(need - charged) {
-			charged = need
-			break
-		}
-		// Waiting with the zips in hand would hold them uncounted.
-		zips = nil
-		worklog.From(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
-		if err := adm.grow(ctx, need-charged); err != nil {
-			return nil, x.notAdmitted(ctx, adm, err)
-		}
-		charged = need
-	}
-	if zips == nil {
-		return nil, errors.New("the artifacts' plans grew between two downloads; trying again")
-	}
-	var files []planFile
-	for i, art := range arts {
-		got, err := extractPlans(art.Name, zips[i], lim, b)
-		adm.shrink(int64(len(zips[i]))) // done with the zip: its plans are read
-		zips[i] = nil
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, got...)
-	}
-	return files, nil
-}
-
-// downloadAll fetches the artifacts' zips, each within the zip limit.
-func (x *Runner) downloadAll(ctx context.Context, gh port.PRReader, repo port.Repo, arts []port.Artifact) ([][]byte, error) {
-	limit := x.limits.MaxZipBytes
-	zips := make([][]byte, 0, len(arts))
-	for _, art := range arts {
-		data, err := gh.DownloadArtifact(ctx, repo, art.ID, limit)
-		if errors.Is(err, port.ErrTooLarge) {
-			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactTooLarge, Limit: limit >> 20})
-		}
-		if err != nil {
-			return nil, fmt.Errorf("download the artifact %s: %w", art.Name, err)
-		}
-		zips = append(zips, data)
-	}
-	return zips, nil
-}
-
-func (x *Runner) notAdmitted(ctx context.Context, adm *admission, err error) error {
-	worklog.From(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", x.memory.budget>>20, "err", err)
-	return err
-}
-
 // planArtifacts keeps the artifacts planwarden reads.
 func planArtifacts(arts []port.Artifact) []port.Artifact {
 	var plans []port.Artifact
@@ -333,6 +259,9 @@ type fetchedRun struct {
 	run   record.Run
 	arts  int
 	files []*fetchedFile
+	// refused is the refusal of one of the run's artifacts, when a newer
+	// run of its workflow exists: that run speaks for the workflow.
+	refused *comment.ArtifactRefusal
 }
 
 // fetchedFile is a plan file of an artifact, and once parsed, its plan or
@@ -367,6 +296,10 @@ func (r *Review) fetch(ctx context.Context, adm *admission) error {
 			}
 			if len(arts) > 0 {
 				files, err := r.x.downloadWithin(ctx, r.gh, r.repo, arts, budget, adm)
+				if ar := artifactRefusal(err); ar != nil && trust.Superseded(r.bases[0].runs, run) {
+					r.log.Info("refused artifact of an older run skipped", "run", run.ID, "artifact", ar.Artifact)
+					f.refused, err = ar, nil
+				}
 				if err != nil {
 					return err
 				}
@@ -407,6 +340,11 @@ func (col *collected) takeRun(log *slog.Logger, f fetchedRun, runs []record.Run)
 		return nil
 	case f.arts == 0:
 		return &publish.Final{Why: comment.NoPlanArtifact{Path: run.Path, ID: run.ID, Prefix: ArtifactPrefix}}
+	case f.refused != nil && older:
+		col.notes = append(col.notes, comment.SkippedArtifactNote(f.refused.Artifact, run.Path, run.ID))
+		return nil
+	case f.refused != nil:
+		return refused(*f.refused)
 	}
 	for _, ff := range f.files {
 		col.planBytes = append(col.planBytes, int64(len(ff.Data)))
@@ -431,120 +369,3 @@ func (col *collected) takeRun(log *slog.Logger, f fetchedRun, runs []record.Run)
 	}
 	return nil
 }
-
-// planOverhead is what reviewing a plan costs beyond its bytes, per byte:
-// the parsed change model points into the plan (the bytes stay), plus
-// what infra, the rules and the comment decode on demand.
-const planOverhead = 3
-
-// jobOverhead is the fixed cost of a job: the GitHub client, the config,
-// the comment being rendered.
-const jobOverhead = 16 << 20
-
-// memoryGate admits jobs while the sum of their plans' estimated memory
-// fits the budget; the others wait in arrival order (the semaphore is
-// FIFO), so one large review never starves and a batch of them never
-// exceeds the budget together.
-type memoryGate struct {
-	budget int64
-	sem    *semaphore.Weighted
-}
-
-func newMemoryGate(budget int64) *memoryGate {
-	return &memoryGate{budget: budget, sem: semaphore.NewWeighted(budget)}
-}
-
-// compressionBound is the ratio of plan bytes to zip bytes charged for an
-// artifact before its zip is read: Terraform's JSON plans compress about
-// 10 to 25 times (a 26.6 MB plan of 20,000 changes is a 1.1 MB zip). The
-// charge is corrected from the zip's headers once it is downloaded.
-const compressionBound = 32
-
-// upfrontCost is what a run's artifacts are charged before they are
-// downloaded, from the sizes GitHub lists: the zips, their plans at
-// compressionBound times the zip (at most the run's uncompressed limit),
-// times planOverhead, and the fixed part.
-func upfrontCost(arts []port.Artifact, maxTotal int64) int64 {
-	var zips int64
-	for _, art := range arts {
-		zips += max(art.SizeInBytes, 0)
-	}
-	return jobOverhead + zips + planOverhead*min(zips*compressionBound, maxTotal)
-}
-
-// planCost is the memory a run's plans take while they are reviewed, from
-// the zips' headers: the zips, each plan entry's bytes (as its header
-// declares: extractPlans reads each into one buffer of that size and
-// refuses an entry that lies) times planOverhead, and the fixed part.
-func planCost(zips [][]byte) int64 {
-	cost := int64(jobOverhead)
-	for _, data := range zips {
-		cost += int64(len(data))
-		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			continue // extractPlans says what is wrong with it
-		}
-		for _, f := range zr.File {
-			if path.Base(f.Name) == MetadataFile || strings.HasSuffix(strings.ToLower(f.Name), ".json") {
-				cost += planOverhead * int64(min(f.UncompressedSize64, 1<<40))
-			}
-		}
-	}
-	return cost
-}
-
-// admission is the memory one job holds. A job reading several runs grows
-// it run by run; when the next run does not fit at once, it gives back
-// what it holds and waits for the whole, so two jobs never hold part each
-// while waiting for the rest.
-type admission struct {
-	gate *memoryGate
-	held int64
-	want int64 // the last amount asked for
-}
-
-// grow adds cost to what the job holds, waiting for it when it does not
-// fit now. More than the whole budget is a *publish.Final; a wait cut short is
-// the context's error (the job is tried again).
-func (a *admission) grow(ctx context.Context, cost int64) error {
-	g := a.gate
-	a.want = a.held + cost
-	if a.want > g.budget {
-		return &publish.Final{Why: comment.PlanTooLarge{NeedMiB: a.want >> 20, BudgetMiB: g.budget >> 20}}
-	}
-	if a.tryGrow(cost) {
-		return nil
-	}
-	a.release()
-	if err := g.sem.Acquire(ctx, a.want); err != nil {
-		return fmt.Errorf("wait for %d MiB of the worker's memory: %w", a.want>>20, err)
-	}
-	a.held = a.want
-	return nil
-}
-
-// tryGrow adds cost to what the job holds when it fits now (within the
-// budget, without waiting), and reports whether it did.
-func (a *admission) tryGrow(cost int64) bool {
-	if cost <= 0 {
-		return true
-	}
-	if a.held+cost > a.gate.budget || !a.gate.sem.TryAcquire(cost) {
-		return false
-	}
-	a.held += cost
-	return true
-}
-
-// shrink gives back n of what the job holds (an estimate that was too
-// high, a zip whose plans are read).
-func (a *admission) shrink(n int64) {
-	n = min(n, a.held)
-	if n > 0 {
-		a.gate.sem.Release(n)
-		a.held -= n
-	}
-}
-
-// release gives back everything the job holds.
-func (a *admission) release() { a.shrink(a.held) }

@@ -11,6 +11,7 @@ import (
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/porttest"
 	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/planparse"
 )
 
 // planZip is an artifact zip of one plan.json of n bytes that compresses
@@ -41,10 +42,15 @@ func zipPlan(t *testing.T, plan []byte) []byte {
 // headers, and never waits with zips in hand.
 func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 	t.Parallel()
-	const memBudget = 100 << 20
+	// 100 MiB beside what every job's plans may decode.
+	const memBudget = 100<<20 + planparse.DecodeBound
 	data := planZip(t, 8<<20) // 8 MiB of plan in a few KiB of zip
 	arts := []port.Artifact{{ID: 1, Name: "planwarden-big", SizeInBytes: int64(len(data))}}
-	exact := planCost([][]byte{data})
+	zr, err := openZip("planwarden-big", data, Limits{}.withDefaults(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := planCost([]openedZip{{data: data, zr: zr}})
 	if up := upfrontCost(arts, 512<<20); up >= exact {
 		t.Fatalf("the test wants an artifact whose up-front charge (%d) is under its exact cost (%d)", up, exact)
 	}
@@ -95,7 +101,7 @@ func TestArtifactsAreChargedBeforeTheyAreDownloaded(t *testing.T) {
 			}
 			// Charged exactly what the headers declare, the zip given
 			// back once its plan is read.
-			if want := exact - int64(len(data)); adm.held != want {
+			if want := exact - int64(cap(data)); adm.held != want {
 				t.Errorf("the job holds %d bytes; want %d (3 × the declared plan + the fixed part)", adm.held, want)
 			}
 			adm.release()

@@ -1,0 +1,244 @@
+package run
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/planwarden/planwarden/app/artifactzip"
+	"github.com/planwarden/planwarden/app/port"
+	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
+	"github.com/planwarden/planwarden/comment"
+)
+
+// Downloading a run's artifacts within the worker's memory budget: every
+// byte held is charged before it is allocated.
+
+// openedZip is an artifact's zip in hand: its bytes, and its directory,
+// parsed once (within the limits its end record was checked against).
+type openedZip struct {
+	art  port.Artifact
+	data []byte
+	zr   *zip.Reader
+}
+
+// dirEntryCost is what archive/zip holds for one entry of a directory
+// beyond the entry's bytes in it: its zip.File.
+const dirEntryCost = 256
+
+// dirCost is what parsing a directory of the end record's declared size
+// and entries holds (artifactzip.Open reads no more than Check allows).
+func dirCost(e artifactzip.End) int64 {
+	return int64(e.DirSize) + int64(e.Entries)*dirEntryCost
+}
+
+// downloadWithin fetches and opens every plan artifact of a run, within
+// the limits (b is shared by the runs of one review) and the worker's
+// memory budget (adm, held until the caller releases it). The memory is
+// taken before anything is downloaded, from the sizes GitHub lists
+// (upfrontCost); while a zip is read, what it holds beyond its listed size
+// is charged before it is allocated, and so is its directory, counted
+// from its end record before it is parsed. Once the zips are opened their
+// headers give the exact cost (planCost): what was charged too much is
+// given back, and what is missing is taken at once or, when it does not
+// fit now, waited for without the zips, which are fetched again after the
+// wait. More than the budget ends the review as too large. What the PR
+// must fix is a *publish.Final.
+func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port.Repo, arts []port.Artifact, b *budget, adm *admission) ([]planFile, error) {
+	lim := x.limits
+	for _, art := range arts {
+		if art.Expired {
+			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactExpired})
+		}
+		if art.SizeInBytes > lim.MaxZipBytes {
+			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactOverLimit, N: art.SizeInBytes >> 20, Limit: lim.MaxZipBytes >> 20})
+		}
+	}
+	start := adm.held
+	if err := adm.grow(ctx, min(upfrontCost(arts, lim.MaxTotal), x.memory.budget-start)); err != nil {
+		return nil, x.notAdmitted(ctx, adm, err)
+	}
+	// m.room is the part of the charge beyond the fixed part: the zips
+	// and their directories take from it as they are read (what is left is
+	// the plans' estimate, corrected once the zips are open); beyond it,
+	// what reading them takes.
+	m := &meter{adm: adm, budget: x.memory.budget, room: max(adm.held-start-jobOverhead, 0)}
+	var zips []openedZip
+	for range 3 {
+		var err error
+		m.free = m.room
+		zips, err = x.downloadAll(ctx, gh, repo, arts, m)
+		var short *shortOfMemory
+		if errors.As(err, &short) {
+			// Waiting with the zips in hand would hold them uncounted.
+			zips = nil
+			worklog.From(ctx).Info("artifacts need more memory than charged; waiting without the zips", "more_mib", short.n>>20, "held_mib", adm.held>>20)
+			if err := adm.grow(ctx, short.n); err != nil {
+				return nil, x.notAdmitted(ctx, adm, err)
+			}
+			m.room += short.n
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		need, charged := planCost(zips), adm.held-start
+		if need <= charged {
+			adm.shrink(charged - need)
+			break
+		}
+		if adm.tryGrow(need - charged) {
+			break
+		}
+		zips = nil
+		worklog.From(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
+		if err := adm.grow(ctx, need-charged); err != nil {
+			return nil, x.notAdmitted(ctx, adm, err)
+		}
+		m.room += need - charged
+	}
+	if zips == nil {
+		return nil, errors.New("the artifacts' plans grew between downloads; trying again")
+	}
+	var files []planFile
+	for i, z := range zips {
+		got, err := extractFrom(z.art.Name, z.zr, lim, b)
+		adm.shrink(int64(cap(z.data))) // done with the zip: its plans are read
+		zips[i] = openedZip{}
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, got...)
+	}
+	return files, nil
+}
+
+// downloadAll fetches and opens the artifacts' zips, each within the zip
+// limit, charging m for each buffer and each directory before it is held.
+func (x *Runner) downloadAll(ctx context.Context, gh port.PRReader, repo port.Repo, arts []port.Artifact, m *meter) ([]openedZip, error) {
+	limit := x.limits.MaxZipBytes
+	zips := make([]openedZip, 0, len(arts))
+	for _, art := range arts {
+		data, err := gh.DownloadArtifact(ctx, repo, art.ID, limit, m.charge)
+		if errors.Is(err, port.ErrTooLarge) {
+			return nil, refused(comment.ArtifactRefusal{Artifact: art.Name, Fault: comment.ArtifactTooLarge, Limit: limit >> 20})
+		}
+		if memoryError(err) {
+			return nil, err
+		}
+		if err != nil {
+			return nil, fmt.Errorf("download the artifact %s: %w", art.Name, err)
+		}
+		zr, err := openZip(art.Name, data, x.limits, m.charge)
+		if err != nil {
+			return nil, err
+		}
+		zips = append(zips, openedZip{art: art, data: data, zr: zr})
+	}
+	return zips, nil
+}
+
+// memoryError is an error of the meter: the download ended because its
+// bytes do not fit.
+func memoryError(err error) bool {
+	var short *shortOfMemory
+	return errors.As(err, &short) || publish.FinalOf(err) != nil
+}
+
+// openZip checks an artifact's end record against the limits, charges its
+// directory (charge may be nil: nothing to charge), and parses it once.
+func openZip(artifact string, data []byte, lim Limits, charge func(int64) error) (*zip.Reader, error) {
+	r := bytes.NewReader(data)
+	zl := artifactzip.Limits{MaxEntries: lim.MaxEntries}
+	e, err := artifactzip.ReadEnd(r, int64(len(data)))
+	if err == nil {
+		err = artifactzip.Check(e, zl)
+	}
+	if err == nil && charge != nil {
+		if err := charge(dirCost(e)); err != nil {
+			return nil, err
+		}
+	}
+	var zr *zip.Reader
+	if err == nil {
+		zr, err = artifactzip.Open(r, int64(len(data)), zl)
+	}
+	switch {
+	case errors.Is(err, artifactzip.ErrTooManyEntries):
+		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.ArtifactTooManyEntries, N: int64(e.Entries), Limit: int64(lim.MaxEntries)})
+	case err != nil:
+		return nil, refused(comment.ArtifactRefusal{Artifact: artifact, Fault: comment.ArtifactNotZip, Err: err})
+	}
+	return zr, nil
+}
+
+// planCost is the memory a run's plans take while they are reviewed, from
+// the zips' headers: the zips' buffers and parsed directories, each plan
+// entry's bytes (as its header declares: extractFrom reads each into one
+// buffer of that size and refuses an entry that lies) times planOverhead,
+// and the fixed part.
+func planCost(zips []openedZip) int64 {
+	cost := int64(jobOverhead)
+	for _, z := range zips {
+		cost += int64(cap(z.data))
+		for _, f := range z.zr.File {
+			cost += dirEntryCost + int64(len(f.Name)+len(f.Extra)+len(f.Comment))
+			if path.Base(f.Name) == MetadataFile || strings.HasSuffix(strings.ToLower(f.Name), ".json") {
+				cost += planOverhead * int64(min(f.UncompressedSize64, 1<<40))
+			}
+		}
+	}
+	return cost
+}
+
+// meter charges what a run's downloads hold to the job's admission:
+// first from room (what the job was charged beyond its fixed part), then beyond it,
+// at once when it fits; when it does not fit now, the download ends with a
+// *shortOfMemory (the job waits for it without the zips); past the budget,
+// the review ends as too large. A negative charge gives a buffer back to
+// room.
+type meter struct {
+	adm    *admission
+	budget int64
+	room   int64 // charged for the zips and their directories
+	free   int64 // of room, not yet held by this attempt
+}
+
+func (m *meter) charge(n int64) error {
+	if n < 0 { // a buffer let go
+		m.free = min(m.free-n, m.room)
+		return nil
+	}
+	if n <= m.free {
+		m.free -= n
+		return nil
+	}
+	more := n - m.free
+	if m.adm.tryGrow(more) {
+		m.room += more
+		m.free = 0
+		return nil
+	}
+	if m.adm.held+more > m.budget {
+		return &publish.Final{Why: comment.PlanTooLarge{NeedMiB: (m.adm.held + more) >> 20, BudgetMiB: m.budget >> 20}}
+	}
+	return &shortOfMemory{n: more}
+}
+
+// shortOfMemory ends a download whose next buffer does not fit beside the
+// other jobs now: n more bytes are needed.
+type shortOfMemory struct{ n int64 }
+
+func (s *shortOfMemory) Error() string {
+	return fmt.Sprintf("%d MiB more of the worker's memory needed", s.n>>20)
+}
+
+func (x *Runner) notAdmitted(ctx context.Context, adm *admission, err error) error {
+	worklog.From(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", x.memory.budget>>20, "err", err)
+	return err
+}
