@@ -107,7 +107,8 @@ type PR struct {
 	// Author is the login of who opened it (default "octocat").
 	Author string
 	// Files are the files it changes, as GitHub's "list pull request
-	// files" returns them (at most 3,000).
+	// files" returns them (at most 3,000); nil is one Terraform file,
+	// infra/main.tf (a pull request changes something).
 	Files []PRFile
 	// MergeCommitSHA, when set, makes it merged: the commit its merge made
 	// on the base branch (GitHub's merge_commit_sha), which lists it
@@ -131,6 +132,8 @@ type event struct {
 type PRFile struct {
 	Filename, PreviousFilename string
 	Status                     string // default modified (renamed with PreviousFilename)
+	// SHA is the file's blob SHA at the head (default forty zeros).
+	SHA string
 }
 
 // Changed makes PRFiles of paths.
@@ -276,6 +279,9 @@ func (s *Server) AddPR(pr PR) {
 	}
 	if pr.Author == "" {
 		pr.Author = "octocat"
+	}
+	if pr.Files == nil {
+		pr.Files = Changed("infra/main.tf")
 	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }

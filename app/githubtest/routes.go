@@ -135,7 +135,11 @@ func (s *Server) prFiles(w http.ResponseWriter, r *http.Request) {
 				st = "renamed"
 			}
 		}
-		m := map[string]any{"filename": f.Filename, "status": st, "sha": "0000000000000000000000000000000000000000"}
+		sha := f.SHA
+		if sha == "" {
+			sha = "0000000000000000000000000000000000000000"
+		}
+		m := map[string]any{"filename": f.Filename, "status": st, "sha": sha}
 		if f.PreviousFilename != "" {
 			m["previous_filename"] = f.PreviousFilename
 		}

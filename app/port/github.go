@@ -24,10 +24,11 @@ const MergeGroupExternalID = "merge-group-pr-"
 type PRReader interface {
 	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
 	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
-	// ListPRFiles returns the files a pull request changes (a rename under
-	// both names); complete is false when GitHub listed fewer than the pull
-	// request changes (it lists at most 3,000).
-	ListPRFiles(ctx context.Context, r Repo, number int) (files []string, complete bool, err error)
+	// ListPRChanges returns the files a pull request changes (a rename
+	// under both names) with their blob SHAs at its head; Complete is
+	// false when GitHub listed fewer than the pull request changes (it
+	// lists at most 3,000).
+	ListPRChanges(ctx context.Context, r Repo, number int) (Changes, error)
 	GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error)
 	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip, at most maxBytes long
@@ -162,6 +163,15 @@ type WorkflowRun struct {
 	Event    string
 	Attempt  int
 	HeadRepo string
+}
+
+// Changes are the files a pull request changes, as GitHub lists them.
+type Changes struct {
+	Files    []string
+	Complete bool
+	// SHAs are the files' git blob SHAs at the head, by path (a removed
+	// file has none).
+	SHAs map[string]string
 }
 
 // Artifact is one artifact of a workflow run.

@@ -29,9 +29,8 @@ type base struct {
 	cfg      *rules.Config
 	st       port.PRState
 	runs     []record.Run
-	files    []string
-	complete bool
-	used     []trust.Used
+	changes  trust.Changes
+	reading  trust.Reading
 	people   trust.People
 	adders   map[string]record.LabelMark
 	plans    collected

@@ -66,7 +66,13 @@ func (r *Review) evaluate() {
 // blocking findings are the review's overridable ones, for /override.
 func (r *Review) reviewUnder(b *base) result {
 	col, cfg, grants := b.plans, b.cfg, b.st.Grants
-	prov := trust.Provenances(cfg, col.claims, trust.Changes{Files: b.files, Complete: b.complete}, b.used, b.runs)
+	prov := trust.Provenances(cfg, col.claims, b.changes, b.reading.Used, b.runs)
+	first := ""
+	if len(prov.Plans) > 0 {
+		first = prov.Plans[0].Project
+	}
+	// A step of a plan workflow planwarden cannot place fails closed.
+	prov.Findings = append(prov.Findings, trust.UnreadableFindings(cfg, b.reading, first)...)
 	var inputs []review.Input
 	runOf := map[string]int64{}
 	for _, p := range prov.Plans {

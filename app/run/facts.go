@@ -2,15 +2,12 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/app/port"
-	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -39,11 +36,12 @@ func (r *Review) facts(ctx context.Context) error {
 // changes, what its plan workflows use, who added the pull request's
 // override labels and who is in the teams its grants need.
 func (r *Review) baseFacts(ctx context.Context, b *base) error {
-	var err error
-	if b.files, b.complete, err = r.gh.ListPRFiles(ctx, r.repo, b.pr.Number); err != nil {
+	changes, err := r.gh.ListPRChanges(ctx, r.repo, b.pr.Number)
+	if err != nil {
 		return fmt.Errorf("list the files of #%d: %w", b.pr.Number, err)
 	}
-	if b.used, err = planWorkflowUses(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
+	b.changes = changesOf(changes)
+	if b.reading, err = readPlanWorkflows(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
 		return fmt.Errorf("read the plan workflows from %s: %w", b.pr.BaseRef, err)
 	}
 	if b.adders, err = labelAdders(ctx, r.gh, b.cfg, r.repo, b.pr); err != nil {
@@ -94,66 +92,4 @@ func IsOverrideLabel(cfg *rules.Config, label string) bool {
 		}
 	}
 	return false
-}
-
-// maxUsedFiles bounds how many workflow and action files are read to find
-// what the plan workflows use.
-const maxUsedFiles = 20
-
-// planWorkflowUses returns the repository files the plan workflows use, as
-// the base branch has them: local actions (`uses: ./...`, and what their
-// action.yml uses in turn), called reusable workflows, and the scripts
-// their run: steps execute (trust.WorkflowUses).
-func planWorkflowUses(ctx context.Context, gh port.PRReader, repo port.Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
-	var used []trust.Used
-	type file struct{ path, via string }
-	queue := []file{}
-	for _, wf := range cfg.PlanWorkflowPaths() {
-		queue = append(queue, file{wf, ""})
-	}
-	seen := map[string]bool{}
-	for reads := 0; len(queue) > 0 && reads < maxUsedFiles; {
-		f := queue[0]
-		queue = queue[1:]
-		if seen[f.path] {
-			continue
-		}
-		seen[f.path] = true
-		candidates := []string{f.path}
-		if !strings.HasSuffix(f.path, ".yml") && !strings.HasSuffix(f.path, ".yaml") {
-			candidates = []string{path.Join(f.path, "action.yml"), path.Join(f.path, "action.yaml")}
-		}
-		for _, c := range candidates {
-			reads++
-			data, err := gh.GetFile(ctx, repo, c, baseRef)
-			if errors.Is(err, port.ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			uses, runs, err := trust.WorkflowUses(data)
-			if err != nil {
-				worklog.From(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
-				break
-			}
-			via := "used by " + f.path
-			if f.via != "" {
-				via += ", " + f.via
-			}
-			for _, r := range runs {
-				used = append(used, trust.Used{Path: r, Via: "run by a step of " + strings.TrimPrefix(via, "used by ")})
-			}
-			for _, u := range uses {
-				kind := "a local action"
-				if strings.HasSuffix(u, ".yml") || strings.HasSuffix(u, ".yaml") {
-					kind = "a reusable workflow"
-				}
-				used = append(used, trust.Used{Path: u, Via: kind + " " + via})
-				queue = append(queue, file{u, via})
-			}
-			break
-		}
-	}
-	return used, nil
 }

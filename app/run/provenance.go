@@ -118,75 +118,7 @@ func findPR(ctx context.Context, gh port.PRReader, repo port.Repo, run port.Work
 	return port.PullRequest{}, false, nil
 }
 
-// Pull requests that need no plan, and base changes.
-
-// decideWithoutPlan completes the check of a PR whose changed files belong
-// to no declared project (projects[].paths of the base branch's config) and
-// change no plan workflow: no plan will come, so none is waited for. With
-// no projects declared, or when GitHub lists only part of the files, the
-// check keeps waiting for the plan.
-func (x *Runner) decideWithoutPlan(ctx context.Context, gh GitHub, repo port.Repo, number int, head string, check port.CheckRun) error {
-	pass, err := withoutPlan(ctx, gh, repo, number, head)
-	if err != nil || pass == nil {
-		return publish.AboutCheck(check, 0, err)
-	}
-	return x.writer(gh, repo).Complete(ctx, check, *pass, 0)
-}
-
-// withoutPlan is the check's success when the PR needs no plan (no
-// infrastructure changes), nil when it waits for a plan; a bad config is
-// a *publish.Final.
-func withoutPlan(ctx context.Context, gh port.PRReader, repo port.Repo, number int, head string) (*comment.Check, error) {
-	pr, err := gh.GetPullRequest(ctx, repo, number)
-	if err != nil {
-		return nil, err
-	}
-	if pr.HeadSHA != head || pr.State != "open" {
-		return nil, nil // moved on: the new head's event decides
-	}
-	cfg, err := repoconfig.Base(ctx, gh, repo, pr.BaseRef)
-	if err != nil || len(cfg.Projects) == 0 {
-		return nil, err
-	}
-	files, complete, err := gh.ListPRFiles(ctx, repo, number)
-	if err != nil {
-		return nil, err
-	}
-	changes := trust.Changes{Files: files, Complete: complete}
-	if touched, any := trust.Touched(cfg, changes); any {
-		worklog.From(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
-		return nil, nil
-	}
-	used, err := planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
-	if err != nil {
-		return nil, err
-	}
-	if f := trust.WorkflowChanges(cfg, changes, used, ""); len(f) > 0 {
-		worklog.From(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
-		return nil, nil
-	}
-	worklog.From(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
-	pass := comment.NoInfra(len(files), configFile(cfg), pr.BaseRef)
-	return &pass, nil
-}
-
-// reopenIfStricter is a PR on a commit whose check already passed without
-// a plan, decided for another PR of the commit (another base): when this
-// PR's base would not pass it too, a new check run waits for the plan (or
-// fails on a bad config).
-func (x *Runner) reopenIfStricter(ctx context.Context, gh GitHub, repo port.Repo, number int, head string) error {
-	pass, err := withoutPlan(ctx, gh, repo, number, head)
-	var bad *publish.Final
-	if err != nil && !errors.As(err, &bad) || pass != nil {
-		return err
-	}
-	worklog.From(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
-	check, cerr := gh.CreateCheckRun(ctx, repo, port.CheckRun{Name: port.CheckName, HeadSHA: head, Status: "in_progress", Title: comment.WaitingTitle, Summary: comment.WaitingSummary})
-	if cerr != nil {
-		return cerr
-	}
-	return publish.AboutCheck(check, 0, err)
-}
+// Base changes.
 
 // Retarget is a pull request retargeted at another base branch: its check
 // is decided again under the new base's config. Runs that config does not

@@ -1,0 +1,210 @@
+package app_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/planwarden/planwarden/app/githubtest"
+)
+
+// The gate fails closed: what planwarden cannot see or cannot judge never
+// turns the `planwarden` check green. Each of the seventeen ways a pull
+// request author turned it green anyway (seven causes), end to end
+// against the fake GitHub, with its honest twin: the same pull request
+// without the trick gets the right verdict.
+
+// clean is a trusted plan that passes under stackConfig("prod").
+func clean(t *testing.T) []artifact {
+	return []artifact{plan(t, "stack", "bucket-lifecycle.json", "")}
+}
+
+// prWith puts PR 7 at sha on the fake, changing files (with their head
+// blob SHAs, when given as path@sha), and announces it.
+func (h *harness) prWith(sha string, action string, files ...string) {
+	h.t.Helper()
+	var fs []githubtest.PRFile
+	for _, f := range files {
+		p, blob, _ := strings.Cut(f, "@")
+		fs = append(fs, githubtest.PRFile{Filename: p, SHA: blob})
+	}
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha, Files: fs})
+	h.deliver("pull_request", fmt.Sprintf("pr-%s-%s", action, sha), pullRequestEvent(action, 7, sha))
+}
+
+// Cause 2: "no infrastructure changes" from path globs, before any plan.
+// A root module reads files outside its directory: only an explicit
+// allow-list (no_plan_paths, documentation by default) passes without a
+// plan, and a pull request no trusted plan workflow will run for fails at
+// once saying what to do.
+func TestGateNoSuccessWithoutAPlan(t *testing.T) {
+	t.Parallel()
+	const cfg = "version: 1\nprojects:\n  - {name: stack, directory: infra, environment: prod}\n"
+	t.Run("a module the root module calls waits for the plan, and its plan decides", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", cfg)
+		h.open(7, sha1, "", "modules/gpu-pool/main.tf")
+		if c := h.planwardenCheck(sha1); c.Status != "in_progress" {
+			t.Fatalf("a PR changing only a called module: check %s/%s %q, want in_progress until its plan", c.Status, c.Conclusion, c.Title)
+		}
+		h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
+		h.wantCheck(sha1, "failure", "the module's GPU-to-CPU change, planned")
+	})
+	t.Run("twin: documentation only passes at once", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", cfg)
+		h.open(7, sha1, "", "README.md", "docs/gpu.md", "infra/README.md")
+		c := h.wantCheck(sha1, "success", "docs only")
+		if c.Title != "No infrastructure changes" {
+			t.Errorf("docs only: title %q", c.Title)
+		}
+	})
+	t.Run("application code: one no_plan_paths line away from passing", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", cfg+"no_plan_paths: [\"**/*.md\", \"app/**\"]\n")
+		h.open(7, sha1, "", "app/server.go", "README.md")
+		h.wantCheck(sha1, "success", "app/** listed under no_plan_paths")
+	})
+}
+
+// Never pending forever: when the trusted plan workflow's on: filters
+// match none of the pull request's files, the check says so at once and
+// fails with what to do.
+func TestGateNoPlanWillComeFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	const cfg = "version: 1\nprojects:\n  - {name: stack, directory: infra, environment: prod}\n"
+	const wf = "on:\n  pull_request:\n    paths: [\"infra/**\"]\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - run: terraform plan\n"
+	t.Run("application code outside the workflow's paths", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", cfg)
+		h.gh.SetFile(owner, repo, "main", planWorkflow, []byte(wf))
+		h.open(7, sha1, "", "app/server.go")
+		c := h.wantCheck(sha1, "failure", "no trusted plan will come")
+		if c.Title != "No plan will come" || !strings.Contains(c.Summary, "no_plan_paths") || !strings.Contains(c.Summary, "matches none") {
+			t.Errorf("the check does not say why and what to do: %q %q", c.Title, c.Summary)
+		}
+	})
+	t.Run("twin: a file the workflow's paths match waits for its run", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", cfg)
+		h.gh.SetFile(owner, repo, "main", planWorkflow, []byte(wf))
+		h.open(7, sha1, "", "infra/main.tf")
+		if c := h.planwardenCheck(sha1); c.Status != "in_progress" {
+			t.Errorf("a PR the plan workflow runs for: check %s/%s %q, want in_progress", c.Status, c.Conclusion, c.Title)
+		}
+	})
+}
+
+// Cause 3: an override of plan-workflow-changed survives a new workflow.
+// The finding carries the changed files' blob SHAs at the head, so a
+// grant given after reading one version of the script does not cover the
+// next.
+func TestGateAnOverrideIsBoundToTheScriptItRead(t *testing.T) {
+	t.Parallel()
+	const cfg = "version: 1\nprojects:\n  - {name: stack, environment: prod}\noverrides:\n  plan-workflow-changed: {users: [alice]}\n"
+	const wf = "on: pull_request\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./ci/plan.sh\n"
+	const harmless, forger = "1111111111111111111111111111111111111aaa", "2222222222222222222222222222222222222bbb"
+	for name, tc := range map[string]struct {
+		next string
+		want string
+	}{
+		"a push that changes the script again": {forger, "failure"},
+		"twin: a push that leaves the script":  {harmless, "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.config("main", cfg)
+			h.gh.SetFile(owner, repo, "main", planWorkflow, []byte(wf))
+			h.prWith(sha1, "opened", "ci/plan.sh@"+harmless, "infra/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: clean(t)})
+			h.wantCheck(sha1, "failure", "the PR changes the plan script")
+			h.command("alice", "/override plan-workflow-changed -- read the new plan.sh, it only adds a log line")
+			h.wantCheck(sha1, "success", "alice overrode it")
+			h.prWith(sha2, "synchronize", "ci/plan.sh@"+tc.next, "infra/main.tf")
+			h.run(runSpec{id: 502, sha: sha2, artifacts: clean(t)})
+			h.wantCheck(sha2, tc.want, "after the push")
+		})
+	}
+}
+
+// Cause 7: run files the workflow reader did not follow. Each plan
+// workflow (on the base branch) runs a repository file in a shape the
+// reader used to drop; a pull request changing that file gets
+// plan-workflow-changed, and one changing only Terraform passes.
+func TestGateEveryRunFileOfThePlanWorkflowIsFollowed(t *testing.T) {
+	t.Parallel()
+	steps := func(s string) string {
+		return "on: pull_request\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n" + s
+	}
+	for name, tc := range map[string]struct {
+		workflow string
+		base     map[string]string // other files of the base branch
+		changed  string            // what the trick changes
+	}{
+		"a matrix working-directory": {workflow: "on: pull_request\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        dir: [infra, serving]\n    steps:\n      - uses: actions/checkout@v4\n      - working-directory: ${{ matrix.dir }}\n        run: ./plan.sh\n",
+			changed: "serving/plan.sh"},
+		"a command under timeout":    {workflow: steps("      - run: timeout 900 ci/tf-plan\n"), changed: "ci/tf-plan"},
+		"bash -c":                    {workflow: steps("      - run: bash -c \"./ci/plan\"\n"), changed: "ci/plan"},
+		"sudo -E":                    {workflow: steps("      - run: sudo -E ./ci/plan\n"), changed: "ci/plan"},
+		"go run of a package":        {workflow: steps("      - run: go run ./tools/x\n"), changed: "tools/x/main.go"},
+		"python -m":                  {workflow: steps("      - run: python -m tools.plan\n"), changed: "tools/plan.py"},
+		"a script sourced by a script": {workflow: steps("      - run: ./ci/plan.sh\n"),
+			base: map[string]string{"ci/plan.sh": "#!/bin/sh\n. ./ci/lib.sh\nterraform plan\n"}, changed: "ci/lib.sh"},
+		"uses: ./": {workflow: steps("      - uses: ./\n"),
+			base: map[string]string{"action.yml": "name: plan\nruns:\n  using: composite\n  steps:\n    - run: ./ci/plan.sh\n      shell: bash\n"}, changed: "ci/plan.sh"},
+		"github-script requiring a repository file": {workflow: steps("      - uses: actions/github-script@v7\n        with:\n          script: |\n            const plan = require('./ci/plan.js')\n            await plan(github)\n"),
+			changed: "ci/plan.js"},
+		"npm run": {workflow: steps("      - run: npm run plan\n"),
+			base: map[string]string{"package.json": `{"scripts": {"plan": "node ci/plan.js"}}`}, changed: "ci/plan.js"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, trick := range []bool{true, false} {
+				h := newHarness(t)
+				h.config("main", stackConfig("prod"))
+				h.gh.SetFile(owner, repo, "main", planWorkflow, []byte(tc.workflow))
+				for p, c := range tc.base {
+					h.gh.SetFile(owner, repo, "main", p, []byte(c))
+				}
+				files := []string{"infra/main.tf"}
+				if trick {
+					files = append(files, tc.changed)
+				}
+				h.open(7, sha1, "", files...)
+				h.run(runSpec{id: 501, sha: sha1, artifacts: clean(t)})
+				if !trick {
+					h.wantCheck(sha1, "success", "twin: the same workflow, the PR changes only Terraform")
+					continue
+				}
+				h.wantCheck(sha1, "failure", "the PR changes "+tc.changed+", which the plan workflow runs")
+				h.wantInReview("plan-workflow-changed", "the review does not name the rule")
+			}
+		})
+	}
+}
+
+// A step planwarden cannot place at all is a finding of its own
+// (plan-workflow-unreadable), unless plan_workflow_inputs covers it.
+func TestGateAStepPlanwardenCannotPlaceBlocks(t *testing.T) {
+	t.Parallel()
+	const wf = "on: pull_request\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: ./ci/${{ vars.PLAN_TOOL }} plan\n"
+	for name, tc := range map[string]struct {
+		extra string
+		want  string
+	}{
+		"a script path built at run time":              {"", "failure"},
+		"twin: plan_workflow_inputs covers its directory": {"plan_workflow_inputs: [\"ci/**\"]\n", "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.config("main", stackConfig("prod")+tc.extra)
+			h.gh.SetFile(owner, repo, "main", planWorkflow, []byte(wf))
+			h.open(7, sha1, "", "infra/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: clean(t)})
+			h.wantCheck(sha1, tc.want, name)
+			if tc.want == "failure" {
+				h.wantInReview("plan-workflow-unreadable", "the review does not name the rule")
+			}
+		})
+	}
+}
