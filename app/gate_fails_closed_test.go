@@ -143,11 +143,11 @@ func TestGateEveryRunFileOfThePlanWorkflowIsFollowed(t *testing.T) {
 	}{
 		"a matrix working-directory": {workflow: "on: pull_request\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        dir: [infra, serving]\n    steps:\n      - uses: actions/checkout@v4\n      - working-directory: ${{ matrix.dir }}\n        run: ./plan.sh\n",
 			changed: "serving/plan.sh"},
-		"a command under timeout":    {workflow: steps("      - run: timeout 900 ci/tf-plan\n"), changed: "ci/tf-plan"},
-		"bash -c":                    {workflow: steps("      - run: bash -c \"./ci/plan\"\n"), changed: "ci/plan"},
-		"sudo -E":                    {workflow: steps("      - run: sudo -E ./ci/plan\n"), changed: "ci/plan"},
-		"go run of a package":        {workflow: steps("      - run: go run ./tools/x\n"), changed: "tools/x/main.go"},
-		"python -m":                  {workflow: steps("      - run: python -m tools.plan\n"), changed: "tools/plan.py"},
+		"a command under timeout": {workflow: steps("      - run: timeout 900 ci/tf-plan\n"), changed: "ci/tf-plan"},
+		"bash -c":                 {workflow: steps("      - run: bash -c \"./ci/plan\"\n"), changed: "ci/plan"},
+		"sudo -E":                 {workflow: steps("      - run: sudo -E ./ci/plan\n"), changed: "ci/plan"},
+		"go run of a package":     {workflow: steps("      - run: go run ./tools/x\n"), changed: "tools/x/main.go"},
+		"python -m":               {workflow: steps("      - run: python -m tools.plan\n"), changed: "tools/plan.py"},
 		"a script sourced by a script": {workflow: steps("      - run: ./ci/plan.sh\n"),
 			base: map[string]string{"ci/plan.sh": "#!/bin/sh\n. ./ci/lib.sh\nterraform plan\n"}, changed: "ci/lib.sh"},
 		"uses: ./": {workflow: steps("      - uses: ./\n"),
@@ -192,7 +192,7 @@ func TestGateAStepPlanwardenCannotPlaceBlocks(t *testing.T) {
 		extra string
 		want  string
 	}{
-		"a script path built at run time":              {"", "failure"},
+		"a script path built at run time":                 {"", "failure"},
 		"twin: plan_workflow_inputs covers its directory": {"plan_workflow_inputs: [\"ci/**\"]\n", "success"},
 	} {
 		t.Run(name, func(t *testing.T) {

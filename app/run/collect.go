@@ -25,15 +25,15 @@ import (
 // what GitHub says of the rest (the files the pull request changes, what
 // the plan workflows use, who is in which team, who added the labels).
 type base struct {
-	pr       port.PullRequest
-	cfg      *rules.Config
-	st       port.PRState
-	runs     []record.Run
-	changes  trust.Changes
-	reading  trust.Reading
-	people   trust.People
-	adders   map[string]record.LabelMark
-	plans    collected
+	pr      port.PullRequest
+	cfg     *rules.Config
+	st      port.PRState
+	runs    []record.Run
+	changes trust.Changes
+	reading trust.Reading
+	people  trust.People
+	adders  map[string]record.LabelMark
+	plans   collected
 	// out, when set, is the base's outcome decided while collecting: no
 	// run its config trusts; fin a final error of its own (a bad config, a
 	// plan it cannot skip).
