@@ -208,3 +208,69 @@ func TestGateAStepPlanwardenCannotPlaceBlocks(t *testing.T) {
 		})
 	}
 }
+
+// tfPlan is a Terraform plan of one resource change.
+func tfPlan(t *testing.T, address, action string, before, after, unknown map[string]any) []byte {
+	t.Helper()
+	typ, name, _ := strings.Cut(address, ".")
+	ch := map[string]any{"actions": []string{action}, "before": before, "after": after, "after_unknown": unknown}
+	if before == nil {
+		ch["before"] = nil
+	}
+	data, err := jsonMarshal(map[string]any{
+		"format_version": "1.2", "terraform_version": "1.9.0",
+		"resource_changes": []any{map[string]any{"address": address, "mode": "managed", "type": typ, "name": name,
+			"provider_name": "registry.terraform.io/hashicorp/aws", "change": ch}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// Cause 1: an unknown SKU is never judged. A SKU known only after apply,
+// on a resource that had GPUs, on a pool that declares itself GPU, or
+// where an allow-list applies, is sku-unknown: the check fails in prod
+// instead of going neutral on an unpriced-sku warning.
+func TestGateAnUnknownSKUIsAFinding(t *testing.T) {
+	t.Parallel()
+	unknown := map[string]any{"instance_type": true}
+	for name, tc := range map[string]struct {
+		cfg       string
+		plan      func(t *testing.T) []byte
+		want, why string
+	}{
+		"a GPU instance whose type becomes known after apply": {plan: func(t *testing.T) []byte {
+			return tfPlan(t, "aws_instance.train", "update", map[string]any{"instance_type": "p4d.24xlarge"}, map[string]any{}, unknown)
+		}, want: "failure", why: "sku-unknown"},
+		"twin: the same instance becoming an m5.large": {plan: func(t *testing.T) []byte {
+			return tfPlan(t, "aws_instance.train", "update", map[string]any{"instance_type": "p4d.24xlarge"}, map[string]any{"instance_type": "m5.large"}, nil)
+		}, want: "failure", why: "gpu-sku-loss"},
+		"a tainted GPU pool whose vm_size becomes unknown": {plan: func(t *testing.T) []byte {
+			return tfPlan(t, "azurerm_kubernetes_cluster_node_pool.pool", "update",
+				map[string]any{"name": "batch", "vm_size": "Standard_D4s_v5", "node_taints": []any{"sku=gpu:NoSchedule"}},
+				map[string]any{"name": "batch", "node_taints": []any{"sku=gpu:NoSchedule"}}, map[string]any{"vm_size": true})
+		}, want: "failure", why: "sku-unknown"},
+		"twin: the same pool without its GPU taint": {plan: func(t *testing.T) []byte {
+			return tfPlan(t, "azurerm_kubernetes_cluster_node_pool.pool", "update",
+				map[string]any{"name": "batch", "vm_size": "Standard_D4s_v5"}, map[string]any{"name": "batch"}, map[string]any{"vm_size": true})
+		}, want: "neutral"},
+		"a new VM of unknown size where allowed_skus is set": {
+			cfg: "version: 1\nprojects:\n  - {name: stack, environment: prod}\nenvironments:\n  prod: {protected: true, allowed_skus: [Standard_NC*]}\n",
+			plan: func(t *testing.T) []byte {
+				return tfPlan(t, "azurerm_linux_virtual_machine.box", "create", nil, map[string]any{"name": "box"}, map[string]any{"size": true})
+			}, want: "failure", why: "sku-unknown"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", orDefault(tc.cfg, stackConfig("prod")))
+			h.open(7, sha1, "", "infra/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{{"planwarden-stack", zipOf(t, entry{"plan.json", tc.plan(t)})}}})
+			h.wantCheck(sha1, tc.want, name)
+			if tc.why != "" {
+				h.wantInReview(tc.why, "the review does not name the rule")
+			}
+		})
+	}
+}
