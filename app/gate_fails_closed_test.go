@@ -274,3 +274,59 @@ func TestGateAnUnknownSKUIsAFinding(t *testing.T) {
 		})
 	}
 }
+
+// commandAs posts a PR comment by user, an account of GitHub's type typ
+// (User, Bot), and delivers its issue_comment.
+func (h *harness) commandAs(user, typ, body string) int64 {
+	h.t.Helper()
+	id := h.gh.AddComment(owner, repo, 7, user, body)
+	h.deliver("issue_comment", fmt.Sprintf("cmd-%d", id), map[string]any{
+		"action": "created", "repository": repository(), "installation": installation(),
+		"issue":   map[string]any{"number": 7, "pull_request": map[string]any{"url": "https://api.github.com/repos/x/y/pulls/7"}},
+		"comment": map[string]any{"id": id, "body": body},
+		"sender":  map[string]any{"login": user, "type": typ},
+	})
+	return id
+}
+
+// Cause 5: a bot-added label counted. Labels and commands of bots and
+// Apps never approve unless the base config lists the bot under
+// approving_bots; github-actions[bot] acts for whoever triggered the
+// workflow (the author too) and is refused even when listed... it cannot
+// be listed at all.
+func TestGateOnlyPeopleApprove(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		by, extra string
+		want      string
+	}{
+		"github-actions[bot] adds the override label":       {by: "github-actions[bot]", want: "failure"},
+		"an App's bot the config does not list":             {by: "renovate[bot]", want: "failure"},
+		"twin: a person adds the label":                     {by: "carol", want: "success"},
+		"twin: a bot the config lists under approving_bots": {by: "renovate[bot]", extra: "approving_bots: [\"renovate[bot]\"]\n", want: "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := typoPR(t)
+			h.config("main", overrideConfig+tc.extra)
+			h.gh.Label(owner, repo, 7, tc.by, acceptLabel)
+			h.rerunBy("reviewer", sha1)
+			h.wantCheck(sha1, tc.want, name)
+			if tc.want == "failure" && !strings.Contains(h.review().Body, "Only people approve") {
+				t.Errorf("the review does not say why the bot's label does not count:\n%s", h.review().Body)
+			}
+		})
+	}
+	t.Run("a bot's /override is refused; a person's counts", func(t *testing.T) {
+		t.Parallel()
+		h := typoPR(t)
+		h.config("main", strings.ReplaceAll(overrideConfig, "users: [alice]", "users: [alice, \"github-actions[bot]\"]"))
+		id := h.commandAs("github-actions[bot]", "Bot", "/override gpu-sku-loss -- the workflow says so")
+		if r := h.reaction(id); r != "-1" || !strings.Contains(h.lastReply(), "Only people approve") {
+			t.Errorf("github-actions[bot]'s /override: reaction %q reply %q, want a refusal", r, h.lastReply())
+		}
+		h.wantCheck(sha1, "failure", "after the bot's /override")
+		h.overrideBoth("alice")
+		h.wantCheck(sha1, "success", "twin: alice overrides both")
+	})
+}

@@ -79,7 +79,9 @@ func (r Run) After(o Run) bool {
 // LabelMark says who put a label on a pull request, and when (GitHub's
 // issue events): the record an override label counts by.
 type LabelMark struct {
-	Name string    `json:"name"`
-	By   string    `json:"by,omitempty"`
-	At   time.Time `json:"at"`
+	Name string `json:"name"`
+	By   string `json:"by,omitempty"`
+	// ByType is GitHub's type of By's account (User, Bot).
+	ByType string    `json:"by_type,omitempty"`
+	At     time.Time `json:"at"`
 }

@@ -50,10 +50,12 @@ type command struct {
 	repo      port.Repo
 	commentID int64
 	sender    string
-	name      string   // /plan
-	args      []string // what follows it on the line
-	gh        port.GitHub
-	w         publish.Writer
+	// senderType is GitHub's type of the sender's account (User, Bot).
+	senderType string
+	name       string   // /plan
+	args       []string // what follows it on the line
+	gh         port.GitHub
+	w          publish.Writer
 }
 
 // Run runs the slash command of an issue_comment job: /override and
@@ -64,7 +66,7 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 	e := j.IssueComment
 	fields := strings.Fields(e.Body)
 	repo := port.Repo{Owner: j.Owner, Name: j.Repo}
-	c := command{job: j, repo: repo, commentID: e.CommentID, sender: e.Sender, name: fields[0], args: fields[1:], gh: gh,
+	c := command{job: j, repo: repo, commentID: e.CommentID, sender: e.Sender, senderType: e.SenderType, name: fields[0], args: fields[1:], gh: gh,
 		w: publish.Writer{GitHub: gh, Repo: repo, Now: x.state.Now}}
 	switch c.name {
 	case "/override":

@@ -422,7 +422,7 @@ func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (m
 			name := strings.ToLower(e.GetLabel().GetName())
 			switch e.GetEvent() {
 			case "labeled":
-				out[name] = record.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
+				out[name] = record.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), ByType: e.GetActor().GetType(), At: e.GetCreatedAt().Time}
 			case "unlabeled":
 				delete(out, name)
 			}

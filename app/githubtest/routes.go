@@ -218,7 +218,7 @@ func (s *Server) listIssueEvents(w http.ResponseWriter, r *http.Request) {
 	for _, e := range all[lo:hi] {
 		out = append(out, map[string]any{
 			"id": e.ID, "node_id": fmt.Sprintf("LE_%d", e.ID), "url": fmt.Sprintf("%s/repos/%s/%s/issues/events/%d", s.APIURL, p.Owner, p.Repo, e.ID),
-			"actor": map[string]any{"login": e.Actor, "id": 1, "type": "User"}, "event": e.Event,
+			"actor": map[string]any{"login": e.Actor, "id": 1, "type": actorType(e.Actor)}, "event": e.Event,
 			"commit_id": nil, "commit_url": nil, "created_at": e.At.Format(time.RFC3339),
 			"label": map[string]any{"name": e.Label, "color": "ededed"},
 		})
@@ -511,4 +511,13 @@ func (s *Server) teamMembership(w http.ResponseWriter, r *http.Request) {
 		"role":  "member",
 		"state": state,
 	})
+}
+
+// actorType is GitHub's type of an account: an App's login ends with
+// [bot].
+func actorType(login string) string {
+	if strings.HasSuffix(login, "[bot]") {
+		return "Bot"
+	}
+	return "User"
 }

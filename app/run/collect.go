@@ -33,7 +33,10 @@ type base struct {
 	reading trust.Reading
 	people  trust.People
 	adders  map[string]record.LabelMark
-	plans   collected
+	// botLabels are the labels a bot added that may not approve, with
+	// why, by name in lower case.
+	botLabels map[string]string
+	plans     collected
 	// out, when set, is the base's outcome decided while collecting: no
 	// run its config trusts; fin a final error of its own (a bad config, a
 	// plan it cannot skip).

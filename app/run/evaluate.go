@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
@@ -125,6 +126,10 @@ func (r *Review) reviewUnder(b *base) result {
 	byLabel, unknown := trust.LabelOverrides(cfg, projects, b.pr.Labels, b.pr.Author, b.adders)
 	ovs = append(ovs, byLabel...)
 	for _, l := range unknown {
+		if why, ok := b.botLabels[strings.ToLower(l)]; ok {
+			notes = append(notes, comment.BotLabelNote(l, why))
+			continue
+		}
 		notes = append(notes, comment.UnknownLabelNote(l))
 	}
 	if len(ovs) > 0 || len(notes) > len(baseNotes) {

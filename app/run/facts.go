@@ -47,6 +47,7 @@ func (r *Review) baseFacts(ctx context.Context, b *base) error {
 	if b.adders, err = labelAdders(ctx, r.gh, b.cfg, r.repo, b.pr); err != nil {
 		return fmt.Errorf("check who may override: %w", err)
 	}
+	b.botLabels = botLabels(b.cfg, b.adders)
 	if b.people, err = People(ctx, r.gh, b.pr.Author, trust.TeamsToAsk(b.cfg, b.st.Grants)); err != nil {
 		return fmt.Errorf("check who may override: %w", err)
 	}
@@ -92,4 +93,22 @@ func IsOverrideLabel(cfg *rules.Config, label string) bool {
 		}
 	}
 	return false
+}
+
+// botLabels takes out of adders the labels a bot or App added that may not
+// approve (trust.MayApprove: unless approving_bots lists it; never
+// github-actions[bot], which acts for whoever triggered the workflow), and
+// returns why each does not count, by the label's name in lower case.
+func botLabels(cfg *rules.Config, adders map[string]record.LabelMark) map[string]string {
+	var out map[string]string
+	for name, m := range adders {
+		if ok, why := trust.MayApprove(cfg, trust.Actor{Login: m.By, Type: m.ByType}); !ok && m.By != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[name] = why
+			delete(adders, name)
+		}
+	}
+	return out
 }
