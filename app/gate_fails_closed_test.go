@@ -330,3 +330,35 @@ func TestGateOnlyPeopleApprove(t *testing.T) {
 		h.wantCheck(sha1, "success", "twin: alice overrides both")
 	})
 }
+
+// Cause 6: a stale report reached another pull request. A run of a
+// commit pull request 7 has moved on from is stale for 7; when the commit
+// is still the head of pull request 8, whose review failed, its check
+// keeps 8's failure: a commit heading several open pull requests gets the
+// strictest of their current results.
+func TestGateAStaleReportNeverLoosensAnotherPR(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		other bool
+		want  string
+	}{
+		"the commit still heads another PR whose review failed": {true, "failure"},
+		"twin: no other PR heads it: the stale plan is neutral": {false, "neutral"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", stackConfig("prod"))
+			if tc.other {
+				h.open(8, sha1, "main", "infra/main.tf")
+				h.run(runSpec{id: 501, pr: 8, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
+				h.wantCheck(sha1, "failure", "PR 8's review of the GPU typo")
+			}
+			h.open(7, sha2, "main", "infra/main.tf")
+			h.run(runSpec{id: 502, pr: 7, sha: sha1, artifacts: clean(t)})
+			if c := h.latestCheck(sha1); c.Conclusion != tc.want {
+				t.Errorf("check of %s after PR 7's stale run: %s/%s %q, want %s", sha1[:7], c.Status, c.Conclusion, c.Title, tc.want)
+			}
+		})
+	}
+}

@@ -80,6 +80,12 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 	}
 	if pr.HeadSHA != r.run.HeadSHA {
 		r.log.Info("stale plan: the pull request has moved on", "plan_sha", prose.ShortSHA(r.run.HeadSHA), "head_sha", prose.ShortSHA(pr.HeadSHA))
+		if other, err := r.stricterOnCommit(ctx); err != nil || other > 0 {
+			if other > 0 {
+				r.log.Info("the commit still heads another open pull request with a stricter result; its check stays", "pr", other)
+			}
+			return unlock, false, err
+		}
 		return unlock, false, r.w.Stale(ctx, r.run.ID, r.run.HeadSHA, pr.Number, pr.HeadSHA)
 	}
 	r.checkRun, err = r.w.EnsureCheck(ctx, r.run.HeadSHA, comment.ReviewingTitle)
@@ -203,4 +209,36 @@ func configFile(cfg *rules.Config) string {
 		return cfg.File()
 	}
 	return rules.ConfigPath
+}
+
+// stricterOnCommit is the other open pull request whose head the run's
+// commit still is and whose current result is stricter than this pull
+// request's "stale" (neutral), or 0: a commit heading several open pull
+// requests gets the strictest of their current results
+// (trust.Strictest), so one pull request's staleness never loosens
+// another's verdict.
+func (r *Review) stricterOnCommit(ctx context.Context) (int, error) {
+	prs, err := r.gh.ListPRsForCommit(ctx, r.repo, r.run.HeadSHA)
+	if err != nil {
+		return 0, err
+	}
+	results := []trust.PRResult{{Number: r.pr.Number, Base: r.pr.BaseRef, Conclusion: "neutral"}}
+	for _, other := range prs {
+		if other.Number == r.pr.Number || other.State != "open" || other.HeadSHA != r.run.HeadSHA {
+			continue
+		}
+		st, _, err := r.x.state.PR(ctx, publish.KeyOf(r.repo, other.Number))
+		if err != nil {
+			return 0, err
+		}
+		res := trust.PRResult{Number: other.Number, Base: other.BaseRef}
+		if st.HeadSHA == r.run.HeadSHA {
+			res.Conclusion = st.Conclusion
+		}
+		results = append(results, res)
+	}
+	if s, _ := trust.Strictest(results); s.Number != r.pr.Number {
+		return s.Number, nil
+	}
+	return 0, nil
 }
