@@ -1,9 +1,11 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planwarden/planwarden/app/githubtest"
 )
@@ -358,6 +360,119 @@ func TestGateAStaleReportNeverLoosensAnotherPR(t *testing.T) {
 			h.run(runSpec{id: 502, pr: 7, sha: sha1, artifacts: clean(t)})
 			if c := h.latestCheck(sha1); c.Conclusion != tc.want {
 				t.Errorf("check of %s after PR 7's stale run: %s/%s %q, want %s", sha1[:7], c.Status, c.Conclusion, c.Title, tc.want)
+			}
+		})
+	}
+}
+
+// reconcile runs the App's reconciler once, as serve does every five
+// minutes and the Lambda worker on its schedule.
+func (h *harness) reconcile() error {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return h.app.Reconcile(ctx)
+}
+
+// laxGPUConfig turns the GPU rules off: the typo passes under it.
+const laxGPUConfig = "version: 1\nprojects:\n  - {name: stack, environment: prod}\nrules:\n  gpu-sku-loss: {severity: off}\n  gpu-pool-sku: {severity: off}\n"
+
+// Cause 4: retargeting rested on one delivery. A pull request reviewed
+// green under a lax base and retargeted at main while its `edited`
+// delivery was lost is decided again under main by the reconciler: the
+// base is a fact of every decision.
+func TestGateARetargetWhoseDeliveryWasLostIsDecidedAgain(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		retarget bool
+		want     string
+	}{
+		"retargeted at main, the delivery lost":    {true, "failure"},
+		"twin: still into lax: nothing is decided": {false, "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", stackConfig("prod"))
+			h.config("lax", laxGPUConfig)
+			h.open(7, sha1, "lax", "infra/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
+			h.wantCheck(sha1, "success", "the GPU typo under lax")
+			if tc.retarget {
+				h.gh.SetBase(owner, repo, 7, "main") // its pull_request edited got 503; GitHub does not retry
+			}
+			before := len(h.gh.CheckRuns(owner, repo, sha1))
+			if err := h.reconcile(); err != nil {
+				t.Fatalf("reconcile: %v", err)
+			}
+			if c := h.latestCheck(sha1); c.Conclusion != tc.want {
+				t.Errorf("after the reconciler: check %s/%s %q, want %s", c.Status, c.Conclusion, c.Title, tc.want)
+			}
+			if !tc.retarget {
+				if n := len(h.gh.CheckRuns(owner, repo, sha1)); n != before || h.latestCheck(sha1).Updates != 1 {
+					t.Errorf("the reconciler touched a check decided under the PR's own base: %d check runs (was %d), %d updates", n, before, h.latestCheck(sha1).Updates)
+				}
+			}
+		})
+	}
+}
+
+// Issue 29: an outage longer than a job's attempts left the check in
+// progress (the job and its give-up failed). Once GitHub answers again the
+// reconciler concludes it from the finished run whose review gave up.
+func TestGateTheReconcilerConcludesACheckWhoseJobsGaveUp(t *testing.T) {
+	t.Parallel()
+	for name, outage := range map[string]bool{"GitHub down through every attempt": true, "twin: no outage": false} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", stackConfig("prod"))
+			h.open(7, sha1, "", "infra/main.tf")
+			if outage {
+				h.gh.Fail(githubtest.Fault{Path: "/repos/", Times: 1 << 20, Status: 502})
+			}
+			h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
+			h.gh.Recover()
+			if c := h.latestCheck(sha1); outage && c.Status != "in_progress" {
+				t.Fatalf("after the outage: check %s/%s, want still in progress (the give-up failed too)", c.Status, c.Conclusion)
+			}
+			updates := h.latestCheck(sha1).Updates
+			if err := h.reconcile(); err != nil {
+				t.Fatalf("reconcile: %v", err)
+			}
+			c := h.wantCheck(sha1, "failure", "the GPU typo, concluded")
+			if !outage && c.Updates != updates {
+				t.Errorf("the reconciler wrote a check that was concluded: %d updates, was %d", c.Updates, updates)
+			}
+		})
+	}
+}
+
+// A merge group carries a pull request's result over only when it was
+// decided under the branch the merge group merges into.
+func TestGateAMergeGroupCarriesOverOnlyTheResultOfItsBase(t *testing.T) {
+	t.Parallel()
+	const mergeSHA = "9999999999999999999999999999999999999999"
+	for name, tc := range map[string]struct {
+		base, want string
+	}{
+		"the PR was decided under lax, the queue merges into main": {"main", "failure"},
+		"twin: the queue merges into lax":                          {"lax", "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", stackConfig("prod"))
+			h.config("lax", laxGPUConfig)
+			h.open(7, sha1, "lax", "infra/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
+			h.wantCheck(sha1, "success", "the GPU typo under lax")
+			h.deliver("merge_group", "mg-"+tc.base, map[string]any{
+				"action": "checks_requested", "repository": repository(), "installation": installation(),
+				"merge_group": map[string]any{"head_sha": mergeSHA, "head_ref": "refs/heads/gh-readonly-queue/" + tc.base + "/pr-7-" + sha1, "base_ref": "refs/heads/" + tc.base},
+			})
+			if c := h.planwardenCheck(mergeSHA); c.Conclusion != tc.want {
+				t.Errorf("merge group into %s: check %s/%s %q, want %s", tc.base, c.Status, c.Conclusion, c.Title, tc.want)
 			}
 		})
 	}

@@ -400,3 +400,13 @@ func NoPlanComing(files int, whys []string, configFile, base string) Check {
 	b.WriteString("\nList the files that need no plan under `no_plan_paths` in the config on the base branch, or widen the plan workflow's `on:` filter so that it runs for this pull request; or comment `/plan`.")
 	return Check{Conclusion: "failure", Title: NoPlanComingTitle, Summary: b.String()}
 }
+
+// DecidedUnderAnotherBase is a merge group's check when pull request pr's
+// result was decided under decided, not base, the branch the merge group
+// merges into: nothing is carried over until planwarden decides the pull
+// request again under base.
+func DecidedUnderAnotherBase(pr int, decided, base string) Check {
+	return Check{Conclusion: "failure", Title: "Decided under another base",
+		Summary: fmt.Sprintf("The result of #%d was decided under %s, but the merge group merges into %s: nothing is carried over. planwarden decides the pull request again under %s within minutes; then re-run this check.",
+			pr, quote(decided), quote(base), quote(base))}
+}

@@ -389,6 +389,13 @@ func (s *Server) Fail(f Fault) {
 	s.faults = append(s.faults, &f)
 }
 
+// Recover removes every fault: GitHub answers again.
+func (s *Server) Recover() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
 // Calls returns every request so far, in order.
 func (s *Server) Calls() []Call {
 	s.mu.Lock()

@@ -74,6 +74,13 @@ type Publisher interface {
 	MinimizeComment(ctx context.Context, nodeID string) error
 }
 
+// Lister lists what the reconciler walks: the repositories of the
+// installation and their open pull requests.
+type Lister interface {
+	ListInstallationRepos(ctx context.Context) ([]Repo, error)
+	ListOpenPRs(ctx context.Context, r Repo) ([]PullRequest, error)
+}
+
 // Dispatcher starts CI workflows (/plan, /destroy-staging).
 type Dispatcher interface {
 	DispatchWorkflow(ctx context.Context, r Repo, workflowFile, ref string, inputs map[string]string) error

@@ -29,6 +29,10 @@ type PRState struct {
 	// plan must not overwrite a newer one.
 	PlanTime   time.Time `json:"plan_time,omitempty"`
 	Conclusion string    `json:"conclusion,omitempty"` // success, neutral, failure
+	// BaseRef is the base branch the check of HeadSHA was decided under:
+	// a pull request retargeted since is decided again (a lost delivery
+	// costs minutes, not the gate: the reconciler).
+	BaseRef string `json:"base_ref,omitempty"`
 	Title      string    `json:"title,omitempty"`
 	Summary    string    `json:"summary,omitempty"`
 	RunID      int64     `json:"run_id,omitempty"`

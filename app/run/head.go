@@ -123,12 +123,16 @@ func (x *Runner) Rerun(ctx context.Context, gh GitHub, repo port.Repo, pr int, h
 		return nil
 	}
 	if runID == 0 {
-		// No plan yet: the check keeps waiting.
-		worklog.From(ctx).Info("re-run requested before any plan; still waiting")
-		return gh.UpdateCheckRun(ctx, repo, port.CheckRun{
-			ID: checkRunID, Name: port.CheckName, HeadSHA: head, Status: "in_progress",
-			Title: comment.WaitingTitle, Summary: comment.WaitingSummary,
-		})
+		// No plan yet: decided again without one under the pull request's
+		// base as it is now (it may have been retargeted), else the check
+		// keeps waiting.
+		worklog.From(ctx).Info("re-run requested before any plan; deciding again without one")
+		waiting := port.CheckRun{ID: checkRunID, Name: port.CheckName, HeadSHA: head, Status: "in_progress",
+			Title: comment.WaitingTitle, Summary: comment.WaitingSummary}
+		if err := gh.UpdateCheckRun(ctx, repo, waiting); err != nil {
+			return err
+		}
+		return x.decideWithoutPlan(ctx, gh, repo, pr, head, waiting)
 	}
 	run, err := gh.GetWorkflowRun(ctx, repo, runID)
 	if err != nil {

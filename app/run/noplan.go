@@ -9,6 +9,7 @@ import (
 	"github.com/planwarden/planwarden/app/repoconfig"
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/prose"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
 )
@@ -24,7 +25,23 @@ import (
 // decideWithoutPlan completes the check of a PR decided before any plan
 // (withoutPlan); otherwise the check keeps waiting for the plan.
 func (x *Runner) decideWithoutPlan(ctx context.Context, gh GitHub, repo port.Repo, number int, head string, check port.CheckRun) error {
-	out, err := withoutPlan(ctx, gh, repo, number, head)
+	out, base, err := withoutPlan(ctx, gh, repo, number, head)
+	if base != "" {
+		// The base the check is decided under, with what it says: the
+		// reconciler decides it again when the pull request is retargeted.
+		if _, serr := x.state.Update(ctx, publish.KeyOf(repo, number), func(st *port.PRState) (bool, error) {
+			if st.HeadSHA != head || st.RunID != 0 {
+				return false, nil
+			}
+			st.BaseRef = base
+			if out != nil && err == nil {
+				st.Conclusion, st.Title, st.Summary = out.Conclusion, out.Title, prose.Clamp(out.Summary, 4096)
+			}
+			return true, nil
+		}); serr != nil && err == nil {
+			return serr
+		}
+	}
 	if err != nil || out == nil {
 		return publish.AboutCheck(check, 0, err)
 	}
@@ -34,15 +51,23 @@ func (x *Runner) decideWithoutPlan(ctx context.Context, gh GitHub, repo port.Rep
 // withoutPlan is the check of a PR decided before any plan: success when
 // every file it changes needs no plan, failure when no trusted plan
 // workflow will run for it; nil while it waits for a plan. A bad config is
-// a *publish.Final.
-func withoutPlan(ctx context.Context, gh port.PRReader, repo port.Repo, number int, head string) (*comment.Check, error) {
+// a *publish.Final. base is the base it was decided under ("" when the
+// pull request moved on).
+func withoutPlan(ctx context.Context, gh port.PRReader, repo port.Repo, number int, head string) (_ *comment.Check, base string, err error) {
 	pr, err := gh.GetPullRequest(ctx, repo, number)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if pr.HeadSHA != head || pr.State != "open" {
-		return nil, nil // moved on: the new head's event decides
+		return nil, "", nil // moved on: the new head's event decides
 	}
+	out, err := withoutPlanUnder(ctx, gh, repo, pr)
+	return out, pr.BaseRef, err
+}
+
+// withoutPlanUnder is withoutPlan for pr as GitHub has it now.
+func withoutPlanUnder(ctx context.Context, gh port.PRReader, repo port.Repo, pr port.PullRequest) (*comment.Check, error) {
+	number := pr.Number
 	cfg, err := repoconfig.Base(ctx, gh, repo, pr.BaseRef)
 	if err != nil {
 		return nil, err
@@ -99,7 +124,7 @@ func forecasts(ctx context.Context, gh port.PRReader, repo port.Repo, cfg *rules
 // PR's base would not pass it too, a new check run waits for the plan (or
 // says why none will come, or fails on a bad config).
 func (x *Runner) reopenIfStricter(ctx context.Context, gh GitHub, repo port.Repo, number int, head string) error {
-	out, err := withoutPlan(ctx, gh, repo, number, head)
+	out, _, err := withoutPlan(ctx, gh, repo, number, head)
 	var bad *publish.Final
 	if err != nil && !errors.As(err, &bad) || out != nil && out.Conclusion == "success" {
 		return err

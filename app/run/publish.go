@@ -60,7 +60,7 @@ func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 	if st.HeadSHA != r.run.HeadSHA {
 		st.Blocking = nil
 	}
-	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = r.run.HeadSHA, r.checkRun.ID, r.run.ID, runs
+	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs, st.BaseRef = r.run.HeadSHA, r.checkRun.ID, r.run.ID, runs, r.pr.BaseRef
 	if res.report != nil {
 		st.Blocking = res.blocking
 	}
