@@ -32,11 +32,11 @@ type PRState struct {
 	// BaseRef is the base branch the check of HeadSHA was decided under:
 	// a pull request retargeted since is decided again (a lost delivery
 	// costs minutes, not the gate: the reconciler).
-	BaseRef string `json:"base_ref,omitempty"`
-	Title      string    `json:"title,omitempty"`
-	Summary    string    `json:"summary,omitempty"`
-	RunID      int64     `json:"run_id,omitempty"`
-	UpdatedAt  time.Time `json:"updated_at"`
+	BaseRef   string    `json:"base_ref,omitempty"`
+	Title     string    `json:"title,omitempty"`
+	Summary   string    `json:"summary,omitempty"`
+	RunID     int64     `json:"run_id,omitempty"`
+	UpdatedAt time.Time `json:"updated_at"`
 	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
 	CheckRunID int64 `json:"check_run_id,omitempty"`
 	// Runs are the trusted runs on HeadSHA the check concludes from: the
