@@ -21,6 +21,8 @@ import (
 
 // Reconcile decides pull request pr again when its check was decided
 // under another base, or is still in progress; it reports whether it did.
+// A pull request without a `planwarden` check is left to its own events
+// (a required check that was never reported blocks the merge).
 func (x *Runner) Reconcile(ctx context.Context, gh GitHub, repo port.Repo, pr port.PullRequest) (bool, error) {
 	if pr.State != "open" || pr.HeadSHA == "" {
 		return false, nil
@@ -40,13 +42,18 @@ func (x *Runner) Reconcile(ctx context.Context, gh GitHub, repo port.Repo, pr po
 	if err != nil {
 		return false, err
 	}
+	inProgress := false
 	for _, c := range checks {
 		if c.Name == port.CheckName {
-			if c.Status == "completed" {
-				return false, nil
-			}
+			inProgress = c.Status != "completed"
 			break
 		}
+	}
+	if !inProgress {
+		// Concluded; or no check at all yet, which branch protection
+		// shows as expected and blocks the merge until the pull
+		// request's own events make it.
+		return false, nil
 	}
 	if st.HeadSHA == pr.HeadSHA && st.RunID != 0 {
 		log.Info("reconcile: the check is in progress; reviewing its last run again", "run", st.RunID)
