@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -473,6 +474,132 @@ func TestGateAMergeGroupCarriesOverOnlyTheResultOfItsBase(t *testing.T) {
 			})
 			if c := h.planwardenCheck(mergeSHA); c.Conclusion != tc.want {
 				t.Errorf("merge group into %s: check %s/%s %q, want %s", tc.base, c.Status, c.Conclusion, c.Title, tc.want)
+			}
+		})
+	}
+}
+
+// dispatchConfig is a base config with plan_source: dispatch.
+const dispatchConfig = "version: 1\nplan_source: dispatch\nprojects:\n  - {name: stack, environment: prod}\n"
+
+// mainSHA is the default branch's commit a dispatched plan runs on.
+const mainSHA = "ababababababababababababababababababab01"
+
+// dispatchMode is a harness whose base config sets plan_source: dispatch,
+// with the example dispatch workflow as the plan workflow on main.
+func dispatchMode(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t)
+	h.config("main", dispatchConfig)
+	wf, err := os.ReadFile("../examples/workflows/planwarden-plan-dispatch.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.gh.SetFile(owner, repo, "main", planWorkflow, wf)
+	return h
+}
+
+// dispatchedRun is a finished run of the plan workflow on the default
+// branch, its title naming the plan of PR 7 at head, triggered by actor
+// on branch; its workflow_run is delivered.
+func (h *harness) dispatchedRun(id int64, head, actor, branch string, arts []artifact) {
+	h.t.Helper()
+	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: id, Name: "planwarden plan", Path: planWorkflow, Event: "workflow_dispatch",
+		HeadSHA: mainSHA, HeadBranch: branch, Actor: actor, Conclusion: "success", DisplayTitle: "planwarden plan #7 pwp-7-" + head})
+	for _, a := range arts {
+		h.gh.AddArtifact(owner, repo, id, a.name, a.zip)
+	}
+	ev := workflowRunEvent(id, 7, mainSHA, runOpt{noPRs: true})
+	ev["workflow_run"].(map[string]any)["event"] = "workflow_dispatch"
+	h.deliver("workflow_run", fmt.Sprintf("dispatched-%d", id), ev)
+}
+
+// plan_source: dispatch: planwarden dispatches the plan workflow on the
+// default branch at every push, and only those runs count.
+func TestGateDispatchModeTrustsOnlyItsOwnDispatches(t *testing.T) {
+	t.Parallel()
+	t.Run("a push is dispatched on the default branch with the PR and its head", func(t *testing.T) {
+		t.Parallel()
+		h := dispatchMode(t)
+		h.open(7, sha1, "", "infra/main.tf")
+		ds := h.gh.Dispatches()
+		if len(ds) != 1 {
+			t.Fatalf("%d dispatches, want 1: %+v", len(ds), ds)
+		}
+		d := ds[0]
+		if d.Workflow != "planwarden-plan.yml" || d.Ref != "main" || d.Inputs["pr"] != "7" || d.Inputs["head_sha"] != sha1 || d.Inputs["correlation_id"] != "pwp-7-"+sha1 {
+			t.Errorf("dispatch %+v, want planwarden-plan.yml on main with pr 7, head_sha and correlation_id pwp-7-<head>", d)
+		}
+	})
+	for name, tc := range map[string]struct {
+		run  func(h *harness, t *testing.T)
+		want string
+	}{
+		"the PR's own pull_request run does not count": {func(h *harness, t *testing.T) {
+			h.run(runSpec{id: 501, sha: sha1, artifacts: clean(t)})
+		}, ""},
+		"a dispatch the author made from their branch does not count": {func(h *harness, t *testing.T) {
+			h.dispatchedRun(502, sha1, "octocat", "feature-7", clean(t))
+		}, ""},
+		"a dispatch on main by someone else does not count": {func(h *harness, t *testing.T) {
+			h.dispatchedRun(503, sha1, "octocat", "main", clean(t))
+		}, ""},
+		"twin: planwarden's own dispatch is reviewed": {func(h *harness, t *testing.T) {
+			h.dispatchedRun(504, sha1, githubtest.BotLogin, "main", clean(t))
+		}, "success"},
+		"twin: planwarden's own dispatch of a GPU typo fails": {func(h *harness, t *testing.T) {
+			h.dispatchedRun(505, sha1, githubtest.BotLogin, "main", []artifact{plan(t, "stack", "aks-gpu-typo.json", "")})
+		}, "failure"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := dispatchMode(t)
+			h.open(7, sha1, "", "infra/main.tf")
+			tc.run(h, t)
+			c := h.planwardenCheck(sha1)
+			if c.Conclusion != tc.want || tc.want == "" && c.Status != "in_progress" {
+				t.Errorf("check %s/%s %q, want %q", c.Status, c.Conclusion, c.Title, tc.want)
+			}
+		})
+	}
+	t.Run("a fork's PR waits for an allowed person's /plan; docs pass at once", func(t *testing.T) {
+		t.Parallel()
+		h := dispatchMode(t)
+		h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1, HeadRepo: "mallory/ml-infra", Files: githubtest.Changed("infra/main.tf")})
+		h.deliver("pull_request", "fork-7", pullRequestEvent("opened", 7, sha1))
+		h.open(8, sha2, "", "README.md")
+		if n := len(h.gh.Dispatches()); n != 0 {
+			t.Errorf("%d dispatches for a fork's PR and a docs PR, want 0", n)
+		}
+		if c := h.planwardenCheck(sha1); c.Status != "in_progress" {
+			t.Errorf("the fork's PR: check %s/%s, want in progress", c.Status, c.Conclusion)
+		}
+		h.wantCheck(sha2, "success", "docs only")
+	})
+}
+
+// plan_source: dispatch: what makes terraform plan run the pull request's
+// own code is read from its files through GitHub (never from the
+// artifact): plan-runs-pr-code.
+func TestGateDispatchModeReadsWhatRunsThePRsCode(t *testing.T) {
+	t.Parallel()
+	const base = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \"artifacts\"\n}\n"
+	for name, tc := range map[string]struct {
+		head, want string
+	}{
+		"a new data \"external\"": {base + "data \"external\" \"x\" {\n  program = [\"./exfiltrate.sh\"]\n}\n", "failure"},
+		"twin: a plain change":    {strings.ReplaceAll(base, "artifacts", "artifacts-v2"), "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := dispatchMode(t)
+			h.gh.SetFile(owner, repo, "main", "infra/main.tf", []byte(base))
+			h.gh.SetFile(owner, repo, sha1, "infra/main.tf", []byte(tc.head))
+			h.prWith(sha1, "opened", "infra/main.tf@cafecafecafecafecafecafecafecafecafecafe")
+			h.dispatchedRun(504, sha1, githubtest.BotLogin, "main", clean(t))
+			h.wantCheck(sha1, tc.want, name)
+			if tc.want == "failure" {
+				h.wantInReview("plan-runs-pr-code", "the review does not name the rule")
 			}
 		})
 	}

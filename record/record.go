@@ -25,6 +25,10 @@ type Run struct {
 	HeadSHA    string `json:"head_sha,omitempty"`
 	HeadRepo   string `json:"head_repo,omitempty"`
 	Conclusion string `json:"conclusion,omitempty"`
+	// Dispatched says planwarden dispatched the run itself
+	// (trust.DispatchedRun): with plan_source: dispatch only such runs
+	// count.
+	Dispatched bool `json:"dispatched,omitempty"`
 }
 
 // Grant is one person's /override of one blocking finding, as recorded

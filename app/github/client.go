@@ -255,6 +255,10 @@ func fromWorkflowRun(run *github.WorkflowRun) port.WorkflowRun {
 		HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
 		Event: run.GetEvent(), Attempt: run.GetRunAttempt(), HeadRepo: run.GetHeadRepository().GetFullName(),
+		Actor: run.GetTriggeringActor().GetLogin(),
+	}
+	if w.Actor == "" {
+		w.Actor = run.GetActor().GetLogin()
 	}
 	for _, pr := range run.PullRequests {
 		w.PullRequests = append(w.PullRequests, pr.GetNumber())

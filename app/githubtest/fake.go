@@ -200,6 +200,9 @@ type Run struct {
 	Status   string
 	Attempt  int
 	HeadRepo string
+	// Actor is who triggered it (GitHub's triggering_actor; default
+	// octocat).
+	Actor string
 }
 
 type artifact struct {

@@ -170,6 +170,8 @@ type WorkflowRun struct {
 	Event    string
 	Attempt  int
 	HeadRepo string
+	// Actor is who triggered the run (GitHub's triggering_actor).
+	Actor string
 }
 
 // Changes are the files a pull request changes, as GitHub lists them.

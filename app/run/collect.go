@@ -30,6 +30,9 @@ type base struct {
 	st      port.PRState
 	runs    []record.Run
 	changes trust.Changes
+	// prCode are the changed files that can make terraform plan run the
+	// pull request's code, read through GitHub (plan_source: dispatch).
+	prCode  []trust.FileVersions
 	reading trust.Reading
 	people  trust.People
 	adders  map[string]record.LabelMark

@@ -74,6 +74,9 @@ func (r *Review) reviewUnder(b *base) result {
 	}
 	// A step of a plan workflow planwarden cannot place fails closed.
 	prov.Findings = append(prov.Findings, trust.UnreadableFindings(cfg, b.reading, first)...)
+	// With plan_source: dispatch, what makes terraform plan run the pull
+	// request's own code (read from its files through GitHub).
+	prov.Findings = append(prov.Findings, trust.PlanRunsPRCode(b.prCode, first)...)
 	var inputs []review.Input
 	runOf := map[string]int64{}
 	for _, p := range prov.Plans {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -41,6 +42,11 @@ func (r *Review) baseFacts(ctx context.Context, b *base) error {
 		return fmt.Errorf("list the files of #%d: %w", b.pr.Number, err)
 	}
 	b.changes = changesOf(changes)
+	if b.cfg.Dispatches() {
+		if b.prCode, err = prCodeFiles(ctx, r.gh, r.repo, b.pr, b.changes); err != nil {
+			return fmt.Errorf("read the Terraform files of #%d: %w", b.pr.Number, err)
+		}
+	}
 	if b.reading, err = readPlanWorkflows(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
 		return fmt.Errorf("read the plan workflows from %s: %w", b.pr.BaseRef, err)
 	}
@@ -111,4 +117,41 @@ func botLabels(cfg *rules.Config, adders map[string]record.LabelMark) map[string
 		}
 	}
 	return out
+}
+
+// maxPRCodeFiles bounds the changed Terraform files read for
+// plan-runs-pr-code; past it the rest are read as changed files nobody
+// could check (an empty head).
+const maxPRCodeFiles = 100
+
+// prCodeFiles reads, through GitHub (never from the artifact), the base
+// and head versions of the changed files that can make terraform plan
+// run the pull request's own code (trust.PRCodeFiles), for
+// trust.PlanRunsPRCode.
+func prCodeFiles(ctx context.Context, gh port.PRReader, repo port.Repo, pr port.PullRequest, ch trust.Changes) ([]trust.FileVersions, error) {
+	read := func(p, ref string) ([]byte, error) {
+		data, err := gh.GetFile(ctx, repo, p, ref)
+		if errors.Is(err, port.ErrNotFound) {
+			return nil, nil
+		}
+		if err == nil && data == nil {
+			data = []byte{}
+		}
+		return data, err
+	}
+	var out []trust.FileVersions
+	for i, f := range trust.PRCodeFiles(ch) {
+		fv := trust.FileVersions{Path: f, HeadSHA: ch.SHAs[f]}
+		if i < maxPRCodeFiles {
+			var err error
+			if fv.Base, err = read(f, pr.BaseRef); err != nil {
+				return nil, err
+			}
+			if fv.Head, err = read(f, pr.HeadSHA); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, fv)
+	}
+	return out, nil
 }

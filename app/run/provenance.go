@@ -45,6 +45,14 @@ func trustPR(repo port.Repo, pr port.PullRequest) trust.PullRequest {
 // its own commit.
 func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err error) {
 	unlock = func() {}
+	// A plan planwarden dispatched (plan_source: dispatch) ran on the
+	// default branch's commit; its title names the pull request and the
+	// head it planned. It is read as a run of that head only once trust
+	// says planwarden dispatched it (dispatchedRun).
+	claim := r.run
+	if n, head, ok := trust.PlanDispatchOfTitle(r.run.DisplayTitle); ok && r.run.Event == "workflow_dispatch" {
+		r.run.PullRequests, r.run.HeadSHA = []int{n}, head
+	}
 	r.tr = trustRun(r.run)
 	pr, found, err := findPR(ctx, r.gh, r.repo, r.run)
 	r.w = r.x.writer(r.gh, r.repo)
@@ -64,6 +72,16 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 	r.cfg, r.cfgErr = repoconfig.Base(ctx, r.gh, r.repo, pr.BaseRef)
 	if r.cfgErr != nil && publish.FinalOf(r.cfgErr) == nil {
 		return unlock, false, r.cfgErr
+	}
+	if r.cfgErr == nil && (r.cfg.Dispatches() || claim.HeadSHA != r.run.HeadSHA) {
+		tpr := trust.PullRequest{Number: pr.Number, Repo: r.repo.String(), HeadSHA: r.run.HeadSHA, Author: pr.Author}
+		if ok, why, err := dispatchedRun(ctx, r.gh, r.repo, r.cfg, tpr, claim); err != nil || !ok {
+			if err == nil {
+				log.Info("run ignored: not a plan planwarden dispatched", "why", why, "workflow", r.run.Path, "event", r.run.Event)
+			}
+			return unlock, false, err
+		}
+		r.tr.Dispatched = true
 	}
 	if r.cfgErr == nil {
 		// A run of an older head is reported stale below, on its own
@@ -241,4 +259,21 @@ func (r *Review) stricterOnCommit(ctx context.Context) (int, error) {
 		return s.Number, nil
 	}
 	return 0, nil
+}
+
+// dispatchedRun asks GitHub what trust.DispatchedRun needs (planwarden's
+// own account, the default branch) and whether claim, a run as GitHub
+// describes it, is a plan planwarden dispatched for pr.
+func dispatchedRun(ctx context.Context, gh GitHub, repo port.Repo, cfg *rules.Config, pr trust.PullRequest, claim port.WorkflowRun) (bool, string, error) {
+	bot, err := gh.BotLogin(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	branch, err := gh.DefaultBranch(ctx, repo)
+	if err != nil {
+		return false, "", err
+	}
+	ok, why := trust.DispatchedRun(cfg, pr, trust.Dispatched{Title: claim.DisplayTitle, Actor: claim.Actor, Branch: claim.HeadBranch,
+		Event: claim.Event, Path: claim.Path, HeadRepo: claim.HeadRepo}, bot, branch)
+	return ok, why, nil
 }
