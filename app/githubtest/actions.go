@@ -68,9 +68,9 @@ func (s *Server) runJSON(run *Run) map[string]any {
 		"status": run.Status, "conclusion": conclusion, "pull_requests": prs,
 		"run_attempt": run.Attempt, "head_repository": map[string]any{"full_name": run.HeadRepo},
 		"triggering_actor": map[string]any{"login": orOctocat(run.Actor), "type": actorType(orOctocat(run.Actor))},
-		"repository":     map[string]any{"full_name": run.Owner + "/" + run.Repo},
-		"run_started_at": run.StartedAt.UTC().Format(time.RFC3339),
-		"html_url":       fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
+		"repository":       map[string]any{"full_name": run.Owner + "/" + run.Repo},
+		"run_started_at":   run.StartedAt.UTC().Format(time.RFC3339),
+		"html_url":         fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
 	}
 }
 
