@@ -604,3 +604,26 @@ func TestGateDispatchModeReadsWhatRunsThePRsCode(t *testing.T) {
 		})
 	}
 }
+
+// plan_source: dispatch: a fork's pull request is planned only after a
+// person with write access comments /plan; the plan runs on the default
+// branch, for the fork's head.
+func TestGateDispatchModePlansAForkOnlyOnAPersonsPlan(t *testing.T) {
+	t.Parallel()
+	h := dispatchMode(t)
+	h.gh.SetPermission(owner, repo, "alice", "write")
+	h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1, HeadRepo: "mallory/ml-infra", Files: githubtest.Changed("infra/main.tf")})
+	h.deliver("pull_request", "fork-7", pullRequestEvent("opened", 7, sha1))
+	if n := len(h.gh.Dispatches()); n != 0 {
+		t.Fatalf("%d dispatches before /plan, want 0", n)
+	}
+	h.command("alice", "/plan")
+	ds := h.gh.Dispatches()
+	if len(ds) != 1 || ds[0].Ref != "main" || ds[0].Inputs["head_sha"] != sha1 || !strings.HasPrefix(ds[0].Inputs["correlation_id"], "pwp-7-"+sha1+" pw-7-") {
+		t.Fatalf("dispatches after alice's /plan: %+v, want one on main for the fork's head", ds)
+	}
+	h.dispatchedRun(504, sha1, githubtest.BotLogin, "main", []artifact{plan(t, "stack", "aks-gpu-typo.json", "")})
+	if c := h.latestCheck(sha1); c.Conclusion != "failure" {
+		t.Errorf("the fork's GPU typo, planned on main: check %s/%s %q, want failure", c.Status, c.Conclusion, c.Title)
+	}
+}

@@ -88,9 +88,6 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 	if pr.State != "open" {
 		return x.refuse(ctx, c, comment.OpenOnly(pr.Number, pr.State))
 	}
-	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) {
-		return x.refuse(ctx, c, comment.ForkBranch(pr.HeadRepo))
-	}
 	cfg, branch, err := repoconfig.Command(ctx, gh, c.repo)
 	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
@@ -99,8 +96,14 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 	if err != nil {
 		return err
 	}
+	// A fork's branch is never dispatched on; with plan_source: dispatch
+	// its plan runs on the default branch, so /plan by a person with
+	// write access is how a fork's pull request gets planned.
+	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) && !(c.name == "/plan" && cfg.Dispatches()) {
+		return x.refuse(ctx, c, comment.ForkBranch(pr.HeadRepo))
+	}
 	if c.name == "/plan" {
-		return x.plan(ctx, c, pr, cfg)
+		return x.plan(ctx, c, pr, cfg, branch)
 	}
 	if len(c.args) > 0 && c.args[0] == "confirm" {
 		return x.confirmDestroy(ctx, c, pr, cfg, branch)
