@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -625,5 +626,46 @@ func TestGateDispatchModePlansAForkOnlyOnAPersonsPlan(t *testing.T) {
 	h.dispatchedRun(504, sha1, githubtest.BotLogin, "main", []artifact{plan(t, "stack", "aks-gpu-typo.json", "")})
 	if c := h.latestCheck(sha1); c.Conclusion != "failure" {
 		t.Errorf("the fork's GPU typo, planned on main: check %s/%s %q, want failure", c.Status, c.Conclusion, c.Title)
+	}
+}
+
+// Cause 2, continued: a project's paths include the local modules its
+// root module calls, learned from its trusted plans and kept with the pull
+// request's state: a later push changing only such a module needs that
+// project's plan (missing-plan when the run brings none).
+func TestGateAModuleAProjectCallsNeedsItsPlan(t *testing.T) {
+	t.Parallel()
+	const cfg = "version: 1\nprojects:\n  - {name: stack, directory: infra, environment: prod}\n  - {name: serving, directory: serving, environment: prod}\n"
+	serving := func(t *testing.T) artifact {
+		var p map[string]any
+		if err := json.Unmarshal(tfPlan(t, "aws_s3_bucket.models", "update", map[string]any{"bucket": "models"}, map[string]any{"bucket": "models"}, nil), &p); err != nil {
+			t.Fatal(err)
+		}
+		p["configuration"] = map[string]any{"root_module": map[string]any{"module_calls": map[string]any{
+			"gpu": map[string]any{"source": "../modules/gpu-pool", "module": map[string]any{}}}}}
+		data, _ := json.Marshal(p)
+		return artifact{"planwarden-serving", zipOf(t, entry{"plan.json", data})}
+	}
+	for name, tc := range map[string]struct {
+		next []string
+		want string
+	}{
+		"a push changing only the module serving calls": {[]string{"infra/main.tf", "modules/gpu-pool/main.tf"}, "failure"},
+		"twin: a push changing only stack":              {[]string{"infra/main.tf"}, "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", cfg)
+			h.open(7, sha1, "", "infra/main.tf", "serving/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: append(clean(t), serving(t))})
+			h.wantCheck(sha1, "success", "both projects planned")
+			h.push(sha2, tc.next...)
+			h.run(runSpec{id: 502, sha: sha2, artifacts: clean(t)}) // the workflow planned stack only
+			h.wantCheck(sha2, tc.want, name)
+			if tc.want == "failure" {
+				h.wantInReview("missing-plan", "the review does not name the rule")
+			}
+		})
 	}
 }

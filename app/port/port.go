@@ -53,6 +53,11 @@ type PRState struct {
 	// Threads are the slash-command threads of the PR (the newest
 	// twenty, newest last), each with its one reply.
 	Threads []record.Thread `json:"threads,omitempty"`
+	// Modules are the repository directories of the local modules each
+	// project's root module calls, by project, as its trusted plans showed
+	// them (trust.ModuleDirs); kept across heads, so a push changing only
+	// a called module needs that project's plan.
+	Modules map[string][]string `json:"modules,omitempty"`
 	// Projects are the projects of the newest review of HeadSHA.
 	Projects []ProjectStatus `json:"projects,omitempty"`
 	// Version is the stored state's version when it was read (0: there

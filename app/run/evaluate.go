@@ -67,7 +67,8 @@ func (r *Review) evaluate() {
 // blocking findings are the review's overridable ones, for /override.
 func (r *Review) reviewUnder(b *base) result {
 	col, cfg, grants := b.plans, b.cfg, b.st.Grants
-	prov := trust.Provenances(cfg, col.claims, b.changes, b.reading.Used, b.runs)
+	modules := learnModules(cfg, b.st.Modules, col)
+	prov := trust.ProvenancesWith(cfg, col.claims, b.changes, b.reading.Used, b.runs, modules)
 	first := ""
 	if len(prov.Plans) > 0 {
 		first = prov.Plans[0].Project
@@ -154,5 +155,35 @@ func (r *Review) reviewUnder(b *base) result {
 		// that has not finished: no conclusion yet.
 		out = comment.WaitingForProjects(prov.Waiting, cfg.PlanWorkflowPaths())
 	}
-	return result{out: out, body: comment.Render(report, copt), report: report, blocking: subjects, runs: copt.ProjectRuns, assigned: &prov.Assignment}
+	return result{out: out, body: comment.Render(report, copt), report: report, blocking: subjects, runs: copt.ProjectRuns, assigned: &prov.Assignment,
+		modules: modules}
+}
+
+// maxModuleDirs bounds the module directories the state keeps per project.
+const maxModuleDirs = 50
+
+// learnModules adds to known (by project) the directories of the local
+// modules each plan read shows its project's root module calls
+// (trust.ModuleDirs, from the plan's configuration).
+func learnModules(cfg *rules.Config, known map[string][]string, col collected) map[string][]string {
+	out := map[string][]string{}
+	for p, dirs := range known {
+		out[p] = slices.Clone(dirs)
+	}
+	for _, c := range col.claims {
+		proj, ok := cfg.Project(c.Project)
+		plan := col.parsed[fmt.Sprintf("%d/%s/%s", c.Run.ID, c.Artifact, c.File)]
+		if !ok || plan == nil {
+			continue
+		}
+		for _, d := range trust.ModuleDirs(proj.Directory, plan.ModuleCalls()) {
+			if !slices.Contains(out[proj.Name], d) && len(out[proj.Name]) < maxModuleDirs {
+				out[proj.Name] = append(out[proj.Name], d)
+			}
+		}
+	}
+	for p := range out {
+		slices.Sort(out[p])
+	}
+	return out
 }

@@ -50,7 +50,7 @@ func (x *Runner) Head(ctx context.Context, gh GitHub, repo port.Repo, pr int, he
 		if st.HeadSHA != head {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on; each review checks them again).
-			*st = port.PRState{CommentID: st.CommentID, HeadSHA: head, Grants: st.Grants, Version: st.Version}
+			*st = port.PRState{CommentID: st.CommentID, HeadSHA: head, Grants: st.Grants, Modules: st.Modules, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, x.state.Now()
 		return true, nil

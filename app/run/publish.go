@@ -64,6 +64,9 @@ func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 	if res.report != nil {
 		st.Blocking = res.blocking
 	}
+	if len(res.modules) > 0 {
+		st.Modules = res.modules
+	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, prose.Clamp(res.out.Summary, 4096), r.x.state.Now()
 	r.log.Info("check completed", "conclusion", cmp.Or(st.Conclusion, "unknown"), "runs", len(runs))
 	r.runs = runs

@@ -194,4 +194,7 @@ type result struct {
 	runs map[string]comment.Run
 	// assigned is where the reviewed plans came from, when they were read.
 	assigned *trust.Assignment
+	// modules are the local module directories of each project's root
+	// module, known so far (kept in the state).
+	modules map[string][]string
 }
