@@ -669,3 +669,18 @@ func TestGateAModuleAProjectCallsNeedsItsPlan(t *testing.T) {
 		})
 	}
 }
+
+// plan_source: dispatch: a dispatched plan whose workflow_run delivery was
+// lost is found by the reconciler (its title names the PR and head).
+func TestGateTheReconcilerFindsALostDispatchedPlan(t *testing.T) {
+	t.Parallel()
+	h := dispatchMode(t)
+	h.open(7, sha1, "", "infra/main.tf")
+	h.gh.AddRun(githubtest.Run{Owner: owner, Repo: repo, ID: 504, Name: "planwarden plan", Path: planWorkflow, Event: "workflow_dispatch",
+		HeadSHA: mainSHA, HeadBranch: "main", Actor: githubtest.BotLogin, Conclusion: "success", DisplayTitle: "planwarden plan #7 pwp-7-" + sha1})
+	h.gh.AddArtifact(owner, repo, 504, "planwarden-stack", zipOf(t, entry{"plan.json", examplePlan(t, "aks-gpu-typo.json")}))
+	if err := h.reconcile(); err != nil {
+		t.Fatalf("reconcile: %v", err)
+	}
+	h.wantCheck(sha1, "failure", "the lost dispatched plan, found and reviewed")
+}

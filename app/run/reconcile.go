@@ -85,7 +85,18 @@ func (x *Runner) reviewMissedRuns(ctx context.Context, gh GitHub, repo port.Repo
 			return false, fmt.Errorf("list the runs of %s: %w", wf, err)
 		}
 		for _, run := range runs {
-			if run.Status != "completed" || run.HeadSHA != pr.HeadSHA {
+			if run.Status != "completed" {
+				continue
+			}
+			if cfg.Dispatches() {
+				// A plan planwarden dispatched runs on the default
+				// branch's commit; Review checks who dispatched it.
+				if n, head, ok := trust.PlanDispatchOfTitle(run.DisplayTitle); ok && n == pr.Number && head == pr.HeadSHA {
+					found = append(found, run)
+				}
+				continue
+			}
+			if run.HeadSHA != pr.HeadSHA {
 				continue
 			}
 			if ok, _ := trust.PlanRun(cfg, trustPR(repo, pr), trustRun(run)); ok {
