@@ -684,3 +684,38 @@ func TestGateTheReconcilerFindsALostDispatchedPlan(t *testing.T) {
 	}
 	h.wantCheck(sha1, "failure", "the lost dispatched plan, found and reviewed")
 }
+
+// The config is a fact of the decision too: a check decided under a base
+// config that has changed since (a push to the base, which sends the pull
+// request no event) is decided again by the reconciler.
+func TestGateAChangedBaseConfigIsDecidedAgain(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		change bool
+		want   string
+	}{
+		"main's config turns the GPU rules back on": {true, "failure"},
+		"twin: main's config unchanged":             {false, "success"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.config("main", laxGPUConfig)
+			h.open(7, sha1, "", "infra/main.tf")
+			h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
+			h.wantCheck(sha1, "success", "the GPU typo under the lax config")
+			if tc.change {
+				h.config("main", stackConfig("prod"))
+			}
+			if err := h.reconcile(); err != nil {
+				t.Fatalf("reconcile: %v", err)
+			}
+			if c := h.latestCheck(sha1); c.Conclusion != tc.want {
+				t.Errorf("after the reconciler: check %s/%s %q, want %s", c.Status, c.Conclusion, c.Title, tc.want)
+			}
+			if !tc.change && h.latestCheck(sha1).Updates != 1 {
+				t.Errorf("the reconciler wrote a check decided under the config as it is: %d updates", h.latestCheck(sha1).Updates)
+			}
+		})
+	}
+}

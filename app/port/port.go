@@ -32,7 +32,11 @@ type PRState struct {
 	// BaseRef is the base branch the check of HeadSHA was decided under:
 	// a pull request retargeted since is decided again (a lost delivery
 	// costs minutes, not the gate: the reconciler).
-	BaseRef   string    `json:"base_ref,omitempty"`
+	BaseRef string `json:"base_ref,omitempty"`
+	// ConfigSHA is the git blob SHA of the base branch's config the check
+	// was decided under ("" for none): a config changed since is noticed
+	// by the reconciler.
+	ConfigSHA string    `json:"config_sha,omitempty"`
 	Title     string    `json:"title,omitempty"`
 	Summary   string    `json:"summary,omitempty"`
 	RunID     int64     `json:"run_id,omitempty"`

@@ -31,13 +31,18 @@ import (
 func (x *Runner) decideWithoutPlan(ctx context.Context, gh GitHub, repo port.Repo, number int, head string, check port.CheckRun) error {
 	out, base, err := withoutPlan(ctx, gh, repo, number, head)
 	if base != "" {
-		// The base the check is decided under, with what it says: the
-		// reconciler decides it again when the pull request is retargeted.
+		// The base (and its config) the check is decided under, with what
+		// it says: the reconciler decides it again when the pull request
+		// is retargeted or the config changes.
+		sha, serr := repoconfig.SHA(ctx, gh, repo, base)
+		if serr != nil {
+			return publish.AboutCheck(check, 0, serr)
+		}
 		if _, serr := x.state.Update(ctx, publish.KeyOf(repo, number), func(st *port.PRState) (bool, error) {
 			if st.HeadSHA != head || st.RunID != 0 {
 				return false, nil
 			}
-			st.BaseRef = base
+			st.BaseRef, st.ConfigSHA = base, sha
 			if out != nil && err == nil {
 				st.Conclusion, st.Title, st.Summary = out.Conclusion, out.Title, prose.Clamp(out.Summary, 4096)
 			}

@@ -92,6 +92,11 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 			return unlock, false, nil
 		}
 	}
+	if r.cfgErr == nil {
+		if r.cfgSHA, err = repoconfig.SHA(ctx, r.gh, r.repo, pr.BaseRef); err != nil {
+			return unlock, false, err
+		}
+	}
 	unlock = r.x.state.Lock(r.key)
 	if r.st, _, err = r.x.state.PR(ctx, r.key); err != nil {
 		return unlock, false, err

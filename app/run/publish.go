@@ -61,6 +61,7 @@ func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 		st.Blocking = nil
 	}
 	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs, st.BaseRef = r.run.HeadSHA, r.checkRun.ID, r.run.ID, runs, r.pr.BaseRef
+	st.ConfigSHA = r.cfgSHA
 	if res.report != nil {
 		st.Blocking = res.blocking
 	}

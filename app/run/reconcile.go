@@ -38,6 +38,16 @@ func (x *Runner) Reconcile(ctx context.Context, gh GitHub, repo port.Repo, pr po
 		log.Info("reconcile: the check was decided under another base", "decided_under", st.BaseRef, "base", pr.BaseRef)
 		return true, x.Retarget(ctx, gh, repo, pr.Number)
 	}
+	if st.HeadSHA == pr.HeadSHA && st.BaseRef != "" {
+		sha, err := repoconfig.SHA(ctx, gh, repo, pr.BaseRef)
+		if err != nil {
+			return false, err
+		}
+		if sha != st.ConfigSHA {
+			log.Info("reconcile: the base's config changed since the check was decided", "base", pr.BaseRef)
+			return true, x.Retarget(ctx, gh, repo, pr.Number)
+		}
+	}
 	checks, err := gh.ListCheckRunsForRef(ctx, repo, pr.HeadSHA, port.CheckName)
 	if err != nil {
 		return false, err
