@@ -54,6 +54,16 @@ func TestGateNoSuccessWithoutAPlan(t *testing.T) {
 		h.run(runSpec{id: 501, sha: sha1, artifacts: []artifact{plan(t, "stack", "aks-gpu-typo.json", "")}})
 		h.wantCheck(sha1, "failure", "the module's GPU-to-CPU change, planned")
 	})
+	t.Run("a fork's PR changing only the module never passes on its own", func(t *testing.T) {
+		h := newHarness(t)
+		h.config("main", cfg)
+		h.gh.AddPR(githubtest.PR{Owner: owner, Repo: repo, Number: 7, HeadSHA: sha1, HeadRepo: "mallory/ml-infra", Files: githubtest.Changed("modules/gpu-pool/main.tf")})
+		h.deliver("pull_request", "fork-7", pullRequestEvent("opened", 7, sha1))
+		h.run(runSpec{id: 501, sha: sha1, headRepo: "mallory/ml-infra", artifacts: clean(t)})
+		if c := h.planwardenCheck(sha1); c.Status != "in_progress" {
+			t.Errorf("a fork's module-only PR: check %s/%s %q, want in_progress until a trusted plan", c.Status, c.Conclusion, c.Title)
+		}
+	})
 	t.Run("twin: documentation only passes at once", func(t *testing.T) {
 		h := newHarness(t)
 		h.config("main", cfg)

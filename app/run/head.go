@@ -20,7 +20,8 @@ import (
 
 // Head is a new head commit of pull request pr: it gets the `planwarden`
 // check in progress, so the required check blocks the merge until its
-// plan is reviewed, unless the pull request changes no declared project.
+// plan is reviewed, unless the pull request needs no plan or no plan will
+// come (decideWithoutPlan).
 func (x *Runner) Head(ctx context.Context, gh GitHub, repo port.Repo, pr int, head string) error {
 	key := publish.KeyOf(repo, pr)
 	unlock := x.state.Lock(key)

@@ -152,7 +152,7 @@ func findPR(ctx context.Context, gh port.PRReader, repo port.Repo, run port.Work
 // Retarget is a pull request retargeted at another base branch: its check
 // is decided again under the new base's config. Runs that config does not
 // trust are dropped; with none left the check waits for a plan again (or
-// passes, when the PR changes no project of the new base).
+// is decided without one under the new base: decideWithoutPlan).
 func (x *Runner) Retarget(ctx context.Context, gh GitHub, repo port.Repo, number int) error {
 	pr, err := gh.GetPullRequest(ctx, repo, number)
 	if err != nil {
