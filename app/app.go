@@ -43,6 +43,9 @@ type Config struct {
 	// GitHubFor replaces the go-github adapter (unit tests); with it set,
 	// AppID and PrivateKeyPEM are not needed.
 	GitHubFor func(installationID int64) (port.GitHub, error)
+	// Installations lists the App's installations, for Reconcile
+	// (default: GitHub's, with the App's key; none with GitHubFor set).
+	Installations func(ctx context.Context) ([]int64, error)
 	// StateTTL is how long a PR's state is kept (default 90 days).
 	StateTTL time.Duration
 	// JobTimeout bounds one Process call (default 10 minutes).
@@ -69,7 +72,9 @@ type App struct {
 	run      *run.Runner
 	commands *command.Commands
 	github   func(int64) (port.GitHub, error)
-	now      func() time.Time
+	// installations lists the App's installations (Reconcile).
+	installations func(ctx context.Context) ([]int64, error)
+	now           func() time.Time
 }
 
 // New checks cfg and returns the App.
@@ -108,7 +113,7 @@ func New(cfg Config) (*App, error) {
 		Reviewed: func(ctx context.Context, gh run.GitHub, repo port.Repo, pr int) {
 			a.commands.AfterReview(ctx, gh, repo, pr)
 		}})
-	a.github = cfg.GitHubFor
+	a.github, a.installations = cfg.GitHubFor, cfg.Installations
 	if a.github == nil {
 		if cfg.Secrets.AppID <= 0 {
 			return nil, errors.New("github app id is not configured")
@@ -121,6 +126,11 @@ func New(cfg Config) (*App, error) {
 			return nil, err
 		}
 		a.github = clients
+		if a.installations == nil {
+			if a.installations, err = github.Installations(cfg.Secrets, cfg.GitHubAPIURL, cfg.Transport, cfg.Retry); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if cfg.Store == nil {
 		return nil, errors.New("the worker has no store for the pull requests' state")

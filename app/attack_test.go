@@ -478,7 +478,9 @@ func TestAttackAPRWithoutInfrastructureChangesPasses(t *testing.T) {
 		"a file under a project":          {cfg, []string{"README.md", "infra/gpu.tf"}, "in_progress"},
 		"a file a project's glob matches": {cfg, []string{"ml/serving/endpoint.tf"}, "in_progress"},
 		"the plan workflow only":          {cfg, []string{planWorkflow}, "in_progress"},
-		"no projects declared":            {"version: 1\n", []string{"README.md"}, "in_progress"},
+		"no projects declared, docs only": {"version: 1\n", []string{"README.md"}, "completed"},
+		"a file outside every project":    {cfg, []string{"app/server.go"}, "in_progress"},
+		"a module the project calls":      {cfg, []string{"modules/gpu-pool/main.tf"}, "in_progress"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
@@ -544,13 +546,13 @@ func TestAttackNoInfrastructureChangesUnderALaxBaseOnly(t *testing.T) {
 	}
 }
 
-// laxPassesWithoutPlan is PR n into lax, whose config gives its .tf file to
-// no project, passing at once; main's config would want a plan.
+// laxPassesWithoutPlan is PR n into lax, whose config lists its .tf file
+// under no_plan_paths, passing at once; main's config would want a plan.
 func laxPassesWithoutPlan(t *testing.T, n int) *harness {
 	t.Helper()
 	h := newHarness(t)
 	h.config("main", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [\"**/*.tf\"]}\n")
-	h.config("lax", "version: 1\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
+	h.config("lax", "version: 1\nno_plan_paths: [\"**/*.tf\"]\nprojects:\n  - {name: stack, environment: prod, paths: [nothing/**]}\n")
 	h.open(n, sha1, "lax", "infra/main.tf")
 	if c := h.latestCheck(sha1); c.Conclusion != "success" || c.Title != "No infrastructure changes" {
 		t.Fatalf("under lax: check %s %q, want success \"No infrastructure changes\"", c.Conclusion, c.Title)

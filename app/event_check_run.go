@@ -50,7 +50,17 @@ func (a *App) processCheckRun(ctx context.Context, gh run.GitHub, j job.Job) err
 // for its pull request.
 func (a *App) rerun(ctx context.Context, gh run.GitHub, j job.Job, t rerunTrigger) error {
 	if t.mergeGroup {
-		return a.writer(gh, repoOf(j)).CarryOver(ctx, a.state, j.PR, j.HeadSHA, "")
+		// The pull request's current base: a result decided under
+		// another is not carried over.
+		base := ""
+		if j.PR > 0 {
+			pr, err := gh.GetPullRequest(ctx, repoOf(j), j.PR)
+			if err != nil {
+				return err
+			}
+			base = pr.BaseRef
+		}
+		return a.writer(gh, repoOf(j)).CarryOver(ctx, a.state, j.PR, j.HeadSHA, "", base)
 	}
 	return a.run.Rerun(ctx, gh, repoOf(j), j.PR, j.HeadSHA, t.checkRunID, t.runID)
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"github.com/planwarden/planwarden/app/job"
 	"github.com/planwarden/planwarden/app/port"
@@ -40,14 +41,16 @@ type carryTrigger struct {
 	pr   int
 	head string
 	ref  string
+	// base is the branch the merge group merges into.
+	base string
 }
 
 // carryOf maps a merge_group job onto its trigger.
 func carryOf(j job.Job) carryTrigger {
-	return carryTrigger{pr: j.PR, head: j.HeadSHA, ref: j.MergeGroup.HeadRef}
+	return carryTrigger{pr: j.PR, head: j.HeadSHA, ref: j.MergeGroup.HeadRef, base: strings.TrimPrefix(j.MergeGroup.BaseRef, "refs/heads/")}
 }
 
 func (a *App) processMergeGroup(ctx context.Context, gh port.Publisher, j job.Job) error {
 	t := carryOf(j)
-	return a.writer(gh, repoOf(j)).CarryOver(ctx, a.state, t.pr, t.head, t.ref)
+	return a.writer(gh, repoOf(j)).CarryOver(ctx, a.state, t.pr, t.head, t.ref, t.base)
 }

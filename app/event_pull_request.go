@@ -12,7 +12,8 @@ import (
 //	opened, synchronize, reopened, ready_for_review -> a new head: the
 //	    `planwarden` check in progress, so the required check blocks the
 //	    merge until its plan is reviewed (success at once when the pull
-//	    request changes no declared project: run.Runner.Head)
+//	    request needs no plan (no_plan_paths), and a failure at once when no
+//	    trusted plan workflow will run for it: run.Runner.Head)
 //	labeled, unlabeled -> an override label came or went: the latest plan
 //	    is reviewed again, so the override follows (run.Runner.Label)
 //	edited with changes.base -> retargeted: the check is decided again

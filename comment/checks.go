@@ -73,7 +73,7 @@ func Stale(planSHA string, pr int, headSHA string) Check {
 // belongs to a project of configFile on base.
 func NoInfra(files int, configFile, base string) Check {
 	return Check{Conclusion: "success", Title: NoInfraTitle,
-		Summary: fmt.Sprintf("None of the %d file(s) this pull request changes belongs to a project of %s on %s (projects[].paths, else the project's directory), so there is no plan to review.",
+		Summary: fmt.Sprintf("Each of the %d file(s) this pull request changes is listed under `no_plan_paths` of %s on %s (documentation, by default), so there is no plan to review.",
 			files, quote(configFile), quote(base))}
 }
 
@@ -385,4 +385,34 @@ func ProjectRuns(runID int64, runURL string, runOf map[string]int64) map[string]
 		out[project] = r
 	}
 	return out
+}
+
+// NoPlanComingTitle is the title of the failure of a pull request no
+// trusted plan workflow will run for.
+const NoPlanComingTitle = "No plan will come"
+
+// NoPlanComing is the check of a pull request changing files of which
+// not every one is listed under no_plan_paths of configFile on base, when
+// no trusted plan workflow will run for it (whys: what each plan
+// workflow's on: says): it fails at once, saying what to do, instead of
+// waiting for good.
+func NoPlanComing(files int, whys []string, configFile, base string) Check {
+	var b strings.Builder
+	fmt.Fprintf(&b, "This pull request changes %d file(s), not all of them listed under `no_plan_paths` of %s on %s, so planwarden needs a plan to pass it; but no trusted plan workflow will run for it:\n\n",
+		files, quote(configFile), quote(base))
+	for _, w := range whys {
+		fmt.Fprintf(&b, "- %s\n", plainWords(w))
+	}
+	b.WriteString("\nList the files that need no plan under `no_plan_paths` in the config on the base branch, or widen the plan workflow's `on:` filter so that it runs for this pull request; or comment `/plan`.")
+	return Check{Conclusion: "failure", Title: NoPlanComingTitle, Summary: b.String()}
+}
+
+// DecidedUnderAnotherBase is a merge group's check when pull request pr's
+// result was decided under decided, not base, the branch the merge group
+// merges into: nothing is carried over until planwarden decides the pull
+// request again under base.
+func DecidedUnderAnotherBase(pr int, decided, base string) Check {
+	return Check{Conclusion: "failure", Title: "Decided under another base",
+		Summary: fmt.Sprintf("The result of #%d was decided under %s, but the merge group merges into %s: nothing is carried over. planwarden decides the pull request again under %s within minutes; then re-run this check.",
+			pr, quote(decided), quote(base), quote(base))}
 }

@@ -195,6 +195,9 @@ const (
 	// OverrideNothingToRevoke refuses: no recorded override of Rule (on
 	// Address).
 	OverrideNothingToRevoke
+	// OverrideByBot refuses: Sender is a bot or App the config does not
+	// let approve (Why).
+	OverrideByBot
 	// OverridePolicy answers `/override` alone before any review: who may
 	// override, per the config.
 	OverridePolicy
@@ -267,6 +270,8 @@ func (a OverrideAnswer) Words() string {
 		return RevokeNeedsWrite(a.Repo, a.Sender, a.Permission)
 	case OverrideNothingToRevoke:
 		return NothingToRevoke(a.PR, where)
+	case OverrideByBot:
+		return BotMayNotApprove(a.Why)
 	case OverridePolicy:
 		return NoReviewInfo(a.Config, a.Head)
 	case OverrideList:
@@ -277,4 +282,17 @@ func (a OverrideAnswer) Words() string {
 		return a.Recorded.Text()
 	}
 	return Revoked(a.Sender, a.Revoked, where)
+}
+
+// BotMayNotApprove is the refusal of an /override, or the note on an
+// override label, by a bot or App that may not approve (why, trust's
+// sentence).
+func BotMayNotApprove(why string) string {
+	return fmt.Sprintf("Only people approve: %s. A bot's command or label counts only when the base branch's config lists the bot under approving_bots.", plainWords(why))
+}
+
+// BotLabelNote is the note on an override label a bot or App added that
+// may not approve (why).
+func BotLabelNote(label, why string) string {
+	return fmt.Sprintf("The label %q does not count. %s", label, BotMayNotApprove(why))
 }

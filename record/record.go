@@ -25,6 +25,10 @@ type Run struct {
 	HeadSHA    string `json:"head_sha,omitempty"`
 	HeadRepo   string `json:"head_repo,omitempty"`
 	Conclusion string `json:"conclusion,omitempty"`
+	// Dispatched says planwarden dispatched the run itself
+	// (trust.DispatchedRun): with plan_source: dispatch only such runs
+	// count.
+	Dispatched bool `json:"dispatched,omitempty"`
 }
 
 // Grant is one person's /override of one blocking finding, as recorded
@@ -79,7 +83,9 @@ func (r Run) After(o Run) bool {
 // LabelMark says who put a label on a pull request, and when (GitHub's
 // issue events): the record an override label counts by.
 type LabelMark struct {
-	Name string    `json:"name"`
-	By   string    `json:"by,omitempty"`
-	At   time.Time `json:"at"`
+	Name string `json:"name"`
+	By   string `json:"by,omitempty"`
+	// ByType is GitHub's type of By's account (User, Bot).
+	ByType string    `json:"by_type,omitempty"`
+	At     time.Time `json:"at"`
 }

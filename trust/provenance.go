@@ -27,7 +27,7 @@ type Provenance struct {
 // projects declared, a project the pull request changes without a plan is
 // a missing-plan finding once every plan workflow has a run (Reported),
 // and waited for until then. Findings come in that order, after Assign's.
-func (p Provenance) judge(cfg *rules.Config, ch Changes, used []Used, runs []record.Run) Provenance {
+func (p Provenance) judge(cfg *rules.Config, ch Changes, used []Used, runs []record.Run, modules map[string][]string) Provenance {
 	first := ""
 	if len(p.Plans) > 0 {
 		first = p.Plans[0].Project
@@ -36,7 +36,7 @@ func (p Provenance) judge(cfg *rules.Config, ch Changes, used []Used, runs []rec
 	if len(cfg.Projects) == 0 {
 		return p
 	}
-	touched, _ := Touched(cfg, ch)
+	touched, _ := TouchedWith(cfg, ch, modules)
 	missing := Missing(cfg, p.Assignment, touched, runs)
 	if Reported(cfg, runs) {
 		p.Findings = append(p.Findings, missing...)
@@ -52,7 +52,16 @@ func (p Provenance) judge(cfg *rules.Config, ch Changes, used []Used, runs []rec
 // request's changes ch, the files the plan workflows use and the runs the
 // check concludes from (see Provenance.judge).
 func Provenances(cfg *rules.Config, plans []Plan, ch Changes, used []Used, runs []record.Run) Provenance {
-	return Provenance{Assignment: Assign(cfg, plans)}.judge(cfg, ch, used, runs)
+	return ProvenancesWith(cfg, plans, ch, used, runs, nil)
+}
+
+// ProvenancesWith is Provenances with each project's paths widened by the
+// local modules its root module calls (modules, by project: ModuleDirs of
+// its trusted plans, kept with the pull request's state; TouchedWith): a
+// pull request changing only a module a project calls needs that
+// project's plan.
+func ProvenancesWith(cfg *rules.Config, plans []Plan, ch Changes, used []Used, runs []record.Run, modules map[string][]string) Provenance {
+	return Provenance{Assignment: Assign(cfg, plans)}.judge(cfg, ch, used, runs, modules)
 }
 
 // ProjectFindings are the findings of one project of a review, in the

@@ -50,6 +50,8 @@ func PlanRun(cfg *rules.Config, pr PullRequest, run record.Run) (bool, string) {
 		return false, fmt.Sprintf("run %d ran on a commit of %s, not of %s", run.ID, orUnknown(run.HeadRepo), pr.Repo)
 	case run.HeadSHA != pr.HeadSHA:
 		return false, fmt.Sprintf("run %d is of commit %s, not of the pull request's head %s", run.ID, short(run.HeadSHA), short(pr.HeadSHA))
+	case cfg.Dispatches() && !run.Dispatched:
+		return false, fmt.Sprintf("run %d was not dispatched by planwarden; with plan_source: dispatch only those runs count", run.ID)
 	}
 	return true, ""
 }

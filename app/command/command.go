@@ -50,10 +50,12 @@ type command struct {
 	repo      port.Repo
 	commentID int64
 	sender    string
-	name      string   // /plan
-	args      []string // what follows it on the line
-	gh        port.GitHub
-	w         publish.Writer
+	// senderType is GitHub's type of the sender's account (User, Bot).
+	senderType string
+	name       string   // /plan
+	args       []string // what follows it on the line
+	gh         port.GitHub
+	w          publish.Writer
 }
 
 // Run runs the slash command of an issue_comment job: /override and
@@ -64,7 +66,7 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 	e := j.IssueComment
 	fields := strings.Fields(e.Body)
 	repo := port.Repo{Owner: j.Owner, Name: j.Repo}
-	c := command{job: j, repo: repo, commentID: e.CommentID, sender: e.Sender, name: fields[0], args: fields[1:], gh: gh,
+	c := command{job: j, repo: repo, commentID: e.CommentID, sender: e.Sender, senderType: e.SenderType, name: fields[0], args: fields[1:], gh: gh,
 		w: publish.Writer{GitHub: gh, Repo: repo, Now: x.state.Now}}
 	switch c.name {
 	case "/override":
@@ -86,9 +88,6 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 	if pr.State != "open" {
 		return x.refuse(ctx, c, comment.OpenOnly(pr.Number, pr.State))
 	}
-	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) {
-		return x.refuse(ctx, c, comment.ForkBranch(pr.HeadRepo))
-	}
 	cfg, branch, err := repoconfig.Command(ctx, gh, c.repo)
 	var bad *repoconfig.Bad
 	if errors.As(err, &bad) {
@@ -97,8 +96,14 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 	if err != nil {
 		return err
 	}
+	// A fork's branch is never dispatched on; with plan_source: dispatch
+	// its plan runs on the default branch, so /plan by a person with
+	// write access is how a fork's pull request gets planned.
+	if !strings.EqualFold(pr.HeadRepo, c.repo.String()) && !(c.name == "/plan" && cfg.Dispatches()) {
+		return x.refuse(ctx, c, comment.ForkBranch(pr.HeadRepo))
+	}
 	if c.name == "/plan" {
-		return x.plan(ctx, c, pr, cfg)
+		return x.plan(ctx, c, pr, cfg, branch)
 	}
 	if len(c.args) > 0 && c.args[0] == "confirm" {
 		return x.confirmDestroy(ctx, c, pr, cfg, branch)

@@ -103,6 +103,12 @@ func (x *Commands) decide(ctx context.Context, c command) (overriding, error) {
 		return o, err
 	}
 	o.cfg, a.Config = cfg, cfg
+	// Humans approve: a bot's or App's command counts only when the
+	// base branch's config lists it (never github-actions[bot]).
+	if ok, why := trust.MayApprove(cfg, trust.Actor{Login: c.sender, Type: c.senderType}); !ok {
+		a.Kind, a.Why = comment.OverrideByBot, why
+		return o, nil
+	}
 	st, _, err := x.state.PR(ctx, c.job.GroupKey())
 	prior := publish.FindThread(&st, job.ThreadID(c.job.PR, c.commentID))
 	if err != nil || prior != nil {

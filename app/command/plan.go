@@ -14,12 +14,16 @@ import (
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
+	"github.com/planwarden/planwarden/trust"
 )
 
 // /plan [project...]: dispatch the first of the default branch's
 // plan_workflows on the PR's branch, with inputs pr, projects (names
 // separated by spaces; empty for all) and correlation_id; put the check
 // back in progress; reply, and follow the run in that reply (thread.go).
+// With plan_source: dispatch it runs on the default branch instead, with
+// head_sha too, and a correlation id naming the plan and the thread (a
+// fork's pull request is planned this way only).
 
 // PlanInputs are the workflow_dispatch inputs /plan sends; the plan
 // workflow must declare every one (GitHub refuses undeclared inputs).
@@ -32,7 +36,7 @@ const maxCommandProjects = 20
 // reaches a workflow input, so nothing a shell or an expression would read.
 var projectName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$`)
 
-func (x *Commands) plan(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config) error {
+func (x *Commands) plan(ctx context.Context, c command, pr port.PullRequest, cfg *rules.Config, branch string) error {
 	st, id, prior, err := x.openThread(ctx, c)
 	if err != nil || prior != nil && (prior.ReplyID != 0 || prior.Check() != nil) {
 		return err
@@ -45,10 +49,19 @@ func (x *Commands) plan(ctx context.Context, c command, pr port.PullRequest, cfg
 		return x.refuse(ctx, c, reason)
 	}
 	wf := path.Base(cfg.PlanWorkflowPaths()[0])
-	t := record.Thread{ID: id, By: c.sender, At: x.state.Now(), Plan: &record.PlanThread{Projects: projects, Dispatch: record.Dispatch{Workflow: wf, Ref: pr.HeadRef}}}
+	ref := pr.HeadRef
 	inputs := map[string]string{"pr": strconv.Itoa(pr.Number), "projects": strings.Join(projects, " "), "correlation_id": id}
-	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, pr.HeadRef, inputs); err != nil {
-		return x.dispatchFailed(ctx, c, wf, pr.HeadRef, inputs, err)
+	if cfg.Dispatches() {
+		// plan_source: dispatch: on the default branch, for the head;
+		// the run's name carries the plan's id (trust.DispatchedRun) and
+		// the thread's.
+		ref = branch
+		inputs["head_sha"] = pr.HeadSHA
+		inputs["correlation_id"] = trust.PlanDispatchID(pr.Number, pr.HeadSHA) + " " + id
+	}
+	t := record.Thread{ID: id, By: c.sender, At: x.state.Now(), Plan: &record.PlanThread{Projects: projects, Dispatch: record.Dispatch{Workflow: wf, Ref: ref}}}
+	if err := c.gh.DispatchWorkflow(ctx, c.repo, wf, ref, inputs); err != nil {
+		return x.dispatchFailed(ctx, c, wf, ref, inputs, err)
 	}
 	worklog.From(ctx).Info("command dispatched", "command", c.name, "workflow", wf, "thread", id)
 	if err := x.recordDispatch(ctx, c, t); err != nil {

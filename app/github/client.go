@@ -254,6 +254,10 @@ func fromWorkflowRun(run *github.WorkflowRun) port.WorkflowRun {
 		HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
 		Status: run.GetStatus(), Conclusion: run.GetConclusion(), HTMLURL: run.GetHTMLURL(), RunStartedAt: run.GetRunStartedAt().Time,
 		Event: run.GetEvent(), Attempt: run.GetRunAttempt(), HeadRepo: run.GetHeadRepository().GetFullName(),
+		Actor: run.GetTriggeringActor().GetLogin(),
+	}
+	if w.Actor == "" {
+		w.Actor = run.GetActor().GetLogin()
 	}
 	for _, pr := range run.PullRequests {
 		w.PullRequests = append(w.PullRequests, pr.GetNumber())
@@ -338,32 +342,36 @@ func (g *ghAdapter) ListPRsForCommit(ctx context.Context, r port.Repo, sha strin
 // a pull request, 100 a page.
 const maxPRFilePages = 30
 
-func (g *ghAdapter) ListPRFiles(ctx context.Context, r port.Repo, number int) ([]string, bool, error) {
+func (g *ghAdapter) ListPRChanges(ctx context.Context, r port.Repo, number int) (port.Changes, error) {
 	pr, resp, err := g.c.PullRequests.Get(ctx, r.Owner, r.Name, number)
 	if err != nil {
-		return nil, false, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
+		return port.Changes{}, fmt.Errorf("get pull request #%d: %w", number, notFound(resp, err))
 	}
 	opt := &github.ListOptions{PerPage: 100}
-	var out []string
+	out := port.Changes{SHAs: map[string]string{}}
 	listed := 0
 	for page := 0; page < maxPRFilePages; page++ {
 		files, resp, err := g.c.PullRequests.ListFiles(ctx, r.Owner, r.Name, number, opt)
 		if err != nil {
-			return nil, false, fmt.Errorf("list files of pull request #%d: %w", number, err)
+			return port.Changes{}, fmt.Errorf("list files of pull request #%d: %w", number, err)
 		}
 		for _, f := range files {
 			listed++
-			out = append(out, f.GetFilename())
+			out.Files = append(out.Files, f.GetFilename())
+			if f.GetStatus() != "removed" && f.GetSHA() != "" {
+				out.SHAs[f.GetFilename()] = f.GetSHA()
+			}
 			if f.GetPreviousFilename() != "" {
-				out = append(out, f.GetPreviousFilename())
+				out.Files = append(out.Files, f.GetPreviousFilename())
 			}
 		}
 		if resp.NextPage == 0 {
-			return out, listed >= pr.GetChangedFiles(), nil
+			out.Complete = listed >= pr.GetChangedFiles()
+			return out, nil
 		}
 		opt.Page = resp.NextPage
 	}
-	return out, false, nil
+	return out, nil
 }
 
 // LabelAdders replays the labeled and unlabeled events, oldest
@@ -377,7 +385,7 @@ func (g *ghAdapter) LabelAdders(ctx context.Context, r port.Repo, number int) (m
 			name := strings.ToLower(e.GetLabel().GetName())
 			switch e.GetEvent() {
 			case "labeled":
-				out[name] = record.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), At: e.GetCreatedAt().Time}
+				out[name] = record.LabelMark{Name: e.GetLabel().GetName(), By: e.GetActor().GetLogin(), ByType: e.GetActor().GetType(), At: e.GetCreatedAt().Time}
 			case "unlabeled":
 				delete(out, name)
 			}

@@ -256,17 +256,24 @@ func MergeGroupPR(ref string) int {
 
 func decodeIssueComment(_ *slog.Logger, ev any) (job.Job, bool) {
 	e, ok := ev.(*github.IssueCommentEvent)
-	if !ok || e.GetAction() != "created" || !e.GetIssue().IsPullRequest() || e.GetSender().GetType() == "Bot" {
+	if !ok || e.GetAction() != "created" || !e.GetIssue().IsPullRequest() {
 		return job.Job{}, false
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(e.GetComment().GetBody()), "\n")
-	if fields := strings.Fields(line); len(fields) == 0 || !job.Commands[fields[0]] {
+	fields := strings.Fields(line)
+	if len(fields) == 0 || !job.Commands[fields[0]] {
+		return job.Job{}, false
+	}
+	// A bot's comment is queued only for /override, where the base
+	// branch's config says whether that bot may approve (approving_bots).
+	if e.GetSender().GetType() == "Bot" && fields[0] != "/override" {
 		return job.Job{}, false
 	}
 	j := locator(e.GetInstallation(), e.GetRepo())
 	j.PR = e.GetIssue().GetNumber()
 	j.IssueComment = &job.IssueComment{
 		CommentID: e.GetComment().GetID(), Body: prose.Clamp(strings.TrimSpace(line), 256), Sender: e.GetSender().GetLogin(),
+		SenderType: e.GetSender().GetType(),
 	}
 	return j, true
 }

@@ -67,9 +67,10 @@ func (s *Server) runJSON(run *Run) map[string]any {
 		"head_sha": run.HeadSHA, "head_branch": run.HeadBranch,
 		"status": run.Status, "conclusion": conclusion, "pull_requests": prs,
 		"run_attempt": run.Attempt, "head_repository": map[string]any{"full_name": run.HeadRepo},
-		"repository":     map[string]any{"full_name": run.Owner + "/" + run.Repo},
-		"run_started_at": run.StartedAt.UTC().Format(time.RFC3339),
-		"html_url":       fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
+		"triggering_actor": map[string]any{"login": orOctocat(run.Actor), "type": actorType(orOctocat(run.Actor))},
+		"repository":       map[string]any{"full_name": run.Owner + "/" + run.Repo},
+		"run_started_at":   run.StartedAt.UTC().Format(time.RFC3339),
+		"html_url":         fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.URL, run.Owner, run.Repo, run.ID),
 	}
 }
 
@@ -169,3 +170,10 @@ func (s *Server) dispatchProblem(owner, repo, wf, ref string, inputs map[string]
 }
 
 func hasKey[V any](m map[string]V, k string) bool { _, ok := m[k]; return ok }
+
+func orOctocat(login string) string {
+	if login == "" {
+		return "octocat"
+	}
+	return login
+}

@@ -107,7 +107,8 @@ type PR struct {
 	// Author is the login of who opened it (default "octocat").
 	Author string
 	// Files are the files it changes, as GitHub's "list pull request
-	// files" returns them (at most 3,000).
+	// files" returns them (at most 3,000); nil is one Terraform file,
+	// infra/main.tf (a pull request changes something).
 	Files []PRFile
 	// MergeCommitSHA, when set, makes it merged: the commit its merge made
 	// on the base branch (GitHub's merge_commit_sha), which lists it
@@ -131,6 +132,8 @@ type event struct {
 type PRFile struct {
 	Filename, PreviousFilename string
 	Status                     string // default modified (renamed with PreviousFilename)
+	// SHA is the file's blob SHA at the head (default forty zeros).
+	SHA string
 }
 
 // Changed makes PRFiles of paths.
@@ -197,6 +200,9 @@ type Run struct {
 	Status   string
 	Attempt  int
 	HeadRepo string
+	// Actor is who triggered it (GitHub's triggering_actor; default
+	// octocat).
+	Actor string
 }
 
 type artifact struct {
@@ -276,6 +282,9 @@ func (s *Server) AddPR(pr PR) {
 	}
 	if pr.Author == "" {
 		pr.Author = "octocat"
+	}
+	if pr.Files == nil {
+		pr.Files = Changed("infra/main.tf")
 	}
 	s.prs[key(pr.Owner, pr.Repo, pr.Number)] = &pr
 }
@@ -381,6 +390,13 @@ func (s *Server) Fail(f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = append(s.faults, &f)
+}
+
+// Recover removes every fault: GitHub answers again.
+func (s *Server) Recover() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
 }
 
 // Calls returns every request so far, in order.

@@ -3,6 +3,7 @@ package githubtest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,9 @@ func (s *Server) routes() http.Handler {
 	api("POST /app/installations/{id}/access_tokens", s.accessToken)
 	api("GET /app", s.getApp)
 	api("GET /repos/{owner}/{repo}/pulls/{n}", s.getPR)
+	api("GET /repos/{owner}/{repo}/pulls", s.listPRs)
+	api("GET /app/installations", s.listInstallations)
+	api("GET /installation/repositories", s.listInstallationRepos)
 	api("GET /repos/{owner}/{repo}/pulls/{n}/files", s.prFiles)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.prsForCommit)
 	api("GET /repos/{owner}/{repo}/issues/{n}/comments", s.listComments)
@@ -135,7 +139,11 @@ func (s *Server) prFiles(w http.ResponseWriter, r *http.Request) {
 				st = "renamed"
 			}
 		}
-		m := map[string]any{"filename": f.Filename, "status": st, "sha": "0000000000000000000000000000000000000000"}
+		sha := f.SHA
+		if sha == "" {
+			sha = "0000000000000000000000000000000000000000"
+		}
+		m := map[string]any{"filename": f.Filename, "status": st, "sha": sha}
 		if f.PreviousFilename != "" {
 			m["previous_filename"] = f.PreviousFilename
 		}
@@ -214,7 +222,7 @@ func (s *Server) listIssueEvents(w http.ResponseWriter, r *http.Request) {
 	for _, e := range all[lo:hi] {
 		out = append(out, map[string]any{
 			"id": e.ID, "node_id": fmt.Sprintf("LE_%d", e.ID), "url": fmt.Sprintf("%s/repos/%s/%s/issues/events/%d", s.APIURL, p.Owner, p.Repo, e.ID),
-			"actor": map[string]any{"login": e.Actor, "id": 1, "type": "User"}, "event": e.Event,
+			"actor": map[string]any{"login": e.Actor, "id": 1, "type": actorType(e.Actor)}, "event": e.Event,
 			"commit_id": nil, "commit_url": nil, "created_at": e.At.Format(time.RFC3339),
 			"label": map[string]any{"name": e.Label, "color": "ededed"},
 		})
@@ -508,4 +516,66 @@ func (s *Server) teamMembership(w http.ResponseWriter, r *http.Request) {
 		"role":  "member",
 		"state": state,
 	})
+}
+
+// actorType is GitHub's type of an account: an App's login ends with
+// [bot].
+func actorType(login string) string {
+	if strings.HasSuffix(login, "[bot]") {
+		return "Bot"
+	}
+	return "User"
+}
+
+// InstallationID is the one installation the fake App lists.
+const InstallationID = 4242
+
+func (s *Server) listInstallations(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, []any{map[string]any{"id": InstallationID, "app_id": AppID}})
+}
+
+// listInstallationRepos lists every repository the fake holds a pull
+// request of, in name order.
+func (s *Server) listInstallationRepos(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	seen := map[string]bool{}
+	var repos []any
+	var names []string
+	for _, p := range s.prs {
+		if n := p.Owner + "/" + p.Repo; !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	s.mu.Unlock()
+	slices.Sort(names)
+	for _, n := range names {
+		o, name, _ := strings.Cut(n, "/")
+		repos = append(repos, map[string]any{"id": 1, "name": name, "full_name": n, "owner": map[string]any{"login": o}})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(repos), "repositories": repos})
+}
+
+// listPRs lists a repository's pull requests of the state asked (default
+// open), by number.
+func (s *Server) listPRs(w http.ResponseWriter, r *http.Request) {
+	state := r.URL.Query().Get("state")
+	if state == "" {
+		state = "open"
+	}
+	s.mu.Lock()
+	var prs []*PR
+	for _, p := range s.prs {
+		if p.Owner == r.PathValue("owner") && p.Repo == r.PathValue("repo") && (state == "all" || p.State == state) {
+			prs = append(prs, p)
+		}
+	}
+	slices.SortFunc(prs, func(a, b *PR) int { return a.Number - b.Number })
+	lo, hi := s.page(w, r, len(prs))
+	out := []any{}
+	for _, p := range prs[lo:hi] {
+		out = append(out, prJSON(p))
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
 }

@@ -102,6 +102,8 @@ type IssueComment struct {
 	// Body is the comment's first line, trimmed (at most 256 bytes).
 	Body   string `json:"body"`
 	Sender string `json:"sender,omitempty"`
+	// SenderType is GitHub's type of the sender's account (User, Bot).
+	SenderType string `json:"sender_type,omitempty"`
 }
 
 // Commands are the slash commands a comment may start with; the receiver

@@ -24,10 +24,11 @@ const MergeGroupExternalID = "merge-group-pr-"
 type PRReader interface {
 	GetPullRequest(ctx context.Context, r Repo, number int) (PullRequest, error)
 	ListPRsForCommit(ctx context.Context, r Repo, sha string) ([]PullRequest, error)
-	// ListPRFiles returns the files a pull request changes (a rename under
-	// both names); complete is false when GitHub listed fewer than the pull
-	// request changes (it lists at most 3,000).
-	ListPRFiles(ctx context.Context, r Repo, number int) (files []string, complete bool, err error)
+	// ListPRChanges returns the files a pull request changes (a rename
+	// under both names) with their blob SHAs at its head; Complete is
+	// false when GitHub listed fewer than the pull request changes (it
+	// lists at most 3,000).
+	ListPRChanges(ctx context.Context, r Repo, number int) (Changes, error)
 	GetWorkflowRun(ctx context.Context, r Repo, id int64) (WorkflowRun, error)
 	ListRunArtifacts(ctx context.Context, r Repo, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip, at most maxBytes long
@@ -75,6 +76,13 @@ type Publisher interface {
 	// MinimizeComment hides a comment as outdated (GraphQL minimizeComment,
 	// classifier OUTDATED); nodeID is the comment's GraphQL id.
 	MinimizeComment(ctx context.Context, nodeID string) error
+}
+
+// Lister lists what the reconciler walks: the repositories of the
+// installation and their open pull requests.
+type Lister interface {
+	ListInstallationRepos(ctx context.Context) ([]Repo, error)
+	ListOpenPRs(ctx context.Context, r Repo) ([]PullRequest, error)
 }
 
 // Dispatcher starts CI workflows (/plan, /destroy-staging).
@@ -166,6 +174,17 @@ type WorkflowRun struct {
 	Event    string
 	Attempt  int
 	HeadRepo string
+	// Actor is who triggered the run (GitHub's triggering_actor).
+	Actor string
+}
+
+// Changes are the files a pull request changes, as GitHub lists them.
+type Changes struct {
+	Files    []string
+	Complete bool
+	// SHAs are the files' git blob SHAs at the head, by path (a removed
+	// file has none).
+	SHAs map[string]string
 }
 
 // Artifact is one artifact of a workflow run.

@@ -29,10 +29,18 @@ type PRState struct {
 	// plan must not overwrite a newer one.
 	PlanTime   time.Time `json:"plan_time,omitempty"`
 	Conclusion string    `json:"conclusion,omitempty"` // success, neutral, failure
-	Title      string    `json:"title,omitempty"`
-	Summary    string    `json:"summary,omitempty"`
-	RunID      int64     `json:"run_id,omitempty"`
-	UpdatedAt  time.Time `json:"updated_at"`
+	// BaseRef is the base branch the check of HeadSHA was decided under:
+	// a pull request retargeted since is decided again (a lost delivery
+	// costs minutes, not the gate: the reconciler).
+	BaseRef string `json:"base_ref,omitempty"`
+	// ConfigSHA is the git blob SHA of the base branch's config the check
+	// was decided under ("" for none): a config changed since is noticed
+	// by the reconciler.
+	ConfigSHA string    `json:"config_sha,omitempty"`
+	Title     string    `json:"title,omitempty"`
+	Summary   string    `json:"summary,omitempty"`
+	RunID     int64     `json:"run_id,omitempty"`
+	UpdatedAt time.Time `json:"updated_at"`
 	// CheckRunID is the `planwarden` check run on HeadSHA, when known.
 	CheckRunID int64 `json:"check_run_id,omitempty"`
 	// Runs are the trusted runs on HeadSHA the check concludes from: the
@@ -49,6 +57,11 @@ type PRState struct {
 	// Threads are the slash-command threads of the PR (the newest
 	// twenty, newest last), each with its one reply.
 	Threads []record.Thread `json:"threads,omitempty"`
+	// Modules are the repository directories of the local modules each
+	// project's root module calls, by project, as its trusted plans showed
+	// them (trust.ModuleDirs); kept across heads, so a push changing only
+	// a called module needs that project's plan.
+	Modules map[string][]string `json:"modules,omitempty"`
 	// Projects are the projects of the newest review of HeadSHA.
 	Projects []ProjectStatus `json:"projects,omitempty"`
 	// Version is the stored state's version when it was read (0: there

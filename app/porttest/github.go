@@ -12,7 +12,7 @@ import (
 // The GitHub ports as structs of func fields, one per port (PRReader,
 // Publisher, Dispatcher), so a test fakes only the port its code takes; a
 // nil func answers with zero values (GetFile: port.port.ErrNotFound,
-// GetPermission: none, DefaultBranch: main, ListPRFiles: none, complete).
+// GetPermission: none, DefaultBranch: main, ListPRChanges: none, complete).
 // GitHub is all three, for a path that goes through a whole job. Each
 // counts its calls by method (N).
 
@@ -43,7 +43,7 @@ type Reader struct {
 	GetFileFunc          func(port.Repo, string, string) ([]byte, error)
 	GetPullRequestFunc   func(port.Repo, int) (port.PullRequest, error)
 	ListPRsForCommitFunc func(port.Repo, string) ([]port.PullRequest, error)
-	ListPRFilesFunc      func(port.Repo, int) ([]string, bool, error)
+	ListPRChangesFunc    func(port.Repo, int) (port.Changes, error)
 	GetPermissionFunc    func(port.Repo, string) (string, error)
 	TeamMemberFunc       func(org, slug, user string) (bool, error)
 	DefaultBranchFunc    func(port.Repo) (string, error)
@@ -257,10 +257,10 @@ func (f *Publisher) MinimizeComment(_ context.Context, nodeID string) error {
 	return f.MinimizeCommentFunc(nodeID)
 }
 
-func (f *Reader) ListPRFiles(_ context.Context, r port.Repo, n int) ([]string, bool, error) {
-	f.count("ListPRFiles")
-	if f.ListPRFilesFunc == nil {
-		return nil, true, nil
+func (f *Reader) ListPRChanges(_ context.Context, r port.Repo, n int) (port.Changes, error) {
+	f.count("ListPRChanges")
+	if f.ListPRChangesFunc == nil {
+		return port.Changes{Complete: true}, nil
 	}
-	return f.ListPRFilesFunc(r, n)
+	return f.ListPRChangesFunc(r, n)
 }

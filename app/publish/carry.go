@@ -12,9 +12,12 @@ import (
 
 // CarryOver completes the check of a merge group's commit head with the
 // last result of pull request pr (0: the merge group names none); ref is
-// the merge group's ref, when known. The plan was reviewed on the pull
-// request: its result is carried over, so the queue does not stall.
-func (w Writer) CarryOver(ctx context.Context, s *State, pr int, head, ref string) error {
+// the merge group's ref, when known, and base the branch it merges into
+// (the pull request's current base). The plan was reviewed on the pull
+// request: its result is carried over, so the queue does not stall; a
+// result decided under another base is not (the reconciler decides the
+// pull request again).
+func (w Writer) CarryOver(ctx context.Context, s *State, pr int, head, ref, base string) error {
 	out := comment.NoResult(ref)
 	if pr > 0 {
 		st, ok, err := s.PR(ctx, KeyOf(w.Repo, pr))
@@ -24,6 +27,8 @@ func (w Writer) CarryOver(ctx context.Context, s *State, pr int, head, ref strin
 		switch {
 		case !ok || st.Conclusion == "":
 			out = comment.NoReview(pr)
+		case base != "" && st.BaseRef != "" && st.BaseRef != base:
+			out = comment.DecidedUnderAnotherBase(pr, st.BaseRef, base)
 		default:
 			out = comment.CarriedOver(pr, st.HeadSHA, st.Conclusion, st.Title, st.Summary)
 		}

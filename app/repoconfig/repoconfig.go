@@ -8,6 +8,8 @@ package repoconfig
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -71,3 +73,23 @@ type Bad struct {
 }
 
 func (e *Bad) Error() string { return e.File + " on " + e.Ref + ": " + e.Err.Error() }
+
+// SHA is the git blob SHA of the repo config at ref (the file Read would
+// use), "" when there is none: what a decision records of the config it
+// was made under, so that a later config is noticed (the reconciler).
+func SHA(ctx context.Context, gh port.PRReader, repo port.Repo, ref string) (string, error) {
+	for _, file := range rules.ConfigPaths {
+		data, err := gh.GetFile(ctx, repo, file, ref)
+		if errors.Is(err, port.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("read the repo config %s at %s: %w", file, ref, err)
+		}
+		h := sha1.New()
+		fmt.Fprintf(h, "blob %d\x00", len(data))
+		h.Write(data)
+		return hex.EncodeToString(h.Sum(nil)), nil
+	}
+	return "", nil
+}

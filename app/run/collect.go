@@ -25,17 +25,22 @@ import (
 // what GitHub says of the rest (the files the pull request changes, what
 // the plan workflows use, who is in which team, who added the labels).
 type base struct {
-	pr       port.PullRequest
-	cfg      *rules.Config
-	st       port.PRState
-	runs     []record.Run
-	files    []string
-	complete bool
-	used     []trust.Used
-	people   trust.People
-	adders   map[string]record.LabelMark
-	upgrades map[string][]review.ProviderUpgrade // by project directory (upgrades.go)
-	plans    collected
+	pr      port.PullRequest
+	cfg     *rules.Config
+	st      port.PRState
+	runs    []record.Run
+	changes trust.Changes
+	// prCode are the changed files that can make terraform plan run the
+	// pull request's code, read through GitHub (plan_source: dispatch).
+	prCode  []trust.FileVersions
+	reading trust.Reading
+	people  trust.People
+	adders  map[string]record.LabelMark
+	// botLabels are the labels a bot added that may not approve, with
+	// why, by name in lower case.
+	botLabels map[string]string
+	upgrades  map[string][]review.ProviderUpgrade // by project directory (upgrades.go)
+	plans     collected
 	// out, when set, is the base's outcome decided while collecting: no
 	// run its config trusts; fin a final error of its own (a bad config, a
 	// plan it cannot skip).

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
@@ -66,7 +67,17 @@ func (r *Review) evaluate() {
 // blocking findings are the review's overridable ones, for /override.
 func (r *Review) reviewUnder(b *base) result {
 	col, cfg, grants := b.plans, b.cfg, b.st.Grants
-	prov := trust.Provenances(cfg, col.claims, trust.Changes{Files: b.files, Complete: b.complete}, b.used, b.runs)
+	modules := learnModules(cfg, b.st.Modules, col)
+	prov := trust.ProvenancesWith(cfg, col.claims, b.changes, b.reading.Used, b.runs, modules)
+	first := ""
+	if len(prov.Plans) > 0 {
+		first = prov.Plans[0].Project
+	}
+	// A step of a plan workflow planwarden cannot place fails closed.
+	prov.Findings = append(prov.Findings, trust.UnreadableFindings(cfg, b.reading, first)...)
+	// With plan_source: dispatch, what makes terraform plan run the pull
+	// request's own code (read from its files through GitHub).
+	prov.Findings = append(prov.Findings, trust.PlanRunsPRCode(b.prCode, first)...)
 	var inputs []review.Input
 	runOf := map[string]int64{}
 	for _, p := range prov.Plans {
@@ -122,6 +133,10 @@ func (r *Review) reviewUnder(b *base) result {
 	byLabel, unknown := trust.LabelOverrides(cfg, projects, b.pr.Labels, b.pr.Author, b.adders)
 	ovs = append(ovs, byLabel...)
 	for _, l := range unknown {
+		if why, ok := b.botLabels[strings.ToLower(l)]; ok {
+			notes = append(notes, comment.BotLabelNote(l, why))
+			continue
+		}
 		notes = append(notes, comment.UnknownLabelNote(l))
 	}
 	if len(ovs) > 0 || len(notes) > len(baseNotes) {
@@ -146,5 +161,35 @@ func (r *Review) reviewUnder(b *base) result {
 		// that has not finished: no conclusion yet.
 		out = comment.WaitingForProjects(prov.Waiting, cfg.PlanWorkflowPaths())
 	}
-	return result{out: out, body: comment.Render(report, copt), report: report, blocking: subjects, runs: copt.ProjectRuns, assigned: &prov.Assignment}
+	return result{out: out, body: comment.Render(report, copt), report: report, blocking: subjects, runs: copt.ProjectRuns, assigned: &prov.Assignment,
+		modules: modules}
+}
+
+// maxModuleDirs bounds the module directories the state keeps per project.
+const maxModuleDirs = 50
+
+// learnModules adds to known (by project) the directories of the local
+// modules each plan read shows its project's root module calls
+// (trust.ModuleDirs, from the plan's configuration).
+func learnModules(cfg *rules.Config, known map[string][]string, col collected) map[string][]string {
+	out := map[string][]string{}
+	for p, dirs := range known {
+		out[p] = slices.Clone(dirs)
+	}
+	for _, c := range col.claims {
+		proj, ok := cfg.Project(c.Project)
+		plan := col.parsed[fmt.Sprintf("%d/%s/%s", c.Run.ID, c.Artifact, c.File)]
+		if !ok || plan == nil {
+			continue
+		}
+		for _, d := range trust.ModuleDirs(proj.Directory, plan.ModuleCalls()) {
+			if !slices.Contains(out[proj.Name], d) && len(out[proj.Name]) < maxModuleDirs {
+				out[proj.Name] = append(out[proj.Name], d)
+			}
+		}
+	}
+	for p := range out {
+		slices.Sort(out[p])
+	}
+	return out
 }

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/app/port"
-	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/record"
 	"github.com/planwarden/planwarden/rules"
 	"github.com/planwarden/planwarden/trust"
@@ -39,19 +37,26 @@ func (r *Review) facts(ctx context.Context) error {
 // changes, what its plan workflows use, who added the pull request's
 // override labels and who is in the teams its grants need.
 func (r *Review) baseFacts(ctx context.Context, b *base) error {
-	var err error
-	if b.files, b.complete, err = r.gh.ListPRFiles(ctx, r.repo, b.pr.Number); err != nil {
+	changes, err := r.gh.ListPRChanges(ctx, r.repo, b.pr.Number)
+	if err != nil {
 		return fmt.Errorf("list the files of #%d: %w", b.pr.Number, err)
 	}
-	if b.upgrades, err = providerUpgrades(ctx, r.gh, r.repo, b.pr.BaseRef, r.run.HeadSHA, b.files, b.planDirs()); err != nil {
+	b.changes = changesOf(changes)
+	if b.upgrades, err = providerUpgrades(ctx, r.gh, r.repo, b.pr.BaseRef, r.run.HeadSHA, b.changes.Files, b.planDirs()); err != nil {
 		return fmt.Errorf("read the provider versions of #%d: %w", b.pr.Number, err) // upgrades.go
 	}
-	if b.used, err = planWorkflowUses(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
+	if b.cfg.Dispatches() {
+		if b.prCode, err = prCodeFiles(ctx, r.gh, r.repo, b.pr, b.changes); err != nil {
+			return fmt.Errorf("read the Terraform files of #%d: %w", b.pr.Number, err)
+		}
+	}
+	if b.reading, err = readPlanWorkflows(ctx, r.gh, r.repo, b.cfg, b.pr.BaseRef); err != nil {
 		return fmt.Errorf("read the plan workflows from %s: %w", b.pr.BaseRef, err)
 	}
 	if b.adders, err = labelAdders(ctx, r.gh, b.cfg, r.repo, b.pr); err != nil {
 		return fmt.Errorf("check who may override: %w", err)
 	}
+	b.botLabels = botLabels(b.cfg, b.adders)
 	if b.people, err = People(ctx, r.gh, b.pr.Author, trust.TeamsToAsk(b.cfg, b.st.Grants)); err != nil {
 		return fmt.Errorf("check who may override: %w", err)
 	}
@@ -99,64 +104,57 @@ func IsOverrideLabel(cfg *rules.Config, label string) bool {
 	return false
 }
 
-// maxUsedFiles bounds how many workflow and action files are read to find
-// what the plan workflows use.
-const maxUsedFiles = 20
-
-// planWorkflowUses returns the repository files the plan workflows use, as
-// the base branch has them: local actions (`uses: ./...`, and what their
-// action.yml uses in turn), called reusable workflows, and the scripts
-// their run: steps execute (trust.WorkflowUses).
-func planWorkflowUses(ctx context.Context, gh port.PRReader, repo port.Repo, cfg *rules.Config, baseRef string) ([]trust.Used, error) {
-	var used []trust.Used
-	type file struct{ path, via string }
-	queue := []file{}
-	for _, wf := range cfg.PlanWorkflowPaths() {
-		queue = append(queue, file{wf, ""})
-	}
-	seen := map[string]bool{}
-	for reads := 0; len(queue) > 0 && reads < maxUsedFiles; {
-		f := queue[0]
-		queue = queue[1:]
-		if seen[f.path] {
-			continue
-		}
-		seen[f.path] = true
-		candidates := []string{f.path}
-		if !strings.HasSuffix(f.path, ".yml") && !strings.HasSuffix(f.path, ".yaml") {
-			candidates = []string{path.Join(f.path, "action.yml"), path.Join(f.path, "action.yaml")}
-		}
-		for _, c := range candidates {
-			reads++
-			data, err := gh.GetFile(ctx, repo, c, baseRef)
-			if errors.Is(err, port.ErrNotFound) {
-				continue
+// botLabels takes out of adders the labels a bot or App added that may not
+// approve (trust.MayApprove: unless approving_bots lists it; never
+// github-actions[bot], which acts for whoever triggered the workflow), and
+// returns why each does not count, by the label's name in lower case.
+func botLabels(cfg *rules.Config, adders map[string]record.LabelMark) map[string]string {
+	var out map[string]string
+	for name, m := range adders {
+		if ok, why := trust.MayApprove(cfg, trust.Actor{Login: m.By, Type: m.ByType}); !ok && m.By != "" {
+			if out == nil {
+				out = map[string]string{}
 			}
-			if err != nil {
+			out[name] = why
+			delete(adders, name)
+		}
+	}
+	return out
+}
+
+// maxPRCodeFiles bounds the changed Terraform files read for
+// plan-runs-pr-code; past it the rest are read as changed files nobody
+// could check (an empty head).
+const maxPRCodeFiles = 100
+
+// prCodeFiles reads, through GitHub (never from the artifact), the base
+// and head versions of the changed files that can make terraform plan
+// run the pull request's own code (trust.PRCodeFiles), for
+// trust.PlanRunsPRCode.
+func prCodeFiles(ctx context.Context, gh port.PRReader, repo port.Repo, pr port.PullRequest, ch trust.Changes) ([]trust.FileVersions, error) {
+	read := func(p, ref string) ([]byte, error) {
+		data, err := gh.GetFile(ctx, repo, p, ref)
+		if errors.Is(err, port.ErrNotFound) {
+			return nil, nil
+		}
+		if err == nil && data == nil {
+			data = []byte{}
+		}
+		return data, err
+	}
+	var out []trust.FileVersions
+	for i, f := range trust.PRCodeFiles(ch) {
+		fv := trust.FileVersions{Path: f, HeadSHA: ch.SHAs[f]}
+		if i < maxPRCodeFiles {
+			var err error
+			if fv.Base, err = read(f, pr.BaseRef); err != nil {
 				return nil, err
 			}
-			uses, runs, err := trust.WorkflowUses(data)
-			if err != nil {
-				worklog.From(ctx).Warn("workflow file is not YAML; its uses are not known", "file", c, "err", err)
-				break
+			if fv.Head, err = read(f, pr.HeadSHA); err != nil {
+				return nil, err
 			}
-			via := "used by " + f.path
-			if f.via != "" {
-				via += ", " + f.via
-			}
-			for _, r := range runs {
-				used = append(used, trust.Used{Path: r, Via: "run by a step of " + strings.TrimPrefix(via, "used by ")})
-			}
-			for _, u := range uses {
-				kind := "a local action"
-				if strings.HasSuffix(u, ".yml") || strings.HasSuffix(u, ".yaml") {
-					kind = "a reusable workflow"
-				}
-				used = append(used, trust.Used{Path: u, Via: kind + " " + via})
-				queue = append(queue, file{u, via})
-			}
-			break
 		}
+		out = append(out, fv)
 	}
-	return used, nil
+	return out, nil
 }

@@ -20,7 +20,8 @@ import (
 
 // Head is a new head commit of pull request pr: it gets the `planwarden`
 // check in progress, so the required check blocks the merge until its
-// plan is reviewed, unless the pull request changes no declared project.
+// plan is reviewed, unless the pull request needs no plan or no plan will
+// come (decideWithoutPlan).
 func (x *Runner) Head(ctx context.Context, gh GitHub, repo port.Repo, pr int, head string) error {
 	key := publish.KeyOf(repo, pr)
 	unlock := x.state.Lock(key)
@@ -50,7 +51,7 @@ func (x *Runner) Head(ctx context.Context, gh GitHub, repo port.Repo, pr int, he
 		if st.HeadSHA != head {
 			// A new head: overrides stay (the comment says which commit
 			// each was given on; each review checks them again).
-			*st = port.PRState{CommentID: st.CommentID, HeadSHA: head, Grants: st.Grants, Version: st.Version}
+			*st = port.PRState{CommentID: st.CommentID, HeadSHA: head, Grants: st.Grants, Modules: st.Modules, Version: st.Version}
 		}
 		st.CheckRunID, st.UpdatedAt = check.ID, x.state.Now()
 		return true, nil
@@ -123,12 +124,16 @@ func (x *Runner) Rerun(ctx context.Context, gh GitHub, repo port.Repo, pr int, h
 		return nil
 	}
 	if runID == 0 {
-		// No plan yet: the check keeps waiting.
-		worklog.From(ctx).Info("re-run requested before any plan; still waiting")
-		return gh.UpdateCheckRun(ctx, repo, port.CheckRun{
-			ID: checkRunID, Name: port.CheckName, HeadSHA: head, Status: "in_progress",
-			Title: comment.WaitingTitle, Summary: comment.WaitingSummary,
-		})
+		// No plan yet: decided again without one under the pull request's
+		// base as it is now (it may have been retargeted), else the check
+		// keeps waiting.
+		worklog.From(ctx).Info("re-run requested before any plan; deciding again without one")
+		waiting := port.CheckRun{ID: checkRunID, Name: port.CheckName, HeadSHA: head, Status: "in_progress",
+			Title: comment.WaitingTitle, Summary: comment.WaitingSummary}
+		if err := gh.UpdateCheckRun(ctx, repo, waiting); err != nil {
+			return err
+		}
+		return x.decideWithoutPlan(ctx, gh, repo, pr, head, waiting)
 	}
 	run, err := gh.GetWorkflowRun(ctx, repo, runID)
 	if err != nil {

@@ -45,6 +45,14 @@ func trustPR(repo port.Repo, pr port.PullRequest) trust.PullRequest {
 // its own commit.
 func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err error) {
 	unlock = func() {}
+	// A plan planwarden dispatched (plan_source: dispatch) ran on the
+	// default branch's commit; its title names the pull request and the
+	// head it planned. It is read as a run of that head only once trust
+	// says planwarden dispatched it (dispatchedRun).
+	claim := r.run
+	if n, head, ok := trust.PlanDispatchOfTitle(r.run.DisplayTitle); ok && r.run.Event == "workflow_dispatch" {
+		r.run.PullRequests, r.run.HeadSHA = []int{n}, head
+	}
 	r.tr = trustRun(r.run)
 	pr, found, err := findPR(ctx, r.gh, r.repo, r.run)
 	r.w = r.x.writer(r.gh, r.repo)
@@ -65,6 +73,16 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 	if r.cfgErr != nil && publish.FinalOf(r.cfgErr) == nil {
 		return unlock, false, r.cfgErr
 	}
+	if r.cfgErr == nil && (r.cfg.Dispatches() || claim.HeadSHA != r.run.HeadSHA) {
+		tpr := trust.PullRequest{Number: pr.Number, Repo: r.repo.String(), HeadSHA: r.run.HeadSHA, Author: pr.Author}
+		if ok, why, err := dispatchedRun(ctx, r.gh, r.repo, r.cfg, tpr, claim); err != nil || !ok {
+			if err == nil {
+				log.Info("run ignored: not a plan planwarden dispatched", "why", why, "workflow", r.run.Path, "event", r.run.Event)
+			}
+			return unlock, false, err
+		}
+		r.tr.Dispatched = true
+	}
 	if r.cfgErr == nil {
 		// A run of an older head is reported stale below, on its own
 		// commit; every other fact must hold.
@@ -74,12 +92,23 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 			return unlock, false, nil
 		}
 	}
+	if r.cfgErr == nil {
+		if r.cfgSHA, err = repoconfig.SHA(ctx, r.gh, r.repo, pr.BaseRef); err != nil {
+			return unlock, false, err
+		}
+	}
 	unlock = r.x.state.Lock(r.key)
 	if r.st, _, err = r.x.state.PR(ctx, r.key); err != nil {
 		return unlock, false, err
 	}
 	if pr.HeadSHA != r.run.HeadSHA {
 		r.log.Info("stale plan: the pull request has moved on", "plan_sha", prose.ShortSHA(r.run.HeadSHA), "head_sha", prose.ShortSHA(pr.HeadSHA))
+		if other, err := r.stricterOnCommit(ctx); err != nil || other > 0 {
+			if other > 0 {
+				r.log.Info("the commit still heads another open pull request with a stricter result; its check stays", "pr", other)
+			}
+			return unlock, false, err
+		}
 		return unlock, false, r.w.Stale(ctx, r.run.ID, r.run.HeadSHA, pr.Number, pr.HeadSHA)
 	}
 	r.checkRun, err = r.w.EnsureCheck(ctx, r.run.HeadSHA, comment.ReviewingTitle)
@@ -118,80 +147,12 @@ func findPR(ctx context.Context, gh port.PRReader, repo port.Repo, run port.Work
 	return port.PullRequest{}, false, nil
 }
 
-// Pull requests that need no plan, and base changes.
-
-// decideWithoutPlan completes the check of a PR whose changed files belong
-// to no declared project (projects[].paths of the base branch's config) and
-// change no plan workflow: no plan will come, so none is waited for. With
-// no projects declared, or when GitHub lists only part of the files, the
-// check keeps waiting for the plan.
-func (x *Runner) decideWithoutPlan(ctx context.Context, gh GitHub, repo port.Repo, number int, head string, check port.CheckRun) error {
-	pass, err := withoutPlan(ctx, gh, repo, number, head)
-	if err != nil || pass == nil {
-		return publish.AboutCheck(check, 0, err)
-	}
-	return x.writer(gh, repo).Complete(ctx, check, *pass, 0)
-}
-
-// withoutPlan is the check's success when the PR needs no plan (no
-// infrastructure changes), nil when it waits for a plan; a bad config is
-// a *publish.Final.
-func withoutPlan(ctx context.Context, gh port.PRReader, repo port.Repo, number int, head string) (*comment.Check, error) {
-	pr, err := gh.GetPullRequest(ctx, repo, number)
-	if err != nil {
-		return nil, err
-	}
-	if pr.HeadSHA != head || pr.State != "open" {
-		return nil, nil // moved on: the new head's event decides
-	}
-	cfg, err := repoconfig.Base(ctx, gh, repo, pr.BaseRef)
-	if err != nil || len(cfg.Projects) == 0 {
-		return nil, err
-	}
-	files, complete, err := gh.ListPRFiles(ctx, repo, number)
-	if err != nil {
-		return nil, err
-	}
-	changes := trust.Changes{Files: files, Complete: complete}
-	if touched, any := trust.Touched(cfg, changes); any {
-		worklog.From(ctx).Info("the pull request changes infrastructure; waiting for its plan", "projects", touched)
-		return nil, nil
-	}
-	used, err := planWorkflowUses(ctx, gh, repo, cfg, pr.BaseRef)
-	if err != nil {
-		return nil, err
-	}
-	if f := trust.WorkflowChanges(cfg, changes, used, ""); len(f) > 0 {
-		worklog.From(ctx).Info("the pull request changes a plan workflow; waiting for its plan", "file", f[0].Address)
-		return nil, nil
-	}
-	worklog.From(ctx).Info("no infrastructure changes: the check passes without a plan", "files", len(files))
-	pass := comment.NoInfra(len(files), configFile(cfg), pr.BaseRef)
-	return &pass, nil
-}
-
-// reopenIfStricter is a PR on a commit whose check already passed without
-// a plan, decided for another PR of the commit (another base): when this
-// PR's base would not pass it too, a new check run waits for the plan (or
-// fails on a bad config).
-func (x *Runner) reopenIfStricter(ctx context.Context, gh GitHub, repo port.Repo, number int, head string) error {
-	pass, err := withoutPlan(ctx, gh, repo, number, head)
-	var bad *publish.Final
-	if err != nil && !errors.As(err, &bad) || pass != nil {
-		return err
-	}
-	worklog.From(ctx).Info("the commit passed without a plan for another pull request; this one's base needs one")
-	check, cerr := gh.CreateCheckRun(ctx, repo, port.CheckRun{Name: port.CheckName, HeadSHA: head, Status: "in_progress", Title: comment.WaitingTitle, Summary: comment.WaitingSummary})
-	if cerr != nil {
-		return cerr
-	}
-	return publish.AboutCheck(check, 0, err)
-}
+// Base changes.
 
 // Retarget is a pull request retargeted at another base branch: its check
 // is decided again under the new base's config. Runs that config does not
 // trust are dropped; with none left the check waits for a plan again (or
-// passes, when the PR changes no project of the new base).
+// is decided without one under the new base: decideWithoutPlan).
 func (x *Runner) Retarget(ctx context.Context, gh GitHub, repo port.Repo, number int) error {
 	pr, err := gh.GetPullRequest(ctx, repo, number)
 	if err != nil {
@@ -271,4 +232,53 @@ func configFile(cfg *rules.Config) string {
 		return cfg.File()
 	}
 	return rules.ConfigPath
+}
+
+// stricterOnCommit is the other open pull request whose head the run's
+// commit still is and whose current result is stricter than this pull
+// request's "stale" (neutral), or 0: a commit heading several open pull
+// requests gets the strictest of their current results
+// (trust.Strictest), so one pull request's staleness never loosens
+// another's verdict.
+func (r *Review) stricterOnCommit(ctx context.Context) (int, error) {
+	prs, err := r.gh.ListPRsForCommit(ctx, r.repo, r.run.HeadSHA)
+	if err != nil {
+		return 0, err
+	}
+	results := []trust.PRResult{{Number: r.pr.Number, Base: r.pr.BaseRef, Conclusion: "neutral"}}
+	for _, other := range prs {
+		if other.Number == r.pr.Number || other.State != "open" || other.HeadSHA != r.run.HeadSHA {
+			continue
+		}
+		st, _, err := r.x.state.PR(ctx, publish.KeyOf(r.repo, other.Number))
+		if err != nil {
+			return 0, err
+		}
+		res := trust.PRResult{Number: other.Number, Base: other.BaseRef}
+		if st.HeadSHA == r.run.HeadSHA {
+			res.Conclusion = st.Conclusion
+		}
+		results = append(results, res)
+	}
+	if s, _ := trust.Strictest(results); s.Number != r.pr.Number {
+		return s.Number, nil
+	}
+	return 0, nil
+}
+
+// dispatchedRun asks GitHub what trust.DispatchedRun needs (planwarden's
+// own account, the default branch) and whether claim, a run as GitHub
+// describes it, is a plan planwarden dispatched for pr.
+func dispatchedRun(ctx context.Context, gh GitHub, repo port.Repo, cfg *rules.Config, pr trust.PullRequest, claim port.WorkflowRun) (bool, string, error) {
+	bot, err := gh.BotLogin(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	branch, err := gh.DefaultBranch(ctx, repo)
+	if err != nil {
+		return false, "", err
+	}
+	ok, why := trust.DispatchedRun(cfg, pr, trust.Dispatched{Title: claim.DisplayTitle, Actor: claim.Actor, Branch: claim.HeadBranch,
+		Event: claim.Event, Path: claim.Path, HeadRepo: claim.HeadRepo}, bot, branch)
+	return ok, why, nil
 }

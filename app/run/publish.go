@@ -60,9 +60,13 @@ func (r *Review) publish(ctx context.Context) (completed bool, err error) {
 	if st.HeadSHA != r.run.HeadSHA {
 		st.Blocking = nil
 	}
-	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs = r.run.HeadSHA, r.checkRun.ID, r.run.ID, runs
+	st.HeadSHA, st.CheckRunID, st.RunID, st.Runs, st.BaseRef = r.run.HeadSHA, r.checkRun.ID, r.run.ID, runs, r.pr.BaseRef
+	st.ConfigSHA = r.cfgSHA
 	if res.report != nil {
 		st.Blocking = res.blocking
+	}
+	if len(res.modules) > 0 {
+		st.Modules = res.modules
 	}
 	st.Conclusion, st.Title, st.Summary, st.UpdatedAt = res.out.Conclusion, res.out.Title, prose.Clamp(res.out.Summary, 4096), r.x.state.Now()
 	r.log.Info("check completed", "conclusion", cmp.Or(st.Conclusion, "unknown"), "runs", len(runs))

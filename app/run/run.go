@@ -111,10 +111,12 @@ type Review struct {
 	// Provenance: the pull request and its state's key, the base
 	// branch's config (or cfgErr, the *publish.Final saying why it cannot
 	// be used), the check run, and the state as last read.
-	pr       port.PullRequest
-	key      string
-	cfg      *rules.Config
-	cfgErr   error
+	pr     port.PullRequest
+	key    string
+	cfg    *rules.Config
+	cfgErr error
+	// cfgSHA is the git blob SHA of the config (repoconfig.SHA).
+	cfgSHA   string
 	checkRun port.CheckRun
 	st       port.PRState
 
@@ -201,4 +203,7 @@ type result struct {
 	runs map[string]comment.Run
 	// assigned is where the reviewed plans came from, when they were read.
 	assigned *trust.Assignment
+	// modules are the local module directories of each project's root
+	// module, known so far (kept in the state).
+	modules map[string][]string
 }

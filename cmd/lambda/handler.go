@@ -39,6 +39,10 @@ type handler struct {
 type event struct {
 	events.APIGatewayV2HTTPRequest
 	Records []events.SQSMessage `json:"Records"`
+	// Source and DetailType are an EventBridge event's: the reconciler's
+	// schedule (aws.events, Scheduled Event).
+	Source     string `json:"source"`
+	DetailType string `json:"detail-type"`
 }
 
 func (h *handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
@@ -66,6 +70,17 @@ func (h *handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 		}
 		sqs := &events.SQSEvent{Records: ev.Records}
 		return json.Marshal(h.worker.batch(ctx, log, sqs))
+	case ev.Source == "aws.events" && ev.DetailType == "Scheduled Event":
+		if h.worker == nil || h.worker.reconcile == nil {
+			log.Error("scheduled event sent to a function that is not a worker", "role", h.role)
+			return nil, errors.New("this function does not reconcile (PLANWARDEN_ROLE=" + h.role + ")")
+		}
+		if err := h.worker.reconcile(ctx); err != nil {
+			// Logged, not returned: the next schedule tries again, and
+			// EventBridge's own retries would only repeat the walk.
+			log.Warn("reconcile", "err", err)
+		}
+		return []byte(`{}`), nil
 	case ev.RequestContext.HTTP.Method != "":
 		if h.http == nil {
 			log.Error("http event sent to a function that is not a receiver", "role", h.role)
@@ -79,6 +94,6 @@ func (h *handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 		return json.Marshal(resp)
 	default:
 		log.Error("event of an unknown shape", "bytes", len(payload))
-		return nil, errors.New("unknown event: neither an http request (payload format 2.0) nor an sqs batch")
+		return nil, errors.New("unknown event: neither an http request (payload format 2.0), an sqs batch nor the reconciler's schedule")
 	}
 }

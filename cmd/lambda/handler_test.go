@@ -296,13 +296,17 @@ func TestRolesRefuseTheOtherEvents(t *testing.T) {
 		file    string
 		wantErr string
 	}{
-		"a receiver refuses sqs":       {h: newTestHandler(roleReceiver, http.NotFoundHandler(), nil, nil), file: "sqs-fifo-batch.json", wantErr: "does not take sqs events"},
-		"a worker refuses http":        {h: newTestHandler(roleWorker, nil, never, nil), file: "function-url-webhook.json", wantErr: "does not take http events"},
-		"an unknown shape is an error": {h: newTestHandler(roleAll, http.NotFoundHandler(), never, nil), file: "", wantErr: "unknown event"},
+		"a receiver refuses sqs":          {h: newTestHandler(roleReceiver, http.NotFoundHandler(), nil, nil), file: "sqs-fifo-batch.json", wantErr: "does not take sqs events"},
+		"a worker refuses http":           {h: newTestHandler(roleWorker, nil, never, nil), file: "function-url-webhook.json", wantErr: "does not take http events"},
+		"an unknown shape is an error":    {h: newTestHandler(roleAll, http.NotFoundHandler(), never, nil), file: "", wantErr: "unknown event"},
+		"a receiver refuses the schedule": {h: newTestHandler(roleReceiver, http.NotFoundHandler(), nil, nil), file: "schedule", wantErr: "does not reconcile"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			payload := []byte(`{"detail-type":"Scheduled Event","source":"aws.events"}`)
+			payload := []byte(`{"detail-type":"Object Created","source":"aws.s3"}`)
+			if tc.file == "schedule" {
+				payload, tc.file = []byte(scheduledEvent), ""
+			}
 			if tc.file != "" {
 				payload = readEvent(t, tc.file)
 			}
@@ -378,5 +382,33 @@ func TestSQSJobsStopBeforeTheLambdaDeadline(t *testing.T) {
 		if !d.Equal(deadline.Add(-5 * time.Second)) {
 			t.Errorf("a job's deadline = %s, want 5 s before the invocation's %s", d, deadline)
 		}
+	}
+}
+
+// scheduledEvent is what EventBridge's schedule (template.yaml,
+// rate(5 minutes)) sends the worker.
+const scheduledEvent = `{"version":"0","id":"53dc4d37-cffa-4f76-80c9-8b7d4a4d2eaa","detail-type":"Scheduled Event","source":"aws.events","account":"123456789012","time":"2026-12-04T10:00:00Z","region":"us-east-1","resources":["arn:aws:events:us-east-1:123456789012:rule/planwarden-reconcile"],"detail":{}}`
+
+// The worker runs the reconciler on its schedule, and answers even when
+// a pull request's re-decision failed (the next schedule tries again).
+func TestTheScheduleRunsTheReconciler(t *testing.T) {
+	for name, fail := range map[string]bool{"it succeeds": false, "it fails": true} {
+		t.Run(name, func(t *testing.T) {
+			h := newTestHandler(roleWorker, nil, func(context.Context, job.Job) error { return nil }, nil)
+			runs := 0
+			h.worker.reconcile = func(context.Context) error {
+				runs++
+				if fail {
+					return errors.New("github: 502")
+				}
+				return nil
+			}
+			if _, err := h.Invoke(context.Background(), []byte(scheduledEvent)); err != nil {
+				t.Fatalf("Invoke: %v", err)
+			}
+			if runs != 1 {
+				t.Errorf("the reconciler ran %d times, want 1", runs)
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ func newWorker(aws *pwaws.Clients, s settings, secrets port.Secrets, log *slog.L
 	if err != nil {
 		return nil, fmt.Errorf("build the app: %w", err)
 	}
-	w := &sqsWorker{process: a.Process, giveUp: a.GiveUp, maxReceives: s.maxReceives, backoff: port.Exponential(s.retryBase, 15*time.Minute)}
+	w := &sqsWorker{process: a.Process, giveUp: a.GiveUp, reconcile: a.Reconcile, maxReceives: s.maxReceives, backoff: port.Exponential(s.retryBase, 15*time.Minute)}
 	if s.queueURL != "" {
 		w.retry = aws.Queue(s.queueURL).RetryAfter
 	}

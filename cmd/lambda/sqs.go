@@ -35,6 +35,10 @@ type sqsWorker struct {
 	// its last receive, saying to press Re-run, so no check stays in
 	// progress once the job is in the dead-letter queue.
 	giveUp func(ctx context.Context, j job.Job, cause error) error
+	// reconcile (app.(*App).Reconcile) runs on the EventBridge schedule:
+	// open pull requests whose check was decided under another base, or
+	// is left in progress, are decided again.
+	reconcile func(ctx context.Context) error
 }
 
 // batch runs a batch of queued jobs and reports the failed ones in

@@ -335,6 +335,26 @@ func serve(ctx context.Context, cfg serveConfig, logw io.Writer, ready func(addr
 			return err
 		})
 	}()
+	// The reconciler: at start and every app.ReconcileEvery, open pull
+	// requests whose check was decided under another base, or is left in
+	// progress, are decided again (a lost delivery costs minutes).
+	reconciled := make(chan struct{})
+	go func() {
+		defer close(reconciled)
+		tick := time.NewTicker(app.ReconcileEvery)
+		defer tick.Stop()
+		for {
+			if err := a.Reconcile(workCtx); err != nil && workCtx.Err() == nil {
+				log.Warn("reconcile", "err", err)
+			}
+			select {
+			case <-workCtx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	defer func() { stopWork(); <-reconciled }()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving", "addr", ln.Addr().String(), "github_api", cfg.apiURL, "app_id", cfg.secrets.AppID,
