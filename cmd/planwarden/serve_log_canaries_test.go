@@ -4,12 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"log/slog"
@@ -135,20 +132,8 @@ func reviewThroughServe(t *testing.T, artifact []byte) (string, string) {
 
 	body := []byte(`{"action":"completed","repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":5},
 "workflow_run":{"id":78,"name":"planwarden plan","path":".github/workflows/planwarden-plan.yml","head_sha":"` + sha + `","conclusion":"success","status":"completed","pull_requests":[{"number":4,"head":{"sha":"` + sha + `"}}]}}`)
-	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GitHub-Event", "workflow_run")
-	req.Header.Set("X-GitHub-Delivery", "canaries-1")
-	m := hmac.New(sha256.New, cfg.secrets.WebhookSecret)
-	m.Write(body)
-	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusAccepted {
-		t.Fatalf("workflow_run delivery: %d, want 202", resp.StatusCode)
+	if code, err := postWebhook(base, cfg.secrets.WebhookSecret, "workflow_run", "canaries-1", body); err != nil || code != http.StatusAccepted {
+		t.Fatalf("workflow_run delivery: %d %v, want 202", code, err)
 	}
 	select {
 	case <-gate.Arrived:

@@ -4,16 +4,12 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -163,20 +159,7 @@ func (p *serveProc) post(t *testing.T, event, delivery string, payload any) int 
 // postBody delivers body signed and returns the status, or the error of a
 // delivery that got no answer.
 func (p *serveProc) postBody(event, delivery string, body []byte) (int, error) {
-	req, _ := http.NewRequest(http.MethodPost, p.base+"/webhook", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GitHub-Event", event)
-	req.Header.Set("X-GitHub-Delivery", delivery)
-	m := hmac.New(sha256.New, []byte(rSecret))
-	m.Write(body)
-	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode, nil
+	return postWebhook(p.base, []byte(rSecret), event, delivery, body)
 }
 
 func repoJSON() map[string]any {

@@ -4,12 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/pem"
 	"errors"
 	"io"
@@ -138,22 +135,16 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	}
 	body := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
 	for name, want := range map[string]int{"signed": http.StatusOK, "unsigned": http.StatusUnauthorized} {
-		req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-GitHub-Event", "ping")
-		req.Header.Set("X-GitHub-Delivery", "d-1")
+		var secret []byte
 		if name == "signed" {
-			m := hmac.New(sha256.New, cfg.secrets.WebhookSecret)
-			m.Write(body)
-			req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+			secret = cfg.secrets.WebhookSecret
 		}
-		resp, err := http.DefaultClient.Do(req)
+		code, err := postWebhook(base, secret, "ping", "d-1", body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("%s ping: %d, want %d", name, resp.StatusCode, want)
+		if code != want {
+			t.Errorf("%s ping: %d, want %d", name, code, want)
 		}
 	}
 	cancel()
@@ -207,20 +198,8 @@ func TestServeDrainsTheQueueOnShutdown(t *testing.T) {
 
 	body := []byte(`{"action":"completed","repository":{"name":"r","owner":{"login":"o"}},"installation":{"id":5},
 "workflow_run":{"id":77,"name":"planwarden plan","path":".github/workflows/planwarden-plan.yml","head_sha":"` + sha + `","conclusion":"success","status":"completed","pull_requests":[{"number":3,"head":{"sha":"` + sha + `"}}]}}`)
-	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GitHub-Event", "workflow_run")
-	req.Header.Set("X-GitHub-Delivery", "drain-1")
-	m := hmac.New(sha256.New, cfg.secrets.WebhookSecret)
-	m.Write(body)
-	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusAccepted {
-		t.Fatalf("workflow_run delivery: %d, want 202", resp.StatusCode)
+	if code, err := postWebhook(base, cfg.secrets.WebhookSecret, "workflow_run", "drain-1", body); err != nil || code != http.StatusAccepted {
+		t.Fatalf("workflow_run delivery: %d %v, want 202", code, err)
 	}
 	select {
 	case <-gate.Arrived: // the worker is mid-job
@@ -316,20 +295,13 @@ func TestServeReadinessAndMetrics(t *testing.T) {
 	}
 	body := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
 	for _, signed := range []bool{true, false, false} {
-		req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-GitHub-Event", "ping")
-		req.Header.Set("X-GitHub-Delivery", "d-1")
+		var secret []byte
 		if signed {
-			m := hmac.New(sha256.New, []byte("s3cret"))
-			m.Write(body)
-			req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+			secret = []byte("s3cret")
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
+		if _, err := postWebhook(base, secret, "ping", "d-1", body); err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
 	}
 	code, metrics := get(t, base+"/metrics")
 	for _, want := range []string{
