@@ -148,12 +148,6 @@ func (c *Change) computeDigests(d *digester) {
 	c.digests = d.diff(c.Source.Diff())
 }
 
-// digestDiff makes the digests of a diff (sorted by path, as Diff gives it).
-func digestDiff(diff []planparse.AttrDiff) diffDigests {
-	d := newDigest()
-	return d.diff(diff)
-}
-
 // diff makes the digests of a diff: every entry's canonical bytes are made
 // once, into the digester's buffer, then hashed for the digest and, when
 // some value is known only after apply, for the known digest.
