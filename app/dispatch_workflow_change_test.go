@@ -43,6 +43,9 @@ func TestGateDispatchModeRunsTheDefaultBranchsWorkflow(t *testing.T) {
 				h = dispatchMode(t)
 				h.config("main", dispatchConfig+inputs)
 				h.open(7, sha1, "", tc.files...)
+				if n := len(h.gh.Dispatches()); n != 1 {
+					t.Fatalf("%d plan dispatches for the push, want 1", n)
+				}
 				h.dispatchedRun(504, sha1, githubtest.BotLogin, "main", arts)
 			} else {
 				h = newHarness(t)
