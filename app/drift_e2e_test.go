@@ -131,3 +131,50 @@ func TestDriftRunOnAnotherBranchDoesNothing(t *testing.T) {
 		})
 	}
 }
+
+// Drift runs can be handled out of order (a delivery retried, a worker
+// slower than the next): a run older than the one the issue shows leaves
+// the issue as the newer run wrote it, whether it found more drift, less,
+// or none (it must not close what the newer plan found, nor reopen what
+// it closed). The honest twins: the same runs handled in order, the
+// newer one's plan is what the issue says.
+func TestDriftRunsHandledOutOfOrderKeepTheNewestPlan(t *testing.T) {
+	t.Parallel()
+	type run struct {
+		id    int64
+		nodes int
+	}
+	tests := map[string]struct {
+		runs      []run // in the order they are handled
+		state     string
+		edits     int
+		says, not string
+	}{
+		"an older drift after a newer one":      {[]run{{711, 7}, {710, 6}}, "open", 0, "scaled 2 → 7", "scaled 2 → 6"},
+		"an older clean plan after a drift":     {[]run{{711, 7}, {710, 2}}, "open", 0, "scaled 2 → 7", "No drift"},
+		"an older drift after a newer clean":    {[]run{{710, 6}, {712, 2}, {711, 7}}, "closed", 1, "No drift", "scaled"},
+		"in order: the newer drift edits":       {[]run{{710, 6}, {711, 7}}, "open", 1, "scaled 2 → 7", "scaled 2 → 6"},
+		"in order: the newer clean closes":      {[]run{{710, 7}, {711, 2}}, "closed", 1, "No drift", "scaled"},
+		"in order: drift again after the close": {[]run{{710, 6}, {711, 2}, {712, 7}}, "open", 2, "scaled 2 → 7", "No drift"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.gh.SetFile(owner, repo, "main", ".github/planwarden.yml", []byte(driftConfig))
+			for _, r := range tc.runs {
+				h.driftRun(r.id, "main", driftPlan(t, r.nodes))
+			}
+			is := h.gh.Issues(owner, repo)
+			if len(is) != 1 {
+				t.Fatalf("%d issues, want the project's one: %+v", len(is), is)
+			}
+			got := is[0]
+			if got.State != tc.state || got.Edits != tc.edits {
+				t.Errorf("issue #%d %s, %d edits; want %s, %d edits", got.Number, got.State, got.Edits, tc.state, tc.edits)
+			}
+			if !strings.Contains(got.Body, tc.says) || strings.Contains(got.Body, tc.not) {
+				t.Errorf("the issue should say %q and not %q:\n%s", tc.says, tc.not, got.Body)
+			}
+		})
+	}
+}

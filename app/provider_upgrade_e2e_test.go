@@ -44,25 +44,27 @@ func upgradePlan() []byte {
 // The App reads a project's lock file at the base branch and at the head
 // when the pull request changes it (else the required_providers versions
 // of the Terraform files it changes), and every replacement of that
-// project says which providers the pull request moves; a pull request that
-// moves none says nothing of it.
+// project says which providers the pull request moves, and the project's
+// note names the file they were read from; a pull request that moves none
+// says nothing of it.
 func TestAppNamesTheProviderUpgradeOnEveryReplacement(t *testing.T) {
 	t.Parallel()
 	const note = "this PR also moves azurerm %s; a replacement can come from the upgrade, not from the code"
 	tests := map[string]struct {
 		files map[string][2]string // path -> base, head content
 		says  string               // the moves; "" for no note
+		from  string               // the project note's source of the moves
 	}{
 		"the lock file moves azurerm": {map[string][2]string{"infra/gpu/.terraform.lock.hcl": {fmt.Sprintf(lockOf, "3.116.0"), fmt.Sprintf(lockOf, "4.2.0")}},
-			"3.116.0 → 4.2.0"},
+			"3.116.0 → 4.2.0", "(`infra/gpu/.terraform.lock.hcl`)"},
 		"required_providers moves azurerm": {map[string][2]string{"infra/gpu/versions.tf": {fmt.Sprintf(versionsOf, "~> 3.116"), fmt.Sprintf(versionsOf, "~> 4.2")}},
-			`\~\> 3.116 → \~\> 4.2`}, // (escaped for markdown)
+			`\~\> 3.116 → \~\> 4.2`, "(`required_providers` in `infra/gpu/versions.tf`)"}, // (escaped for markdown)
 		"the lock file keeps azurerm": {map[string][2]string{"infra/gpu/.terraform.lock.hcl": {fmt.Sprintf(lockOf, "3.116.0"), fmt.Sprintf(lockOf, "3.116.0")}},
-			""},
+			"", ""},
 		"no lock file, no provider change": {map[string][2]string{"infra/gpu/main.tf": {`resource "null_resource" "a" {}`, `resource "null_resource" "b" {}`}},
-			""},
+			"", ""},
 		"another project's lock file": {map[string][2]string{"infra/other/.terraform.lock.hcl": {fmt.Sprintf(lockOf, "3.116.0"), fmt.Sprintf(lockOf, "4.2.0")}},
-			""},
+			"", ""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -92,6 +94,14 @@ func TestAppNamesTheProviderUpgradeOnEveryReplacement(t *testing.T) {
 			}
 			if want := fmt.Sprintf(note, tc.says); !strings.Contains(body, want) {
 				t.Errorf("the comment does not say %q:\n%s", want, body)
+			}
+			// The project's note names the file the moves were read from,
+			// and no other.
+			if want := "This pull request moves azurerm " + tc.says + " " + tc.from + ":"; !strings.Contains(body, want) {
+				t.Errorf("the project note does not say %q:\n%s", want, body)
+			}
+			if strings.Contains(tc.from, "required_providers") && strings.Contains(body, "terraform.lock.hcl") {
+				t.Errorf("the moves come from required_providers, but the comment names a lock file:\n%s", body)
 			}
 		})
 	}

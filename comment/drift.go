@@ -70,14 +70,22 @@ const (
 	DriftReopen DriftAction = "reopen" // drift again: reopen the closed issue, with the new body
 	DriftEdit   DriftAction = "edit"   // drift goes on, changed: edit the body in place
 	DriftClose  DriftAction = "close"  // the drift is gone: edit the body to say so and close
+	// DriftOlder: the plan comes from an older run than the one the
+	// issue shows (runs handled out of order): leave the issue.
+	DriftOlder DriftAction = "older"
 )
 
 // DecideDrift is what to do with a project's drift issue, given the issue
 // as it is (prev) and the new plan's state and issue body. An unknown
 // state never closes an issue (a failed plan shows no absence of drift):
-// it notes the failure on an open issue and does nothing otherwise.
+// it notes the failure on an open issue and does nothing otherwise. A
+// plan of an older run than the one the issue shows (the run ids in the
+// two bodies' markers) changes nothing: drift runs can be handled out of
+// order, and the issue says what the newest plan found.
 func DecideDrift(prev IssueState, state DriftState, body string) DriftAction {
 	switch {
+	case prev.Number != 0 && driftRunOf(prev.Body) > driftRunOf(body):
+		return DriftOlder
 	case state == DriftFound && prev.Number == 0:
 		return DriftOpen
 	case state == DriftFound && !prev.Open:
@@ -98,26 +106,58 @@ const driftMarkerPrefix = "<!-- planwarden:drift v1 "
 // which the App finds it again: the project name base64url-encoded, so no
 // name can end the HTML comment.
 func DriftMarker(project string) string {
-	return driftMarkerPrefix + base64.RawURLEncoding.EncodeToString([]byte(project)) + " -->"
+	return driftMarker(project, 0)
+}
+
+// driftMarker is the marker of a body written from the plan of the
+// workflow run with this id ("run=ID" after the name; none for 0).
+func driftMarker(project string, run int64) string {
+	m := driftMarkerPrefix + base64.RawURLEncoding.EncodeToString([]byte(project))
+	if run > 0 {
+		m += " run=" + strconv.FormatInt(run, 10)
+	}
+	return m + " -->"
 }
 
 // ParseDriftMarker returns the project of a drift issue's body (its first
 // line), and whether the body has the marker at all.
 func ParseDriftMarker(body string) (string, bool) {
+	name, _, ok := parseDriftMarker(body)
+	return name, ok
+}
+
+// driftRunOf is the run id a drift issue's body was written from (0 when
+// its marker has none, as bodies written before the id was kept).
+func driftRunOf(body string) int64 {
+	_, run, _ := parseDriftMarker(body)
+	return run
+}
+
+func parseDriftMarker(body string) (string, int64, bool) {
 	line, _, _ := strings.Cut(body, "\n")
 	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), driftMarkerPrefix)
 	if !ok {
-		return "", false
+		return "", 0, false
 	}
-	enc, ok := strings.CutSuffix(rest, " -->")
+	rest, ok = strings.CutSuffix(rest, " -->")
 	if !ok {
-		return "", false
+		return "", 0, false
+	}
+	enc, runField, hasRun := strings.Cut(rest, " ")
+	var run int64
+	if hasRun {
+		digits, ok := strings.CutPrefix(runField, "run=")
+		n, err := strconv.ParseInt(digits, 10, 64)
+		if !ok || err != nil || n <= 0 {
+			return "", 0, false
+		}
+		run = n
 	}
 	name, err := base64.RawURLEncoding.DecodeString(enc)
 	if err != nil || len(name) == 0 {
-		return "", false
+		return "", 0, false
 	}
-	return string(name), true
+	return string(name), run, true
 }
 
 // DriftTitle is the drift issue's title (plain text: GitHub renders no
@@ -134,6 +174,9 @@ func DriftTitle(p *review.Project) string {
 type DriftOptions struct {
 	// RunURL is the drift workflow's run; Commit the default branch's commit it planned.
 	RunURL, Commit string
+	// Run is the run's id, kept in the issue's hidden marker: a plan of an
+	// older run never overwrites a newer one's (DecideDrift).
+	Run int64
 }
 
 // DriftIssue renders the drift issue's body for one project of the
@@ -151,7 +194,7 @@ func DriftIssue(r *review.Report, project string, opt DriftOptions) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(DriftMarker(project) + "\n")
+	b.WriteString(driftMarker(project, opt.Run) + "\n")
 	if p == nil {
 		return b.String() + "## Drift of " + code(project) + "\n\nThe drift plan has no project of this name.\n"
 	}

@@ -3,6 +3,7 @@ package comment_test
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,5 +149,45 @@ func TestDriftMarkerHoldsAnyProjectName(t *testing.T) {
 	// The marker counts only as the first line: a body quoting one is no drift issue.
 	if _, ok := comment.ParseDriftMarker("some text\n" + comment.DriftMarker("aks-gpu")); ok {
 		t.Errorf("a marker below the first line was read")
+	}
+}
+
+// The issue's marker keeps the id of the run whose plan wrote the body:
+// a plan of an older run changes nothing, whatever it found; the same or
+// a newer run is decided as always, and so is a body written before the
+// id was kept (no run in its marker).
+func TestDecideDriftKeepsTheNewestRunsPlan(t *testing.T) {
+	t.Parallel()
+	r := driftPlan(t, 6, false)
+	body := func(run int64) string {
+		return comment.DriftIssue(r, "aks-gpu", comment.DriftOptions{Run: run, RunURL: "https://github.com/acme/infra/actions/runs/" + strconv.FormatInt(run, 10)})
+	}
+	clean := comment.DriftIssue(driftPlan(t, 2, false), "aks-gpu", comment.DriftOptions{Run: 40})
+	tests := map[string]struct {
+		prev  comment.IssueState
+		state comment.DriftState
+		body  string
+		want  comment.DriftAction
+	}{
+		"an older drift, issue open":     {comment.IssueState{Number: 3, Open: true, Body: body(42)}, comment.DriftFound, body(41), comment.DriftOlder},
+		"an older clean, issue open":     {comment.IssueState{Number: 3, Open: true, Body: body(42)}, comment.DriftClean, clean, comment.DriftOlder},
+		"an older drift, issue closed":   {comment.IssueState{Number: 3, Body: body(42)}, comment.DriftFound, body(41), comment.DriftOlder},
+		"a newer drift, issue open":      {comment.IssueState{Number: 3, Open: true, Body: body(41)}, comment.DriftFound, body(42), comment.DriftEdit},
+		"the same run again":             {comment.IssueState{Number: 3, Open: true, Body: body(42)}, comment.DriftFound, body(42), comment.DriftNone},
+		"a body without a run id":        {comment.IssueState{Number: 3, Open: true, Body: comment.DriftMarker("aks-gpu") + "\nold"}, comment.DriftFound, body(41), comment.DriftEdit},
+		"a newer clean closes the issue": {comment.IssueState{Number: 3, Open: true, Body: body(39)}, comment.DriftClean, clean, comment.DriftClose},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := comment.DecideDrift(tc.prev, tc.state, tc.body); got != tc.want {
+				t.Errorf("DecideDrift = %s, want %s", got, tc.want)
+			}
+		})
+	}
+	if project, ok := comment.ParseDriftMarker(body(42)); !ok || project != "aks-gpu" {
+		t.Errorf("ParseDriftMarker of a body with a run id = %q, %v; want aks-gpu", project, ok)
+	}
+	if _, ok := comment.ParseDriftMarker(strings.Replace(body(42), "run=42", "run=x", 1)); ok {
+		t.Errorf("a marker with a malformed run id was read")
 	}
 }

@@ -133,16 +133,22 @@ type Project struct {
 	Resources []*infra.Resource `json:"-"`
 }
 
-// ProviderUpgrade is a provider whose locked version the change moves.
+// ProviderUpgrade is a provider whose locked version (or required_providers
+// version constraint) the change moves.
 type ProviderUpgrade struct {
 	// Provider is the source address (registry.terraform.io/hashicorp/azurerm);
 	// Name its last part (azurerm).
 	Provider string `json:"provider"`
 	Name     string `json:"name"`
-	// Before and After are the locked versions ("" when the provider is
-	// added or removed).
+	// Before and After are the locked versions, or the version
+	// constraints ("" when the provider is added or removed).
 	Before string `json:"before"`
 	After  string `json:"after"`
+	// From is the repository file the move was read from: a lock file
+	// (infra/gpu/.terraform.lock.hcl) or a Terraform file whose
+	// required_providers changed (infra/gpu/versions.tf); "" for a lock
+	// file given by hand (the CLI's --lockfile). Not in the JSON report.
+	From string `json:"-"`
 }
 
 // Summary counts changes per action. A moved or imported resource counts

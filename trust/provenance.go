@@ -23,7 +23,9 @@ type Provenance struct {
 // judge takes the plans read from runs with their projects and environments
 // (Assign), then says what the pull request's changes ch and the files the
 // plan workflows use (used) make of them: a changed plan workflow, or a
-// file it uses, is a plan-workflow-changed finding (WorkflowChanges); with
+// file it uses, is a plan-workflow-changed finding (WorkflowChanges; not
+// a plan workflow file itself when the plans come from the default
+// branch's version of it, FromDefaultBranch); with
 // projects declared, a project the pull request changes without a plan is
 // a missing-plan finding once every plan workflow has a run (Reported),
 // and waited for until then. Findings come in that order, after Assign's.
@@ -32,7 +34,13 @@ func (p Provenance) judge(cfg *rules.Config, ch Changes, used []Used, runs []rec
 	if len(p.Plans) > 0 {
 		first = p.Plans[0].Project
 	}
-	p.Findings = append(p.Findings, WorkflowChanges(cfg, ch, used, first)...)
+	fromDefault := FromDefaultBranch(cfg, runs)
+	for _, f := range WorkflowChanges(cfg, ch, used, first) {
+		if fromDefault && cfg.IsPlanWorkflow(f.Address) {
+			continue // the default branch's version of it made the plans
+		}
+		p.Findings = append(p.Findings, f)
+	}
 	if len(cfg.Projects) == 0 {
 		return p
 	}
@@ -46,6 +54,29 @@ func (p Provenance) judge(cfg *rules.Config, ch Changes, used []Used, runs []rec
 		p.Waiting = append(p.Waiting, f.Project)
 	}
 	return p
+}
+
+// FromDefaultBranch reports whether every run the check concludes from is
+// a plan planwarden dispatched itself (record.Run.Dispatched, set only
+// once DispatchedRun said so: a workflow_dispatch run of a plan workflow
+// on the default branch, triggered by planwarden's own account) under
+// cfg's plan_source: dispatch. GitHub runs a dispatched workflow from the
+// ref it was dispatched on, so the plan workflow files of such runs are
+// the default branch's: a pull request changing one cannot change what
+// made its plans, and that change is no plan-workflow-changed finding.
+// What those workflows run from a checkout (scripts, local actions,
+// plan_workflow_inputs) may still be the pull request's, so a change to
+// it still is. No runs is not from the default branch.
+func FromDefaultBranch(cfg *rules.Config, runs []record.Run) bool {
+	if !cfg.Dispatches() || len(runs) == 0 {
+		return false
+	}
+	for _, r := range runs {
+		if !r.Dispatched {
+			return false
+		}
+	}
+	return true
 }
 
 // Provenances assigns plans under cfg and judges them with the pull

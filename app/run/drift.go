@@ -68,7 +68,7 @@ func (x *Runner) Drift(ctx context.Context, gh DriftGitHub, repo port.Repo, run 
 	if err != nil {
 		return err
 	}
-	done, err := drift.Keep(ctx, gh, repo, bot, report, comment.DriftOptions{RunURL: run.HTMLURL, Commit: run.HeadSHA})
+	done, err := drift.Keep(ctx, gh, repo, bot, report, comment.DriftOptions{RunURL: run.HTMLURL, Commit: run.HeadSHA, Run: run.ID})
 	for _, d := range done {
 		log.Info("drift issue", "project", d.Project, "action", string(d.Action), "issue", d.Number)
 	}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,6 +69,7 @@ func providerUpgrades(ctx context.Context, gh port.PRReader, repo port.Repo, bas
 	for _, dir := range dirs {
 		lock := path.Join(dir, lockFileName)
 		var base, head lockfile.Locks
+		from := map[string]string{} // provider source -> the file its move was read from
 		if slices.Contains(files, lock) {
 			b, h, err := read(lock, lockfile.Parse)
 			if err != nil {
@@ -84,16 +86,19 @@ func providerUpgrades(ctx context.Context, gh port.PRReader, repo port.Repo, bas
 				if err != nil {
 					return nil, err
 				}
-				for src, v := range b {
-					base[src] = v
-				}
-				for src, v := range h {
-					head[src] = v
+				for _, side := range []struct{ from, to lockfile.Locks }{{b, base}, {h, head}} {
+					for src, v := range side.from {
+						side.to[src] = v
+						if _, ok := from[src]; !ok && b[src] != h[src] {
+							from[src] = f // the first file that moves it
+						}
+					}
 				}
 			}
 		}
 		for _, m := range lockfile.Moves(base, head) {
-			out[dir] = append(out[dir], review.ProviderUpgrade{Provider: m.Source, Name: m.Name, Before: m.Before, After: m.After})
+			out[dir] = append(out[dir], review.ProviderUpgrade{Provider: m.Source, Name: m.Name, Before: m.Before, After: m.After,
+				From: cmp.Or(from[m.Source], lock)})
 		}
 	}
 	return out, nil
