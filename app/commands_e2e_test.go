@@ -154,7 +154,7 @@ func TestPlanCommandFollowsItsRun(t *testing.T) {
 	cmd := h.command("alice", "/plan")
 	thread := fmt.Sprintf("pw-7-%d", cmd)
 	d := h.gh.Dispatches()
-	if len(d) != 1 || d[0].Workflow != "planwarden-plan.yml" || d[0].Ref != "feature-7" ||
+	if len(d) != 1 || d[0].Workflow != "planwarden-plan.yml" || d[0].Ref != "refs/heads/feature-7" ||
 		d[0].Inputs["pr"] != "7" || d[0].Inputs["projects"] != "" || d[0].Inputs["correlation_id"] != thread {
 		t.Fatalf("dispatches %+v, want planwarden-plan.yml on feature-7 with pr 7, every project, correlation_id %s", d, thread)
 	}
@@ -318,7 +318,7 @@ func TestDestroyStagingIsConfirmedAndReportsBack(t *testing.T) {
 	confirm := h.command("bob", "/destroy-staging confirm")
 	d := h.gh.Dispatches()
 	want := map[string]string{"pr": "7", "head_ref": "feature-7", "environment": "staging", "projects": "", "correlation_id": thread}
-	if len(d) != 1 || d[0].Workflow != "destroy-staging.yml" || d[0].Ref != "main" || fmt.Sprint(d[0].Inputs) != fmt.Sprint(want) {
+	if len(d) != 1 || d[0].Workflow != "destroy-staging.yml" || d[0].Ref != "refs/heads/main" || fmt.Sprint(d[0].Inputs) != fmt.Sprint(want) {
 		t.Fatalf("dispatches %+v, want destroy-staging.yml on main (the default branch, not feature-7) with %v", d, want)
 	}
 	if got, want := slices.Sorted(maps.Keys(d[0].Inputs)), slices.Sorted(slices.Values(command.DestroyInputs)); !slices.Equal(got, want) {

@@ -538,7 +538,7 @@ func TestGateDispatchModeTrustsOnlyItsOwnDispatches(t *testing.T) {
 			t.Fatalf("%d dispatches, want 1: %+v", len(ds), ds)
 		}
 		d := ds[0]
-		if d.Workflow != "planwarden-plan.yml" || d.Ref != "main" || d.Inputs["pr"] != "7" || d.Inputs["head_sha"] != sha1 || d.Inputs["correlation_id"] != "pwp-7-"+sha1 {
+		if d.Workflow != "planwarden-plan.yml" || d.Ref != "refs/heads/main" || d.Inputs["pr"] != "7" || d.Inputs["head_sha"] != sha1 || d.Inputs["correlation_id"] != "pwp-7-"+sha1 {
 			t.Errorf("dispatch %+v, want planwarden-plan.yml on main with pr 7, head_sha and correlation_id pwp-7-<head>", d)
 		}
 	})
@@ -630,7 +630,7 @@ func TestGateDispatchModePlansAForkOnlyOnAPersonsPlan(t *testing.T) {
 	}
 	h.command("alice", "/plan")
 	ds := h.gh.Dispatches()
-	if len(ds) != 1 || ds[0].Ref != "main" || ds[0].Inputs["head_sha"] != sha1 || !strings.HasPrefix(ds[0].Inputs["correlation_id"], "pwp-7-"+sha1+" pw-7-") {
+	if len(ds) != 1 || ds[0].Ref != "refs/heads/main" || ds[0].Inputs["head_sha"] != sha1 || !strings.HasPrefix(ds[0].Inputs["correlation_id"], "pwp-7-"+sha1+" pw-7-") {
 		t.Fatalf("dispatches after alice's /plan: %+v, want one on main for the fork's head", ds)
 	}
 	h.dispatchedRun(504, sha1, githubtest.BotLogin, "main", []artifact{plan(t, "stack", "aks-gpu-typo.json", "")})

@@ -422,13 +422,21 @@ func (g *ghAdapter) GetPermission(ctx context.Context, r port.Repo, user string)
 	return p.GetPermission(), nil
 }
 
+// DispatchWorkflow dispatches workflowFile on the branch ref. The ref goes
+// to GitHub whole (refs/heads/BRANCH): GitHub takes a bare name for a branch
+// or a tag, so a tag named like the default branch, which anyone with write
+// access can push, could otherwise choose the workflow file that runs.
 func (g *ghAdapter) DispatchWorkflow(ctx context.Context, r port.Repo, workflowFile, ref string, inputs map[string]string) error {
 	in := make(map[string]any, len(inputs))
 	for k, v := range inputs {
 		in[k] = v
 	}
+	full := ref
+	if !strings.HasPrefix(full, "refs/") {
+		full = "refs/heads/" + ref
+	}
 	resp, err := g.c.Actions.CreateWorkflowDispatchEventByFileName(ctx, r.Owner, r.Name, workflowFile,
-		github.CreateWorkflowDispatchEventRequest{Ref: ref, Inputs: in})
+		github.CreateWorkflowDispatchEventRequest{Ref: full, Inputs: in})
 	if err != nil && mayHaveTakenEffect(resp, err) {
 		// A dispatch names no run to look for: it is not repeated.
 		return fmt.Errorf("dispatch %s on %s: GitHub did not confirm it, so it may or may not have started (look at the Actions tab before asking again): %w", workflowFile, ref, err)

@@ -130,7 +130,9 @@ func (s *Server) dispatchProblem(owner, repo, wf, ref string, inputs map[string]
 	if _, ok := s.files[prefix+s.defaultBranch(owner, repo)+":"+file]; !ok {
 		return http.StatusNotFound, "Not Found"
 	}
-	data, ok := s.files[prefix+ref+":"+file]
+	// GitHub takes a branch or a tag, by name or whole (refs/heads/main);
+	// the fake's files are by branch.
+	data, ok := s.files[prefix+strings.TrimPrefix(ref, "refs/heads/")+":"+file]
 	if !ok {
 		return http.StatusUnprocessableEntity, fmt.Sprintf("No ref found for: %s", ref)
 	}
