@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // TestCollectMatchesDecode: the secret set read in place from a value and
@@ -72,11 +74,11 @@ func decodeCollect(s *secretIndex, raw, sens []byte) {
 	if len(raw) == 0 {
 		return
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonscan.Decode(raw)
 	if err != nil {
 		return
 	}
-	m, err := decodeJSON(sens)
+	m, err := jsonscan.Decode(sens)
 	if err != nil {
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // The kinds of bad input Parse reports. Test with errors.Is.
@@ -73,3 +75,8 @@ func shownList(xs []string) string {
 	}
 	return "[" + strings.Join(out, " ") + "]"
 }
+
+// MaxDepth is how deeply a plan's JSON may nest (objects and arrays). A
+// real plan stays far below it; a deeper document is refused with an
+// *Error instead of costing memory and time in every walk that follows.
+const MaxDepth = jsonscan.MaxDepth

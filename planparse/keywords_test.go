@@ -3,6 +3,8 @@ package planparse
 import (
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // TestKeywordSetFindsEveryKeyword: the rules walkKeywords marks for a text
@@ -25,7 +27,7 @@ func TestKeywordSetFindsEveryKeyword(t *testing.T) {
 		if strings.Contains(name, "generated") {
 			continue
 		}
-		x, err := decodeJSON(data)
+		x, err := jsonscan.Decode(data)
 		if err != nil {
 			continue
 		}

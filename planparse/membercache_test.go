@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
@@ -47,7 +48,7 @@ func TestMemberCacheReadsAsLookup(t *testing.T) {
 			}
 			for pass := range 2 { // the second pass reads what the first remembered
 				for _, k := range order {
-					want, wantOK := lookup(raw, k)
+					want, wantOK := jsonscan.Lookup(raw, k)
 					got, gotOK := c.lookup(raw, k)
 					if gotOK != wantOK || string(got) != string(want) {
 						t.Fatalf("object %.40q, pass %d, key %q: cache gives %q %v, lookup %q %v", obj, pass, k, got, gotOK, want, wantOK)
@@ -61,9 +62,9 @@ func TestMemberCacheReadsAsLookup(t *testing.T) {
 // eachKeyOf lists an object's keys, decoded.
 func eachKeyOf(raw []byte) []string {
 	var keys []string
-	_, _ = eachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-		keys = append(keys, unquote(k, escaped))
-		return skipValid(raw, v)
+	_, _ = jsonscan.EachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+		keys = append(keys, jsonscan.Unquote(k, escaped))
+		return jsonscan.SkipValid(raw, v)
 	})
 	return keys
 }
@@ -78,7 +79,7 @@ func TestMemberCacheResumesWalk(t *testing.T) {
 	c := newMemberCache()
 	slot := func() *cacheSlot {
 		for i := range c.slots {
-			if sameSlice(c.slots[i].obj, raw) {
+			if jsonscan.SameSlice(c.slots[i].obj, raw) {
 				return &c.slots[i]
 			}
 		}

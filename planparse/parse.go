@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // wirePlan is the part of the plan format planparse reads eagerly (see
@@ -278,24 +279,24 @@ func decodeUTF16(b []byte) []byte {
 
 func syntaxError(name string, data []byte, err error) error {
 	e := &Error{File: name, Kind: ErrNotJSON, Detail: err.Error(), Hint: "make sure the file holds only `terraform show -json` output; " + showHint}
-	var se *scanError
-	var ke *kindError
+	var se *jsonscan.SyntaxError
+	var ke *jsonscan.KindError
 	switch {
 	case errors.As(err, &se):
-		e.Line, e.Column = lineCol(data, int64(se.off))
-		if strings.Contains(se.msg, "nested deeper") {
+		e.Line, e.Column = lineCol(data, int64(se.Off))
+		if strings.Contains(se.Msg, "nested deeper") {
 			e.Kind = ErrNotPlan
 			e.Hint = "the file is not `terraform show -json` output (or was built to exhaust readers); " + showHint
 		}
-		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.off > 0 && strings.Contains(se.msg, "after top-level value") {
-			e.Detail = "more than one JSON document, or text after the JSON: " + se.msg
+		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.Off > 0 && strings.Contains(se.Msg, "after top-level value") {
+			e.Detail = "more than one JSON document, or text after the JSON: " + se.Msg
 		}
 	case errors.As(err, &ke):
 		e.Kind = ErrNotPlan
-		e.Line, e.Column = lineCol(data, int64(ke.off))
+		e.Line, e.Column = lineCol(data, int64(ke.Off))
 		e.Detail = ke.Error()
 		e.Hint = "the file looks hand-edited or truncated; " + showHint
-		if ke.field == "" {
+		if ke.Field == "" {
 			e.Detail = "the JSON is not an object; a plan is an object with format_version and resource_changes"
 			e.Line, e.Column = 0, 0
 		}
@@ -355,7 +356,7 @@ func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
 	c.Action, c.ReplaceOrder = act, order
 	c.ReasonCode, c.Reason = actionReason(c.ReasonCode)
 	for i, rp := range c.ReplacePaths {
-		c.ReplacePaths[i] = formatPath(viewBytes(rp), *z)
+		c.ReplacePaths[i] = formatPath(jsonscan.Bytes(rp), *z)
 	}
 	if c.Importing != nil {
 		c.Importing.ID = redactText(c.Importing.ID, z.secrets)
@@ -437,7 +438,7 @@ func deferredReason(r string) string {
 // default_node_pool[0].vm_size.
 // Secret map keys read as the sanitizer shows them in values.
 func formatPath(raw json.RawMessage, z sanitizer) string {
-	x, err := decodeJSON(raw)
+	x, err := jsonscan.Decode(raw)
 	steps, ok := x.([]any)
 	if err != nil || !ok {
 		return string(raw)
@@ -536,7 +537,7 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 	if len(w.Variables) == 0 || !marksSensitive(w.Configuration) {
 		return s
 	}
-	if cfgVars := member(member(w.Configuration, "root_module"), "variables"); marksSensitive(cfgVars) {
+	if cfgVars := jsonscan.Member(jsonscan.Member(w.Configuration, "root_module"), "variables"); marksSensitive(cfgVars) {
 		var decl map[string]struct {
 			Sensitive bool `json:"sensitive"`
 		}

@@ -6,9 +6,9 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"unsafe"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // readPlan fills a wirePlan from the plan's bytes in one pass: the fields
@@ -26,14 +26,14 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 	in := interner{notes: w.notes, marked: w.marked, searched: &w.searched}
 	prior := startPriorRead(data, splitAt) // readsplit.go
 	defer prior.wait()
-	i := ws(data, 0)
+	i := jsonscan.WS(data, 0)
 	if i < len(data) && data[i] != '{' {
-		if _, err := skipValue(data, i, 0); err != nil {
+		if _, err := jsonscan.Skip(data, i, 0); err != nil {
 			return nil, err
 		}
-		return nil, &kindError{off: i, got: kindAt(data, i), wanted: "an object"}
+		return nil, &jsonscan.KindError{Off: i, Got: jsonscan.KindAt(data, i), Wanted: "an object"}
 	}
-	end, err := eachMember(data, i, 0, func(key []byte, escaped bool, v int) (int, error) {
+	end, err := jsonscan.EachMember(data, i, 0, func(key []byte, escaped bool, v int) (int, error) {
 		const d = 1
 		switch string(key) {
 		case "format_version":
@@ -67,19 +67,19 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 		case "resource_drift":
 			return readChanges(data, v, d, "resource_drift", in, &w.ResourceDrift)
 		case "output_changes":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			if byteAt(data, v) != '{' {
 				return v, notKind(data, v, "output_changes", "an object")
 			}
 			w.OutputChanges = map[string]wireChange{}
-			return eachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
+			return jsonscan.EachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
 				var c wireChange
 				var extras Change // an output's replace paths and import: dropped
 				var generated bool
 				end, err := readChange(data, v, d+1, "output_changes", in, &c, &extras, &generated)
-				w.OutputChanges[unquote(name, escaped)] = c
+				w.OutputChanges[jsonscan.Unquote(name, escaped)] = c
 				return end, err
 			})
 		case "deferred_changes":
@@ -120,10 +120,10 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			return readValueInto(data, v, d, &w.DeferredActionInvocations, w.notes)
 		case "serial":
 			w.Serial = true
-			return skipValue(data, v, d)
+			return jsonscan.Skip(data, v, d)
 		case "lineage":
 			w.Lineage = true
-			return skipValue(data, v, d)
+			return jsonscan.Skip(data, v, d)
 		}
 		var raw rawJSON
 		end, err := readValueInto(data, v, d, &raw, w.notes) // an ARM what-if's changes
@@ -131,15 +131,15 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			if w.Extra == nil {
 				w.Extra = map[string]json.RawMessage{}
 			}
-			w.Extra[unquote(key, escaped)] = json.RawMessage(raw)
+			w.Extra[jsonscan.Unquote(key, escaped)] = json.RawMessage(raw)
 		}
 		return end, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if end = ws(data, end); end < len(data) {
-		return nil, errAt(data, end, "after top-level value")
+	if end = jsonscan.WS(data, end); end < len(data) {
+		return nil, jsonscan.ErrAt(data, end, "after top-level value")
 	}
 	return w, nil
 }
@@ -155,7 +155,7 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 		var r wireResource
 		end, err := readResourceChange(data, v, d+1, field, in, &r, c)
 		if err == nil && !rec.pack(data, v, &r, &into.odd) {
-			err = &kindError{off: v, field: field, got: "a resource change of 4 GiB or more", wanted: "smaller ones"}
+			err = &jsonscan.KindError{Off: v, Field: field, Got: "a resource change of 4 GiB or more", Wanted: "smaller ones"}
 		}
 		if err == nil && in.marked != nil {
 			w := &r.Change
@@ -203,7 +203,7 @@ type wireRecord struct {
 	generated bool
 }
 
-// span is data[at+off:at+off+n] of a wireRecord's at.
+// span is data[at+Off:at+off+n] of a wireRecord's at.
 type span struct{ off, n uint32 }
 
 // spanMax is the end of the farthest span a wireRecord holds (a test
@@ -220,7 +220,7 @@ func (w *wireRecord) pack(data []byte, at int, r *wireResource, odd *[]tfjson.Ac
 		if len(raw) == 0 {
 			continue
 		}
-		off := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) - uintptr(unsafe.Pointer(&data[at])))
+		off := jsonscan.Offset(raw, data[at:])
 		if off+uint64(len(raw)) > spanMax {
 			return false
 		}
@@ -353,12 +353,12 @@ func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, err
 	if byteAt(data, v) != '{' {
 		return v, notKind(data, v, "deferred_changes", "a list of objects")
 	}
-	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+	return jsonscan.EachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "reason":
 			return readStringInto(data, v, "reason", &w.Reason)
 		case "resource_change":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			if w.Change == nil {
@@ -366,7 +366,7 @@ func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, err
 			}
 			return readResourceChange(data, v, d+1, "resource_change", in, &w.rec, w.Change)
 		}
-		return skipValue(data, v, d+1)
+		return jsonscan.Skip(data, v, d+1)
 	})
 }
 
@@ -376,7 +376,7 @@ func readResourceChange(data []byte, v, d int, field string, in interner, rec *w
 	if byteAt(data, v) != '{' {
 		return v, notKind(data, v, field, "a list of objects")
 	}
-	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+	return jsonscan.EachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "address":
 			return readStringView(data, v, "address", &c.Address)
@@ -398,15 +398,15 @@ func readResourceChange(data []byte, v, d int, field string, in interner, rec *w
 			return in.read(data, v, "action_reason", &c.ReasonCode)
 		case "index":
 			raw, end, err := readRaw(data, v, d+1)
-			c.Index = view(raw)
+			c.Index = jsonscan.View(raw)
 			return end, err
 		case "change":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			return readChange(data, v, d+1, "change", in, &rec.Change, c, &rec.generated)
 		}
-		return skipValue(data, v, d+1)
+		return jsonscan.Skip(data, v, d+1)
 	})
 }
 
@@ -418,7 +418,7 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange,
 	if byteAt(data, v) != '{' {
 		return v, notKind(data, v, field, "an object")
 	}
-	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+	return jsonscan.EachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "actions":
 			var buf [4]tfjson.Action
@@ -459,27 +459,27 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange,
 			*generated = s != ""
 			return end, err
 		case "importing":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			if byteAt(data, v) != '{' {
 				return v, notKind(data, v, "importing", "an object")
 			}
 			c.Importing = &Import{}
-			return eachMember(data, v, d+1, func(key []byte, _ bool, v int) (int, error) {
+			return jsonscan.EachMember(data, v, d+1, func(key []byte, _ bool, v int) (int, error) {
 				if string(key) == "id" {
 					return readStringView(data, v, "id", &c.Importing.ID)
 				}
-				return skipValue(data, v, d+2)
+				return jsonscan.Skip(data, v, d+2)
 			})
 		case "replace_paths":
 			return readList(data, v, d+1, "replace_paths", func(v int) (int, error) {
 				raw, end, err := readRaw(data, v, d+2)
-				c.ReplacePaths = append(c.ReplacePaths, view(raw))
+				c.ReplacePaths = append(c.ReplacePaths, jsonscan.View(raw))
 				return end, err
 			})
 		}
-		return skipValue(data, v, d+1)
+		return jsonscan.Skip(data, v, d+1)
 	})
 }
 
@@ -524,26 +524,26 @@ func sharedActions(a []tfjson.Action) tfjson.Actions {
 
 // readList reads an array (or null) of elements with f.
 func readList(data []byte, v, d int, field string, f func(v int) (int, error)) (int, error) {
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return v + 4, nil
 	}
 	if byteAt(data, v) != '[' {
-		if _, err := skipValue(data, v, d); err != nil {
+		if _, err := jsonscan.Skip(data, v, d); err != nil {
 			return v, err
 		}
 		return v, kindErr(data, v, field, "a list")
 	}
-	return eachElement(data, v, d, f)
+	return jsonscan.EachElement(data, v, d, f)
 }
 
 // readRaw validates the value at v and returns it as a slice of data, or
 // nil for null.
 func readRaw(data []byte, v, d int) ([]byte, int, error) {
-	end, err := skipValue(data, v, d)
+	end, err := jsonscan.Skip(data, v, d)
 	if err != nil {
 		return nil, end, err
 	}
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return nil, end, nil
 	}
 	return data[v:end:end], end, nil
@@ -557,61 +557,33 @@ func readRawInto(data []byte, v, d int, into *rawJSON) (int, error) {
 
 // readString reads a string (or null, which reads as "").
 func readString(data []byte, v int, field string) (string, int, bool, error) {
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return "", v + 4, true, nil
 	}
 	if v >= len(data) || data[v] != '"' {
-		if _, err := skipValue(data, v, 0); err != nil {
+		if _, err := jsonscan.Skip(data, v, 0); err != nil {
 			return "", v, false, err
 		}
 		return "", v, false, kindErr(data, v, field, "a string")
 	}
-	end, slow, err := scanString(data, v)
+	end, slow, err := jsonscan.String(data, v)
 	if err != nil {
 		return "", end, false, err
 	}
-	return unquote(data[v+1:end-1], slow), end, false, nil
+	return jsonscan.Unquote(data[v+1:end-1], slow), end, false, nil
 }
 
 // readStringView is readStringInto without a copy when the string has no
 // escapes: the result is a view of data (see view).
 func readStringView(data []byte, v int, field string, into *string) (int, error) {
 	if v < len(data) && data[v] == '"' {
-		end, slow, err := scanString(data, v)
+		end, slow, err := jsonscan.String(data, v)
 		if err == nil && !slow {
-			*into = view(data[v+1 : end-1])
+			*into = jsonscan.View(data[v+1 : end-1])
 			return end, nil
 		}
 	}
 	return readStringInto(data, v, field, into)
-}
-
-// view returns b as a string without copying it. Parse's strings that are
-// views of its input (addresses, names, instance keys of changes and of
-// prior_state and planned_values resources) are why Parse's caller must
-// leave data unmodified, and readable, for as long as it uses the plan or
-// anything read from it; a heap buffer stays alive as long as one of them
-// does. Strings kept beyond a plan (planparse's memos) are copied.
-func view(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
-// viewBytes returns s as bytes without copying it: they must not be
-// modified (s is a view of a plan, or any string).
-func viewBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
-// stringView is stringAt returning a view of lit when it has no escapes.
-func stringView(lit []byte) string {
-	if len(lit) < 2 || lit[0] != '"' {
-		return ""
-	}
-	if _, slow, err := scanString(lit, 0); err == nil && !slow {
-		return view(lit[1 : len(lit)-1])
-	}
-	return stringAt(lit)
 }
 
 func readStringInto(data []byte, v int, field string, into *string) (int, error) {
@@ -622,29 +594,25 @@ func readStringInto(data []byte, v int, field string, into *string) (int, error)
 
 // readBool reads true, false or null.
 func readBool(data []byte, v int, field string) (bool, int, bool, error) {
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return false, v + 4, true, nil
 	}
 	if v < len(data) && data[v] == 't' {
-		end, err := literal(data, v, "true")
+		end, err := jsonscan.Literal(data, v, "true")
 		return true, end, false, err
 	}
 	if v < len(data) && data[v] == 'f' {
-		end, err := literal(data, v, "false")
+		end, err := jsonscan.Literal(data, v, "false")
 		return false, end, false, err
 	}
-	if _, err := skipValue(data, v, 0); err != nil {
+	if _, err := jsonscan.Skip(data, v, 0); err != nil {
 		return false, v, false, err
 	}
 	return false, v, false, kindErr(data, v, field, "true or false")
 }
 
-func isNull(data []byte, v int) bool {
-	return v+4 <= len(data) && string(data[v:v+4]) == "null"
-}
-
 func kindErr(data []byte, v int, field, wanted string) error {
-	return &kindError{off: v, field: field, got: kindAt(data, v), wanted: wanted}
+	return &jsonscan.KindError{Off: v, Field: field, Got: jsonscan.KindAt(data, v), Wanted: wanted}
 }
 
 // byteAt is data[v], or 0 past the end (a truncated document).
@@ -658,7 +626,7 @@ func byteAt(data []byte, v int) byte {
 // notKind reports a value that is not of the kind its field needs: a
 // syntax error in it (a truncated file) first, else a kind error.
 func notKind(data []byte, v int, field, wanted string) error {
-	if _, err := skipValue(data, v, 0); err != nil {
+	if _, err := jsonscan.Skip(data, v, 0); err != nil {
 		return err
 	}
 	return kindErr(data, v, field, wanted)

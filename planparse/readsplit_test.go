@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
@@ -63,7 +64,7 @@ func TestSplitReadIsOnePass(t *testing.T) {
 			}
 			continue
 		}
-		if _, ok := lastMember(data, "prior_state"); ok && two.PriorState != nil {
+		if _, ok := jsonscan.LastMember(data, "prior_state"); ok && two.PriorState != nil {
 			split++
 		}
 		for _, n := range []*secretNotes{one.notes, two.notes} { // caches
@@ -96,10 +97,10 @@ func TestLastMember(t *testing.T) {
 		"empty":               {`{}`, ``},
 		"not an object":       {`["k"]`, ``},
 	} {
-		v, ok := lastMember([]byte(c.doc), "k")
+		v, ok := jsonscan.LastMember([]byte(c.doc), "k")
 		got := ""
 		if ok {
-			end, err := skipValue([]byte(c.doc), v, 0)
+			end, err := jsonscan.Skip([]byte(c.doc), v, 0)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // seed keys the digests of hidden values; it is per process, so a digest
@@ -402,7 +404,7 @@ func (s *secretIndex) has(x any) bool {
 		// only looked up, never kept.
 		var buf [32]byte
 		b := strconv.AppendFloat(buf[:0], t, 'f', -1, 64)
-		if len(b) < minSecretLen || !s.mayHold(view(b)) {
+		if len(b) < minSecretLen || !s.mayHold(jsonscan.View(b)) {
 			return false
 		}
 		_, ok := s.m[string(b)]
@@ -444,8 +446,8 @@ func (s *secretIndex) walkRaw(raw, mark []byte) {
 	case raw[0] == '{' && mark[0] == '{':
 		s.walkMarkedObject(raw, mark) // markwalk.go
 	case raw[0] == '[' && mark[0] == '[':
-		marks := elements(mark)
-		for i, e := range elements(raw) {
+		marks := jsonscan.Elements(mark)
+		for i, e := range jsonscan.Elements(raw) {
 			if i < len(marks) {
 				s.walkRaw(e, marks[i])
 			}
@@ -459,11 +461,11 @@ func (s *secretIndex) addAllRaw(raw []byte) {
 	}
 	switch c := raw[0]; {
 	case c == '"':
-		if str := stringView(raw); len(str) >= minSecretLen {
+		if str := jsonscan.StringView(raw); len(str) >= minSecretLen {
 			s.add(str) // add keeps a copy
 		}
 	case c == '-' || c >= '0' && c <= '9':
-		if f, err := parseNumber(raw); err == nil {
+		if f, err := jsonscan.ParseNumber(raw); err == nil {
 			if str := formatFloat(f); len(str) >= minSecretLen {
 				s.add(str)
 			}
@@ -471,7 +473,7 @@ func (s *secretIndex) addAllRaw(raw []byte) {
 	case c == '{':
 		eachKey(raw, func(_ string, v []byte) { s.addAllRaw(v) })
 	case c == '[':
-		for _, e := range elements(raw) {
+		for _, e := range jsonscan.Elements(raw) {
 			s.addAllRaw(e)
 		}
 	}
@@ -484,11 +486,11 @@ func eachKey(raw []byte, f func(key string, v []byte)) {
 	var seen map[string]struct{}
 	var buf [16]string // no allocation for the keys of an object of 16 members or fewer
 	first := buf[:0]
-	_, _ = eachMember(raw, 0, 0, func(kb []byte, escaped bool, v int) (int, error) {
-		end, err := skipValid(raw, v)
-		k := view(kb) // f reads a key only during the call
+	_, _ = jsonscan.EachMember(raw, 0, 0, func(kb []byte, escaped bool, v int) (int, error) {
+		end, err := jsonscan.SkipValid(raw, v)
+		k := jsonscan.View(kb) // f reads a key only during the call
 		if escaped {
-			k = unquote(kb, true)
+			k = jsonscan.Unquote(kb, true)
 		}
 		dup := false
 		if seen != nil {
@@ -517,10 +519,10 @@ func numbersFit(raw []byte) bool {
 	for i := 0; i < len(raw); {
 		switch c := raw[i]; {
 		case c == '"':
-			i = stringEnd(raw, i)
+			i = jsonscan.StringEnd(raw, i)
 		case c == '-' || c >= '0' && c <= '9':
-			end, _ := skipValid(raw, i)
-			if _, err := parseNumber(raw[i:end]); err != nil {
+			end, _ := jsonscan.SkipValid(raw, i)
+			if _, err := jsonscan.ParseNumber(raw[i:end]); err != nil {
 				return false
 			}
 			i = end
@@ -554,7 +556,7 @@ func decodeValue(raw, sens, unk []byte, secrets secretSet) (Value, error) {
 func decodeNumber(raw []byte, into *any) error {
 	// Numbers decode as float64 (exact for every integer up to 2^53), as
 	// encoding/json decodes them; the scanner (scan.go) limits nesting.
-	v, err := decodeJSON(raw)
+	v, err := jsonscan.Decode(raw)
 	*into = v
 	return err
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"weak"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // A value found secret by its name or its context (environment.DB_PASS, an
@@ -48,9 +50,9 @@ type keySeen struct {
 // brownfield plan has a note on most resources).
 type namedNote struct{ k0, v1 int }
 
-// member notes an object member: the object starts at obj, its key literal
+// Member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
-func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
+func (n *secretNotes) Member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
 	if c := data[v0]; c != '"' && c != '[' && c != '{' {
 		return // a number, true, false or null: nothing to note under any key
 	}
@@ -62,7 +64,7 @@ func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 
 		secret = slot.secret
 	} else {
 		if escaped || nameHints.in(key) {
-			name := stringAt(data[k0:k1])
+			name := jsonscan.StringAt(data[k0:k1])
 			secret = classify(name) != 0 || armSecretNames[strings.ToLower(name)]
 		}
 		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
@@ -94,9 +96,9 @@ func keyHead(data []byte, i, l int) uint64 {
 	return w
 }
 
-// text notes the string literal data[i:end] when it may hold a secret that
+// Text notes the string literal data[i:end] when it may hold a secret that
 // only its context gives away.
-func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
+func (n *secretNotes) Text(data []byte, i, end int, escaped bool) {
 	if n.mayHide(data, i, end, escaped) {
 		n.texts = append(n.texts, i, end)
 	}
@@ -133,9 +135,9 @@ type textSeen struct {
 
 // readValueInto is readRawInto for a value section: the reader takes notes.
 func readValueInto(data []byte, v, d int, into *rawJSON, n *secretNotes) (int, error) {
-	end, err := skipNoting(data, v, d, n)
+	end, err := jsonscan.SkipNoting(data, v, d, n)
 	*into = nil
-	if err == nil && !isNull(data, v) {
+	if err == nil && !jsonscan.IsNull(data, v) {
 		*into = data[v:end:end]
 	}
 	return end, err
@@ -305,21 +307,21 @@ func (n *secretNotes) learn(s *secretIndex) {
 	}
 	data := n.data
 	n.named.each(func(m *namedNote) {
-		k1 := stringEnd(data, m.k0)
+		k1 := jsonscan.StringEnd(data, m.k0)
 		lit := data[m.k0:k1]
-		v := data[ws(data, ws(data, k1)+1):m.v1] // past the colon
+		v := data[jsonscan.WS(data, jsonscan.WS(data, k1)+1):m.v1] // past the colon
 		if _, known := s.m[string(v[1:max(1, len(v)-1)])]; known && v[0] == '"' {
 			return // marked: already in (a literal without escapes reads as itself)
 		}
-		s.learnNamed(stringAt(lit), v)
+		s.learnNamed(jsonscan.StringAt(lit), v)
 	})
 	for _, o := range n.pairs {
-		nameRaw, _ := lookup(data[o:], "name") // lookup stops at the object's end
+		nameRaw, _ := jsonscan.Lookup(data[o:], "name") // lookup stops at the object's end
 		if len(nameRaw) == 0 || nameRaw[0] != '"' || !nameHints.in(nameRaw) {
 			continue
 		}
-		valueRaw, _ := lookup(data[o:], "value")
-		if v := stringAt(valueRaw); nameSaysSecret(stringAt(nameRaw), v) {
+		valueRaw, _ := jsonscan.Lookup(data[o:], "value")
+		if v := jsonscan.StringAt(valueRaw); nameSaysSecret(jsonscan.StringAt(nameRaw), v) {
 			s.learn(v)
 		}
 	}
@@ -330,7 +332,7 @@ func (n *secretNotes) learn(s *secretIndex) {
 			continue
 		}
 		searched[string(lit)] = struct{}{}
-		findSecrets(stringAt(lit), "", s.learn)
+		findSecrets(jsonscan.StringAt(lit), "", s.learn)
 	}
 }
 
@@ -346,17 +348,17 @@ func (s *secretIndex) learnNamed(name string, raw []byte) {
 	}
 	switch raw[0] {
 	case '"':
-		v := stringAt(raw)
+		v := jsonscan.StringAt(raw)
 		if classify(name)&nameSecret != 0 || armSecretNames[strings.ToLower(name)] || nameSaysSecret(name, v) {
 			s.learn(v)
 		}
 	case '[':
-		for _, e := range elements(raw) {
+		for _, e := range jsonscan.Elements(raw) {
 			s.learnNamed(name, e)
 		}
 	case '{':
 		for _, k := range []string{"value", "default", "constant_value", "before", "after"} {
-			if v, ok := lookup(raw, k); ok && len(v) > 0 && v[0] != '{' {
+			if v, ok := jsonscan.Lookup(raw, k); ok && len(v) > 0 && v[0] != '{' {
 				s.learnNamed(name, v)
 			}
 		}
@@ -442,12 +444,12 @@ func collectChange(c *Change, keys, search func(string)) {
 	keys(c.PreviousAddress)
 	keys(c.ModuleAddress)
 	if len(c.Index) > 0 && c.Index[0] == '"' {
-		search(stringAt(viewBytes(c.Index)))
+		search(jsonscan.StringAt(jsonscan.Bytes(c.Index)))
 	}
 	for _, p := range c.ReplacePaths {
-		for _, step := range elements(viewBytes(p)) {
+		for _, step := range jsonscan.Elements(jsonscan.Bytes(p)) {
 			if len(step) > 0 && step[0] == '"' {
-				search(stringAt(step))
+				search(jsonscan.StringAt(step))
 			}
 		}
 	}

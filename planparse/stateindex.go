@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // prior_state and planned_values are more than half of a plan's bytes, and
@@ -50,6 +52,9 @@ type stateEnt struct {
 	off, hash, typ uint32
 	id, name       uint16
 }
+
+// ones and highs are the lowest and highest bit of each of eight bytes.
+const ones, highs = 0x0101010101010101, 0x8080808080808080
 
 // fieldHash is the short hash of a string attribute's value in lower case.
 func fieldHash(s string) uint16 {
@@ -126,9 +131,9 @@ func (l lit) view() string {
 		return ""
 	}
 	if !l.slow {
-		return view(l.b[1 : len(l.b)-1])
+		return jsonscan.View(l.b[1 : len(l.b)-1])
 	}
-	return stringAt(l.b)
+	return jsonscan.StringAt(l.b)
 }
 
 // skipLiteral is skipNoting also telling whether a string needs unquoting
@@ -136,13 +141,13 @@ func (l lit) view() string {
 // it again.
 func skipLiteral(data []byte, v, depth int, n *secretNotes) (int, bool, error) {
 	if v < len(data) && data[v] == '"' {
-		end, slow, err := scanString(data, v)
+		end, slow, err := jsonscan.String(data, v)
 		if n != nil && err == nil && end-v-2 >= minScanLen {
-			n.text(data, v, end, slow)
+			n.Text(data, v, end, slow)
 		}
 		return end, slow, err
 	}
-	end, err := skipNoting(data, v, depth, n)
+	end, err := jsonscan.SkipNoting(data, v, depth, n)
 	return end, true, err
 }
 
@@ -198,7 +203,7 @@ func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateSca
 	*s = stateScan{root: s.root, start: v}
 	end, err := s.path(data, v, d, s.root, n)
 	*into = nil
-	if err == nil && !isNull(data, v) {
+	if err == nil && !jsonscan.IsNull(data, v) {
 		*into = data[v:end:end]
 	}
 	if err != nil || len(data) > math.MaxUint32 {
@@ -212,18 +217,18 @@ func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNote
 		return s.module(data, v, depth, 0, n)
 	}
 	if byteAt(data, v) != '{' {
-		return skipNoting(data, v, depth, n)
+		return jsonscan.SkipNoting(data, v, depth, n)
 	}
 	found, section, outputs := false, len(path) == len(s.root), false
-	return eachNoted(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+	return jsonscan.EachMemberNoting(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		if !found && string(key) == path[0] {
 			found = true
 			return s.path(data, mv, depth+1, path[1:], n)
 		}
-		end, err := skipNoting(data, mv, depth+1, n)
+		end, err := jsonscan.SkipNoting(data, mv, depth+1, n)
 		if section && !outputs && string(key) == "outputs" {
 			outputs = true // the first counts, as member reads it
-			if err == nil && !isNull(data, mv) {
+			if err == nil && !jsonscan.IsNull(data, mv) {
 				s.outputs = data[mv:end:end]
 			}
 		}
@@ -235,19 +240,19 @@ func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNote
 // module is modDepth.
 func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretNotes) (int, error) {
 	if byteAt(data, v) != '{' {
-		return skipNoting(data, v, depth, n)
+		return jsonscan.SkipNoting(data, v, depth, n)
 	}
 	mod := int32(len(s.mods))
 	s.mods = append(s.mods, modDepth)
 	seenResources, seenChildren := false, false
-	return eachNoted(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+	return jsonscan.EachMemberNoting(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		switch {
 		case string(key) == "resources" && !seenResources:
 			seenResources = true
 			if byteAt(data, mv) == '[' {
-				return eachElement(data, mv, depth+1, func(r int) (int, error) {
+				return jsonscan.EachElement(data, mv, depth+1, func(r int) (int, error) {
 					if byteAt(data, r) != '{' {
-						return skipNoting(data, r, depth+2, n)
+						return jsonscan.SkipNoting(data, r, depth+2, n)
 					}
 					return s.resourceAt(data, r, depth+2, mod, n)
 				})
@@ -255,12 +260,12 @@ func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretN
 		case string(key) == "child_modules" && !seenChildren:
 			seenChildren = true
 			if byteAt(data, mv) == '[' {
-				return eachElement(data, mv, depth+1, func(e int) (int, error) {
+				return jsonscan.EachElement(data, mv, depth+1, func(e int) (int, error) {
 					return s.module(data, e, depth+2, modDepth+1, n)
 				})
 			}
 		}
-		return skipNoting(data, mv, depth+1, n)
+		return jsonscan.SkipNoting(data, mv, depth+1, n)
 	})
 }
 
@@ -269,16 +274,16 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	var typ, addr, id, name lit // id and name of the last "values" (a decode's), the first of repeated keys (lookup's)
 	addrAt := 0
 	var values, sens []byte
-	end, err := eachNoted(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+	end, err := jsonscan.EachMemberNoting(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		if string(key) == "values" && byteAt(data, mv) == '{' {
 			id, name = lit{}, lit{}
 			seenID, seenName := false, false
-			end, err := eachNoted(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
+			end, err := jsonscan.EachMemberNoting(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
 				end, slow, err := skipLiteral(data, fv, depth+2, n)
 				switch {
-				case !seenID && keyIs(k, "id"):
+				case !seenID && jsonscan.KeyIs(k, "id"):
 					seenID, id = true, lit{data[fv:end], slow}
-				case !seenName && keyIs(k, "name"):
+				case !seenName && jsonscan.KeyIs(k, "name"):
 					seenName, name = true, lit{data[fv:end], slow}
 				}
 				return end, err
@@ -338,7 +343,7 @@ func (x *stateIndex) build(raw []byte, data []byte, s *stateScan, z sanitizer) {
 		for _, r := range c {
 			if len(keyed) > 0 && keyed[0].rec == i {
 				k := keyed[0]
-				r.hash = addrHash(z.redactAddress(stringView(data[k.k0:k.k1])))
+				r.hash = addrHash(z.redactAddress(jsonscan.StringView(data[k.k0:k.k1])))
 				keyed = keyed[1:]
 			}
 			d := s.mods[r.mod]
@@ -387,17 +392,17 @@ func sparseRanges(in, data []byte, w *wirePlan) []Range {
 // fields decodes an entry's address, mode, type, name, values and
 // sensitive_values (the last of repeated members, as a decode keeps).
 func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, sensitive []byte) {
-	_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
-		end, err := skipValid(r, v)
+	_, _ = jsonscan.EachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
+		end, err := jsonscan.SkipValid(r, v)
 		switch string(key) {
 		case "address":
-			address = x.z.redactAddress(stringView(r[v:end]))
+			address = x.z.redactAddress(jsonscan.StringView(r[v:end]))
 		case "mode":
-			mode = stringView(r[v:end])
+			mode = jsonscan.StringView(r[v:end])
 		case "type":
-			typ = stringView(r[v:end])
+			typ = jsonscan.StringView(r[v:end])
 		case "name":
-			name = stringView(r[v:end])
+			name = jsonscan.StringView(r[v:end])
 		case "values":
 			values = r[v:end:end]
 		case "sensitive_values":
@@ -411,7 +416,7 @@ func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, 
 // object is the bytes of entry i's resource object.
 func (x *stateIndex) object(i uint32) []byte {
 	off := int(x.ents[i].off)
-	end, _ := skipValid(x.raw, off)
+	end, _ := jsonscan.SkipValid(x.raw, off)
 	return x.raw[off:end:end]
 }
 

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // SensitiveText is what a redacted value reads as everywhere outside this package.
@@ -72,7 +74,7 @@ func noMarks(b []byte) bool {
 	if len(b) == 0 || isLiteral(b, "false") {
 		return true
 	}
-	return (b[0] == '{' || b[0] == '[') && ws(b, 1) == len(b)-1
+	return (b[0] == '{' || b[0] == '[') && jsonscan.WS(b, 1) == len(b)-1
 }
 
 // resolve is sanitizer.sanitize's decision for one node, taken without
@@ -105,7 +107,7 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 	if isLiteral(unk, "true") {
 		return Value{v: unknown{}}, false
 	}
-	if len(raw) == 0 || isNull(raw, 0) {
+	if len(raw) == 0 || jsonscan.IsNull(raw, 0) {
 		if len(unk) > 0 && unk[0] == '{' {
 			// Unknown attributes of a null object: sanitize reads it as {}.
 			return z.resolveInto([]byte("{}"), sens, unk, key, into)
@@ -144,24 +146,24 @@ func (z *sanitizer) scalar(raw []byte, key string) any {
 	if c == nil || z.redactKey != nil || len(raw) < minCleanLen+2 || raw[0] != '"' {
 		return z.sanitize(scalarAt(raw), nil, nil, key)
 	}
-	end, slow, err := scanString(raw, 0)
+	end, slow, err := jsonscan.String(raw, 0)
 	if err != nil || slow || end != len(raw) {
 		return z.sanitize(decodeOrNil(raw), nil, nil, key)
 	}
-	s := view(raw[1 : end-1])
+	s := jsonscan.View(raw[1 : end-1])
 	var buf [maxCleanKey]byte
 	k, ok := cleanKey(buf[:0], key, s)
 	if !ok {
 		return z.sanitize(s, nil, nil, key)
 	}
-	if x, ok := c.clean.get(view(k)); ok {
+	if x, ok := c.clean.get(jsonscan.View(k)); ok {
 		return x
 	}
 	x := z.sanitize(s, nil, nil, key)
 	if _, shown := x.(string); shown && c.seenBefore(k) {
 		// The memo keeps a copy (s may be a view of pages the CLI gives
 		// back), boxed once: a hit costs no allocation.
-		c.clean.put(view(k), any(strings.Clone(s)))
+		c.clean.put(jsonscan.View(k), any(strings.Clone(s)))
 	}
 	return x
 }
@@ -199,8 +201,8 @@ func smallCount(raw []byte) (int, bool) {
 // as a view of the plan's bytes (see view) instead of a copy.
 func scalarAt(raw []byte) any {
 	if len(raw) >= 2 && raw[0] == '"' {
-		if end, slow, err := scanString(raw, 0); err == nil && !slow && end == len(raw) {
-			return view(raw[1 : end-1])
+		if end, slow, err := jsonscan.String(raw, 0); err == nil && !slow && end == len(raw) {
+			return jsonscan.View(raw[1 : end-1])
 		}
 	}
 	return decodeOrNil(raw)
@@ -213,7 +215,7 @@ func decodeOrNil(raw []byte) any {
 	if len(raw) == 0 {
 		return nil
 	}
-	x, err := decodeJSON(raw)
+	x, err := jsonscan.Decode(raw)
 	if err != nil {
 		return nil
 	}
@@ -249,12 +251,12 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 		if n.raw[0] != '[' || s < 0 {
 			return Value{}, false
 		}
-		raw, found := nth(n.raw, s)
+		raw, found := jsonscan.Nth(n.raw, s)
 		if !found {
 			return Value{}, false
 		}
-		sens, _ := nth(n.sens(), s)
-		unk, _ := nth(n.unk(), s)
+		sens, _ := jsonscan.Nth(n.sens(), s)
+		unk, _ := jsonscan.Nth(n.unk(), s)
 		// Elements of a list inherit the list's name for the secret check.
 		return n.z.resolveInto(raw, sens, unk, n.key, into)
 	}
@@ -283,9 +285,9 @@ func (n *lazy) member(s string, raw []byte, found bool, into *lazy) (Value, bool
 		if pair, ok := n.z.members.lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
 			pairValue := ""
 			if len(raw) > 0 && raw[0] == '"' {
-				pairValue = stringAt(raw)
+				pairValue = jsonscan.StringAt(raw)
 			}
-			if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
+			if pn := jsonscan.StringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
 				name = pn
 			}
 		}
@@ -309,13 +311,13 @@ func (v Value) Fields(keys []string, out []Value) {
 	var found [maxFields]bool
 	left := len(keys)
 	raw := n.raw
-	for i := ws(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
-		ke := stringEnd(raw, i)
-		val := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, val)
-		k := view(raw[i+1 : ke-1])
+	for i := jsonscan.WS(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
+		ke := jsonscan.StringEnd(raw, i)
+		val := jsonscan.WS(raw, jsonscan.WS(raw, ke)+1) // past the colon
+		end, _ := jsonscan.SkipValid(raw, val)
+		k := jsonscan.View(raw[i+1 : ke-1])
 		if strings.IndexByte(k, '\\') >= 0 {
-			k = unquote(raw[i+1:ke-1], true) // an escaped key reads as its text
+			k = jsonscan.Unquote(raw[i+1:ke-1], true) // an escaped key reads as its text
 		}
 		for j, key := range keys {
 			if !found[j] && k == key {
@@ -324,11 +326,11 @@ func (v Value) Fields(keys []string, out []Value) {
 				break
 			}
 		}
-		i = ws(raw, end)
+		i = jsonscan.WS(raw, end)
 		if i >= len(raw) || raw[i] != ',' {
 			break
 		}
-		i = ws(raw, i+1)
+		i = jsonscan.WS(raw, i+1)
 	}
 	// The objects and arrays found stay lazy: their nodes are one
 	// allocation (a node hidden by its name leaves its place unused).
@@ -374,13 +376,13 @@ func (n *lazy) renamed(text string) (string, []byte, bool) {
 	var key string
 	var out []byte
 	visit := func(obj []byte, unknownOnly bool) {
-		_, _ = eachMember(obj, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-			end, err := skipValid(obj, v)
-			ks := unquote(k, escaped)
+		_, _ = jsonscan.EachMember(obj, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+			end, err := jsonscan.SkipValid(obj, v)
+			ks := jsonscan.Unquote(k, escaped)
 			if err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
 				if !unknownOnly {
 					key, out = ks, obj[v:end:end]
-				} else if _, inRaw := lookup(n.raw, ks); !inRaw && isLiteral(obj[v:end], "true") {
+				} else if _, inRaw := jsonscan.Lookup(n.raw, ks); !inRaw && isLiteral(obj[v:end], "true") {
 					key = ks // found only in the unknown tree: child reads it as unknown
 				}
 			}
@@ -394,58 +396,8 @@ func (n *lazy) renamed(text string) (string, []byte, bool) {
 	return key, out, out != nil
 }
 
-// lookup returns the value of key in the object raw (null included). When
-// an object repeats a key the first one counts, here and in every decode
-// of planparse (decodeJSON), so what a rule reads is what a reviewer sees.
-// raw has been validated (Parse): the walk only finds where keys and
-// values end, as skipValid does.
-func lookup(raw []byte, key string) ([]byte, bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	return lookupFrom(raw, ws(raw, 1), key)
-}
-
-// lookupFrom is lookup walking the object's members from the one at i.
-func lookupFrom(raw []byte, i int, key string) ([]byte, bool) {
-	for i < len(raw) && raw[i] == '"' {
-		ke := stringEnd(raw, i)
-		v := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, v)
-		if keyIs(raw[i+1:ke-1], key) {
-			return raw[v:end:end], true
-		}
-		i = ws(raw, end)
-		if i >= len(raw) || raw[i] != ',' {
-			break
-		}
-		i = ws(raw, i+1)
-	}
-	return nil, false
-}
-
-// nth returns element i of the array raw (validated, as for lookup).
-func nth(raw []byte, i int) ([]byte, bool) {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, false
-	}
-	j := ws(raw, 1)
-	for k := 0; j < len(raw) && raw[j] != ']'; k++ {
-		end, _ := skipValid(raw, j)
-		if k == i {
-			return raw[j:end:end], true
-		}
-		j = ws(raw, end)
-		if j >= len(raw) || raw[j] != ',' {
-			break
-		}
-		j = ws(raw, j+1)
-	}
-	return nil, false
-}
-
 // errStop ends a walk early.
-var errStop = &scanError{msg: "stop"}
+var errStop = &jsonscan.SyntaxError{Msg: "stop"}
 
 // Get walks a path of map keys (string) and list indexes (int) and returns
 // the value there; a missing step gives the null Value.
@@ -561,7 +513,7 @@ func (v Value) Bool() (bool, bool) { b, ok := v.v.(bool); return b, ok }
 func (v Value) Len() int {
 	if v.n != nil && v.n.raw[0] == '[' {
 		var buf [8][]byte
-		return len(elementsInto(buf[:0], v.n.raw))
+		return len(jsonscan.ElementsInto(buf[:0], v.n.raw))
 	}
 	switch x := v.tree().(type) {
 	case []any:
@@ -611,8 +563,8 @@ func (v Value) List() []Value {
 			return nil
 		}
 		var buf [8][]byte
-		raws := elementsInto(buf[:0], n.raw)
-		sens, unk := elements(n.sens()), elements(n.unk())
+		raws := jsonscan.ElementsInto(buf[:0], n.raw)
+		sens, unk := jsonscan.Elements(n.sens()), jsonscan.Elements(n.unk())
 		out := make([]Value, len(raws))
 		var heap []lazy // the elements that stay lazy, one allocation
 		for k, e := range raws {
@@ -752,22 +704,6 @@ func equal(a, b any) bool {
 // formatFloat writes a number as Terraform shows it: integers without a
 // decimal point or exponent.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// elements lists the element slices of the array raw (nil otherwise).
-func elements(raw []byte) [][]byte { return elementsInto(nil, raw) }
-
-// elementsInto is elements appending to out (a caller's buffer).
-func elementsInto(out [][]byte, raw []byte) [][]byte {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil
-	}
-	_, _ = eachElement(raw, 0, 0, func(i int) (int, error) {
-		end, err := skipValid(raw, i)
-		out = append(out, raw[i:end:end])
-		return end, err
-	})
-	return out
-}
 
 func at(l [][]byte, i int) []byte {
 	if i < len(l) {
