@@ -172,6 +172,9 @@ type secretSet = *secretIndex
 // plan marking thousands of values sensitive read in 25 s without it).
 type secretIndex struct {
 	m map[string]bool // true: the secret's forms are in the set too (add)
+	// blobs are the secrets longer than maxFormsLen, by length and digest
+	// (secretblob.go): not in m, nor in lens, firsts, sigs or idx.
+	blobs blobSecrets
 	// lens and firsts have a bit for each length (255 standing for all
 	// longer) and each first byte of the secrets in m: most strings a
 	// plan's readers check are ruled out without a map lookup.
@@ -233,8 +236,13 @@ func (s *secretIndex) add(x string) {
 	// key it is given). secretForms copies x and makes its forms.
 	// A secret past maxFormsLen is a blob (a user_data script, a bundle
 	// of certificates): its forms would cost five times its size, and
-	// nothing turns a blob into its lower case or hex.
-	if len(x) < minContainedLen || len(x) > maxFormsLen || onlyWords(x) {
+	// nothing turns a blob into its lower case or hex. It is known by its
+	// length and digest, not a copy (secretblob.go).
+	if len(x) > maxFormsLen {
+		s.blobs.add(x)
+		return
+	}
+	if len(x) < minContainedLen || onlyWords(x) {
 		x = strings.Clone(x)
 		s.put(x)
 		s.m[x] = true
@@ -293,7 +301,7 @@ func (s *secretIndex) size() int {
 	if s == nil {
 		return 0
 	}
-	return len(s.m)
+	return len(s.m) + len(s.blobs.sums)
 }
 
 // linearLimit: up to this many long secrets a plain scan is as fast as the
@@ -351,6 +359,12 @@ func (x *longIndex) index(k string) {
 // secrets shorter than str.
 func (s *secretIndex) containedIn(str string, proper bool, hit func(string) bool) {
 	if s.size() == 0 || len(str) < minContainedLen {
+		return
+	}
+	if len(str) > maxFormsLen && !s.blobs.containedIn(str, proper, hit) {
+		return
+	}
+	if len(s.m) == 0 {
 		return
 	}
 	x := s.longSecrets()
@@ -411,6 +425,9 @@ func (s *secretIndex) has(x any) bool {
 		return ok
 	default:
 		return false
+	}
+	if len(str) > maxFormsLen && s.blobs.is(str) {
+		return true
 	}
 	if len(str) < minSecretLen || !s.mayHold(str) {
 		return false
@@ -675,6 +692,9 @@ func (s *secretIndex) holds(str string) bool {
 func (s *secretIndex) contains(str string) bool {
 	if s.size() == 0 || len(str) < minSecretLen {
 		return false
+	}
+	if len(str) > maxFormsLen && s.blobs.is(str) {
+		return true
 	}
 	if s.mayHold(str) {
 		if _, ok := s.m[str]; ok {
