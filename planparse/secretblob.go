@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // blobSecrets are the secrets of a set longer than maxFormsLen (a user_data
@@ -60,7 +62,7 @@ func roll(s string) uint64 {
 }
 
 func blobDigest(x string) blobSum {
-	return blobSum{n: len(x), sum: sha256.Sum256(viewBytes(x))}
+	return blobSum{n: len(x), sum: sha256.Sum256(jsonscan.Bytes(x))}
 }
 
 // add records x (it keeps no reference to it); false if it was known.
