@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // Before returns the sanitized prior value of the change (null for a
@@ -104,7 +105,7 @@ type ProviderConfig struct {
 type lazyPlan struct {
 	configuration json.RawMessage
 	variables     []byte // the plan's root variables, as in its "variables"
-	secrets       secretSet
+	secrets       *secret.Set
 
 	prior, planned stateIndex
 
@@ -249,7 +250,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 	}
 }
 
-func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
+func decodeExprs(raw json.RawMessage, secrets *secret.Set) Exprs {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return nil
@@ -261,7 +262,7 @@ func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
 	return out
 }
 
-func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
+func decodeExpr(name string, raw json.RawMessage, secrets *secret.Set) *Expr {
 	raw = bytes.TrimSpace(raw)
 	e := &Expr{}
 	if len(raw) > 0 && raw[0] == '[' {

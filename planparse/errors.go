@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // The kinds of bad input Parse reports. Test with errors.Is.
@@ -57,7 +58,7 @@ const showHint = "produce it with `terraform plan -out=tfplan && terraform show 
 // shownAddress is an address as an error may quote it: its instance keys
 // hidden as the comment hides them, and the whole summarized when what
 // is left is not an address's form (a malformed plan's text).
-func shownAddress(secrets secretSet, addr string) string {
+func shownAddress(secrets *secret.Set, addr string) string {
 	a := sanitizer{secrets: secrets}.redactAddress(addr)
 	bare := mapAddressKeys(a, func(string) (string, bool) { return "k", true })
 	bare = strings.NewReplacer(`["k"]`, "", "[", "", "]", "").Replace(bare)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // A caller reads several attributes of one object (infra reads a node
@@ -23,7 +25,7 @@ type memberCache struct {
 	// steps remembers whether the keys callers read by (Get's steps: a
 	// program's few attribute names) are secret keys of the plan, whose
 	// secret set does not change after Parse (a bounded memo).
-	steps *memo[bool]
+	steps *mem.Memo[bool]
 	// clean remembers the long strings that sanitize shows as they are
 	// under a key (scalar), by cleanKey: the key and the string, boxed as
 	// the Value holds them. A plan repeats a few SKUs, ids and regions in
@@ -31,7 +33,7 @@ type memberCache struct {
 	// it, in its base64 or JSON decoding, the detector's formats) cost
 	// far more than a lookup. The plan's secret set does not change after
 	// Parse, so an answer stays true.
-	clean *memo[any]
+	clean *mem.Memo[any]
 	// seen has the hash of each cleanKey that missed clean lately (one a
 	// slot) and how often it did: a string is kept in clean the third time
 	// it misses, so the many strings a plan holds once or twice (names and
@@ -80,14 +82,14 @@ func cleanKey(b []byte, key, s string) ([]byte, bool) {
 
 // secretStep is z.secretKey(k) for a key a caller reads by, remembered.
 func (c *memberCache) secretStep(z *sanitizer, k string) bool {
-	if c == nil || len(k) < minContainedLen {
+	if c == nil || len(k) < secret.MinContainedLen {
 		return z.secretKey(k) // a map lookup at most: no cheaper remembered
 	}
-	if v, ok := c.steps.get(k); ok {
+	if v, ok := c.steps.Get(k); ok {
 		return v
 	}
 	secret := z.secretKey(k)
-	c.steps.put(k, secret)
+	c.steps.Put(k, secret)
 	return secret
 }
 
@@ -109,7 +111,7 @@ type cacheSlot struct {
 type memberPos struct{ k0, k1, v0, v1 uint32 }
 
 func newMemberCache() *memberCache {
-	return &memberCache{steps: newMemo[bool](512, 128), clean: newMemo[any](1024, maxCleanKey), seenSeed: maphash.MakeSeed()}
+	return &memberCache{steps: mem.NewMemo[bool](512, 128), clean: mem.NewMemo[any](1024, maxCleanKey), seenSeed: maphash.MakeSeed()}
 }
 
 // lookup is the package's lookup (the value of key in the validated object

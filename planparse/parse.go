@@ -14,6 +14,8 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // wirePlan is the part of the plan format planparse reads eagerly (see
@@ -47,10 +49,10 @@ type wirePlan struct {
 
 	// notes are what the reader saw in values for the secret set
 	// (secretnotes.go).
-	notes *secretNotes
+	notes *secret.Notes
 	// marked is the set of values resource_changes and resource_drift
 	// mark sensitive, filled as they are read (readChanges).
-	marked secretSet
+	marked *secret.Set
 	// searched are the records of resource_changes and resource_drift
 	// that show strings outside values collectFound searches (instance
 	// keys, replace paths, import ids), found as they are read.
@@ -118,18 +120,18 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	}
 	if w.FormatVersion == nil {
 		if wi, ok := whatIfDoc(data); ok {
-			secrets := newSecretSet()
-			w.notes.learn(secrets)
+			secrets := secret.NewSet()
+			w.notes.Learn(secrets)
 			return parseWhatIf(name, wi, secrets) // whatif.go
 		}
 		if pd, ok := pulumiDoc(w); ok {
-			secrets := newSecretSet()
-			w.notes.learn(secrets)
+			secrets := secret.NewSet()
+			w.notes.Learn(secrets)
 			return parsePulumi(name, pd, secrets) // pulumi.go
 		}
 		if sd, ok := stackWhatIfDoc(data); ok {
-			secrets := newSecretSet()
-			w.notes.learn(secrets)
+			secrets := secret.NewSet()
+			w.notes.Learn(secrets)
 			return parseStackWhatIf(name, sd, secrets) // stackwhatif.go
 		}
 		return nil, orWhatIfHint(notPlan(name, w))
@@ -169,8 +171,8 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	z := &sanitizer{secrets: secrets, members: members} // shared by the plan's values
 	// The changes are made a chunk of the read's records at a time, one
 	// allocation a chunk, and each chunk of records is let go once made:
-	// the records and the changes are never all live together (on a
-	// 100,000-change plan that was 36 MB more live heap as Parse ended,
+	// the records and the changes are never all secret.Live together (on a
+	// 100,000-change plan that was 36 MB more secret.Live heap as Parse ended,
 	// and a collector goal set that much higher for the rest of a review).
 	// A big plan's changes are made on two goroutines (readsplit.go).
 	p.Changes = make([]*Change, w.ResourceChanges.Len())
@@ -199,7 +201,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
-		p.Deferred = append(p.Deferred, &DeferredChange{Reason: redactText(deferredReason(d.Reason), secrets), Change: c})
+		p.Deferred = append(p.Deferred, &DeferredChange{Reason: secret.Redact(deferredReason(d.Reason), secrets), Change: c})
 	}
 	for n, oc := range w.OutputChanges {
 		if _, ok := plannedSensitive[n]; ok {
@@ -222,7 +224,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	for _, c := range w.Checks {
 		p.Checks = append(p.Checks, newChecks(c, secrets)...)
 	}
-	remember(secrets)
+	secret.Remember(secrets)
 	return p, nil
 }
 
@@ -334,14 +336,14 @@ func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
 	act, order, err := action(w.Change.Actions)
 	if err != nil {
 		// The error quotes the actions: one may be a plan's secret.
-		return nil, errors.New(redactText(err.Error(), z.secrets))
+		return nil, errors.New(secret.Redact(err.Error(), z.secrets))
 	}
 	c.Address = z.redactAddress(c.Address)
 	c.PreviousAddress = z.redactAddress(c.PreviousAddress)
 	c.ModuleAddress = z.redactAddress(c.ModuleAddress)
 	if c.Deposed != "" {
 		// Terraform's random key; read as any text a comment may show.
-		c.Deposed = redactText(c.Deposed, z.secrets)
+		c.Deposed = secret.Redact(c.Deposed, z.secrets)
 	}
 	c.before = z.resolveAt(w.Change.Before, w.Change.BeforeSensitive, nil, "", &c.lb)
 	c.after = z.resolveAt(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", &c.la)
@@ -359,7 +361,7 @@ func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
 		c.ReplacePaths[i] = formatPath(jsonscan.Bytes(rp), *z)
 	}
 	if c.Importing != nil {
-		c.Importing.ID = redactText(c.Importing.ID, z.secrets)
+		c.Importing.ID = secret.Redact(c.Importing.ID, z.secrets)
 		c.Importing.GeneratedConfig = w.generated
 	}
 	return c, nil
@@ -457,10 +459,10 @@ func formatPath(raw json.RawMessage, z sanitizer) string {
 	return pathString(path)
 }
 
-func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, error) {
+func newOutput(name string, w wireChange, secrets *secret.Set) (*OutputChange, error) {
 	act, _, err := action(w.Actions)
 	if err != nil {
-		return nil, errors.New(redactText(err.Error(), secrets))
+		return nil, errors.New(secret.Redact(err.Error(), secrets))
 	}
 	if act == ActionReplace {
 		act = ActionUpdate
@@ -475,13 +477,13 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 		return nil, err
 	}
 	if IsSecretName(name) {
-		// A boolean is no secret by its name alone (hiddenByName).
+		// A boolean is no secret by its name alone (secret.Hideable).
 		b, a := o.Before.tree(), o.After.tree()
-		o.Sensitive = o.Sensitive || hiddenByName(b) || hiddenByName(a) || b == nil && a == nil
-		if hiddenByName(b) {
+		o.Sensitive = o.Sensitive || secret.Hideable(b) || secret.Hideable(a) || b == nil && a == nil
+		if secret.Hideable(b) {
 			o.Before = Value{v: redact(b)}
 		}
-		if hiddenByName(a) && !o.After.IsUnknown() {
+		if secret.Hideable(a) && !o.After.IsUnknown() {
 			o.After = Value{v: redact(a)}
 		}
 	}
@@ -492,7 +494,7 @@ func isTrue(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "true" }
 
 // newChecks converts one check result; instance keys and messages are
 // redacted like addresses and prose (an error_message may quote a value).
-func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
+func newChecks(c tfjson.CheckResultStatic, secrets *secret.Set) []*Check {
 	z := sanitizer{secrets: secrets}
 	kind := string(c.Address.Kind)
 	if len(c.Instances) == 0 {
@@ -505,7 +507,7 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 			ch.Address = z.redactAddress(c.Address.ToDisplay)
 		}
 		for _, pr := range in.Problems {
-			ch.Problems = append(ch.Problems, redactText(pr.Message, secrets))
+			ch.Problems = append(ch.Problems, secret.Redact(pr.Message, secrets))
 		}
 		out = append(out, ch)
 	}
@@ -515,22 +517,22 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 // collectSecrets gathers every value the plan marks sensitive: resource
 // and output changes, and the values of root variables the configuration
 // declares sensitive. Only changes that carry a mark are decoded here.
-func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
+func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) *secret.Set {
 	s := w.marked // the changes' and the drift's (readChanges)
 	for i := range w.DeferredChanges {
 		c := &w.DeferredChanges[i].rec.Change
-		s.collect(c.Before, c.BeforeSensitive)
-		s.collect(c.After, c.AfterSensitive)
+		s.Collect(c.Before, c.BeforeSensitive)
+		s.Collect(c.After, c.AfterSensitive)
 	}
 	for _, o := range w.OutputChanges {
-		s.collect(o.Before, o.BeforeSensitive)
-		s.collect(o.After, o.AfterSensitive)
+		s.Collect(o.Before, o.BeforeSensitive)
+		s.Collect(o.After, o.AfterSensitive)
 	}
 	for _, v := range plannedSensitive {
-		s.collect(v, json.RawMessage("true"))
+		s.Collect(v, json.RawMessage("true"))
 	}
-	for _, m := range []*chunks[[2][]byte]{&w.priorScan.marked, &w.plannedScan.marked} {
-		m.each(func(vs *[2][]byte) { s.collect(vs[0], vs[1]) })
+	for _, m := range []*mem.Chunks[[2][]byte]{&w.priorScan.marked, &w.plannedScan.marked} {
+		m.Each(func(vs *[2][]byte) { s.Collect(vs[0], vs[1]) })
 	}
 	// The section tests first: finding root_module's variables walks the
 	// configuration, and most plans declare no sensitive variable.
@@ -547,7 +549,7 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 		if json.Unmarshal(cfgVars, &decl) == nil && json.Unmarshal(w.Variables, &vars) == nil {
 			for name, v := range decl {
 				if v.Sensitive {
-					s.collect(vars[name].Value, json.RawMessage("true"))
+					s.Collect(vars[name].Value, json.RawMessage("true"))
 				}
 			}
 		}

@@ -9,6 +9,8 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // readPlan fills a wirePlan from the plan's bytes in one pass: the fields
@@ -21,7 +23,7 @@ func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, prior
 // readPlanSplit is readPlan reading prior_state on a second goroutine
 // when data has splitAt bytes or more (readsplit.go).
 func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
-	w := &wirePlan{notes: &secretNotes{data: data}, marked: newSecretSet(),
+	w := &wirePlan{notes: secret.NewNotes(data), marked: secret.NewSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
 	in := interner{notes: w.notes, marked: w.marked, searched: &w.searched}
 	prior := startPriorRead(data, splitAt) // readsplit.go
@@ -102,7 +104,7 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			if prior != nil && prior.v == v {
 				raw, scan, notes, end, err := prior.take()
 				w.PriorState, w.priorScan = raw, scan
-				w.notes.appendNotes(notes)
+				w.notes.Append(notes)
 				return end, err
 			}
 			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
@@ -159,8 +161,8 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 		}
 		if err == nil && in.marked != nil {
 			w := &r.Change
-			in.marked.collect(w.Before, w.BeforeSensitive)
-			in.marked.collect(w.After, w.AfterSensitive)
+			in.marked.Collect(w.Before, w.BeforeSensitive)
+			in.marked.Collect(w.After, w.AfterSensitive)
 		}
 		if err == nil && in.searched != nil && searchedOutsideValues(c) {
 			*in.searched = append(*in.searched, c)
@@ -267,30 +269,11 @@ type wireList struct {
 	odd     []tfjson.Actions // the action lists of records that are not common
 }
 
-// maxChunk is the most elements of a chunk (grow): a chunk of Changes is
-// then 1.6 MB.
-const maxChunk = 4096
-
-// grow returns chunks with room for one more element in its last chunk:
-// when the last is full, a new chunk of twice its size (at most maxChunk
-// elements; first for the first chunk). Chunks are never copied.
-func grow[T any](chunks [][]T, first int) [][]T {
-	k := len(chunks) - 1
-	if k < 0 || len(chunks[k]) == cap(chunks[k]) {
-		size := first
-		if k >= 0 {
-			size = min(2*cap(chunks[k]), maxChunk)
-		}
-		chunks = append(chunks, make([]T, 0, size))
-	}
-	return chunks
-}
-
 // add appends a zero record and a zero Change and returns them: the last
 // chunk grows into its capacity, which make zeroed and nothing wrote since
 // (chunks only grow), without a copy of a zero record on top.
 func (l *wireList) add() (*wireRecord, *Change) {
-	l.recs = grow(l.recs, 16)
+	l.recs = mem.Grow(l.recs, 16)
 	k := len(l.recs) - 1
 	if k == len(l.changes) {
 		// A chunk's tail that no change uses is never written: pages of
@@ -340,8 +323,8 @@ func (l *wireList) All() iter.Seq2[*wireResource, *Change] {
 // to the values, and the set of values the changes mark sensitive
 // (readChanges).
 type interner struct {
-	notes    *secretNotes
-	marked   secretSet
+	notes    *secret.Notes
+	marked   *secret.Set
 	searched *[]*Change // see wirePlan.searched
 }
 

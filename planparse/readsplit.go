@@ -7,6 +7,7 @@ import (
 
 	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // A big plan's prior_state is read on a second goroutine while the main
@@ -49,7 +50,7 @@ type stateRead struct {
 	err   error
 	raw   rawJSON
 	scan  stateScan
-	notes *secretNotes
+	notes *secret.Notes
 	// panicked is what the read panicked with, raised by take.
 	panicked any
 }
@@ -66,7 +67,7 @@ func startPriorRead(data []byte, splitAt int) *stateRead {
 	if !ok {
 		return nil
 	}
-	r := &stateRead{v: v, done: make(chan struct{}), notes: &secretNotes{data: data},
+	r := &stateRead{v: v, done: make(chan struct{}), notes: secret.NewNotes(data),
 		scan: stateScan{root: []string{"values", "root_module"}}}
 	go func() {
 		defer close(r.done)
@@ -88,19 +89,12 @@ func (r *stateRead) wait() {
 // Parse's caller, as the same read on the calling goroutine would (a
 // server that recovers from it keeps running); a read the main one never
 // takes raises nothing, as it would not have run.
-func (r *stateRead) take() (rawJSON, stateScan, *secretNotes, int, error) {
+func (r *stateRead) take() (rawJSON, stateScan, *secret.Notes, int, error) {
 	r.wait()
 	if r.panicked != nil {
 		panic(r.panicked)
 	}
 	return r.raw, r.scan, r.notes, r.end, r.err
-}
-
-// appendNotes appends o's notes to n's, as if n had taken them itself.
-func (n *secretNotes) appendNotes(o *secretNotes) {
-	n.named.addAll(&o.named)
-	n.pairs = append(n.pairs, o.pairs...)
-	n.texts = append(n.texts, o.texts...)
 }
 
 // changeError is the first change newChanges could not make.

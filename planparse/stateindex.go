@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // prior_state and planned_values are more than half of a plan's bytes, and
@@ -102,7 +104,7 @@ type stateScan struct {
 	// marked are the values and sensitive_values of the resources whose
 	// sensitive_values mark something (a data source read into
 	// prior_state only): collectSecrets adds them to the plan's set.
-	marked chunks[[2][]byte]
+	marked mem.Chunks[[2][]byte]
 }
 
 // stateRec is a stateEnt as the read records it, with its module.
@@ -139,10 +141,10 @@ func (l lit) view() string {
 // skipLiteral is skipNoting also telling whether a string needs unquoting
 // (for a value that is no string, true), so that its reader need not scan
 // it again.
-func skipLiteral(data []byte, v, depth int, n *secretNotes) (int, bool, error) {
+func skipLiteral(data []byte, v, depth int, n *secret.Notes) (int, bool, error) {
 	if v < len(data) && data[v] == '"' {
 		end, slow, err := jsonscan.String(data, v)
-		if n != nil && err == nil && end-v-2 >= minScanLen {
+		if n != nil && err == nil && end-v-2 >= secret.MinScanLen {
 			n.Text(data, v, end, slow)
 		}
 		return end, slow, err
@@ -187,7 +189,7 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr lit, addrA
 	if len(name.b) > 0 && name.b[0] == '"' {
 		e.name = fieldHash(name.view())
 	}
-	s.recs = grow(s.recs, 64)
+	s.recs = mem.Grow(s.recs, 64)
 	k := len(s.recs) - 1
 	s.recs[k] = append(s.recs[k], stateRec{e, mod})
 	s.n++
@@ -199,7 +201,7 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr lit, addrA
 // modules'. The first of repeated "values", "root_module", "resources" and
 // "child_modules" members counts, and a resource's last "type" and
 // "address" (as a decode of the resource keeps them).
-func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateScan) (int, error) {
+func readState(data []byte, v, d int, into *rawJSON, n *secret.Notes, s *stateScan) (int, error) {
 	*s = stateScan{root: s.root, start: v}
 	end, err := s.path(data, v, d, s.root, n)
 	*into = nil
@@ -212,7 +214,7 @@ func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateSca
 	return end, err
 }
 
-func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNotes) (int, error) {
+func (s *stateScan) path(data []byte, v, depth int, path []string, n *secret.Notes) (int, error) {
 	if len(path) == 0 {
 		return s.module(data, v, depth, 0, n)
 	}
@@ -238,7 +240,7 @@ func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNote
 
 // module reads a module object at data[v] whose depth below the root
 // module is modDepth.
-func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretNotes) (int, error) {
+func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secret.Notes) (int, error) {
 	if byteAt(data, v) != '{' {
 		return jsonscan.SkipNoting(data, v, depth, n)
 	}
@@ -270,7 +272,7 @@ func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretN
 }
 
 // resourceAt reads a resource object at data[r].
-func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNotes) (int, error) {
+func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secret.Notes) (int, error) {
 	var typ, addr, id, name lit // id and name of the last "values" (a decode's), the first of repeated keys (lookup's)
 	addrAt := 0
 	var values, sens []byte
@@ -307,7 +309,7 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	if err == nil {
 		s.resource(data, r, mod, typ, addr, addrAt, id, name)
 		if len(values) > 0 && bytes.Contains(sens, []byte("true")) {
-			s.marked.add([2][]byte{values, sens})
+			s.marked.Add([2][]byte{values, sens})
 		}
 	}
 	return end, err

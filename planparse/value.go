@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // SensitiveText is what a redacted value reads as everywhere outside this package.
-const SensitiveText = "(sensitive)"
+const SensitiveText = secret.Sensitive
 
 // UnknownText is what a value that Terraform will only know after apply reads as.
 const UnknownText = "(known after apply)"
@@ -115,7 +116,7 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 		return Value{}, false
 	}
 	if raw[0] == '{' || raw[0] == '[' {
-		if key != "" && classify(key)&nameSecret != 0 {
+		if key != "" && secret.Classify(key)&secret.NameSecret != 0 {
 			return Value{v: z.hide(decodeOrNil(raw))}, false
 		}
 		*into = lazy{raw: raw, key: key, z: z}
@@ -136,8 +137,8 @@ func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (
 func (z *sanitizer) scalar(raw []byte, key string) any {
 	if n, ok := smallCount(raw); ok {
 		// sanitize's reading of a count (node_count = 3): no known
-		// secret is as short (minSecretLen), so only its key can hide it.
-		if key != "" && classify(key)&nameSecret != 0 {
+		// secret is as short (secret.MinLen), so only its key can hide it.
+		if key != "" && secret.Classify(key)&secret.NameSecret != 0 {
 			return z.hide(smallCounts[n])
 		}
 		return smallCounts[n]
@@ -156,14 +157,14 @@ func (z *sanitizer) scalar(raw []byte, key string) any {
 	if !ok {
 		return z.sanitize(s, nil, nil, key)
 	}
-	if x, ok := c.clean.get(jsonscan.View(k)); ok {
+	if x, ok := c.clean.Get(jsonscan.View(k)); ok {
 		return x
 	}
 	x := z.sanitize(s, nil, nil, key)
 	if _, shown := x.(string); shown && c.seenBefore(k) {
 		// The memo keeps a copy (s may be a view of pages the CLI gives
 		// back), boxed once: a hit costs no allocation.
-		c.clean.put(jsonscan.View(k), any(strings.Clone(s)))
+		c.clean.Put(jsonscan.View(k), any(strings.Clone(s)))
 	}
 	return x
 }
@@ -178,10 +179,10 @@ var smallCounts = func() (t [256]any) {
 }()
 
 // smallCount reads raw when it is a whole number below 256 written
-// without a sign in fewer than minSecretLen digits (as Terraform writes a
+// without a sign in fewer than secret.MinLen digits (as Terraform writes a
 // count): its text is as a decode formats it, too short to be a secret.
 func smallCount(raw []byte) (int, bool) {
-	if len(raw) == 0 || len(raw) >= minSecretLen {
+	if len(raw) == 0 || len(raw) >= secret.MinLen {
 		return 0, false
 	}
 	n := 0
@@ -267,7 +268,7 @@ func (n *lazy) child(step any, into *lazy) (Value, bool) {
 // key), whose value in n's bytes is raw when found.
 func (n *lazy) member(s string, raw []byte, found bool, into *lazy) (Value, bool) {
 	key := s
-	if !found && isRedactedText(s) {
+	if !found && secret.IsRedacted(s) {
 		key, raw, found = n.renamed(s)
 	}
 	unk, _ := n.z.members.lookup(n.unk(), key)
@@ -287,7 +288,7 @@ func (n *lazy) member(s string, raw []byte, found bool, into *lazy) (Value, bool
 			if len(raw) > 0 && raw[0] == '"' {
 				pairValue = jsonscan.StringAt(raw)
 			}
-			if pn := jsonscan.StringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
+			if pn := jsonscan.StringAt(pair); pn != "" && secret.NameSays(pn, pairValue) {
 				name = pn
 			}
 		}
@@ -346,7 +347,7 @@ func (v Value) Fields(keys []string, out []Value) {
 	}
 	var into lazy
 	for j, key := range keys {
-		if !found[j] && n.marks == nil && !isRedactedText(key) {
+		if !found[j] && n.marks == nil && !secret.IsRedacted(key) {
 			out[j] = Value{} // absent, and no unknown mark adds it: whether the key is secret does not matter
 			continue
 		}
@@ -450,7 +451,7 @@ func eagerGet(cur any, path []any) any {
 func (v Value) Lookup(key string) (Value, bool) {
 	x := v.Get(key)
 	n := v.n
-	if n == nil || n.raw[0] != '{' || isRedactedText(key) {
+	if n == nil || n.raw[0] != '{' || secret.IsRedacted(key) {
 		m, ok := v.tree().(map[string]any) // a renamed key is found by its text in the decoded map
 		if !ok {
 			return x, false

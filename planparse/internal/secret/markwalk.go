@@ -1,4 +1,4 @@
-package planparse
+package secret
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ type markPair struct {
 // is walked with its mark. raw's members are walked once for all the
 // mark's keys, where a lookup per key walked them once per key (the
 // brownfield mix's collect cost a third of its read of resource_changes).
-func (s *secretIndex) walkMarkedObject(raw, mark []byte) {
+func (s *Set) walkMarkedObject(raw, mark []byte) {
 	var buf [16]markPair
 	pairs := buf[:0]
 	many := false

@@ -1,4 +1,4 @@
-package planparse
+package secret
 
 import (
 	"crypto/sha256"
