@@ -87,7 +87,7 @@ func collectChange(c *Change, keys, search func(string)) {
 }
 
 // RedactText returns s with every secret the detector finds in it replaced
-// by Sensitive, and every secret (8 characters and more) of a plan
+// by SensitiveText, and every secret (8 characters and more) of a plan
 // still in memory that it holds: a value the plan marks sensitive or that
 // the detector found by its name or context. It is for strings that came
 // from a plan and go to a log line or an error message outside the change
@@ -103,5 +103,7 @@ func RedactText(s string) string { return secret.Redact(s, secret.Live()...) }
 func IsSecretName(name string) bool { return secret.IsName(name) }
 
 // DecodeBound is the most memory the blobs of a plan hold at once while
-// they are decoded for secrets (base64, maybe gzip), whatever the plan.
+// it is read, beyond the plan's bytes: a blob inside a blob is decoded
+// while the outer text is held (to the detector's depth), by each
+// goroutine that reads. The worker adds it to each job's fixed cost.
 const DecodeBound = secret.DecodeBound

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestLastKeyNearTheEndOfTheFile: the reader's notes secret.Remember each value
+// TestLastKeyNearTheEndOfTheFile: the reader's notes remember each value
 // key by its first eight bytes, read as one word while eight bytes remain
 // and byte by byte within the file's last eight. A key there (the last key
 // of an extra top-level section or of a variable, in a file with or

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/internal/mem"
 	"github.com/planwarden/planwarden/planparse/internal/secret"
@@ -98,23 +97,19 @@ type rawJSON []byte
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
 func Parse(name string, data []byte) (*Plan, error) {
-	changesAt := splitMin
-	if len(data) >= splitMax {
-		changesAt = math.MaxInt
-	}
-	return parse(name, data, changesAt, priorSplitMin)
+	return parse(name, data, par.Policy{})
 }
 
-// parse is Parse making the changes on two goroutines for a plan of
-// splitAt bytes or more, and reading prior_state on a second goroutine for
-// one of priorAt bytes or more (readsplit.go).
-func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
+// parse is Parse making the changes on two goroutines, and reading
+// prior_state on a second goroutine, where the policy splits that work
+// (par.PlanChanges, par.PriorState; readsplit.go).
+func parse(name string, data []byte, pol par.Policy) (*Plan, error) {
 	in := data
 	data, err := normalize(name, data)
 	if err != nil {
 		return nil, err
 	}
-	w, err := readPlanSplit(data, priorAt)
+	w, err := readPlanSplit(data, pol)
 	if err != nil {
 		return nil, syntaxError(name, data, err)
 	}
@@ -171,12 +166,12 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	z := &sanitizer{secrets: secrets, members: members} // shared by the plan's values
 	// The changes are made a chunk of the read's records at a time, one
 	// allocation a chunk, and each chunk of records is let go once made:
-	// the records and the changes are never all secret.Live together (on a
-	// 100,000-change plan that was 36 MB more secret.Live heap as Parse ended,
+	// the records and the changes are never all live together (on a
+	// 100,000-change plan that was 36 MB more live heap as Parse ended,
 	// and a collector goal set that much higher for the rest of a review).
 	// A big plan's changes are made on two goroutines (readsplit.go).
 	p.Changes = make([]*Change, w.ResourceChanges.Len())
-	if e := newChanges(&w.ResourceChanges, z, p.Changes, len(data) >= splitAt && runtime.GOMAXPROCS(0) > 1); e != nil {
+	if e := newChanges(&w.ResourceChanges, z, p.Changes, pol.Split(par.PlanChanges, len(data))); e != nil {
 		line, col := lineCol(data, int64(e.at))
 		return nil, &Error{File: name, Kind: ErrNotPlan, Line: line, Column: col, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, shownAddress(secrets, e.address), e.err),
 			Hint: "the file looks hand-edited or truncated; " + showHint}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
@@ -15,15 +16,15 @@ import (
 // planned_values and configuration sections are validated and kept as
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
-func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, priorSplitMin) }
+func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, par.Policy{}) }
 
 // readPlanSplit is readPlan reading prior_state on a second goroutine
-// when data has splitAt bytes or more (readsplit.go).
-func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
+// when the policy splits it (readsplit.go).
+func readPlanSplit(data []byte, pol par.Policy) (*wirePlan, error) {
 	w := &wirePlan{notes: secret.NewNotes(data), marked: secret.NewSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
 	in := interner{notes: w.notes, marked: w.marked, searched: &w.searched}
-	prior := startPriorRead(data, splitAt) // readsplit.go
+	prior := startPriorRead(data, pol) // readsplit.go
 	defer prior.wait()
 	i := jsonscan.WS(data, 0)
 	if i < len(data) && data[i] != '{' {

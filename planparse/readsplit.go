@@ -1,7 +1,6 @@
 package planparse
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -22,25 +21,8 @@ import (
 // appends the read's secret notes to its own at that point, so the plan,
 // the notes and the first error (with its offset) are those of one pass.
 
-// splitMin is the size of plan from which Parse makes its changes on two
-// goroutines: the work is the same (on the 30 MB brownfield plan, Parse's
-// wall time is 10% shorter and its CPU no higher, measured on a quiet
-// machine), and smaller plans are not worth a goroutine.
-const splitMin = 8 << 20
-
-// splitMax is the size of plan from which Parse makes its changes on one
-// goroutine again: on the 150 MB brownfield plan, two goroutines making
-// changes (allocating twice as fast while the collector frees the read's
-// records) raised the review's peak RSS by about 6 MB, past its limit
-// (285 MB); on 30 MB plans the peak stays put.
-const splitMax = 64 << 20
-
-// priorSplitMin is the size of plan from which readPlan reads prior_state
-// on a second goroutine: the walk back to it costs about a third of its
-// read (35 ms of CPU on a 150 MB plan), paid to take its read (and the
-// first touch of its pages) off the main goroutine's path, which pays only
-// where that wall time counts.
-const priorSplitMin = 64 << 20
+// How big a plan must be for each of these (and for making its changes on
+// two goroutines) is par's policy: par.PriorState and par.PlanChanges.
 
 // stateRead is prior_state read on a second goroutine.
 type stateRead struct {
@@ -56,11 +38,11 @@ type stateRead struct {
 }
 
 // startPriorRead starts the read of the plan's last top-level
-// "prior_state" member on a new goroutine, or returns nil for a plan under
-// splitAt bytes, on one processor, or where the walk back finds no such
-// member.
-func startPriorRead(data []byte, splitAt int) *stateRead {
-	if len(data) < splitAt || runtime.GOMAXPROCS(0) < 2 {
+// "prior_state" member on a new goroutine, or returns nil for a plan the
+// policy does not split (par.PriorState) or where the walk back finds no
+// such member.
+func startPriorRead(data []byte, pol par.Policy) *stateRead {
+	if !pol.Split(par.PriorState, len(data)) {
 		return nil
 	}
 	v, ok := jsonscan.LastMember(data, "prior_state")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/internal/secret"
 	"github.com/planwarden/planwarden/planparse/plantest"
@@ -55,8 +56,8 @@ func TestSplitReadIsOnePass(t *testing.T) {
 	}
 	split := 0
 	for name, data := range plans {
-		one, err1 := readPlanSplit(data, math.MaxInt)
-		two, err2 := readPlanSplit(data, 0)
+		one, err1 := readPlanSplit(data, oneGoroutine)
+		two, err2 := readPlanSplit(data, twoGoroutines)
 		if err1 != nil || err2 != nil {
 			if err1 == nil || err2 == nil || syntaxError(name, data, err1).Error() != syntaxError(name, data, err2).Error() {
 				t.Errorf("%s: one pass %v, split %v", name, err1, err2)
@@ -132,8 +133,8 @@ func TestSplitParseIsOnePass(t *testing.T) {
 	}
 	plans["bad actions"] = bad
 	for name, data := range plans {
-		one, err1 := parse(name, data, math.MaxInt, math.MaxInt)
-		two, err2 := parse(name, data, 0, 0)
+		one, err1 := parse(name, data, oneGoroutine)
+		two, err2 := parse(name, data, twoGoroutines)
 		if err1 != nil || err2 != nil {
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
 				t.Errorf("%s: one goroutine %v, two %v", name, err1, err2)
@@ -182,3 +183,11 @@ func TestPriorReadPanicIsRaisedWhereTaken(t *testing.T) {
 		t.Errorf("take of a read that panicked gave panic %v, want %q", got, "boom")
 	}
 }
+
+// oneGoroutine keeps all of Parse's work on the calling goroutine;
+// twoGoroutines splits all of it, whatever the plan's size and the
+// processors.
+var (
+	oneGoroutine  = par.Policy{Min: math.MaxInt}
+	twoGoroutines = par.Policy{Min: 1}
+)

@@ -13,7 +13,7 @@ var liveSets struct {
 	sets []weak.Pointer[Set]
 }
 
-// Remember makes s one of the Live sets.
+// Remember makes s one of the live sets.
 func Remember(s *Set) {
 	if s.Len() == 0 {
 		return
@@ -29,7 +29,7 @@ func Remember(s *Set) {
 	liveSets.sets = append(kept, weak.Make(s))
 }
 
-// Live returns the Live sets.
+// Live returns the live sets.
 func Live() []*Set {
 	liveSets.Lock()
 	defer liveSets.Unlock()
