@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
 	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/internal/mem"

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
 	"github.com/planwarden/planwarden/par"
 	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/internal/secret"

@@ -12,8 +12,9 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/planwarden/planwarden/planparse/internal/mem"
 	"gopkg.in/yaml.v3"
+
+	"github.com/planwarden/planwarden/planparse/internal/mem"
 )
 
 // Value-based secret detection. Marks and attribute names miss secrets
