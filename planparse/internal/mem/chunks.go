@@ -30,19 +30,19 @@ func (l *Chunks[T]) Each(f func(*T)) {
 	}
 }
 
-// MaxChunk is the most elements of a chunk (Grow): a chunk of Changes is
+// maxChunk is the most elements of a chunk (Grow): a chunk of Changes is
 // then 1.6 MB.
-const MaxChunk = 4096
+const maxChunk = 4096
 
 // Grow returns chunks with room for one more element in its last chunk:
-// when the last is full, a new chunk of twice its size (at most MaxChunk
+// when the last is full, a new chunk of twice its size (at most maxChunk
 // elements; first for the first chunk). Chunks are never copied.
 func Grow[T any](chunks [][]T, first int) [][]T {
 	k := len(chunks) - 1
 	if k < 0 || len(chunks[k]) == cap(chunks[k]) {
 		size := first
 		if k >= 0 {
-			size = min(2*cap(chunks[k]), MaxChunk)
+			size = min(2*cap(chunks[k]), maxChunk)
 		}
 		chunks = append(chunks, make([]T, 0, size))
 	}
