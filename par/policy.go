@@ -20,10 +20,28 @@ const (
 	Digests
 	// Elements are the elements of one list of the JSON report.
 	Elements
+	// PlanChanges are the changes planparse makes of a plan's resource
+	// changes as read, on two goroutines, counted in bytes of plan: from
+	// 8 MiB (on the 30 MB brownfield plan Parse's wall time is 10%
+	// shorter and its CPU no higher) up to 64 MiB, from which the work
+	// stays on one goroutine again (on the 150 MB brownfield plan two
+	// goroutines allocating while the collector frees the read's records
+	// raised the review's peak RSS by about 6 MB).
+	PlanChanges
+	// PriorState is a plan's prior_state, read by planparse on a second
+	// goroutine while the rest is read, counted in bytes of plan: the walk
+	// back to it costs about a third of its read (35 ms of CPU on a 150 MB
+	// plan), worth it only where that wall time counts.
+	PriorState
 )
 
 // sizes are the sizes from which each kind of work is split.
-var sizes = [...]int{Changes: 40_000, Findings: 20_000, Digests: 4096, Elements: 40_000}
+var sizes = [...]int{Changes: 40_000, Findings: 20_000, Digests: 4096, Elements: 40_000,
+	PlanChanges: 8 << 20, PriorState: 64 << 20}
+
+// limits are the sizes from which a kind of work stays on one goroutine
+// again (0: none).
+var limits = [...]int{PlanChanges: 64 << 20, PriorState: 0}
 
 // grain is how many items a part takes at a time where parts take the
 // work in turn (the JSON report's elements).
@@ -34,7 +52,8 @@ const grain = 256
 // of at least its kind's size when the process has two processors or more.
 type Policy struct {
 	// Min, when positive, is the size from which every kind of work is
-	// split, even on one processor, in place of each kind's own: tests set
+	// split, even on one processor and past a kind's limit, in place of
+	// each kind's own: tests set
 	// it to take the concurrent paths on small plans (and, with -race, to
 	// check them), or to 1<<30 to keep all work on one goroutine.
 	Min int
@@ -44,10 +63,13 @@ type Policy struct {
 }
 
 // Split reports whether n items of work w are split: from the kind's
-// size on (and never one item), when the process has two processors or
-// more.
+// size on (and never one item), below its limit where it has one, when
+// the process has two processors or more.
 func (p Policy) Split(w Work, n int) bool {
 	size, procs := p.size(w)
+	if p.Min <= 0 && int(w) < len(limits) && limits[w] > 0 && n >= limits[w] {
+		return false
+	}
 	return procs >= 2 && n >= max(size, 2)
 }
 
@@ -55,10 +77,10 @@ func (p Policy) Split(w Work, n int) bool {
 // work that can go in more than two (infra's changes): one per processor,
 // at most one per size items; 1 when it is not split.
 func (p Policy) Parts(w Work, n int) int {
-	size, procs := p.size(w)
-	if procs < 2 || n < max(size, 2) {
+	if !p.Split(w, n) {
 		return 1
 	}
+	size, procs := p.size(w)
 	return max(1, min(procs, n/size))
 }
 

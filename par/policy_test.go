@@ -27,6 +27,13 @@ func TestPolicySplitsFromTheKindsSize(t *testing.T) {
 		"findings below it":                {Findings, 19_999, false, 1},
 		"digests at the size":              {Digests, 4096, true, 1},
 		"elements below the size":          {Elements, 39_999, false, 1},
+		"plan changes below 8 MiB":         {PlanChanges, 8<<20 - 1, false, 1},
+		"plan changes at 8 MiB":            {PlanChanges, 8 << 20, true, 1},
+		"plan changes below 64 MiB":        {PlanChanges, 64<<20 - 1, true, 4},
+		"plan changes at their limit":      {PlanChanges, 64 << 20, false, 1},
+		"prior state below 64 MiB":         {PriorState, 64<<20 - 1, false, 1},
+		"prior state at 64 MiB":            {PriorState, 64 << 20, true, 1},
+		"prior state of a huge plan":       {PriorState, 1 << 30, true, 4},
 	}
 	for name, tt := range tests {
 		if got := p.Split(tt.w, tt.n); got != tt.split {
@@ -53,7 +60,7 @@ func TestMinSplitsSmallWork(t *testing.T) {
 	defer runtime.GOMAXPROCS(procs)
 	runtime.GOMAXPROCS(1)
 	p := Policy{Min: 2, Grain: 7}
-	for _, w := range []Work{Changes, Findings, Digests, Elements} {
+	for _, w := range []Work{Changes, Findings, Digests, Elements, PlanChanges, PriorState} {
 		if !p.Split(w, 2) || p.Split(w, 1) {
 			t.Errorf("work %d: Min 2 splits 2 items: %v, 1 item: %v; want true, false", w, p.Split(w, 2), p.Split(w, 1))
 		}
@@ -66,6 +73,9 @@ func TestMinSplitsSmallWork(t *testing.T) {
 	}
 	if (Policy{Min: 1 << 30}).Split(Changes, 1_000_000) {
 		t.Error("Min 1<<30 split a million changes")
+	}
+	if !(Policy{Min: 1}).Split(PlanChanges, 1<<30) {
+		t.Error("Min 1 kept a plan past the limit of its changes on one goroutine")
 	}
 	if (Policy{Min: 1}).Split(Changes, 1) {
 		t.Error("Min 1 split one item")

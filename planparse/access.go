@@ -2,13 +2,15 @@ package planparse
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // Before returns the sanitized prior value of the change (null for a
@@ -103,7 +105,7 @@ type ProviderConfig struct {
 type lazyPlan struct {
 	configuration json.RawMessage
 	variables     []byte // the plan's root variables, as in its "variables"
-	secrets       secretSet
+	secrets       *secret.Set
 
 	prior, planned stateIndex
 
@@ -164,11 +166,11 @@ func (p *Plan) PlannedResourceWith(typ, field, value string) *StateResource {
 // the configuration declares sensitive, or whose name says it holds a
 // secret, reads as sensitive.
 func (p *Plan) Variable(name string) Value {
-	v, ok := lookup(p.lazy.variables, name)
+	v, ok := jsonscan.Lookup(p.lazy.variables, name)
 	if !ok {
 		return Value{}
 	}
-	if v, ok = lookup(v, "value"); !ok {
+	if v, ok = jsonscan.Lookup(v, "value"); !ok {
 		return Value{}
 	}
 	z := &sanitizer{secrets: p.lazy.secrets}
@@ -180,40 +182,6 @@ func (p *Plan) PriorResource(address string) *StateResource { return p.lazy.prio
 
 // PlannedResource returns the planned_values resource at address, or nil.
 func (p *Plan) PlannedResource(address string) *StateResource { return p.lazy.planned.at(address) }
-
-// member returns the value of an object's member as a slice of raw, or
-// nil when raw is not an object or has no such member (or it is null).
-// raw has been validated by Parse.
-func member(raw []byte, key string) []byte {
-	var out []byte
-	i := ws(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil
-	}
-	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
-		end, err := skipValid(raw, v)
-		if err == nil && string(k) == key {
-			if !isNull(raw, v) {
-				out = raw[v:end:end]
-			}
-			return end, errStop // the first of repeated keys counts (see lookup)
-		}
-		return end, err
-	})
-	return out
-}
-
-// stringAt decodes a string literal, or gives "" for anything else.
-func stringAt(lit []byte) string {
-	if len(lit) < 2 || lit[0] != '"' {
-		return ""
-	}
-	_, slow, err := scanString(lit, 0)
-	if err != nil {
-		return ""
-	}
-	return unquote(lit[1:len(lit)-1], slow)
-}
 
 func (p *Plan) config() *lazyPlan {
 	l := p.lazy
@@ -282,7 +250,7 @@ func (l *lazyPlan) walkConfigModule(prefix string, raw json.RawMessage) {
 	}
 }
 
-func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
+func decodeExprs(raw json.RawMessage, secrets *secret.Set) Exprs {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return nil
@@ -294,7 +262,7 @@ func decodeExprs(raw json.RawMessage, secrets secretSet) Exprs {
 	return out
 }
 
-func decodeExpr(name string, raw json.RawMessage, secrets secretSet) *Expr {
+func decodeExpr(name string, raw json.RawMessage, secrets *secret.Set) *Expr {
 	raw = bytes.TrimSpace(raw)
 	e := &Expr{}
 	if len(raw) > 0 && raw[0] == '[' {
@@ -426,85 +394,5 @@ func scanAddress(address string, visit func(i int, r rune, topLevel bool)) {
 			top = depth == 0
 		}
 		visit(i, r, top)
-	}
-}
-
-// skipValid returns the offset just past the JSON value at data[i] (after
-// white space) in bytes Parse has validated, with the error-free shape of
-// skipValue: it only looks for the value's end (a string's closing quote,
-// a container's closing bracket, a literal's delimiter) and checks nothing
-// else, so the lazy Value, which walks the same bytes again at every step,
-// skips a member several times faster than a validating skip.
-func skipValid(data []byte, i int) (int, error) {
-	i = ws(data, i)
-	if i >= len(data) {
-		return i, nil
-	}
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i), nil
-	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			// Eight bytes at a time past those that are no quote or bracket.
-			for i+8 <= len(data) && !structural8(binary.LittleEndian.Uint64(data[i:])) {
-				i += 8
-			}
-			if i >= len(data) {
-				break
-			}
-			switch data[i] {
-			case '"':
-				i = stringEnd(data, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1, nil
-				}
-			}
-			i++
-		}
-		return i, nil
-	}
-	for i < len(data) {
-		switch data[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i, nil
-		}
-		i++
-	}
-	return i, nil
-}
-
-// structural8 reports whether any of eight bytes (little endian) may be a
-// quote or a bracket: with bit 5 set, '[' and ']' read as '{' and '}'.
-func structural8(x uint64) bool {
-	y := x | ones*0x20
-	open := y ^ (ones * '{')
-	closing := y ^ (ones * '}')
-	quote := x ^ (ones * '"')
-	return ((open-ones)&^open|(closing-ones)&^closing|(quote-ones)&^quote)&highs != 0
-}
-
-// stringEnd returns the offset past the valid string that starts at
-// data[i] (its opening quote).
-func stringEnd(data []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(data[j:], '"')
-		if k < 0 {
-			return len(data)
-		}
-		j += k
-		n := 0
-		for b := j - 1; b > i && data[b] == '\\'; b-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j + 1
-		}
-		j++
 	}
 }

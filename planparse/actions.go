@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // ActionInvocation is one provider action the apply will run: a Terraform
@@ -79,7 +81,7 @@ type wireDeferredAction struct {
 // adds the values their config_sensitive marks to secrets, so that a value
 // marked only on an action is redacted everywhere; the caller must call it
 // before any other value of the plan is decoded.
-func readActions(name string, invocations, deferred []byte, secrets secretSet) ([]*ActionInvocation, []*DeferredActionInvocation, error) {
+func readActions(name string, invocations, deferred []byte, secrets *secret.Set) ([]*ActionInvocation, []*DeferredActionInvocation, error) {
 	var ws []wireAction
 	if err := unmarshalSection(invocations, &ws); err != nil {
 		return nil, nil, actionError(name, "action_invocations", err)
@@ -89,10 +91,10 @@ func readActions(name string, invocations, deferred []byte, secrets secretSet) (
 		return nil, nil, actionError(name, "deferred_action_invocations", err)
 	}
 	for i := range ws {
-		secrets.collect(ws[i].ConfigValues, ws[i].ConfigSensitive)
+		secrets.Collect(ws[i].ConfigValues, ws[i].ConfigSensitive)
 	}
 	for i := range wd {
-		secrets.collect(wd[i].ActionInvocation.ConfigValues, wd[i].ActionInvocation.ConfigSensitive)
+		secrets.Collect(wd[i].ActionInvocation.ConfigValues, wd[i].ActionInvocation.ConfigSensitive)
 	}
 	var out []*ActionInvocation
 	for i := range ws {
@@ -125,7 +127,7 @@ func actionError(name, field string, err error) error {
 		Hint: "the file looks hand-edited or truncated; " + showHint}
 }
 
-func newAction(w *wireAction, secrets secretSet) (*ActionInvocation, error) {
+func newAction(w *wireAction, secrets *secret.Set) (*ActionInvocation, error) {
 	if w.Address == "" {
 		return nil, fmt.Errorf("the action has no address")
 	}

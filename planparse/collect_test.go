@@ -5,6 +5,9 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // TestCollectMatchesDecode: the secret set read in place from a value and
@@ -54,13 +57,13 @@ func TestCollectMatchesDecode(t *testing.T) {
 	}
 	found := 0
 	for name, c := range cases {
-		got, want := newSecretSet(), newSecretSet()
-		got.collect([]byte(c.raw), []byte(c.sens))
+		got, want := secret.NewSet(), secret.NewSet()
+		got.Collect([]byte(c.raw), []byte(c.sens))
 		decodeCollect(want, []byte(c.raw), []byte(c.sens))
-		if !maps.Equal(got.m, want.m) {
-			t.Errorf("%s: collect %v, decode %v", name, slices.Sorted(maps.Keys(got.m)), slices.Sorted(maps.Keys(want.m)))
+		if !maps.Equal(secretsOf(got), secretsOf(want)) {
+			t.Errorf("%s: collect %v, decode %v", name, slices.Sorted(maps.Keys(secretsOf(got))), slices.Sorted(maps.Keys(secretsOf(want))))
 		}
-		found += len(got.m)
+		found += len(secretsOf(got))
 	}
 	if found < 20 {
 		t.Errorf("only %d secrets collected in all: the cases mark too little", found)
@@ -68,15 +71,15 @@ func TestCollectMatchesDecode(t *testing.T) {
 }
 
 // decodeCollect is the reference: decode both trees and walk them.
-func decodeCollect(s *secretIndex, raw, sens []byte) {
+func decodeCollect(s *secret.Set, raw, sens []byte) {
 	if len(raw) == 0 {
 		return
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonscan.Decode(raw)
 	if err != nil {
 		return
 	}
-	m, err := decodeJSON(sens)
+	m, err := jsonscan.Decode(sens)
 	if err != nil {
 		return
 	}
@@ -105,12 +108,12 @@ func decodeCollect(s *secretIndex, raw, sens []byte) {
 	addAll = func(v any) {
 		switch t := v.(type) {
 		case string:
-			if len(t) >= minSecretLen {
-				s.add(t)
+			if len(t) >= secret.MinLen {
+				s.Add(t)
 			}
 		case float64:
-			if str := formatFloat(t); len(str) >= minSecretLen {
-				s.add(str)
+			if str := formatFloat(t); len(str) >= secret.MinLen {
+				s.Add(str)
 			}
 		case map[string]any:
 			for _, e := range t {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
@@ -46,7 +47,7 @@ func TestDetectorLeavesPublicValues(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			findSecrets(tc.value, tc.name, func(s string) {
+			secret.Find(tc.value, tc.name, func(s string) {
 				t.Errorf("%s = %q: detector reports %q as a secret", tc.name, tc.value, s)
 			})
 		})
@@ -73,8 +74,8 @@ func TestNameSaysSecret(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := nameSaysSecret(tc.name, tc.value); got != tc.want {
-				t.Errorf("nameSaysSecret(%q, %q) = %v, want %v", tc.name, tc.value, got, tc.want)
+			if got := secret.NameSays(tc.name, tc.value); got != tc.want {
+				t.Errorf("secret.NameSays(%q, %q) = %v, want %v", tc.name, tc.value, got, tc.want)
 			}
 		})
 	}
@@ -129,7 +130,7 @@ func TestCorpusFalsePositives(t *testing.T) {
 					if z.secretKey(k) {
 						note("key", key, k)
 					}
-					if pv, ok := e.(string); ok && k == "value" && nameSaysSecret(pairName, pv) {
+					if pv, ok := e.(string); ok && k == "value" && secret.NameSays(pairName, pv) {
 						displayed++ // hidden by the name of its {name, value} pair
 						continue
 					}
@@ -146,10 +147,10 @@ func TestCorpusFalsePositives(t *testing.T) {
 				}
 			case string:
 				displayed++
-				if _, known := marked.m[v]; known || key != "" && IsSecretName(key) {
+				if _, known := secretsOf(marked)[v]; known || key != "" && IsSecretName(key) {
 					return // hidden before value detection too
 				}
-				if z.secrets.contains(v) || hasSecret(v, key) {
+				if z.secrets.Contains(v) || secret.Has(v, key) {
 					note("value", key, v)
 				}
 			}
@@ -171,7 +172,7 @@ func TestCorpusFalsePositives(t *testing.T) {
 			walk(decode(wc.Before), decode(wc.BeforeSensitive), "")
 			walk(decode(wc.After), decode(wc.AfterSensitive), "")
 			displayed++
-			if strings.Contains(c.Address+c.PreviousAddress, redactedPrefix) {
+			if strings.Contains(c.Address+c.PreviousAddress, secret.RedactedPrefix) {
 				note("address", "", c.Address)
 			}
 		}
@@ -222,7 +223,7 @@ func TestSanitizeNamesPairsAndModuleKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := p.Changes[0]
-	if strings.Contains(c.Address+c.ModuleAddress, tok) || !strings.Contains(c.ModuleAddress, redactedPrefix) {
+	if strings.Contains(c.Address+c.ModuleAddress, tok) || !strings.Contains(c.ModuleAddress, secret.RedactedPrefix) {
 		t.Errorf("address %q module %q", c.Address, c.ModuleAddress)
 	}
 	env := c.After().Get("env")

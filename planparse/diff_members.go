@@ -3,6 +3,8 @@ package planparse
 import (
 	"bytes"
 	"sync"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // Diff's walk of a change whose two sides are objects still in the plan's
@@ -30,25 +32,25 @@ func objectMembers(raw []byte, buf []rawMember) ([]rawMember, bool) {
 		return buf, len(raw) == 0
 	}
 	start := len(buf)
-	for i := ws(raw, 1); i < len(raw) && raw[i] == '"'; {
-		ke := stringEnd(raw, i)
+	for i := jsonscan.WS(raw, 1); i < len(raw) && raw[i] == '"'; {
+		ke := jsonscan.StringEnd(raw, i)
 		k := raw[i+1 : ke-1]
 		if bytes.IndexByte(k, '\\') >= 0 {
 			return buf, false
 		}
-		v := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, v)
+		v := jsonscan.WS(raw, jsonscan.WS(raw, ke)+1) // past the colon
+		end, _ := jsonscan.SkipValid(raw, v)
 		for _, m := range buf[start:] {
 			if m.key == string(k) {
 				return buf, false
 			}
 		}
-		buf = append(buf, rawMember{key: view(k), raw: raw[v:end:end]})
-		i = ws(raw, end)
+		buf = append(buf, rawMember{key: jsonscan.View(k), raw: raw[v:end:end]})
+		i = jsonscan.WS(raw, end)
 		if i >= len(raw) || raw[i] != ',' {
 			break
 		}
-		i = ws(raw, i+1)
+		i = jsonscan.WS(raw, i+1)
 	}
 	return buf, true
 }

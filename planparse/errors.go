@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // The kinds of bad input Parse reports. Test with errors.Is.
@@ -55,7 +58,7 @@ const showHint = "produce it with `terraform plan -out=tfplan && terraform show 
 // shownAddress is an address as an error may quote it: its instance keys
 // hidden as the comment hides them, and the whole summarized when what
 // is left is not an address's form (a malformed plan's text).
-func shownAddress(secrets secretSet, addr string) string {
+func shownAddress(secrets *secret.Set, addr string) string {
 	a := sanitizer{secrets: secrets}.redactAddress(addr)
 	bare := mapAddressKeys(a, func(string) (string, bool) { return "k", true })
 	bare = strings.NewReplacer(`["k"]`, "", "[", "", "]", "").Replace(bare)
@@ -73,3 +76,8 @@ func shownList(xs []string) string {
 	}
 	return "[" + strings.Join(out, " ") + "]"
 }
+
+// MaxDepth is how deeply a plan's JSON may nest (objects and arrays). A
+// real plan stays far below it; a deeper document is refused with an
+// *Error instead of costing memory and time in every walk that follows.
+const MaxDepth = jsonscan.MaxDepth

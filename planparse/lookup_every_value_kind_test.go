@@ -1,6 +1,10 @@
 package planparse
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
+)
 
 // TestLookupOfEveryValueKind: Lookup answers as Keys lists an object's
 // entries whatever holds the object: a resource's value (read lazily), an
@@ -15,7 +19,7 @@ func TestLookupOfEveryValueKind(t *testing.T) {
 	tags := after.Get("tags")
 	out := p.Outputs[0].After
 	renamed := tags.Keys()[0]
-	if !isRedactedText(renamed) || out.Keys()[0] != renamed {
+	if !secret.IsRedacted(renamed) || out.Keys()[0] != renamed {
 		t.Fatalf("Keys: tags %q, output %q, want the secret key renamed first", tags.Keys(), out.Keys())
 	}
 	for name, c := range map[string]struct {

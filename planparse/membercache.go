@@ -1,12 +1,14 @@
 package planparse
 
 import (
-	"bytes"
 	"hash/maphash"
 	"math"
 	"sync"
 	"sync/atomic"
-	"unsafe"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // A caller reads several attributes of one object (infra reads a node
@@ -23,7 +25,7 @@ type memberCache struct {
 	// steps remembers whether the keys callers read by (Get's steps: a
 	// program's few attribute names) are secret keys of the plan, whose
 	// secret set does not change after Parse (a bounded memo).
-	steps *memo[bool]
+	steps *mem.Memo[bool]
 	// clean remembers the long strings that sanitize shows as they are
 	// under a key (scalar), by cleanKey: the key and the string, boxed as
 	// the Value holds them. A plan repeats a few SKUs, ids and regions in
@@ -31,7 +33,7 @@ type memberCache struct {
 	// it, in its base64 or JSON decoding, the detector's formats) cost
 	// far more than a lookup. The plan's secret set does not change after
 	// Parse, so an answer stays true.
-	clean *memo[any]
+	clean *mem.Memo[any]
 	// seen has the hash of each cleanKey that missed clean lately (one a
 	// slot) and how often it did: a string is kept in clean the third time
 	// it misses, so the many strings a plan holds once or twice (names and
@@ -80,14 +82,14 @@ func cleanKey(b []byte, key, s string) ([]byte, bool) {
 
 // secretStep is z.secretKey(k) for a key a caller reads by, remembered.
 func (c *memberCache) secretStep(z *sanitizer, k string) bool {
-	if c == nil || len(k) < minContainedLen {
+	if c == nil || len(k) < secret.MinContainedLen {
 		return z.secretKey(k) // a map lookup at most: no cheaper remembered
 	}
-	if v, ok := c.steps.get(k); ok {
+	if v, ok := c.steps.Get(k); ok {
 		return v
 	}
 	secret := z.secretKey(k)
-	c.steps.put(k, secret)
+	c.steps.Put(k, secret)
 	return secret
 }
 
@@ -109,19 +111,7 @@ type cacheSlot struct {
 type memberPos struct{ k0, k1, v0, v1 uint32 }
 
 func newMemberCache() *memberCache {
-	return &memberCache{steps: newMemo[bool](512, 128), clean: newMemo[any](1024, maxCleanKey), seenSeed: maphash.MakeSeed()}
-}
-
-// sameSlice reports whether a and b are the same bytes of memory.
-func sameSlice(a, b []byte) bool {
-	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
-}
-
-// keyIs reports whether the key bytes k (inside the quotes, escaped as in
-// the plan) read as key. An escape makes a key longer than its text.
-func keyIs(k []byte, key string) bool {
-	return len(k) == len(key) && string(k) == key && bytes.IndexByte(k, '\\') < 0 ||
-		len(k) > len(key) && bytes.IndexByte(k, '\\') >= 0 && unquote(k, true) == key
+	return &memberCache{steps: mem.NewMemo[bool](512, 128), clean: mem.NewMemo[any](1024, maxCleanKey), seenSeed: maphash.MakeSeed()}
 }
 
 // lookup is the package's lookup (the value of key in the validated object
@@ -130,17 +120,17 @@ func keyIs(k []byte, key string) bool {
 // so far, then walks on from where the last walk stopped.
 func (c *memberCache) lookup(raw []byte, key string) ([]byte, bool) {
 	if c == nil || len(raw) < 2 || raw[0] != '{' || len(raw) > math.MaxUint32 {
-		return lookup(raw, key)
+		return jsonscan.Lookup(raw, key)
 	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	p := jsonscan.Addr(raw)
 	s := &c.slots[(uint64(p)*0x9E3779B97F4A7C15)>>(64-6)]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !sameSlice(s.obj, raw) {
-		s.obj, s.pos, s.next, s.done = raw, s.pos[:0], ws(raw, 1), false
+	if !jsonscan.SameSlice(s.obj, raw) {
+		s.obj, s.pos, s.next, s.done = raw, s.pos[:0], jsonscan.WS(raw, 1), false
 	}
 	for _, m := range s.pos {
-		if keyIs(raw[m.k0:m.k1], key) {
+		if jsonscan.KeyIs(raw[m.k0:m.k1], key) {
 			return raw[m.v0:m.v1:m.v1], true
 		}
 	}
@@ -148,26 +138,26 @@ func (c *memberCache) lookup(raw []byte, key string) ([]byte, bool) {
 		return nil, false
 	}
 	if len(s.pos) == cacheMembers {
-		return lookupFrom(raw, s.next, key) // the rest of a large object, walked as before
+		return jsonscan.LookupFrom(raw, s.next, key) // the rest of a large object, walked as before
 	}
 	i := s.next
 	for i < len(raw) && raw[i] == '"' {
-		ke := stringEnd(raw, i)
-		v := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, v)
+		ke := jsonscan.StringEnd(raw, i)
+		v := jsonscan.WS(raw, jsonscan.WS(raw, ke)+1) // past the colon
+		end, _ := jsonscan.SkipValid(raw, v)
 		s.pos = append(s.pos, memberPos{uint32(i + 1), uint32(ke - 1), uint32(v), uint32(end)})
-		next := ws(raw, end)
+		next := jsonscan.WS(raw, end)
 		if next < len(raw) && raw[next] == ',' {
-			next = ws(raw, next+1)
+			next = jsonscan.WS(raw, next+1)
 		} else {
 			next = len(raw)
 		}
 		s.next = next
-		if keyIs(raw[i+1:ke-1], key) {
+		if jsonscan.KeyIs(raw[i+1:ke-1], key) {
 			return raw[v:end:end], true
 		}
 		if len(s.pos) == cacheMembers {
-			return lookupFrom(raw, s.next, key)
+			return jsonscan.LookupFrom(raw, s.next, key)
 		}
 		i = next
 	}

@@ -3,10 +3,12 @@ package planparse
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
@@ -47,7 +49,7 @@ func TestMemberCacheReadsAsLookup(t *testing.T) {
 			}
 			for pass := range 2 { // the second pass reads what the first remembered
 				for _, k := range order {
-					want, wantOK := lookup(raw, k)
+					want, wantOK := jsonscan.Lookup(raw, k)
 					got, gotOK := c.lookup(raw, k)
 					if gotOK != wantOK || string(got) != string(want) {
 						t.Fatalf("object %.40q, pass %d, key %q: cache gives %q %v, lookup %q %v", obj, pass, k, got, gotOK, want, wantOK)
@@ -61,9 +63,9 @@ func TestMemberCacheReadsAsLookup(t *testing.T) {
 // eachKeyOf lists an object's keys, decoded.
 func eachKeyOf(raw []byte) []string {
 	var keys []string
-	_, _ = eachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-		keys = append(keys, unquote(k, escaped))
-		return skipValid(raw, v)
+	_, _ = jsonscan.EachMember(raw, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
+		keys = append(keys, jsonscan.Unquote(k, escaped))
+		return jsonscan.SkipValid(raw, v)
 	})
 	return keys
 }
@@ -78,7 +80,7 @@ func TestMemberCacheResumesWalk(t *testing.T) {
 	c := newMemberCache()
 	slot := func() *cacheSlot {
 		for i := range c.slots {
-			if sameSlice(c.slots[i].obj, raw) {
+			if jsonscan.SameSlice(c.slots[i].obj, raw) {
 				return &c.slots[i]
 			}
 		}
@@ -179,12 +181,12 @@ func TestSecretStepsRemembered(t *testing.T) {
 		if got := v.Get("plain").Display(); got != "x" {
 			t.Fatalf("round %d: plain = %q", round, got)
 		}
-		if s, ok := c.steps.get(secret); !ok || !s {
+		if s, ok := c.steps.Get(secret); !ok || !s {
 			t.Errorf("round %d: the secret key is not remembered as secret: %v %v", round, s, ok)
 		}
 		// Many other keys read by push remembered answers out; the
 		// answers stay the same.
-		for i := range 2 * len(c.steps.slots) {
+		for i := range 2 * reflect.ValueOf(c.steps).Elem().FieldByName("slots").Len() {
 			v.Get(fmt.Sprintf("key-%d", i))
 		}
 	}

@@ -5,14 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/planwarden/planwarden/par"
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // wirePlan is the part of the plan format planparse reads eagerly (see
@@ -46,10 +49,10 @@ type wirePlan struct {
 
 	// notes are what the reader saw in values for the secret set
 	// (secretnotes.go).
-	notes *secretNotes
+	notes *secret.Notes
 	// marked is the set of values resource_changes and resource_drift
 	// mark sensitive, filled as they are read (readChanges).
-	marked secretSet
+	marked *secret.Set
 	// searched are the records of resource_changes and resource_drift
 	// that show strings outside values collectFound searches (instance
 	// keys, replace paths, import ids), found as they are read.
@@ -95,40 +98,36 @@ type rawJSON []byte
 // byte-order mark, every plan format_version from 0.1 to 1.x, and refuses
 // anything else with an *Error.
 func Parse(name string, data []byte) (*Plan, error) {
-	changesAt := splitMin
-	if len(data) >= splitMax {
-		changesAt = math.MaxInt
-	}
-	return parse(name, data, changesAt, priorSplitMin)
+	return parse(name, data, par.Policy{})
 }
 
-// parse is Parse making the changes on two goroutines for a plan of
-// splitAt bytes or more, and reading prior_state on a second goroutine for
-// one of priorAt bytes or more (readsplit.go).
-func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
+// parse is Parse making the changes on two goroutines, and reading
+// prior_state on a second goroutine, where the policy splits that work
+// (par.PlanChanges, par.PriorState; readsplit.go).
+func parse(name string, data []byte, pol par.Policy) (*Plan, error) {
 	in := data
 	data, err := normalize(name, data)
 	if err != nil {
 		return nil, err
 	}
-	w, err := readPlanSplit(data, priorAt)
+	w, err := readPlanSplit(data, pol)
 	if err != nil {
 		return nil, syntaxError(name, data, err)
 	}
 	if w.FormatVersion == nil {
 		if wi, ok := whatIfDoc(data); ok {
-			secrets := newSecretSet()
-			w.notes.learn(secrets)
+			secrets := secret.NewSet()
+			w.notes.Learn(secrets)
 			return parseWhatIf(name, wi, secrets) // whatif.go
 		}
 		if pd, ok := pulumiDoc(w); ok {
-			secrets := newSecretSet()
-			w.notes.learn(secrets)
+			secrets := secret.NewSet()
+			w.notes.Learn(secrets)
 			return parsePulumi(name, pd, secrets) // pulumi.go
 		}
 		if sd, ok := stackWhatIfDoc(data); ok {
-			secrets := newSecretSet()
-			w.notes.learn(secrets)
+			secrets := secret.NewSet()
+			w.notes.Learn(secrets)
 			return parseStackWhatIf(name, sd, secrets) // stackwhatif.go
 		}
 		return nil, orWhatIfHint(notPlan(name, w))
@@ -173,7 +172,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	// and a collector goal set that much higher for the rest of a review).
 	// A big plan's changes are made on two goroutines (readsplit.go).
 	p.Changes = make([]*Change, w.ResourceChanges.Len())
-	if e := newChanges(&w.ResourceChanges, z, p.Changes, len(data) >= splitAt && runtime.GOMAXPROCS(0) > 1); e != nil {
+	if e := newChanges(&w.ResourceChanges, z, p.Changes, pol.Split(par.PlanChanges, len(data))); e != nil {
 		line, col := lineCol(data, int64(e.at))
 		return nil, &Error{File: name, Kind: ErrNotPlan, Line: line, Column: col, Detail: fmt.Sprintf("resource_changes[%d] (%s): %v", e.i, shownAddress(secrets, e.address), e.err),
 			Hint: "the file looks hand-edited or truncated; " + showHint}
@@ -198,7 +197,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 		if err != nil {
 			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: fmt.Sprintf("deferred_changes[%d]: %v", i, err), Hint: showHint}
 		}
-		p.Deferred = append(p.Deferred, &DeferredChange{Reason: redactText(deferredReason(d.Reason), secrets), Change: c})
+		p.Deferred = append(p.Deferred, &DeferredChange{Reason: secret.Redact(deferredReason(d.Reason), secrets), Change: c})
 	}
 	for n, oc := range w.OutputChanges {
 		if _, ok := plannedSensitive[n]; ok {
@@ -221,7 +220,7 @@ func parse(name string, data []byte, splitAt, priorAt int) (*Plan, error) {
 	for _, c := range w.Checks {
 		p.Checks = append(p.Checks, newChecks(c, secrets)...)
 	}
-	remember(secrets)
+	secret.Remember(secrets)
 	return p, nil
 }
 
@@ -278,24 +277,24 @@ func decodeUTF16(b []byte) []byte {
 
 func syntaxError(name string, data []byte, err error) error {
 	e := &Error{File: name, Kind: ErrNotJSON, Detail: err.Error(), Hint: "make sure the file holds only `terraform show -json` output; " + showHint}
-	var se *scanError
-	var ke *kindError
+	var se *jsonscan.SyntaxError
+	var ke *jsonscan.KindError
 	switch {
 	case errors.As(err, &se):
-		e.Line, e.Column = lineCol(data, int64(se.off))
-		if strings.Contains(se.msg, "nested deeper") {
+		e.Line, e.Column = lineCol(data, int64(se.Off))
+		if strings.Contains(se.Msg, "nested deeper") {
 			e.Kind = ErrNotPlan
 			e.Hint = "the file is not `terraform show -json` output (or was built to exhaust readers); " + showHint
 		}
-		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.off > 0 && strings.Contains(se.msg, "after top-level value") {
-			e.Detail = "more than one JSON document, or text after the JSON: " + se.msg
+		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 && se.Off > 0 && strings.Contains(se.Msg, "after top-level value") {
+			e.Detail = "more than one JSON document, or text after the JSON: " + se.Msg
 		}
 	case errors.As(err, &ke):
 		e.Kind = ErrNotPlan
-		e.Line, e.Column = lineCol(data, int64(ke.off))
+		e.Line, e.Column = lineCol(data, int64(ke.Off))
 		e.Detail = ke.Error()
 		e.Hint = "the file looks hand-edited or truncated; " + showHint
-		if ke.field == "" {
+		if ke.Field == "" {
 			e.Detail = "the JSON is not an object; a plan is an object with format_version and resource_changes"
 			e.Line, e.Column = 0, 0
 		}
@@ -333,14 +332,14 @@ func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
 	act, order, err := action(w.Change.Actions)
 	if err != nil {
 		// The error quotes the actions: one may be a plan's secret.
-		return nil, errors.New(redactText(err.Error(), z.secrets))
+		return nil, errors.New(secret.Redact(err.Error(), z.secrets))
 	}
 	c.Address = z.redactAddress(c.Address)
 	c.PreviousAddress = z.redactAddress(c.PreviousAddress)
 	c.ModuleAddress = z.redactAddress(c.ModuleAddress)
 	if c.Deposed != "" {
 		// Terraform's random key; read as any text a comment may show.
-		c.Deposed = redactText(c.Deposed, z.secrets)
+		c.Deposed = secret.Redact(c.Deposed, z.secrets)
 	}
 	c.before = z.resolveAt(w.Change.Before, w.Change.BeforeSensitive, nil, "", &c.lb)
 	c.after = z.resolveAt(w.Change.After, w.Change.AfterSensitive, w.Change.AfterUnknown, "", &c.la)
@@ -355,10 +354,10 @@ func newChange(w *wireResource, z *sanitizer, c *Change) (*Change, error) {
 	c.Action, c.ReplaceOrder = act, order
 	c.ReasonCode, c.Reason = actionReason(c.ReasonCode)
 	for i, rp := range c.ReplacePaths {
-		c.ReplacePaths[i] = formatPath(viewBytes(rp), *z)
+		c.ReplacePaths[i] = formatPath(jsonscan.Bytes(rp), *z)
 	}
 	if c.Importing != nil {
-		c.Importing.ID = redactText(c.Importing.ID, z.secrets)
+		c.Importing.ID = secret.Redact(c.Importing.ID, z.secrets)
 		c.Importing.GeneratedConfig = w.generated
 	}
 	return c, nil
@@ -437,7 +436,7 @@ func deferredReason(r string) string {
 // default_node_pool[0].vm_size.
 // Secret map keys read as the sanitizer shows them in values.
 func formatPath(raw json.RawMessage, z sanitizer) string {
-	x, err := decodeJSON(raw)
+	x, err := jsonscan.Decode(raw)
 	steps, ok := x.([]any)
 	if err != nil || !ok {
 		return string(raw)
@@ -456,10 +455,10 @@ func formatPath(raw json.RawMessage, z sanitizer) string {
 	return pathString(path)
 }
 
-func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, error) {
+func newOutput(name string, w wireChange, secrets *secret.Set) (*OutputChange, error) {
 	act, _, err := action(w.Actions)
 	if err != nil {
-		return nil, errors.New(redactText(err.Error(), secrets))
+		return nil, errors.New(secret.Redact(err.Error(), secrets))
 	}
 	if act == ActionReplace {
 		act = ActionUpdate
@@ -474,13 +473,13 @@ func newOutput(name string, w wireChange, secrets secretSet) (*OutputChange, err
 		return nil, err
 	}
 	if IsSecretName(name) {
-		// A boolean is no secret by its name alone (hiddenByName).
+		// A boolean is no secret by its name alone (secret.Hideable).
 		b, a := o.Before.tree(), o.After.tree()
-		o.Sensitive = o.Sensitive || hiddenByName(b) || hiddenByName(a) || b == nil && a == nil
-		if hiddenByName(b) {
+		o.Sensitive = o.Sensitive || secret.Hideable(b) || secret.Hideable(a) || b == nil && a == nil
+		if secret.Hideable(b) {
 			o.Before = Value{v: redact(b)}
 		}
-		if hiddenByName(a) && !o.After.IsUnknown() {
+		if secret.Hideable(a) && !o.After.IsUnknown() {
 			o.After = Value{v: redact(a)}
 		}
 	}
@@ -491,7 +490,7 @@ func isTrue(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "true" }
 
 // newChecks converts one check result; instance keys and messages are
 // redacted like addresses and prose (an error_message may quote a value).
-func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
+func newChecks(c tfjson.CheckResultStatic, secrets *secret.Set) []*Check {
 	z := sanitizer{secrets: secrets}
 	kind := string(c.Address.Kind)
 	if len(c.Instances) == 0 {
@@ -504,7 +503,7 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 			ch.Address = z.redactAddress(c.Address.ToDisplay)
 		}
 		for _, pr := range in.Problems {
-			ch.Problems = append(ch.Problems, redactText(pr.Message, secrets))
+			ch.Problems = append(ch.Problems, secret.Redact(pr.Message, secrets))
 		}
 		out = append(out, ch)
 	}
@@ -514,29 +513,29 @@ func newChecks(c tfjson.CheckResultStatic, secrets secretSet) []*Check {
 // collectSecrets gathers every value the plan marks sensitive: resource
 // and output changes, and the values of root variables the configuration
 // declares sensitive. Only changes that carry a mark are decoded here.
-func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) secretSet {
+func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) *secret.Set {
 	s := w.marked // the changes' and the drift's (readChanges)
 	for i := range w.DeferredChanges {
 		c := &w.DeferredChanges[i].rec.Change
-		s.collect(c.Before, c.BeforeSensitive)
-		s.collect(c.After, c.AfterSensitive)
+		s.Collect(c.Before, c.BeforeSensitive)
+		s.Collect(c.After, c.AfterSensitive)
 	}
 	for _, o := range w.OutputChanges {
-		s.collect(o.Before, o.BeforeSensitive)
-		s.collect(o.After, o.AfterSensitive)
+		s.Collect(o.Before, o.BeforeSensitive)
+		s.Collect(o.After, o.AfterSensitive)
 	}
 	for _, v := range plannedSensitive {
-		s.collect(v, json.RawMessage("true"))
+		s.Collect(v, json.RawMessage("true"))
 	}
-	for _, m := range []*chunks[[2][]byte]{&w.priorScan.marked, &w.plannedScan.marked} {
-		m.each(func(vs *[2][]byte) { s.collect(vs[0], vs[1]) })
+	for _, m := range []*mem.Chunks[[2][]byte]{&w.priorScan.marked, &w.plannedScan.marked} {
+		m.Each(func(vs *[2][]byte) { s.Collect(vs[0], vs[1]) })
 	}
 	// The section tests first: finding root_module's variables walks the
 	// configuration, and most plans declare no sensitive variable.
 	if len(w.Variables) == 0 || !marksSensitive(w.Configuration) {
 		return s
 	}
-	if cfgVars := member(member(w.Configuration, "root_module"), "variables"); marksSensitive(cfgVars) {
+	if cfgVars := jsonscan.Member(jsonscan.Member(w.Configuration, "root_module"), "variables"); marksSensitive(cfgVars) {
 		var decl map[string]struct {
 			Sensitive bool `json:"sensitive"`
 		}
@@ -546,7 +545,7 @@ func collectSecrets(w *wirePlan, plannedSensitive map[string]json.RawMessage) se
 		if json.Unmarshal(cfgVars, &decl) == nil && json.Unmarshal(w.Variables, &vars) == nil {
 			for name, v := range decl {
 				if v.Sensitive {
-					s.collect(vars[name].Value, json.RawMessage("true"))
+					s.Collect(vars[name].Value, json.RawMessage("true"))
 				}
 			}
 		}

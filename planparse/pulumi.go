@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // This file reads Pulumi previews: `pulumi preview --json`, the
@@ -176,7 +178,7 @@ func (g *pulumiGroup) newState() *wirePulumiState {
 // resource URN (a replacement's steps folded into one replace), the
 // stack, its providers and component resources left out; error
 // diagnostics make the plan errored.
-func parsePulumi(name string, doc *wirePulumi, secrets secretSet) (*Plan, error) {
+func parsePulumi(name string, doc *wirePulumi, secrets *secret.Set) (*Plan, error) {
 	complete := true
 	p := &Plan{File: name, Tool: ToolPulumi, Complete: &complete, lazy: &lazyPlan{}}
 	var groups []*pulumiGroup
@@ -185,11 +187,11 @@ func parsePulumi(name string, doc *wirePulumi, secrets secretSet) (*Plan, error)
 		s := &doc.Steps[i]
 		if !slices.Contains(pulumiOps, s.Op) {
 			return nil, &Error{File: name, Kind: ErrNotPlan,
-				Detail: redactKnown(fmt.Sprintf("steps[%d] (%s): unknown op %q (Pulumi's are %s)", i, ShownName(s.URN), ShownName(s.Op), strings.Join(pulumiOps, ", ")), secrets),
+				Detail: secret.RedactKnown(fmt.Sprintf("steps[%d] (%s): unknown op %q (Pulumi's are %s)", i, ShownName(s.URN), ShownName(s.Op), strings.Join(pulumiOps, ", ")), secrets),
 				Hint:   "the file looks hand-edited or truncated; " + pulumiHint}
 		}
 		if _, err := parsePulumiURN(s.URN); err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("steps[%d].urn: %v", i, err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: secret.RedactKnown(fmt.Sprintf("steps[%d].urn: %v", i, err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + pulumiHint}
 		}
 		g := byURN[s.URN]
@@ -205,7 +207,7 @@ func parsePulumi(name string, doc *wirePulumi, secrets secretSet) (*Plan, error)
 	for _, g := range groups {
 		c, err := r.change(g)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("step %s: %v", ShownName(g.urn), err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: secret.RedactKnown(fmt.Sprintf("step %s: %v", ShownName(g.urn), err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + pulumiHint}
 		}
 		if c != nil {
@@ -222,19 +224,19 @@ func parsePulumi(name string, doc *wirePulumi, secrets secretSet) (*Plan, error)
 		if u, err := parsePulumiURN(d.URN); err == nil {
 			addr = r.address(d.URN, u)
 		}
-		p.Checks = append(p.Checks, &Check{Address: redactKnown(addr, secrets), Kind: "diagnostic", Status: "error",
-			Problems: []string{redactText(strings.TrimSpace(d.Prefix+d.Message), secrets)}})
+		p.Checks = append(p.Checks, &Check{Address: secret.RedactKnown(addr, secrets), Kind: "diagnostic", Status: "error",
+			Problems: []string{secret.Redact(strings.TrimSpace(d.Prefix+d.Message), secrets)}})
 	}
 	p.lazy.configuration = r.providerConfiguration()
 	p.lazy.secrets = secrets
-	remember(secrets)
+	secret.Remember(secrets)
 	return p, nil
 }
 
 // pulumiReader carries what the steps say about each other: parents'
 // names, providers' regions, the stack's config.
 type pulumiReader struct {
-	secrets secretSet
+	secrets *secret.Set
 	config  map[string]string
 	// parents maps a component resource's URN to its name and parent.
 	parents map[string]pulumiParent
@@ -254,7 +256,7 @@ type pulumiReader struct {
 
 type pulumiParent struct{ name, parent string }
 
-func newPulumiReader(doc *wirePulumi, groups []*pulumiGroup, secrets secretSet) *pulumiReader {
+func newPulumiReader(doc *wirePulumi, groups []*pulumiGroup, secrets *secret.Set) *pulumiReader {
 	r := &pulumiReader{secrets: secrets, config: map[string]string{}, parents: map[string]pulumiParent{},
 		providers: map[string]string{}, regions: map[string][2]string{}, parentOfState: map[string]string{},
 		qualified: map[*Change]string{}, decoded: map[*wirePulumiState]*pulumiDecoded{}}
@@ -429,7 +431,7 @@ func (r *pulumiReader) uniqueAddresses(cs []*Change) {
 	for _, c := range cs {
 		if n[c.Address] > 1 {
 			if q, ok := r.qualified[c]; ok {
-				c.Address = redactKnown(q, r.secrets)
+				c.Address = secret.RedactKnown(q, r.secrets)
 			}
 		}
 	}

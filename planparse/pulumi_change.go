@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // change makes the Change of one resource's steps, or nil for what is no
@@ -23,9 +25,9 @@ func (r *pulumiReader) change(g *pulumiGroup) (*Change, error) {
 	}
 	main := g.main()
 	typ, shape := pulumiType(u.typ)
-	addr := redactKnown(r.address(g.urn, u), r.secrets)
+	addr := secret.RedactKnown(r.address(g.urn, u), r.secrets)
 	c := &Change{Address: addr, ModuleAddress: strings.TrimSuffix(r.modulePrefix(g.urn), "/"), Mode: ModeManaged, Type: typ,
-		Name: redactKnown(u.name, r.secrets)}
+		Name: secret.RedactKnown(u.name, r.secrets)}
 	r.qualified[c] = r.modulePrefix(g.urn) + u.typ + "::" + u.name
 	prov := main.Provider
 	if prov == "" && st != nil {
@@ -65,7 +67,7 @@ func (r *pulumiReader) change(g *pulumiGroup) (*Change, error) {
 		if ns := g.newState(); ns != nil {
 			id = orText(ns.ImportID, ns.ID)
 		}
-		c.Importing = &Import{ID: redactText(id, r.secrets)}
+		c.Importing = &Import{ID: secret.Redact(id, r.secrets)}
 	}
 	before, after := r.sides(g, c.Action, importing)
 	if c.Action == ActionReplace {
@@ -157,7 +159,7 @@ func (r *pulumiReader) replacePaths(s *wirePulumiStep, shape pulumiShape, before
 				steps[i] = z.keyText(k)
 			}
 		}
-		if path := redactKnown(pathString(steps), r.secrets); !slices.Contains(out, path) {
+		if path := secret.RedactKnown(pathString(steps), r.secrets); !slices.Contains(out, path) {
 			out = append(out, path)
 		}
 	}

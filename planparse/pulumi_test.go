@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 func parsePulumiFile(t *testing.T, path string) *Plan {
@@ -154,7 +156,7 @@ func TestPulumiSecretsHidden(t *testing.T) {
 		}
 	}
 	// The plan's secret set knows it: text that quotes it is redacted.
-	if got := redactText("token was "+plaintext, p.lazy.secrets); strings.Contains(got, plaintext) {
+	if got := secret.Redact("token was "+plaintext, p.lazy.secrets); strings.Contains(got, plaintext) {
 		t.Errorf("the plaintext is not in the plan's secrets: %q", got)
 	}
 	// A ciphertext secret reads as sensitive as well.

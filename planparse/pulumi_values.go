@@ -92,7 +92,7 @@ func (r *pulumiReader) markValue(x any) any {
 					v = pt
 				}
 				if raw, err := json.Marshal(v); err == nil {
-					r.secrets.collect(raw, []byte("true"))
+					r.secrets.Collect(raw, []byte("true"))
 				}
 				return pulumiSecret{v: v}
 			}

@@ -3,12 +3,13 @@ package planparse
 import (
 	"bytes"
 	"encoding/json"
-	"iter"
-	"math"
 	"slices"
-	"unsafe"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/planwarden/planwarden/par"
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // readPlan fills a wirePlan from the plan's bytes in one pass: the fields
@@ -16,24 +17,24 @@ import (
 // planned_values and configuration sections are validated and kept as
 // slices of data, everything else is validated and skipped (unknown
 // top-level fields land in Extra, still as slices of data).
-func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, priorSplitMin) }
+func readPlan(data []byte) (*wirePlan, error) { return readPlanSplit(data, par.Policy{}) }
 
 // readPlanSplit is readPlan reading prior_state on a second goroutine
-// when data has splitAt bytes or more (readsplit.go).
-func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
-	w := &wirePlan{notes: &secretNotes{data: data}, marked: newSecretSet(),
+// when the policy splits it (readsplit.go).
+func readPlanSplit(data []byte, pol par.Policy) (*wirePlan, error) {
+	w := &wirePlan{notes: secret.NewNotes(data), marked: secret.NewSet(),
 		priorScan: stateScan{root: []string{"values", "root_module"}}, plannedScan: stateScan{root: []string{"root_module"}}}
 	in := interner{notes: w.notes, marked: w.marked, searched: &w.searched}
-	prior := startPriorRead(data, splitAt) // readsplit.go
+	prior := startPriorRead(data, pol) // readsplit.go
 	defer prior.wait()
-	i := ws(data, 0)
+	i := jsonscan.WS(data, 0)
 	if i < len(data) && data[i] != '{' {
-		if _, err := skipValue(data, i, 0); err != nil {
+		if _, err := jsonscan.Skip(data, i, 0); err != nil {
 			return nil, err
 		}
-		return nil, &kindError{off: i, got: kindAt(data, i), wanted: "an object"}
+		return nil, &jsonscan.KindError{Off: i, Got: jsonscan.KindAt(data, i), Wanted: "an object"}
 	}
-	end, err := eachMember(data, i, 0, func(key []byte, escaped bool, v int) (int, error) {
+	end, err := jsonscan.EachMember(data, i, 0, func(key []byte, escaped bool, v int) (int, error) {
 		const d = 1
 		switch string(key) {
 		case "format_version":
@@ -67,19 +68,19 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 		case "resource_drift":
 			return readChanges(data, v, d, "resource_drift", in, &w.ResourceDrift)
 		case "output_changes":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			if byteAt(data, v) != '{' {
 				return v, notKind(data, v, "output_changes", "an object")
 			}
 			w.OutputChanges = map[string]wireChange{}
-			return eachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
+			return jsonscan.EachMember(data, v, d, func(name []byte, escaped bool, v int) (int, error) {
 				var c wireChange
 				var extras Change // an output's replace paths and import: dropped
 				var generated bool
 				end, err := readChange(data, v, d+1, "output_changes", in, &c, &extras, &generated)
-				w.OutputChanges[unquote(name, escaped)] = c
+				w.OutputChanges[jsonscan.Unquote(name, escaped)] = c
 				return end, err
 			})
 		case "deferred_changes":
@@ -102,7 +103,7 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			if prior != nil && prior.v == v {
 				raw, scan, notes, end, err := prior.take()
 				w.PriorState, w.priorScan = raw, scan
-				w.notes.appendNotes(notes)
+				w.notes.Append(notes)
 				return end, err
 			}
 			return readState(data, v, d, &w.PriorState, w.notes, &w.priorScan)
@@ -120,10 +121,10 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			return readValueInto(data, v, d, &w.DeferredActionInvocations, w.notes)
 		case "serial":
 			w.Serial = true
-			return skipValue(data, v, d)
+			return jsonscan.Skip(data, v, d)
 		case "lineage":
 			w.Lineage = true
-			return skipValue(data, v, d)
+			return jsonscan.Skip(data, v, d)
 		}
 		var raw rawJSON
 		end, err := readValueInto(data, v, d, &raw, w.notes) // an ARM what-if's changes
@@ -131,15 +132,15 @@ func readPlanSplit(data []byte, splitAt int) (*wirePlan, error) {
 			if w.Extra == nil {
 				w.Extra = map[string]json.RawMessage{}
 			}
-			w.Extra[unquote(key, escaped)] = json.RawMessage(raw)
+			w.Extra[jsonscan.Unquote(key, escaped)] = json.RawMessage(raw)
 		}
 		return end, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if end = ws(data, end); end < len(data) {
-		return nil, errAt(data, end, "after top-level value")
+	if end = jsonscan.WS(data, end); end < len(data) {
+		return nil, jsonscan.ErrAt(data, end, "after top-level value")
 	}
 	return w, nil
 }
@@ -155,12 +156,12 @@ func readChanges(data []byte, v, d int, field string, in interner, into *wireLis
 		var r wireResource
 		end, err := readResourceChange(data, v, d+1, field, in, &r, c)
 		if err == nil && !rec.pack(data, v, &r, &into.odd) {
-			err = &kindError{off: v, field: field, got: "a resource change of 4 GiB or more", wanted: "smaller ones"}
+			err = &jsonscan.KindError{Off: v, Field: field, Got: "a resource change of 4 GiB or more", Wanted: "smaller ones"}
 		}
 		if err == nil && in.marked != nil {
 			w := &r.Change
-			in.marked.collect(w.Before, w.BeforeSensitive)
-			in.marked.collect(w.After, w.AfterSensitive)
+			in.marked.Collect(w.Before, w.BeforeSensitive)
+			in.marked.Collect(w.After, w.AfterSensitive)
 		}
 		if err == nil && in.searched != nil && searchedOutsideValues(c) {
 			*in.searched = append(*in.searched, c)
@@ -190,149 +191,6 @@ type wireResource struct {
 	generated bool
 }
 
-// wireRecord is a wireResource packed: its values as spans of the plan's
-// bytes from the offset of the resource change's object.
-type wireRecord struct {
-	at int
-	// before, after, after_unknown, before_sensitive, after_sensitive;
-	// n 0 for null (or absent).
-	values [5]span
-	// actions is 0 for none, k+1 for commonActions[k], else
-	// len(commonActions)+1+j for the list's odd[j].
-	actions   uint32
-	generated bool
-}
-
-// span is data[at+off:at+off+n] of a wireRecord's at.
-type span struct{ off, n uint32 }
-
-// spanMax is the end of the farthest span a wireRecord holds (a test
-// lowers it).
-var spanMax uint64 = math.MaxUint32
-
-// pack packs r, read from the resource change at data[at], into w (an
-// action list that is not common into odd), or reports false for a
-// change too big to pack (spanMax).
-func (w *wireRecord) pack(data []byte, at int, r *wireResource, odd *[]tfjson.Actions) bool {
-	w.at, w.generated = at, r.generated
-	c := &r.Change
-	for k, raw := range [5][]byte{c.Before, c.After, c.AfterUnknown, c.BeforeSensitive, c.AfterSensitive} {
-		if len(raw) == 0 {
-			continue
-		}
-		off := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) - uintptr(unsafe.Pointer(&data[at])))
-		if off+uint64(len(raw)) > spanMax {
-			return false
-		}
-		w.values[k] = span{uint32(off), uint32(len(raw))}
-	}
-	if len(c.Actions) > 0 {
-		w.actions = actionsIndex(c.Actions, odd)
-	}
-	return true
-}
-
-// unpack is the wireResource w packs of the plan data (and odd, the
-// action lists pack put there).
-func (w *wireRecord) unpack(data []byte, odd []tfjson.Actions) wireResource {
-	var raws [5]rawJSON
-	for k, s := range w.values {
-		if s.n > 0 {
-			i := w.at + int(s.off)
-			raws[k] = data[i : i+int(s.n) : i+int(s.n)]
-		}
-	}
-	r := wireResource{generated: w.generated, at: w.at}
-	r.Change = wireChange{Before: raws[0], After: raws[1], AfterUnknown: raws[2], BeforeSensitive: raws[3], AfterSensitive: raws[4]}
-	switch k := int(w.actions); {
-	case k > len(commonActions):
-		r.Change.Actions = odd[k-len(commonActions)-1]
-	case k > 0:
-		r.Change.Actions = commonActions[k-1]
-	}
-	return r
-}
-
-// wireList is a list of resource changes read in chunks of growing size
-// that are never copied into one slice: appended one by one, a slice of
-// records grows by a quarter at a time past 256 elements and allocates
-// about five times its final size; copied into one slice at the end,
-// twice. Chunk k of changes has as many elements as chunk k of recs has
-// room for; chunk k of recs has those in use.
-type wireList struct {
-	data    []byte // the plan's bytes, which records point into
-	recs    [][]wireRecord
-	changes [][]Change
-	n       int
-	odd     []tfjson.Actions // the action lists of records that are not common
-}
-
-// maxChunk is the most elements of a chunk (grow): a chunk of Changes is
-// then 1.6 MB.
-const maxChunk = 4096
-
-// grow returns chunks with room for one more element in its last chunk:
-// when the last is full, a new chunk of twice its size (at most maxChunk
-// elements; first for the first chunk). Chunks are never copied.
-func grow[T any](chunks [][]T, first int) [][]T {
-	k := len(chunks) - 1
-	if k < 0 || len(chunks[k]) == cap(chunks[k]) {
-		size := first
-		if k >= 0 {
-			size = min(2*cap(chunks[k]), maxChunk)
-		}
-		chunks = append(chunks, make([]T, 0, size))
-	}
-	return chunks
-}
-
-// add appends a zero record and a zero Change and returns them: the last
-// chunk grows into its capacity, which make zeroed and nothing wrote since
-// (chunks only grow), without a copy of a zero record on top.
-func (l *wireList) add() (*wireRecord, *Change) {
-	l.recs = grow(l.recs, 16)
-	k := len(l.recs) - 1
-	if k == len(l.changes) {
-		// A chunk's tail that no change uses is never written: pages of
-		// a large allocation fresh from the system are not cleared, and
-		// so never touched.
-		l.changes = append(l.changes, make([]Change, cap(l.recs[k])))
-	}
-	r := l.recs[k][:len(l.recs[k])+1]
-	l.recs[k] = r
-	l.n++
-	return &r[len(r)-1], &l.changes[k][len(r)-1]
-}
-
-// Len is the number of records.
-func (l *wireList) Len() int { return l.n }
-
-// At returns record i (unpacked) and its Change.
-func (l *wireList) At(i int) (*wireResource, *Change) {
-	for k, c := range l.recs {
-		if i < len(c) {
-			r := c[i].unpack(l.data, l.odd)
-			return &r, &l.changes[k][i]
-		}
-		i -= len(c)
-	}
-	panic("wireList: index out of range")
-}
-
-// All yields the records (unpacked) with their Changes, in order.
-func (l *wireList) All() iter.Seq2[*wireResource, *Change] {
-	return func(yield func(*wireResource, *Change) bool) {
-		for k, c := range l.recs {
-			for j := range c {
-				r := c[j].unpack(l.data, l.odd)
-				if !yield(&r, &l.changes[k][j]) {
-					return
-				}
-			}
-		}
-	}
-}
-
 // interner reads the strings a plan repeats on every change (types,
 // modes, providers, module addresses, actions) as views of the plan's
 // bytes (a map of shared copies cost a lookup per string and saved
@@ -340,8 +198,8 @@ func (l *wireList) All() iter.Seq2[*wireResource, *Change] {
 // to the values, and the set of values the changes mark sensitive
 // (readChanges).
 type interner struct {
-	notes    *secretNotes
-	marked   secretSet
+	notes    *secret.Notes
+	marked   *secret.Set
 	searched *[]*Change // see wirePlan.searched
 }
 
@@ -353,12 +211,12 @@ func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, err
 	if byteAt(data, v) != '{' {
 		return v, notKind(data, v, "deferred_changes", "a list of objects")
 	}
-	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+	return jsonscan.EachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "reason":
 			return readStringInto(data, v, "reason", &w.Reason)
 		case "resource_change":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			if w.Change == nil {
@@ -366,7 +224,7 @@ func readDeferred(data []byte, v, d int, in interner, w *wireDeferred) (int, err
 			}
 			return readResourceChange(data, v, d+1, "resource_change", in, &w.rec, w.Change)
 		}
-		return skipValue(data, v, d+1)
+		return jsonscan.Skip(data, v, d+1)
 	})
 }
 
@@ -376,7 +234,7 @@ func readResourceChange(data []byte, v, d int, field string, in interner, rec *w
 	if byteAt(data, v) != '{' {
 		return v, notKind(data, v, field, "a list of objects")
 	}
-	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+	return jsonscan.EachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "address":
 			return readStringView(data, v, "address", &c.Address)
@@ -398,15 +256,15 @@ func readResourceChange(data []byte, v, d int, field string, in interner, rec *w
 			return in.read(data, v, "action_reason", &c.ReasonCode)
 		case "index":
 			raw, end, err := readRaw(data, v, d+1)
-			c.Index = view(raw)
+			c.Index = jsonscan.View(raw)
 			return end, err
 		case "change":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			return readChange(data, v, d+1, "change", in, &rec.Change, c, &rec.generated)
 		}
-		return skipValue(data, v, d+1)
+		return jsonscan.Skip(data, v, d+1)
 	})
 }
 
@@ -418,7 +276,7 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange,
 	if byteAt(data, v) != '{' {
 		return v, notKind(data, v, field, "an object")
 	}
-	return eachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
+	return jsonscan.EachMember(data, v, d, func(key []byte, _ bool, v int) (int, error) {
 		switch string(key) {
 		case "actions":
 			var buf [4]tfjson.Action
@@ -459,27 +317,27 @@ func readChange(data []byte, v, d int, field string, in interner, w *wireChange,
 			*generated = s != ""
 			return end, err
 		case "importing":
-			if isNull(data, v) {
+			if jsonscan.IsNull(data, v) {
 				return v + 4, nil
 			}
 			if byteAt(data, v) != '{' {
 				return v, notKind(data, v, "importing", "an object")
 			}
 			c.Importing = &Import{}
-			return eachMember(data, v, d+1, func(key []byte, _ bool, v int) (int, error) {
+			return jsonscan.EachMember(data, v, d+1, func(key []byte, _ bool, v int) (int, error) {
 				if string(key) == "id" {
 					return readStringView(data, v, "id", &c.Importing.ID)
 				}
-				return skipValue(data, v, d+2)
+				return jsonscan.Skip(data, v, d+2)
 			})
 		case "replace_paths":
 			return readList(data, v, d+1, "replace_paths", func(v int) (int, error) {
 				raw, end, err := readRaw(data, v, d+2)
-				c.ReplacePaths = append(c.ReplacePaths, view(raw))
+				c.ReplacePaths = append(c.ReplacePaths, jsonscan.View(raw))
 				return end, err
 			})
 		}
-		return skipValue(data, v, d+1)
+		return jsonscan.Skip(data, v, d+1)
 	})
 }
 
@@ -493,57 +351,28 @@ func sameValue(data []byte, v int, prev []byte) int {
 	return v + len(prev)
 }
 
-// commonActions are the action lists of nearly every change, shared by
-// the changes that have them (read only).
-var commonActions = []tfjson.Actions{{tfjson.ActionNoop}, {tfjson.ActionCreate}, {tfjson.ActionUpdate},
-	{tfjson.ActionDelete}, {tfjson.ActionRead}, {tfjson.ActionDelete, tfjson.ActionCreate},
-	{tfjson.ActionCreate, tfjson.ActionDelete}, {tfjson.ActionForget}}
-
-// actionsIndex is a wireRecord's actions for a, not empty: the index of
-// a's common list (a is one, as sharedActions returns it), or else of a
-// in odd, where it is appended.
-func actionsIndex(a tfjson.Actions, odd *[]tfjson.Actions) uint32 {
-	for i, c := range commonActions {
-		if len(c) == len(a) && &c[0] == &a[0] {
-			return uint32(i + 1)
-		}
-	}
-	*odd = append(*odd, a)
-	return uint32(len(commonActions) + len(*odd))
-}
-
-// sharedActions returns a's common list, or a copy of a.
-func sharedActions(a []tfjson.Action) tfjson.Actions {
-	for _, c := range commonActions {
-		if slices.Equal(c, a) {
-			return c
-		}
-	}
-	return slices.Clone(a)
-}
-
 // readList reads an array (or null) of elements with f.
 func readList(data []byte, v, d int, field string, f func(v int) (int, error)) (int, error) {
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return v + 4, nil
 	}
 	if byteAt(data, v) != '[' {
-		if _, err := skipValue(data, v, d); err != nil {
+		if _, err := jsonscan.Skip(data, v, d); err != nil {
 			return v, err
 		}
 		return v, kindErr(data, v, field, "a list")
 	}
-	return eachElement(data, v, d, f)
+	return jsonscan.EachElement(data, v, d, f)
 }
 
 // readRaw validates the value at v and returns it as a slice of data, or
 // nil for null.
 func readRaw(data []byte, v, d int) ([]byte, int, error) {
-	end, err := skipValue(data, v, d)
+	end, err := jsonscan.Skip(data, v, d)
 	if err != nil {
 		return nil, end, err
 	}
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return nil, end, nil
 	}
 	return data[v:end:end], end, nil
@@ -557,61 +386,33 @@ func readRawInto(data []byte, v, d int, into *rawJSON) (int, error) {
 
 // readString reads a string (or null, which reads as "").
 func readString(data []byte, v int, field string) (string, int, bool, error) {
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return "", v + 4, true, nil
 	}
 	if v >= len(data) || data[v] != '"' {
-		if _, err := skipValue(data, v, 0); err != nil {
+		if _, err := jsonscan.Skip(data, v, 0); err != nil {
 			return "", v, false, err
 		}
 		return "", v, false, kindErr(data, v, field, "a string")
 	}
-	end, slow, err := scanString(data, v)
+	end, slow, err := jsonscan.String(data, v)
 	if err != nil {
 		return "", end, false, err
 	}
-	return unquote(data[v+1:end-1], slow), end, false, nil
+	return jsonscan.Unquote(data[v+1:end-1], slow), end, false, nil
 }
 
 // readStringView is readStringInto without a copy when the string has no
 // escapes: the result is a view of data (see view).
 func readStringView(data []byte, v int, field string, into *string) (int, error) {
 	if v < len(data) && data[v] == '"' {
-		end, slow, err := scanString(data, v)
+		end, slow, err := jsonscan.String(data, v)
 		if err == nil && !slow {
-			*into = view(data[v+1 : end-1])
+			*into = jsonscan.View(data[v+1 : end-1])
 			return end, nil
 		}
 	}
 	return readStringInto(data, v, field, into)
-}
-
-// view returns b as a string without copying it. Parse's strings that are
-// views of its input (addresses, names, instance keys of changes and of
-// prior_state and planned_values resources) are why Parse's caller must
-// leave data unmodified, and readable, for as long as it uses the plan or
-// anything read from it; a heap buffer stays alive as long as one of them
-// does. Strings kept beyond a plan (planparse's memos) are copied.
-func view(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
-// viewBytes returns s as bytes without copying it: they must not be
-// modified (s is a view of a plan, or any string).
-func viewBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
-// stringView is stringAt returning a view of lit when it has no escapes.
-func stringView(lit []byte) string {
-	if len(lit) < 2 || lit[0] != '"' {
-		return ""
-	}
-	if _, slow, err := scanString(lit, 0); err == nil && !slow {
-		return view(lit[1 : len(lit)-1])
-	}
-	return stringAt(lit)
 }
 
 func readStringInto(data []byte, v int, field string, into *string) (int, error) {
@@ -622,29 +423,25 @@ func readStringInto(data []byte, v int, field string, into *string) (int, error)
 
 // readBool reads true, false or null.
 func readBool(data []byte, v int, field string) (bool, int, bool, error) {
-	if isNull(data, v) {
+	if jsonscan.IsNull(data, v) {
 		return false, v + 4, true, nil
 	}
 	if v < len(data) && data[v] == 't' {
-		end, err := literal(data, v, "true")
+		end, err := jsonscan.Literal(data, v, "true")
 		return true, end, false, err
 	}
 	if v < len(data) && data[v] == 'f' {
-		end, err := literal(data, v, "false")
+		end, err := jsonscan.Literal(data, v, "false")
 		return false, end, false, err
 	}
-	if _, err := skipValue(data, v, 0); err != nil {
+	if _, err := jsonscan.Skip(data, v, 0); err != nil {
 		return false, v, false, err
 	}
 	return false, v, false, kindErr(data, v, field, "true or false")
 }
 
-func isNull(data []byte, v int) bool {
-	return v+4 <= len(data) && string(data[v:v+4]) == "null"
-}
-
 func kindErr(data []byte, v int, field, wanted string) error {
-	return &kindError{off: v, field: field, got: kindAt(data, v), wanted: wanted}
+	return &jsonscan.KindError{Off: v, Field: field, Got: jsonscan.KindAt(data, v), Wanted: wanted}
 }
 
 // byteAt is data[v], or 0 past the end (a truncated document).
@@ -658,7 +455,7 @@ func byteAt(data []byte, v int) byte {
 // notKind reports a value that is not of the kind its field needs: a
 // syntax error in it (a truncated file) first, else a kind error.
 func notKind(data []byte, v int, field, wanted string) error {
-	if _, err := skipValue(data, v, 0); err != nil {
+	if _, err := jsonscan.Skip(data, v, 0); err != nil {
 		return err
 	}
 	return kindErr(data, v, field, wanted)

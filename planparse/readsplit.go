@@ -1,13 +1,12 @@
 package planparse
 
 import (
-	"bytes"
-	"encoding/binary"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
 	"github.com/planwarden/planwarden/par"
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // A big plan's prior_state is read on a second goroutine while the main
@@ -22,25 +21,8 @@ import (
 // appends the read's secret notes to its own at that point, so the plan,
 // the notes and the first error (with its offset) are those of one pass.
 
-// splitMin is the size of plan from which Parse makes its changes on two
-// goroutines: the work is the same (on the 30 MB brownfield plan, Parse's
-// wall time is 10% shorter and its CPU no higher, measured on a quiet
-// machine), and smaller plans are not worth a goroutine.
-const splitMin = 8 << 20
-
-// splitMax is the size of plan from which Parse makes its changes on one
-// goroutine again: on the 150 MB brownfield plan, two goroutines making
-// changes (allocating twice as fast while the collector frees the read's
-// records) raised the review's peak RSS by about 6 MB, past its limit
-// (285 MB); on 30 MB plans the peak stays put.
-const splitMax = 64 << 20
-
-// priorSplitMin is the size of plan from which readPlan reads prior_state
-// on a second goroutine: the walk back to it costs about a third of its
-// read (35 ms of CPU on a 150 MB plan), paid to take its read (and the
-// first touch of its pages) off the main goroutine's path, which pays only
-// where that wall time counts.
-const priorSplitMin = 64 << 20
+// How big a plan must be for each of these (and for making its changes on
+// two goroutines) is par's policy: par.PriorState and par.PlanChanges.
 
 // stateRead is prior_state read on a second goroutine.
 type stateRead struct {
@@ -50,24 +32,24 @@ type stateRead struct {
 	err   error
 	raw   rawJSON
 	scan  stateScan
-	notes *secretNotes
+	notes *secret.Notes
 	// panicked is what the read panicked with, raised by take.
 	panicked any
 }
 
 // startPriorRead starts the read of the plan's last top-level
-// "prior_state" member on a new goroutine, or returns nil for a plan under
-// splitAt bytes, on one processor, or where the walk back finds no such
-// member.
-func startPriorRead(data []byte, splitAt int) *stateRead {
-	if len(data) < splitAt || runtime.GOMAXPROCS(0) < 2 {
+// "prior_state" member on a new goroutine, or returns nil for a plan the
+// policy does not split (par.PriorState) or where the walk back finds no
+// such member.
+func startPriorRead(data []byte, pol par.Policy) *stateRead {
+	if !pol.Split(par.PriorState, len(data)) {
 		return nil
 	}
-	v, ok := lastMember(data, "prior_state")
+	v, ok := jsonscan.LastMember(data, "prior_state")
 	if !ok {
 		return nil
 	}
-	r := &stateRead{v: v, done: make(chan struct{}), notes: &secretNotes{data: data},
+	r := &stateRead{v: v, done: make(chan struct{}), notes: secret.NewNotes(data),
 		scan: stateScan{root: []string{"values", "root_module"}}}
 	go func() {
 		defer close(r.done)
@@ -89,128 +71,12 @@ func (r *stateRead) wait() {
 // Parse's caller, as the same read on the calling goroutine would (a
 // server that recovers from it keeps running); a read the main one never
 // takes raises nothing, as it would not have run.
-func (r *stateRead) take() (rawJSON, stateScan, *secretNotes, int, error) {
+func (r *stateRead) take() (rawJSON, stateScan, *secret.Notes, int, error) {
 	r.wait()
 	if r.panicked != nil {
 		panic(r.panicked)
 	}
 	return r.raw, r.scan, r.notes, r.end, r.err
-}
-
-// appendNotes appends o's notes to n's, as if n had taken them itself.
-func (n *secretNotes) appendNotes(o *secretNotes) {
-	n.named.addAll(&o.named)
-	n.pairs = append(n.pairs, o.pairs...)
-	n.texts = append(n.texts, o.texts...)
-}
-
-// lastMember finds the last member named key (its literal's bytes, as
-// readPlan compares them) of the top-level object of data, walking its
-// members back from the end, and returns the offset of its value as
-// eachMember gives it. The walk trusts the bytes to be valid JSON; on bytes
-// that are not, the offset it gives may be anything, which is why a
-// reader uses it only when its own pass meets the member at that offset.
-func lastMember(data []byte, key string) (int, bool) {
-	i := lastByte(data, len(data)) // the object's '}', then each ','
-	if i < 0 || data[i] != '}' {
-		return 0, false
-	}
-	for {
-		ve := lastByte(data, i) // the last byte of the member's value
-		if ve < 0 || data[ve] == '{' {
-			return 0, false // the object's start: no (more) members
-		}
-		vs := valueStart(data, ve)
-		colon := lastByte(data, max(vs, 0))
-		if vs < 0 || colon < 0 || data[colon] != ':' {
-			return 0, false
-		}
-		ke := lastByte(data, colon)
-		if ke < 0 || data[ke] != '"' {
-			return 0, false
-		}
-		ks := stringStart(data, ke)
-		if ks < 0 {
-			return 0, false
-		}
-		if string(data[ks+1:ke]) == key {
-			return ws(data, colon+1), true
-		}
-		if i = lastByte(data, ks); i < 0 || data[i] != ',' {
-			return 0, false
-		}
-	}
-}
-
-// lastByte returns the offset of the last byte before i that is not white
-// space, or -1.
-func lastByte(data []byte, i int) int {
-	for i--; i >= 0; i-- {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-		default:
-			return i
-		}
-	}
-	return -1
-}
-
-// valueStart returns the offset of the first byte of the value whose last
-// byte is data[e], or -1.
-func valueStart(data []byte, e int) int {
-	switch data[e] {
-	case '"':
-		return stringStart(data, e)
-	case '}', ']':
-		depth := 0
-		for i := e; i >= 0; i-- {
-			// Eight bytes at a time past those that are no quote or bracket.
-			for i >= 8 && !structural8(binary.LittleEndian.Uint64(data[i-7:])) {
-				i -= 8
-			}
-			switch data[i] {
-			case '"':
-				if i = stringStart(data, i); i < 0 {
-					return -1
-				}
-			case '}', ']':
-				depth++
-			case '{', '[':
-				if depth--; depth == 0 {
-					return i
-				}
-			}
-		}
-		return -1
-	}
-	i := e // a number or a literal
-	for i > 0 {
-		switch data[i-1] {
-		case ',', ':', '[', '{', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i--
-	}
-	return i
-}
-
-// stringStart returns the offset of the opening quote of the string whose
-// closing quote is data[e], or -1: the first quote before it that no odd
-// run of backslashes escapes.
-func stringStart(data []byte, e int) int {
-	for i := e; ; {
-		i = bytes.LastIndexByte(data[:i], '"')
-		if i < 0 {
-			return -1
-		}
-		k := i
-		for k > 0 && data[k-1] == '\\' {
-			k--
-		}
-		if (i-k)%2 == 0 {
-			return i
-		}
-	}
 }
 
 // changeError is the first change newChanges could not make.

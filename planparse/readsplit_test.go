@@ -2,15 +2,16 @@ package planparse
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/url"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/planwarden/planwarden/par"
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
@@ -55,19 +56,19 @@ func TestSplitReadIsOnePass(t *testing.T) {
 	}
 	split := 0
 	for name, data := range plans {
-		one, err1 := readPlanSplit(data, math.MaxInt)
-		two, err2 := readPlanSplit(data, 0)
+		one, err1 := readPlanSplit(data, oneGoroutine)
+		two, err2 := readPlanSplit(data, twoGoroutines)
 		if err1 != nil || err2 != nil {
 			if err1 == nil || err2 == nil || syntaxError(name, data, err1).Error() != syntaxError(name, data, err2).Error() {
 				t.Errorf("%s: one pass %v, split %v", name, err1, err2)
 			}
 			continue
 		}
-		if _, ok := lastMember(data, "prior_state"); ok && two.PriorState != nil {
+		if _, ok := jsonscan.LastMember(data, "prior_state"); ok && two.PriorState != nil {
 			split++
 		}
-		for _, n := range []*secretNotes{one.notes, two.notes} { // caches
-			n.keys, n.texts0 = [2048]keySeen{}, [1024]textSeen{}
+		for _, n := range []*secret.Notes{one.notes, two.notes} { // caches
+			forgetCaches(n)
 		}
 		if !reflect.DeepEqual(one, two) {
 			t.Errorf("%s: the split read differs from the one pass", name)
@@ -96,10 +97,10 @@ func TestLastMember(t *testing.T) {
 		"empty":               {`{}`, ``},
 		"not an object":       {`["k"]`, ``},
 	} {
-		v, ok := lastMember([]byte(c.doc), "k")
+		v, ok := jsonscan.LastMember([]byte(c.doc), "k")
 		got := ""
 		if ok {
-			end, err := skipValue([]byte(c.doc), v, 0)
+			end, err := jsonscan.Skip([]byte(c.doc), v, 0)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -132,8 +133,8 @@ func TestSplitParseIsOnePass(t *testing.T) {
 	}
 	plans["bad actions"] = bad
 	for name, data := range plans {
-		one, err1 := parse(name, data, math.MaxInt, math.MaxInt)
-		two, err2 := parse(name, data, 0, 0)
+		one, err1 := parse(name, data, oneGoroutine)
+		two, err2 := parse(name, data, twoGoroutines)
 		if err1 != nil || err2 != nil {
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
 				t.Errorf("%s: one goroutine %v, two %v", name, err1, err2)
@@ -155,7 +156,7 @@ func TestSplitParseIsOnePass(t *testing.T) {
 				t.Fatalf("%s: change %d differs: %v, %v", name, i, changeFields(a), changeFields(b))
 			}
 		}
-		if !reflect.DeepEqual(one.lazy.secrets.m, two.lazy.secrets.m) {
+		if !reflect.DeepEqual(secretsOf(one.lazy.secrets), secretsOf(two.lazy.secrets)) {
 			t.Errorf("%s: the secret sets differ", name)
 		}
 	}
@@ -164,43 +165,6 @@ func TestSplitParseIsOnePass(t *testing.T) {
 func changeFields(c *Change) []any {
 	return []any{c.Address, c.PreviousAddress, c.ModuleAddress, c.Mode, c.Type, c.Name, c.Provider, c.Deposed, c.Index,
 		c.Action, c.ReplaceOrder, c.ReasonCode, c.Reason, c.ReplacePaths, c.Importing}
-}
-
-// TestSecretForms: the forms made in one allocation are those of the
-// strings and url packages.
-func TestSecretForms(t *testing.T) {
-	t.Parallel()
-	for _, x := range []string{"Sup3r-Secret-42", "db-pass-1234", "A b/c?d=e&f", "ÄÖü-secret-9", "x"} {
-		want := [6]string{x, strings.ToLower(x), strings.ToUpper(x), url.QueryEscape(x), url.PathEscape(x), hex.EncodeToString([]byte(x))}
-		if got := secretForms(x); got != want {
-			t.Errorf("%q: forms %q, want %q", x, got, want)
-		}
-	}
-}
-
-// TestSecretIndexSharedPrefixes: long secrets that share their first
-// minContainedLen bytes are each found inside a longer string, through the
-// index's prefix map and its overflow.
-func TestSecretIndexSharedPrefixes(t *testing.T) {
-	t.Parallel()
-	s := newSecretSet()
-	var secrets []string
-	for i := 0; i < linearLimit+5; i++ {
-		x := fmt.Sprintf("samepfx-%d-tail", i)
-		secrets = append(secrets, x)
-		s.add(x)
-	}
-	for _, x := range secrets {
-		if !s.contains("[" + x + "]") {
-			t.Errorf("contains misses %q inside a longer string", x)
-		}
-	}
-	if s.contains("[samepfx-99-tail]") {
-		t.Error("contains finds a secret the set does not hold")
-	}
-	if got := redactText("a "+secrets[3]+" b "+secrets[len(secrets)-1], s); strings.Contains(got, "samepfx") {
-		t.Errorf("redactText left a secret: %q", got)
-	}
 }
 
 // A prior_state read that panicked on its goroutine panics where the main
@@ -219,3 +183,11 @@ func TestPriorReadPanicIsRaisedWhereTaken(t *testing.T) {
 		t.Errorf("take of a read that panicked gave panic %v, want %q", got, "boom")
 	}
 }
+
+// oneGoroutine keeps all of Parse's work on the calling goroutine;
+// twoGoroutines splits all of it, whatever the plan's size and the
+// processors.
+var (
+	oneGoroutine  = par.Policy{Min: math.MaxInt}
+	twoGoroutines = par.Policy{Min: 1}
+)

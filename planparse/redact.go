@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // Redact returns the plan in data with every value a sensitivity mark
@@ -67,7 +69,7 @@ func (r redactor) plan(doc map[string]any) {
 		r.resourceChange(obj(obj(d)["resource_change"]))
 		if m := obj(d); m != nil {
 			if s, ok := m["reason"].(string); ok {
-				m["reason"] = ShownProse(redactText(s, r.z.secrets))
+				m["reason"] = ShownProse(secret.Redact(s, r.z.secrets))
 			}
 		}
 	}
@@ -135,7 +137,7 @@ func (r redactor) named(v any, name string) any {
 // prose is a message as the review shows it (ShownProse).
 func (r redactor) prose(m map[string]any, field string) {
 	if s, ok := m[field].(string); ok {
-		m[field] = ShownProse(redactText(s, r.z.secrets))
+		m[field] = ShownProse(secret.Redact(s, r.z.secrets))
 	}
 }
 
@@ -164,7 +166,7 @@ func (r redactor) resourceChange(rc map[string]any) {
 	r.index(rc)
 	for _, k := range []string{"deposed", "action_reason"} {
 		if t, ok := rc[k].(string); ok {
-			rc[k] = ShownName(redactText(t, r.z.secrets))
+			rc[k] = ShownName(secret.Redact(t, r.z.secrets))
 		}
 	}
 	c := obj(rc["change"])
@@ -181,11 +183,11 @@ func (r redactor) resourceChange(rc map[string]any) {
 	}
 	if imp := obj(c["importing"]); imp != nil {
 		if id, ok := imp["id"].(string); ok {
-			imp["id"] = ShownName(redactText(id, r.z.secrets))
+			imp["id"] = ShownName(secret.Redact(id, r.z.secrets))
 		}
 	}
 	if g, ok := c["generated_config"].(string); ok {
-		c["generated_config"] = r.z.shownOnly(nil, redactText(g, r.z.secrets), 0)
+		c["generated_config"] = r.z.shownOnly(nil, secret.Redact(g, r.z.secrets), 0)
 	}
 }
 
@@ -197,10 +199,10 @@ func (r redactor) outputChange(name string, oc map[string]any) {
 	oc["before"] = r.value(oc["before"], oc["before_sensitive"], name)
 	oc["after"] = r.value(oc["after"], oc["after_sensitive"], name)
 	if IsSecretName(name) {
-		if hiddenByName(oc["before"]) {
+		if secret.Hideable(oc["before"]) {
 			oc["before"] = r.z.hide(oc["before"])
 		}
-		if u, _ := oc["after_unknown"].(bool); hiddenByName(oc["after"]) && !u {
+		if u, _ := oc["after_unknown"].(bool); secret.Hideable(oc["after"]) && !u {
 			oc["after"] = r.z.hide(oc["after"])
 		}
 	}
@@ -219,7 +221,7 @@ func (r redactor) stateValues(v map[string]any) {
 		if m == nil {
 			continue
 		}
-		if b, _ := m["sensitive"].(bool); b || IsSecretName(name) && hiddenByName(m["value"]) {
+		if b, _ := m["sensitive"].(bool); b || IsSecretName(name) && secret.Hideable(m["value"]) {
 			if m["value"] != nil {
 				m["value"] = r.z.hide(m["value"])
 			}

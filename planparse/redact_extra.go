@@ -1,5 +1,7 @@
 package planparse
 
+import "github.com/planwarden/planwarden/planparse/internal/secret"
+
 // This file extends Redact to what actions.go and whatif.go read: the
 // config of action invocations, and the payloads and deltas of an ARM
 // what-if, so that `planwarden redact` hides in them what the review hides.
@@ -59,7 +61,7 @@ func (r redactor) armChange(c map[string]any) {
 		return
 	}
 	if id, ok := c["resourceId"].(string); ok {
-		c["resourceId"] = redactKnown(id, r.z.secrets)
+		c["resourceId"] = secret.RedactKnown(id, r.z.secrets)
 	}
 	for _, side := range []string{"before", "after"} {
 		if c[side] != nil {
@@ -96,6 +98,6 @@ func (r redactor) armDelta(d map[string]any, parent string) {
 		r.armDelta(obj(ch), full)
 	}
 	if path != "" {
-		d["path"] = redactKnown(path, r.z.secrets)
+		d["path"] = secret.RedactKnown(path, r.z.secrets)
 	}
 }

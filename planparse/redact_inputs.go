@@ -1,6 +1,10 @@
 package planparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
+)
 
 // This file extends Redact to Pulumi previews and Deployment Stacks what-if
 // results, so that `planwarden redact` hides in them what the review hides
@@ -15,7 +19,7 @@ func (r redactor) inputs(doc map[string]any) {
 		if u, ok := st["urn"].(string); !ok || !strings.HasPrefix(u, "urn:pulumi:") {
 			continue
 		}
-		st["urn"] = redactKnown(st["urn"].(string), r.z.secrets)
+		st["urn"] = secret.RedactKnown(st["urn"].(string), r.z.secrets)
 		for _, side := range []string{"oldState", "newState"} {
 			state := obj(st[side])
 			if state == nil {
@@ -28,7 +32,7 @@ func (r redactor) inputs(doc map[string]any) {
 			}
 			for _, k := range []string{"urn", "parent", "importID", "id"} {
 				if s, ok := state[k].(string); ok {
-					state[k] = redactText(s, r.z.secrets)
+					state[k] = secret.Redact(s, r.z.secrets)
 				}
 			}
 		}
@@ -50,7 +54,7 @@ func (r redactor) inputs(doc map[string]any) {
 	for _, c := range list(obj(props["changes"])["resourceChanges"]) {
 		m := obj(c)
 		if id, ok := m["id"].(string); ok {
-			m["id"] = redactKnown(id, r.z.secrets)
+			m["id"] = secret.RedactKnown(id, r.z.secrets)
 		}
 		rc := obj(m["resourceConfigurationChanges"])
 		if rc == nil {

@@ -8,10 +8,12 @@ import (
 	"encoding/pem"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // pemAcross returns a script longer than the detector's scan window
-// (maxScanLen) with a PEM private key that starts before the window's end
+// (secret.MaxScanLen) with a PEM private key that starts before the window's end
 // and ends after it, and the key's base64 lines.
 func pemAcross(t *testing.T) (string, []string) {
 	t.Helper()
@@ -21,15 +23,15 @@ func pemAcross(t *testing.T) (string, []string) {
 	}
 	key := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)}))
 	var b strings.Builder
-	for i := 0; b.Len() < maxScanLen-len(key)/2; i++ {
+	for i := 0; b.Len() < secret.MaxScanLen-len(key)/2; i++ {
 		b.WriteString("echo preparing node step ")
 		b.WriteString(itoa(i))
 		b.WriteString("\n")
 	}
 	start := b.Len()
 	b.WriteString(key)
-	if start >= maxScanLen || b.Len() <= maxScanLen {
-		t.Fatalf("the key spans %d..%d, not the window's end %d", start, b.Len(), maxScanLen)
+	if start >= secret.MaxScanLen || b.Len() <= secret.MaxScanLen {
+		t.Fatalf("the key spans %d..%d, not the window's end %d", start, b.Len(), secret.MaxScanLen)
 	}
 	for i := 0; i < 200; i++ {
 		b.WriteString("echo done\n")

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // canaryText is a text the comment does not show (a sentence with a word
@@ -139,7 +141,7 @@ func TestRedactHidesTextInEverySection(t *testing.T) {
 				if !strings.Contains(string(data), string(word)) {
 					t.Fatalf("%s: the canary was not planted: the test would prove nothing", id)
 				}
-				findSecrets(c(id), "", func(x string) { t.Fatalf("%s: the detector finds %q: the canary does not test the allow-list", id, x) })
+				secret.Find(c(id), "", func(x string) { t.Fatalf("%s: the detector finds %q: the canary does not test the allow-list", id, x) })
 				if strings.Contains(string(out), string(word)) {
 					t.Errorf("%s: the canary planted there is in the redacted file", id)
 				}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // TestRedactStateSections: `planwarden redact` hides what planned_values
@@ -60,7 +62,7 @@ func TestRedactStateSections(t *testing.T) {
 	if got := doc.PlannedValues.Outputs["region"].Value; got != "eastus" {
 		t.Errorf("a plain output changed: region = %v", got)
 	}
-	if got, _ := doc.PlannedValues.Outputs["conn"].Value.(string); !isRedactedText(got) {
+	if got, _ := doc.PlannedValues.Outputs["conn"].Value.(string); !secret.IsRedacted(got) {
 		t.Errorf("sensitive output conn = %v, want a placeholder", doc.PlannedValues.Outputs["conn"].Value)
 	}
 	if rs := doc.PlannedValues.RootModule.Resources; len(rs) != 1 || rs[0].Values["tier"] != "Standard" {

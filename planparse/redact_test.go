@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // TestRedactCorpusHidesMarkedValues: no value a corpus plan marks
@@ -32,7 +34,7 @@ func TestRedactCorpusHidesMarkedValues(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", rel, err)
 		}
-		for s := range p.lazy.secrets.m {
+		for s := range secretsOf(p.lazy.secrets) {
 			checked++
 			q, _ := json.Marshal(s)
 			if bytes.Contains(red, q) {
@@ -66,7 +68,7 @@ func TestRedactKeepsStructure(t *testing.T) {
 	c := doc["resource_changes"].([]any)[0].(map[string]any)["change"].(map[string]any)
 	after := c["after"].(map[string]any)
 	// Too short for the plan-wide set: only the mark hides it.
-	if pin, _ := after["pin"].(string); !isRedactedText(pin) {
+	if pin, _ := after["pin"].(string); !secret.IsRedacted(pin) {
 		t.Errorf("marked pin = %v, want a placeholder", after["pin"])
 	}
 	if after["port"] != 5433.0 || after["tags"].(map[string]any)["n"] != "x" {
@@ -79,7 +81,7 @@ func TestRedactKeepsStructure(t *testing.T) {
 		t.Errorf("a plain variable changed: %v", doc["variables"])
 	}
 	pw, _ := after["password"].(string)
-	if !isRedactedText(pw) || pw == c["before"].(map[string]any)["password"] {
+	if !secret.IsRedacted(pw) || pw == c["before"].(map[string]any)["password"] {
 		t.Errorf("password placeholders %q / %q: want two different placeholders", pw, c["before"].(map[string]any)["password"])
 	}
 	p, err := Parse("plan.json", red)
@@ -157,22 +159,22 @@ func FuzzRedact(f *testing.F) {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
-	f.Fuzz(func(t *testing.T, secret string, found bool) {
+	f.Fuzz(func(t *testing.T, sec string, found bool) {
 		plant := plantedPlan
 		if found {
 			plant = foundPlan
 		}
-		plan := plant(secret)
+		plan := plant(sec)
 		// Too short to be redacted inside other strings, or part of the
-		// plan's own words ("aws_ssm_parameter"): not a secret to plant.
+		// plan's own words ("aws_ssm_parameter"): not a sec to plant.
 		// Nor a piece of the markers a review shows ("(sensiti").
-		if len(secret) < minContainedLen || !utf8.ValidString(secret) || isRedactedText(secret) ||
-			bytes.Count(plant("\x00"), []byte(secret)) > 0 || strings.Contains(redactedPrefix+UnknownText, secret) {
+		if len(sec) < secret.MinContainedLen || !utf8.ValidString(sec) || secret.IsRedacted(sec) ||
+			bytes.Count(plant("\x00"), []byte(sec)) > 0 || strings.Contains(secret.RedactedPrefix+UnknownText, sec) {
 			t.Skip()
 		}
 		// Found by its name, but not hidden elsewhere: only words, a
 		// reference, a plain URL (docs/secrets.md).
-		if found && (onlyWords(secret) || isPlaceholderValue(secret) || isPlainURL(secret)) {
+		if found && !secret.Learnable(sec) {
 			t.Skip()
 		}
 		if found {
@@ -180,26 +182,26 @@ func FuzzRedact(f *testing.F) {
 			if err != nil {
 				t.Fatalf("the planted plan does not parse: %v", err)
 			}
-			if seen := displayed(p); strings.Contains(seen, secret) {
-				t.Fatalf("the review of the plan holds the secret: %s", seen)
+			if seen := displayed(p); strings.Contains(seen, sec) {
+				t.Fatalf("the review of the plan holds the sec: %s", seen)
 			}
 		}
 		red, err := Redact("fuzz.json", plan)
 		if err != nil {
 			t.Fatalf("redact refused the planted plan: %v", err)
 		}
-		q, _ := json.Marshal(secret)
+		q, _ := json.Marshal(sec)
 		// The placeholders themselves are no leak ("(sensiti" is in each).
 		red = placeholders.ReplaceAll(red, nil)
-		if bytes.Contains(red, q[1:len(q)-1]) || bytes.Contains(red, []byte(secret)) {
-			t.Fatalf("the redacted plan holds the secret:\n%s", red)
+		if bytes.Contains(red, q[1:len(q)-1]) || bytes.Contains(red, []byte(sec)) {
+			t.Fatalf("the redacted plan holds the sec:\n%s", red)
 		}
 		p, err := Parse("fuzz.json", red)
 		if err != nil {
 			t.Fatalf("the redacted plan does not parse: %v", err)
 		}
-		if seen := displayed(p); strings.Contains(placeholders.ReplaceAllString(seen, ""), secret) {
-			t.Fatalf("the review of the redacted plan holds the secret: %s", seen)
+		if seen := displayed(p); strings.Contains(placeholders.ReplaceAllString(seen, ""), sec) {
+			t.Fatalf("the review of the redacted plan holds the sec: %s", seen)
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // What `planwarden redact` writes in place of a text the comment does not
@@ -96,13 +98,13 @@ func parseTextPlaceholder(s string) (textPlaceholder, bool) {
 		return textPlaceholder{}, false
 	}
 	fp, lines, ok := strings.Cut(rest, "; ")
-	if !ok || len(fp) != fingerprintHex || !isHexString(fp) || len(lines) != n*(digestLen+1)-1 {
+	if !ok || len(fp) != fingerprintHex || !isHexString(fp) || len(lines) != n*(secret.DigestLen+1)-1 {
 		return textPlaceholder{}, false
 	}
 	p := textPlaceholder{fingerprint: fp, lines: make([]string, n)}
 	for i := range p.lines {
-		l := lines[i*(digestLen+1) : i*(digestLen+1)+digestLen]
-		if !isHexString(l) || i < n-1 && lines[i*(digestLen+1)+digestLen] != ' ' {
+		l := lines[i*(secret.DigestLen+1) : i*(secret.DigestLen+1)+secret.DigestLen]
+		if !isHexString(l) || i < n-1 && lines[i*(secret.DigestLen+1)+secret.DigestLen] != ' ' {
 			return textPlaceholder{}, false
 		}
 		p.lines[i] = l
@@ -144,7 +146,7 @@ func (z sanitizer) textPlaceholder(s string) string {
 	}
 	ls := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	var b strings.Builder
-	b.Grow(len(textPrefix) + 64 + len(ls)*(digestLen+1))
+	b.Grow(len(textPrefix) + 64 + len(ls)*(secret.DigestLen+1))
 	b.WriteString(textPrefix)
 	b.WriteString(lineCount(s))
 	b.WriteString(", ")
@@ -156,7 +158,7 @@ func (z sanitizer) textPlaceholder(s string) string {
 		m.Write([]byte("planwarden line\x00"))
 		m.Write([]byte(l))
 		b.WriteByte(' ')
-		b.WriteString(hex.EncodeToString(m.Sum(nil)[:digestLen/2]))
+		b.WriteString(hex.EncodeToString(m.Sum(nil)[:secret.DigestLen/2]))
 	}
 	b.WriteByte(')')
 	return b.String()
@@ -187,7 +189,7 @@ func keptMarker(s string) bool {
 func (z sanitizer) shownOnlyChanged(steps []string, x any, depth int) (any, bool) {
 	switch t := x.(type) {
 	case string:
-		if isRedactedText(t) || isTextPlaceholder(t) || keptMarker(t) {
+		if secret.IsRedacted(t) || isTextPlaceholder(t) || keptMarker(t) {
 			return t, false
 		}
 		if doc, ok := parseDocument(t, depth); ok {
@@ -281,7 +283,7 @@ func (v Value) Fingerprinted(path string) any {
 func fingerprinted(steps []string, x any, depth int) any {
 	switch t := x.(type) {
 	case string:
-		if isRedactedText(t) {
+		if secret.IsRedacted(t) {
 			return SensitiveText
 		}
 		if isTextPlaceholder(t) {

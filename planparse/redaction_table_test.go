@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // These tests defend the redaction rules one by one through Parse's public
@@ -81,7 +83,7 @@ func TestSecretNamesHideUnmarkedValues(t *testing.T) {
 		"all capitals":         "ADMINPASSWORD",
 		"only an upper A":      "Accesskey",
 	}
-	for _, w := range secretWords {
+	for _, w := range secret.Words() {
 		if _, ok := cases[w]; !ok {
 			t.Errorf("secret word %q has no row here: add one", w)
 		}
@@ -184,8 +186,8 @@ func TestCamelCaseNames(t *testing.T) {
 	words := map[string]string{"adminPassword": "admin_password", "AdminPassword": "admin_password", "APIKey": "api_key",
 		"DB_PASS": "db_pass", "ADMINPASSWORD": "adminpassword", "provisionVMAgent": "provision_vm_agent", "tls12Key": "tls12_key"}
 	for name, want := range words {
-		if got := snakeName(name); got != want {
-			t.Errorf("snakeName(%q) = %q, want %q", name, got, want)
+		if got := secret.SnakeName(name); got != want {
+			t.Errorf("secret.SnakeName(%q) = %q, want %q", name, got, want)
 		}
 	}
 }
@@ -408,7 +410,7 @@ func TestRedactTextFindsSecrets(t *testing.T) {
 	if got := RedactText(bin); got != bin {
 		t.Errorf("RedactText(binary blob) = %q, want it unchanged", got)
 	}
-	// A YAML document with a number key, where the review looks (hasSecret).
+	// A YAML document with a number key, where the review looks (secret.Has).
 	p := planOf(t, [2]string{fmt.Sprintf(`{"values":%q}`, "1:\n  name: DB_PASS\n  value: "+pw+"\n"), `{}`})
 	if got := p.Changes[0].After().Get("values").Display(); got != SensitiveText {
 		t.Errorf("values = %q, want %s", got, SensitiveText)

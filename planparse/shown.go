@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // What a reviewer is shown of a plan's text: an allow-list.
@@ -352,7 +354,7 @@ func ShownPath(p string) string {
 
 // keyShown reports whether a map key or an instance key may be shown:
 // it is safe by its form, or already a placeholder.
-func keyShown(k string) bool { return shownString(k) || isRedactedText(k) }
+func keyShown(k string) bool { return shownString(k) || secret.IsRedacted(k) }
 
 // lineCount says how many lines s has: "1 line", "14 lines" (a final
 // newline ends the last line, it starts none).

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // corpusKind sorts an attribute value for the figures of docs/secrets.md:
@@ -23,7 +25,7 @@ func corpusKind(path string, x any) string {
 	last := ""
 	for i := len(steps) - 1; i >= 0 && last == ""; i-- {
 		if steps[i] != indexStep {
-			last = snakeName(steps[i])
+			last = secret.SnakeName(steps[i])
 		}
 	}
 	switch {

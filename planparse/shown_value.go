@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // A Viewer renders a plan's attribute values for a reviewer by the
@@ -343,7 +345,7 @@ func textPlace(steps []string) bool {
 		if s == indexStep || i > 0 && dataMaps[steps[i-1]] {
 			continue
 		}
-		name := snakeName(s)
+		name := secret.SnakeName(s)
 		if hasWordIn(name, commandNames, commandCompounds) {
 			return true
 		}

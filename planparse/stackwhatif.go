@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // This file reads Azure Deployment Stacks what-if results: the
@@ -117,7 +119,7 @@ func stackWhatIfDoc(data []byte) (*wireStackWhatIf, bool) {
 
 // parseStackWhatIf maps a stack what-if result onto the change model, as
 // parseWhatIf does a deployment's.
-func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan, error) {
+func parseStackWhatIf(name string, w *wireStackWhatIf, secrets *secret.Set) (*Plan, error) {
 	complete := true
 	p := &Plan{File: name, Tool: ToolWhatIf, Complete: &complete, lazy: &lazyPlan{}}
 	props := w.Properties
@@ -125,15 +127,15 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 		p.Errored = true
 		problems := armErrors(props.Error)
 		for i, m := range problems {
-			problems[i] = redactText(m, secrets)
+			problems[i] = secret.Redact(m, secrets)
 		}
 		p.Checks = append(p.Checks, &Check{Address: "stack what-if", Kind: "what-if", Status: "error", Problems: problems})
 	}
 	for _, d := range props.Diagnostics {
 		if strings.EqualFold(d.Level, "error") {
 			p.Errored = true
-			p.Checks = append(p.Checks, &Check{Address: orText(redactKnown(d.Target, secrets), "stack what-if"), Kind: "diagnostic", Status: "error",
-				Problems: []string{redactText(strings.TrimSpace(d.Code+": "+d.Message), secrets)}})
+			p.Checks = append(p.Checks, &Check{Address: orText(secret.RedactKnown(d.Target, secrets), "stack what-if"), Kind: "diagnostic", Status: "error",
+				Problems: []string{secret.Redact(strings.TrimSpace(d.Code+": "+d.Message), secrets)}})
 		}
 	}
 	var changes []wireStackChange
@@ -148,7 +150,7 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 		}
 		id, err := parseARMID(c.ID)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d].id: %v", i, err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: secret.RedactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d].id: %v", i, err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + stackWhatIfHint}
 		}
 		ids[i] = id
@@ -160,11 +162,11 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 		c := &changes[i]
 		ct := strings.ToLower(c.ChangeType)
 		if c.ID == "" {
-			p.Skipped = append(p.Skipped, &SkippedChange{Address: redactKnown(orText(c.SymbolicName, c.Type), secrets), Type: c.Type, ChangeType: c.ChangeType,
+			p.Skipped = append(p.Skipped, &SkippedChange{Address: secret.RedactKnown(orText(c.SymbolicName, c.Type), secrets), Type: c.Type, ChangeType: c.ChangeType,
 				Reason: "an extension resource without an ARM resource id; planwarden reads resources by id"})
 			continue
 		}
-		addr, typ := redactKnown(ids[i].address(len(groups) > 1), secrets), ids[i].typ
+		addr, typ := secret.RedactKnown(ids[i].address(len(groups) > 1), secrets), ids[i].typ
 		var before, after json.RawMessage
 		var delta []wireARMProperty
 		if rc := c.ResourceConfigurationChanges; rc != nil {
@@ -180,12 +182,12 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 		armType := map[string]string{"create": "Create", "delete": "Delete", "modify": "Modify", "nochange": "NoChange", "detach": "NoChange"}[ct]
 		if armType == "" {
 			return nil, &Error{File: name, Kind: ErrNotPlan,
-				Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): unknown changeType %q (a stack what-if's are create, delete, detach, modify, noChange, unsupported)", i, ShownName(c.ID), ShownName(c.ChangeType)), secrets),
+				Detail: secret.RedactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): unknown changeType %q (a stack what-if's are create, delete, detach, modify, noChange, unsupported)", i, ShownName(c.ID), ShownName(c.ChangeType)), secrets),
 				Hint:   "the file looks hand-edited or truncated; " + stackWhatIfHint}
 		}
 		ch, err := newARMChange(addr, typ, ids[i], &wireARMChange{ResourceID: c.ID, ChangeType: armType, Before: before, After: after, Delta: delta}, secrets)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): %v", i, ShownName(c.ID), err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: secret.RedactKnown(fmt.Sprintf("properties.changes.resourceChanges[%d] (%s): %v", i, ShownName(c.ID), err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + stackWhatIfHint}
 		}
 		switch ct {
@@ -202,7 +204,7 @@ func parseStackWhatIf(name string, w *wireStackWhatIf, secrets secretSet) (*Plan
 		p.Changes = append(p.Changes, ch)
 	}
 	p.lazy.secrets = secrets
-	remember(secrets)
+	secret.Remember(secrets)
 	return p, nil
 }
 

@@ -26,7 +26,7 @@ func TestStateCutOffInAResource(t *testing.T) {
 }
 
 // TestStateCredentialOfTheShortestScannedLength: a string of 12 bytes, the
-// shortest the reader searches for credential formats (minScanLen), holding
+// shortest the reader searches for credential formats (secret.MinScanLen), holding
 // one (a URL's password) in a state resource, as a member of it or of its
 // values, is learnt: where a change echoes the password unmarked, it is
 // hidden.

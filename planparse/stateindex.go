@@ -9,6 +9,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // prior_state and planned_values are more than half of a plan's bytes, and
@@ -50,6 +54,9 @@ type stateEnt struct {
 	off, hash, typ uint32
 	id, name       uint16
 }
+
+// ones and highs are the lowest and highest bit of each of eight bytes.
+const ones, highs = 0x0101010101010101, 0x8080808080808080
 
 // fieldHash is the short hash of a string attribute's value in lower case.
 func fieldHash(s string) uint16 {
@@ -97,7 +104,7 @@ type stateScan struct {
 	// marked are the values and sensitive_values of the resources whose
 	// sensitive_values mark something (a data source read into
 	// prior_state only): collectSecrets adds them to the plan's set.
-	marked chunks[[2][]byte]
+	marked mem.Chunks[[2][]byte]
 }
 
 // stateRec is a stateEnt as the read records it, with its module.
@@ -126,23 +133,23 @@ func (l lit) view() string {
 		return ""
 	}
 	if !l.slow {
-		return view(l.b[1 : len(l.b)-1])
+		return jsonscan.View(l.b[1 : len(l.b)-1])
 	}
-	return stringAt(l.b)
+	return jsonscan.StringAt(l.b)
 }
 
 // skipLiteral is skipNoting also telling whether a string needs unquoting
 // (for a value that is no string, true), so that its reader need not scan
 // it again.
-func skipLiteral(data []byte, v, depth int, n *secretNotes) (int, bool, error) {
+func skipLiteral(data []byte, v, depth int, n *secret.Notes) (int, bool, error) {
 	if v < len(data) && data[v] == '"' {
-		end, slow, err := scanString(data, v)
-		if n != nil && err == nil && end-v-2 >= minScanLen {
-			n.text(data, v, end, slow)
+		end, slow, err := jsonscan.String(data, v)
+		if n != nil && err == nil && end-v-2 >= secret.MinScanLen {
+			n.Text(data, v, end, slow)
 		}
 		return end, slow, err
 	}
-	end, err := skipNoting(data, v, depth, n)
+	end, err := jsonscan.SkipNoting(data, v, depth, n)
 	return end, true, err
 }
 
@@ -182,7 +189,7 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr lit, addrA
 	if len(name.b) > 0 && name.b[0] == '"' {
 		e.name = fieldHash(name.view())
 	}
-	s.recs = grow(s.recs, 64)
+	s.recs = mem.Grow(s.recs, 64)
 	k := len(s.recs) - 1
 	s.recs[k] = append(s.recs[k], stateRec{e, mod})
 	s.n++
@@ -194,11 +201,11 @@ func (s *stateScan) resource(data []byte, r int, mod int32, typ, addr lit, addrA
 // modules'. The first of repeated "values", "root_module", "resources" and
 // "child_modules" members counts, and a resource's last "type" and
 // "address" (as a decode of the resource keeps them).
-func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateScan) (int, error) {
+func readState(data []byte, v, d int, into *rawJSON, n *secret.Notes, s *stateScan) (int, error) {
 	*s = stateScan{root: s.root, start: v}
 	end, err := s.path(data, v, d, s.root, n)
 	*into = nil
-	if err == nil && !isNull(data, v) {
+	if err == nil && !jsonscan.IsNull(data, v) {
 		*into = data[v:end:end]
 	}
 	if err != nil || len(data) > math.MaxUint32 {
@@ -207,23 +214,23 @@ func readState(data []byte, v, d int, into *rawJSON, n *secretNotes, s *stateSca
 	return end, err
 }
 
-func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNotes) (int, error) {
+func (s *stateScan) path(data []byte, v, depth int, path []string, n *secret.Notes) (int, error) {
 	if len(path) == 0 {
 		return s.module(data, v, depth, 0, n)
 	}
 	if byteAt(data, v) != '{' {
-		return skipNoting(data, v, depth, n)
+		return jsonscan.SkipNoting(data, v, depth, n)
 	}
 	found, section, outputs := false, len(path) == len(s.root), false
-	return eachNoted(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+	return jsonscan.EachMemberNoting(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		if !found && string(key) == path[0] {
 			found = true
 			return s.path(data, mv, depth+1, path[1:], n)
 		}
-		end, err := skipNoting(data, mv, depth+1, n)
+		end, err := jsonscan.SkipNoting(data, mv, depth+1, n)
 		if section && !outputs && string(key) == "outputs" {
 			outputs = true // the first counts, as member reads it
-			if err == nil && !isNull(data, mv) {
+			if err == nil && !jsonscan.IsNull(data, mv) {
 				s.outputs = data[mv:end:end]
 			}
 		}
@@ -233,21 +240,21 @@ func (s *stateScan) path(data []byte, v, depth int, path []string, n *secretNote
 
 // module reads a module object at data[v] whose depth below the root
 // module is modDepth.
-func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretNotes) (int, error) {
+func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secret.Notes) (int, error) {
 	if byteAt(data, v) != '{' {
-		return skipNoting(data, v, depth, n)
+		return jsonscan.SkipNoting(data, v, depth, n)
 	}
 	mod := int32(len(s.mods))
 	s.mods = append(s.mods, modDepth)
 	seenResources, seenChildren := false, false
-	return eachNoted(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+	return jsonscan.EachMemberNoting(data, v, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		switch {
 		case string(key) == "resources" && !seenResources:
 			seenResources = true
 			if byteAt(data, mv) == '[' {
-				return eachElement(data, mv, depth+1, func(r int) (int, error) {
+				return jsonscan.EachElement(data, mv, depth+1, func(r int) (int, error) {
 					if byteAt(data, r) != '{' {
-						return skipNoting(data, r, depth+2, n)
+						return jsonscan.SkipNoting(data, r, depth+2, n)
 					}
 					return s.resourceAt(data, r, depth+2, mod, n)
 				})
@@ -255,30 +262,30 @@ func (s *stateScan) module(data []byte, v, depth int, modDepth int32, n *secretN
 		case string(key) == "child_modules" && !seenChildren:
 			seenChildren = true
 			if byteAt(data, mv) == '[' {
-				return eachElement(data, mv, depth+1, func(e int) (int, error) {
+				return jsonscan.EachElement(data, mv, depth+1, func(e int) (int, error) {
 					return s.module(data, e, depth+2, modDepth+1, n)
 				})
 			}
 		}
-		return skipNoting(data, mv, depth+1, n)
+		return jsonscan.SkipNoting(data, mv, depth+1, n)
 	})
 }
 
 // resourceAt reads a resource object at data[r].
-func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNotes) (int, error) {
+func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secret.Notes) (int, error) {
 	var typ, addr, id, name lit // id and name of the last "values" (a decode's), the first of repeated keys (lookup's)
 	addrAt := 0
 	var values, sens []byte
-	end, err := eachNoted(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
+	end, err := jsonscan.EachMemberNoting(data, r, depth, n, func(key []byte, _ bool, mv int) (int, error) {
 		if string(key) == "values" && byteAt(data, mv) == '{' {
 			id, name = lit{}, lit{}
 			seenID, seenName := false, false
-			end, err := eachNoted(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
+			end, err := jsonscan.EachMemberNoting(data, mv, depth+1, n, func(k []byte, _ bool, fv int) (int, error) {
 				end, slow, err := skipLiteral(data, fv, depth+2, n)
 				switch {
-				case !seenID && keyIs(k, "id"):
+				case !seenID && jsonscan.KeyIs(k, "id"):
 					seenID, id = true, lit{data[fv:end], slow}
-				case !seenName && keyIs(k, "name"):
+				case !seenName && jsonscan.KeyIs(k, "name"):
 					seenName, name = true, lit{data[fv:end], slow}
 				}
 				return end, err
@@ -302,7 +309,7 @@ func (s *stateScan) resourceAt(data []byte, r, depth int, mod int32, n *secretNo
 	if err == nil {
 		s.resource(data, r, mod, typ, addr, addrAt, id, name)
 		if len(values) > 0 && bytes.Contains(sens, []byte("true")) {
-			s.marked.add([2][]byte{values, sens})
+			s.marked.Add([2][]byte{values, sens})
 		}
 	}
 	return end, err
@@ -338,7 +345,7 @@ func (x *stateIndex) build(raw []byte, data []byte, s *stateScan, z sanitizer) {
 		for _, r := range c {
 			if len(keyed) > 0 && keyed[0].rec == i {
 				k := keyed[0]
-				r.hash = addrHash(z.redactAddress(stringView(data[k.k0:k.k1])))
+				r.hash = addrHash(z.redactAddress(jsonscan.StringView(data[k.k0:k.k1])))
 				keyed = keyed[1:]
 			}
 			d := s.mods[r.mod]
@@ -387,17 +394,17 @@ func sparseRanges(in, data []byte, w *wirePlan) []Range {
 // fields decodes an entry's address, mode, type, name, values and
 // sensitive_values (the last of repeated members, as a decode keeps).
 func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, sensitive []byte) {
-	_, _ = eachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
-		end, err := skipValid(r, v)
+	_, _ = jsonscan.EachMember(r, 0, 0, func(key []byte, _ bool, v int) (int, error) {
+		end, err := jsonscan.SkipValid(r, v)
 		switch string(key) {
 		case "address":
-			address = x.z.redactAddress(stringView(r[v:end]))
+			address = x.z.redactAddress(jsonscan.StringView(r[v:end]))
 		case "mode":
-			mode = stringView(r[v:end])
+			mode = jsonscan.StringView(r[v:end])
 		case "type":
-			typ = stringView(r[v:end])
+			typ = jsonscan.StringView(r[v:end])
 		case "name":
-			name = stringView(r[v:end])
+			name = jsonscan.StringView(r[v:end])
 		case "values":
 			values = r[v:end:end]
 		case "sensitive_values":
@@ -411,7 +418,7 @@ func (x *stateIndex) fields(r []byte) (address, mode, typ, name string, values, 
 // object is the bytes of entry i's resource object.
 func (x *stateIndex) object(i uint32) []byte {
 	off := int(x.ents[i].off)
-	end, _ := skipValid(x.raw, off)
+	end, _ := jsonscan.SkipValid(x.raw, off)
 	return x.raw[off:end:end]
 }
 

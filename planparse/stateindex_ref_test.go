@@ -3,6 +3,8 @@ package planparse
 import (
 	"bytes"
 	"sync"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // refIndex is the index of prior_state and planned_values as planparse
@@ -52,25 +54,25 @@ func (x *refIndex) index() {
 // its bytes and hands its child modules to child: the first "resources" and
 // "child_modules" count, as member reads them.
 func (x *refIndex) module(m []byte, child func([]byte)) {
-	i := ws(m, 0)
+	i := jsonscan.WS(m, 0)
 	if i >= len(m) || m[i] != '{' {
 		return
 	}
 	seenResources, seenChildren := false, false
-	_, _ = eachMember(m, i, 0, func(k []byte, _ bool, v int) (int, error) {
+	_, _ = jsonscan.EachMember(m, i, 0, func(k []byte, _ bool, v int) (int, error) {
 		switch {
 		case string(k) == "resources" && !seenResources:
 			seenResources = true
 			if m[v] != '[' {
-				return skipValid(m, v)
+				return jsonscan.SkipValid(m, v)
 			}
-			return eachElement(m, v, 0, func(r int) (int, error) {
+			return jsonscan.EachElement(m, v, 0, func(r int) (int, error) {
 				if m[r] != '{' {
-					return skipValid(m, r)
+					return jsonscan.SkipValid(m, r)
 				}
 				var typ []byte // the last one counts, as in a decode
-				end, err := eachMember(m, r, 0, func(k []byte, _ bool, v int) (int, error) {
-					end, err := skipValid(m, v)
+				end, err := jsonscan.EachMember(m, r, 0, func(k []byte, _ bool, v int) (int, error) {
+					end, err := jsonscan.SkipValid(m, v)
 					if string(k) == "type" {
 						typ = m[v:end]
 					}
@@ -86,17 +88,17 @@ func (x *refIndex) module(m []byte, child func([]byte)) {
 		case string(k) == "child_modules" && !seenChildren:
 			seenChildren = true
 			if m[v] != '[' {
-				return skipValid(m, v)
+				return jsonscan.SkipValid(m, v)
 			}
-			return eachElement(m, v, 0, func(e int) (int, error) {
-				end, err := skipValid(m, e)
+			return jsonscan.EachElement(m, v, 0, func(e int) (int, error) {
+				end, err := jsonscan.SkipValid(m, e)
 				if err == nil && m[e] == '{' {
 					child(m[e:end:end])
 				}
 				return end, err
 			})
 		}
-		return skipValid(m, v)
+		return jsonscan.SkipValid(m, v)
 	})
 }
 
@@ -108,15 +110,15 @@ func (x *refIndex) internType(lit []byte) string {
 			return l[0].typ
 		}
 	}
-	return stringAt(lit)
+	return jsonscan.StringAt(lit)
 }
 
 // refLastMember is the value of an object's last member named key (the one
 // a decode keeps), nil when it has none.
 func refLastMember(r []byte, key string) []byte {
 	var out []byte
-	_, _ = eachMember(r, 0, 0, func(k []byte, _ bool, v int) (int, error) {
-		end, err := skipValid(r, v)
+	_, _ = jsonscan.EachMember(r, 0, 0, func(k []byte, _ bool, v int) (int, error) {
+		end, err := jsonscan.SkipValid(r, v)
 		if string(k) == key {
 			out = r[v:end:end]
 		}
@@ -162,7 +164,7 @@ func (x *refIndex) at(address string) *StateResource {
 	x.addrOnce.Do(func() {
 		x.byAddr = make(map[string]*refEntry, len(x.entries))
 		for _, e := range x.entries {
-			address := x.z.redactAddress(stringView(refLastMember(e.raw, "address")))
+			address := x.z.redactAddress(jsonscan.StringView(refLastMember(e.raw, "address")))
 			if _, dup := x.byAddr[address]; !dup {
 				x.byAddr[address] = e
 			}
@@ -180,18 +182,18 @@ func (x *refIndex) at(address string) *StateResource {
 // a large section (prior_state's root module) is a walk over all of it.
 func refMemberFrom(raw []byte, key string) []byte {
 	var out []byte
-	i := ws(raw, 0)
+	i := jsonscan.WS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil
 	}
-	_, _ = eachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
+	_, _ = jsonscan.EachMember(raw, i, 0, func(k []byte, _ bool, v int) (int, error) {
 		if string(k) == key {
-			if !isNull(raw, v) {
+			if !jsonscan.IsNull(raw, v) {
 				out = raw[v:]
 			}
 			return v, errStop // the first of repeated keys counts (see lookup)
 		}
-		return skipValid(raw, v)
+		return jsonscan.SkipValid(raw, v)
 	})
 	return out
 }

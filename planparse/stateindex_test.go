@@ -228,7 +228,7 @@ func TestSparseRangesHoldNothingTheModelReads(t *testing.T) {
 		for _, o := range p.Outputs {
 			str("output", o.Name)
 		}
-		for s := range p.lazy.secrets.m {
+		for s := range secretsOf(p.lazy.secrets) {
 			str("secret", s)
 		}
 		for _, x := range []*stateIndex{&p.lazy.prior, &p.lazy.planned} {

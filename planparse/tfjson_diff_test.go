@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	tfjson "github.com/hashicorp/terraform-json"
 
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/plantest"
 )
 
@@ -46,7 +47,7 @@ func fromWire(t *testing.T, w *wirePlan, p *Plan) wireModel {
 		if raw == nil {
 			return nil
 		}
-		v, err := decodeJSON(raw)
+		v, err := jsonscan.Decode(raw)
 		if err != nil {
 			t.Fatalf("kept value does not decode: %v", err)
 		}

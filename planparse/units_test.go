@@ -62,17 +62,17 @@ func TestSplitUnits(t *testing.T) {
 		"--log-format json: stdout lines by working directory, the rest left out": {
 			data: []byte(strings.Join([]string{
 				`{"time":"2026-11-30T10:15:01Z","level":"info","msg":"The runner at . will be processed"}`,
-				logLine("stdout", "/repo/live/prod/aks-gpu", aks),
-				logLine("stderr", "/repo/live/prod/artifacts", []byte("Warning: deprecated")),
-				logLine("stdout", "/repo/live/prod/artifacts", bucket),
+				logLine("stdout", "/repo/secret.Live/prod/aks-gpu", aks),
+				logLine("stderr", "/repo/secret.Live/prod/artifacts", []byte("Warning: deprecated")),
+				logLine("stdout", "/repo/secret.Live/prod/artifacts", bucket),
 			}, "\n")),
 			want: []unitView{{"aks-gpu", 2}, {"artifacts", 2}},
 		},
 		"the pretty log format": {
 			data: []byte("10:15:01.120 INFO   The runner at . will be processed\n" +
-				"10:15:02.431 STDOUT [live/prod/aks-gpu] tofu: " + string(aks) + "\n" +
-				"\x1b[90m10:15:02.512\x1b[0m STDOUT [live/prod/artifacts] tofu: " + string(bucket) + "\n"),
-			want: []unitView{{"live/prod/aks-gpu", 2}, {"live/prod/artifacts", 2}},
+				"10:15:02.431 STDOUT [secret.Live/prod/aks-gpu] tofu: " + string(aks) + "\n" +
+				"\x1b[90m10:15:02.512\x1b[0m STDOUT [secret.Live/prod/artifacts] tofu: " + string(bucket) + "\n"),
+			want: []unitView{{"secret.Live/prod/aks-gpu", 2}, {"secret.Live/prod/artifacts", 2}},
 		},
 	}
 	for name, tc := range tests {
@@ -134,10 +134,10 @@ func TestSplitUnitsOnePlan(t *testing.T) {
 func TestRelativeDirs(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct{ in, want []string }{
-		"siblings":          {[]string{"/r/live/prod/a", "/r/live/prod/b"}, []string{"a", "b"}},
-		"nested and not":    {[]string{"/r/live/prod/a", "/r/live/staging/b/c"}, []string{"prod/a", "staging/b/c"}},
-		"one unit":          {[]string{"/r/live/prod/a"}, []string{"a"}},
-		"relative as given": {[]string{"live/prod/a", "./live/prod/b"}, []string{"live/prod/a", "live/prod/b"}},
+		"siblings":          {[]string{"/r/secret.Live/prod/a", "/r/secret.Live/prod/b"}, []string{"a", "b"}},
+		"nested and not":    {[]string{"/r/secret.Live/prod/a", "/r/secret.Live/staging/b/c"}, []string{"prod/a", "staging/b/c"}},
+		"one unit":          {[]string{"/r/secret.Live/prod/a"}, []string{"a"}},
+		"relative as given": {[]string{"secret.Live/prod/a", "./secret.Live/prod/b"}, []string{"secret.Live/prod/a", "secret.Live/prod/b"}},
 		"no directory":      {[]string{"", ""}, []string{"", ""}},
 		"a prefix no dir":   {[]string{"/r/app", "/r/app2"}, []string{"app", "app2"}},
 	}
@@ -156,7 +156,7 @@ func FuzzSplitUnits(f *testing.F) {
 	f.Add([]byte("{\"a\":1}\n{\"b\":[2,\"}\"]}\n"))
 	f.Add([]byte(`{"time":"t","level":"stdout","working-dir":"/r/a","msg":"{\"format_version\":\"1.2\"}"}` + "\n" +
 		`{"time":"t","level":"stdout","working-dir":"/r/b","msg":"{}"}`))
-	f.Add([]byte("10:15:02.431 STDOUT [live/a] tofu: {\"x\":\"\\\"\"}\n10:15:02.432 INFO   done\n"))
+	f.Add([]byte("10:15:02.431 STDOUT [secret.Live/a] tofu: {\"x\":\"\\\"\"}\n10:15:02.432 INFO   done\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = MaybeUnits(data)
 		units, ok := SplitUnits(data)

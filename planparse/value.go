@@ -5,10 +5,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // SensitiveText is what a redacted value reads as everywhere outside this package.
-const SensitiveText = "(sensitive)"
+const SensitiveText = secret.Sensitive
 
 // UnknownText is what a value that Terraform will only know after apply reads as.
 const UnknownText = "(known after apply)"
@@ -35,191 +38,6 @@ type Value struct {
 	n *lazy // set for an object or array still in the plan's bytes
 }
 
-// lazy is an object or array of a plan not decoded yet, with the matching
-// parts of its sensitivity and unknown trees (nil when both are empty), the
-// attribute name it sits under and the sanitizer that reads it (shared by
-// every node of a plan). The sanitizer's checks at its own level have been
-// applied (resolve): none hides it.
-type lazy struct {
-	raw   []byte
-	marks *marks
-	key   string
-	z     *sanitizer
-}
-
-// marks are a lazy node's parts of the sensitivity and unknown trees. Most
-// nodes have none ({} or false, which read as nil does below an object or
-// array): they share no record.
-type marks struct{ sens, unk []byte }
-
-func (n *lazy) sens() []byte {
-	if n.marks == nil {
-		return nil
-	}
-	return n.marks.sens
-}
-
-func (n *lazy) unk() []byte {
-	if n.marks == nil {
-		return nil
-	}
-	return n.marks.unk
-}
-
-// noMarks reports whether a sensitivity or unknown node marks nothing below
-// an object or array: absent, false, {} or [].
-func noMarks(b []byte) bool {
-	if len(b) == 0 || isLiteral(b, "false") {
-		return true
-	}
-	return (b[0] == '{' || b[0] == '[') && ws(b, 1) == len(b)-1
-}
-
-// resolve is sanitizer.sanitize's decision for one node, taken without
-// decoding the node when it is an object or array that stays readable.
-// Scalars go through sanitize itself.
-func (z *sanitizer) resolve(raw, sens, unk []byte, key string) Value {
-	var n lazy
-	if v, ok := z.resolveInto(raw, sens, unk, key, &n); !ok {
-		return v
-	}
-	heap := n
-	return Value{n: &heap}
-}
-
-// resolveAt is resolve keeping a lazy node in *at (a change's own record).
-func (z *sanitizer) resolveAt(raw, sens, unk []byte, key string, at *lazy) Value {
-	if v, ok := z.resolveInto(raw, sens, unk, key, at); !ok {
-		return v
-	}
-	return Value{n: at}
-}
-
-// resolveInto is resolve filling *into, and reporting true, when the node
-// stays lazy: a walk down a path (Get) keeps its intermediate nodes off
-// the heap.
-func (z *sanitizer) resolveInto(raw, sens, unk []byte, key string, into *lazy) (Value, bool) {
-	if isLiteral(sens, "true") {
-		return Value{v: z.hide(decodeOrNil(raw))}, false
-	}
-	if isLiteral(unk, "true") {
-		return Value{v: unknown{}}, false
-	}
-	if len(raw) == 0 || isNull(raw, 0) {
-		if len(unk) > 0 && unk[0] == '{' {
-			// Unknown attributes of a null object: sanitize reads it as {}.
-			return z.resolveInto([]byte("{}"), sens, unk, key, into)
-		}
-		return Value{}, false
-	}
-	if raw[0] == '{' || raw[0] == '[' {
-		if key != "" && classify(key)&nameSecret != 0 {
-			return Value{v: z.hide(decodeOrNil(raw))}, false
-		}
-		*into = lazy{raw: raw, key: key, z: z}
-		if !noMarks(sens) || !noMarks(unk) {
-			into.marks = &marks{sens: sens, unk: unk}
-		}
-		return Value{}, true
-	}
-	return Value{v: z.scalar(raw, key)}, false
-}
-
-// scalar is sanitize's reading of the scalar raw under key (no marks: the
-// sensitivity and unknown marks of a scalar are taken by resolveInto). A
-// string without escapes that the plan's readers met twice before under
-// the same key, shown, is answered from the plan's member cache (see
-// memberCache.clean): what sanitize decides of a string depends on the
-// string, the key and the plan's secrets only.
-func (z *sanitizer) scalar(raw []byte, key string) any {
-	if n, ok := smallCount(raw); ok {
-		// sanitize's reading of a count (node_count = 3): no known
-		// secret is as short (minSecretLen), so only its key can hide it.
-		if key != "" && classify(key)&nameSecret != 0 {
-			return z.hide(smallCounts[n])
-		}
-		return smallCounts[n]
-	}
-	c := z.members
-	if c == nil || z.redactKey != nil || len(raw) < minCleanLen+2 || raw[0] != '"' {
-		return z.sanitize(scalarAt(raw), nil, nil, key)
-	}
-	end, slow, err := scanString(raw, 0)
-	if err != nil || slow || end != len(raw) {
-		return z.sanitize(decodeOrNil(raw), nil, nil, key)
-	}
-	s := view(raw[1 : end-1])
-	var buf [maxCleanKey]byte
-	k, ok := cleanKey(buf[:0], key, s)
-	if !ok {
-		return z.sanitize(s, nil, nil, key)
-	}
-	if x, ok := c.clean.get(view(k)); ok {
-		return x
-	}
-	x := z.sanitize(s, nil, nil, key)
-	if _, shown := x.(string); shown && c.seenBefore(k) {
-		// The memo keeps a copy (s may be a view of pages the CLI gives
-		// back), boxed once: a hit costs no allocation.
-		c.clean.put(view(k), any(strings.Clone(s)))
-	}
-	return x
-}
-
-// smallCounts are the numbers 0 to 255 as a decode gives them (float64),
-// boxed once: reading a count costs no allocation.
-var smallCounts = func() (t [256]any) {
-	for i := range t {
-		t[i] = float64(i)
-	}
-	return t
-}()
-
-// smallCount reads raw when it is a whole number below 256 written
-// without a sign in fewer than minSecretLen digits (as Terraform writes a
-// count): its text is as a decode formats it, too short to be a secret.
-func smallCount(raw []byte) (int, bool) {
-	if len(raw) == 0 || len(raw) >= minSecretLen {
-		return 0, false
-	}
-	n := 0
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if n >= len(smallCounts) {
-		return 0, false
-	}
-	return n, true
-}
-
-// scalarAt is decodeOrNil for a scalar, reading a string without escapes
-// as a view of the plan's bytes (see view) instead of a copy.
-func scalarAt(raw []byte) any {
-	if len(raw) >= 2 && raw[0] == '"' {
-		if end, slow, err := scanString(raw, 0); err == nil && !slow && end == len(raw) {
-			return view(raw[1 : end-1])
-		}
-	}
-	return decodeOrNil(raw)
-}
-
-func isLiteral(raw []byte, word string) bool { return string(raw) == word }
-
-// decodeOrNil decodes validated JSON; a number beyond float64 reads as null.
-func decodeOrNil(raw []byte) any {
-	if len(raw) == 0 {
-		return nil
-	}
-	x, err := decodeJSON(raw)
-	if err != nil {
-		return nil
-	}
-	return x
-}
-
 // tree returns the value as a sanitized tree, decoding a lazy value.
 func (v Value) tree() any {
 	if v.n == nil {
@@ -227,70 +45,6 @@ func (v Value) tree() any {
 	}
 	n := v.n
 	return n.z.sanitize(decodeOrNil(n.raw), decodeOrNil(n.sens()), decodeOrNil(n.unk()), n.key)
-}
-
-// child is the sanitized value one step below a lazy node, as sanitize
-// builds it: a secret key is shown renamed (keyText), the "value" of a
-// {name, value} pair is judged by the pair's name, and unknown attributes
-// absent from the object read as unknown. When the child is itself a lazy
-// node it fills *into and reports true.
-func (n *lazy) child(step any, into *lazy) (Value, bool) {
-	switch s := step.(type) {
-	case string:
-		if n.raw[0] != '{' {
-			return Value{}, false
-		}
-		if n.z.members.secretStep(n.z, s) {
-			return Value{}, false // sanitize renames a secret key: it is not there by name
-		}
-		raw, found := n.z.members.lookup(n.raw, s)
-		return n.member(s, raw, found, into)
-	case int:
-		if n.raw[0] != '[' || s < 0 {
-			return Value{}, false
-		}
-		raw, found := nth(n.raw, s)
-		if !found {
-			return Value{}, false
-		}
-		sens, _ := nth(n.sens(), s)
-		unk, _ := nth(n.unk(), s)
-		// Elements of a list inherit the list's name for the secret check.
-		return n.z.resolveInto(raw, sens, unk, n.key, into)
-	}
-	return Value{}, false
-}
-
-// member is child's step to the member s of the object n (not a secret
-// key), whose value in n's bytes is raw when found.
-func (n *lazy) member(s string, raw []byte, found bool, into *lazy) (Value, bool) {
-	key := s
-	if !found && isRedactedText(s) {
-		key, raw, found = n.renamed(s)
-	}
-	unk, _ := n.z.members.lookup(n.unk(), key)
-	if !found {
-		// Unknown attributes are absent from "after"; sanitize adds
-		// them when reviewing.
-		if isLiteral(unk, "true") && n.z.redactKey == nil {
-			return Value{v: unknown{}}, false
-		}
-		return Value{}, false
-	}
-	sens, _ := n.z.members.lookup(n.sens(), key)
-	name := key
-	if key == "value" {
-		if pair, ok := n.z.members.lookup(n.raw, "name"); ok && len(pair) > 0 && pair[0] == '"' {
-			pairValue := ""
-			if len(raw) > 0 && raw[0] == '"' {
-				pairValue = stringAt(raw)
-			}
-			if pn := stringAt(pair); pn != "" && nameSaysSecret(pn, pairValue) {
-				name = pn
-			}
-		}
-	}
-	return n.z.resolveInto(raw, sens, unk, name, into)
 }
 
 // Fields sets out[i] to v.Get(keys[i]) for each key (out is at least as
@@ -309,13 +63,13 @@ func (v Value) Fields(keys []string, out []Value) {
 	var found [maxFields]bool
 	left := len(keys)
 	raw := n.raw
-	for i := ws(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
-		ke := stringEnd(raw, i)
-		val := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, val)
-		k := view(raw[i+1 : ke-1])
+	for i := jsonscan.WS(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
+		ke := jsonscan.StringEnd(raw, i)
+		val := jsonscan.WS(raw, jsonscan.WS(raw, ke)+1) // past the colon
+		end, _ := jsonscan.SkipValid(raw, val)
+		k := jsonscan.View(raw[i+1 : ke-1])
 		if strings.IndexByte(k, '\\') >= 0 {
-			k = unquote(raw[i+1:ke-1], true) // an escaped key reads as its text
+			k = jsonscan.Unquote(raw[i+1:ke-1], true) // an escaped key reads as its text
 		}
 		for j, key := range keys {
 			if !found[j] && k == key {
@@ -324,11 +78,11 @@ func (v Value) Fields(keys []string, out []Value) {
 				break
 			}
 		}
-		i = ws(raw, end)
+		i = jsonscan.WS(raw, end)
 		if i >= len(raw) || raw[i] != ',' {
 			break
 		}
-		i = ws(raw, i+1)
+		i = jsonscan.WS(raw, i+1)
 	}
 	// The objects and arrays found stay lazy: their nodes are one
 	// allocation (a node hidden by its name leaves its place unused).
@@ -344,7 +98,7 @@ func (v Value) Fields(keys []string, out []Value) {
 	}
 	var into lazy
 	for j, key := range keys {
-		if !found[j] && n.marks == nil && !isRedactedText(key) {
+		if !found[j] && n.marks == nil && !secret.IsRedacted(key) {
 			out[j] = Value{} // absent, and no unknown mark adds it: whether the key is secret does not matter
 			continue
 		}
@@ -365,87 +119,8 @@ func (v Value) Fields(keys []string, out []Value) {
 	}
 }
 
-// maxFields is the most keys Fields reads in one walk.
-const maxFields = 32
-
-// renamed finds the secret key that sanitize shows as text: a key of the
-// object, or an unknown attribute it adds.
-func (n *lazy) renamed(text string) (string, []byte, bool) {
-	var key string
-	var out []byte
-	visit := func(obj []byte, unknownOnly bool) {
-		_, _ = eachMember(obj, 0, 0, func(k []byte, escaped bool, v int) (int, error) {
-			end, err := skipValid(obj, v)
-			ks := unquote(k, escaped)
-			if err == nil && out == nil && n.z.secretKey(ks) && n.z.keyText(ks) == text {
-				if !unknownOnly {
-					key, out = ks, obj[v:end:end]
-				} else if _, inRaw := lookup(n.raw, ks); !inRaw && isLiteral(obj[v:end], "true") {
-					key = ks // found only in the unknown tree: child reads it as unknown
-				}
-			}
-			return end, err
-		})
-	}
-	visit(n.raw, false)
-	if unk := n.unk(); out == nil && len(unk) > 0 && unk[0] == '{' && n.z.redactKey == nil {
-		visit(unk, true)
-	}
-	return key, out, out != nil
-}
-
-// lookup returns the value of key in the object raw (null included). When
-// an object repeats a key the first one counts, here and in every decode
-// of planparse (decodeJSON), so what a rule reads is what a reviewer sees.
-// raw has been validated (Parse): the walk only finds where keys and
-// values end, as skipValid does.
-func lookup(raw []byte, key string) ([]byte, bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	return lookupFrom(raw, ws(raw, 1), key)
-}
-
-// lookupFrom is lookup walking the object's members from the one at i.
-func lookupFrom(raw []byte, i int, key string) ([]byte, bool) {
-	for i < len(raw) && raw[i] == '"' {
-		ke := stringEnd(raw, i)
-		v := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, v)
-		if keyIs(raw[i+1:ke-1], key) {
-			return raw[v:end:end], true
-		}
-		i = ws(raw, end)
-		if i >= len(raw) || raw[i] != ',' {
-			break
-		}
-		i = ws(raw, i+1)
-	}
-	return nil, false
-}
-
-// nth returns element i of the array raw (validated, as for lookup).
-func nth(raw []byte, i int) ([]byte, bool) {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, false
-	}
-	j := ws(raw, 1)
-	for k := 0; j < len(raw) && raw[j] != ']'; k++ {
-		end, _ := skipValid(raw, j)
-		if k == i {
-			return raw[j:end:end], true
-		}
-		j = ws(raw, end)
-		if j >= len(raw) || raw[j] != ',' {
-			break
-		}
-		j = ws(raw, j+1)
-	}
-	return nil, false
-}
-
 // errStop ends a walk early.
-var errStop = &scanError{msg: "stop"}
+var errStop = &jsonscan.SyntaxError{Msg: "stop"}
 
 // Get walks a path of map keys (string) and list indexes (int) and returns
 // the value there; a missing step gives the null Value.
@@ -498,7 +173,7 @@ func eagerGet(cur any, path []any) any {
 func (v Value) Lookup(key string) (Value, bool) {
 	x := v.Get(key)
 	n := v.n
-	if n == nil || n.raw[0] != '{' || isRedactedText(key) {
+	if n == nil || n.raw[0] != '{' || secret.IsRedacted(key) {
 		m, ok := v.tree().(map[string]any) // a renamed key is found by its text in the decoded map
 		if !ok {
 			return x, false
@@ -561,7 +236,7 @@ func (v Value) Bool() (bool, bool) { b, ok := v.v.(bool); return b, ok }
 func (v Value) Len() int {
 	if v.n != nil && v.n.raw[0] == '[' {
 		var buf [8][]byte
-		return len(elementsInto(buf[:0], v.n.raw))
+		return len(jsonscan.ElementsInto(buf[:0], v.n.raw))
 	}
 	switch x := v.tree().(type) {
 	case []any:
@@ -611,8 +286,8 @@ func (v Value) List() []Value {
 			return nil
 		}
 		var buf [8][]byte
-		raws := elementsInto(buf[:0], n.raw)
-		sens, unk := elements(n.sens()), elements(n.unk())
+		raws := jsonscan.ElementsInto(buf[:0], n.raw)
+		sens, unk := jsonscan.Elements(n.sens()), jsonscan.Elements(n.unk())
 		out := make([]Value, len(raws))
 		var heap []lazy // the elements that stay lazy, one allocation
 		for k, e := range raws {
@@ -752,22 +427,6 @@ func equal(a, b any) bool {
 // formatFloat writes a number as Terraform shows it: integers without a
 // decimal point or exponent.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// elements lists the element slices of the array raw (nil otherwise).
-func elements(raw []byte) [][]byte { return elementsInto(nil, raw) }
-
-// elementsInto is elements appending to out (a caller's buffer).
-func elementsInto(out [][]byte, raw []byte) [][]byte {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil
-	}
-	_, _ = eachElement(raw, 0, 0, func(i int) (int, error) {
-		end, err := skipValid(raw, i)
-		out = append(out, raw[i:end:end])
-		return end, err
-	})
-	return out
-}
 
 func at(l [][]byte, i int) []byte {
 	if i < len(l) {

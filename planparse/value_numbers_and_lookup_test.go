@@ -3,6 +3,8 @@ package planparse
 import (
 	"slices"
 	"testing"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // TestValueNumbers: Float and Int read numbers and numbers written as
@@ -80,7 +82,7 @@ func TestValueLookup(t *testing.T) {
 "change":{"actions":["create"],"before":null,"after":{"password":"s3cr3t-tag-key-value","tags":{"Name":"web","Owner":null,"s3cr3t-tag-key-value":"x"}},"after_unknown":{"tags":{"Later":true}},"after_sensitive":{"password":true}}}]}`)
 	tags := p.Changes[0].After().Get("tags")
 	keys := tags.Keys()
-	if len(keys) != 4 || !isRedactedText(keys[0]) {
+	if len(keys) != 4 || !secret.IsRedacted(keys[0]) {
 		t.Fatalf("Keys = %q, want the secret key renamed first", keys)
 	}
 	for _, key := range []string{"Name", "Owner", "Later", "Missing", "s3cr3t-tag-key-value", keys[0]} {

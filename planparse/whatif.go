@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
 // This file reads Azure Resource Manager what-if results (Bicep and ARM
@@ -128,7 +130,7 @@ func whatIfDoc(data []byte) (*wireWhatIf, bool) {
 
 // parseWhatIf maps a what-if result onto the change model: one Change per
 // entry that ARM evaluated, entries it skipped in Plan.Skipped.
-func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
+func parseWhatIf(name string, w *wireWhatIf, secrets *secret.Set) (*Plan, error) {
 	complete := true
 	p := &Plan{File: name, Tool: ToolWhatIf, Complete: &complete, lazy: &lazyPlan{}}
 	changes := w.Changes
@@ -139,7 +141,7 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 		p.Errored = true
 		problems := armErrors(w.Error)
 		for i, m := range problems {
-			problems[i] = redactText(m, secrets)
+			problems[i] = secret.Redact(m, secrets)
 		}
 		p.Checks = append(p.Checks, &Check{Address: "what-if", Kind: "what-if", Status: "error", Problems: problems})
 	}
@@ -148,7 +150,7 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 	for i, c := range changes {
 		id, err := parseARMID(c.ResourceID)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("changes[%d].resourceId: %v", i, err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: secret.RedactKnown(fmt.Sprintf("changes[%d].resourceId: %v", i, err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + whatIfHint}
 		}
 		ids[i] = id
@@ -157,7 +159,7 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 		}
 	}
 	for i, c := range changes {
-		addr, typ := redactKnown(ids[i].address(len(groups) > 1), secrets), ids[i].typ
+		addr, typ := secret.RedactKnown(ids[i].address(len(groups) > 1), secrets), ids[i].typ
 		if t := payloadType(c.After, c.Before); t != "" && strings.EqualFold(t, typ) {
 			typ = t // the payload has ARM's own spelling
 		}
@@ -172,13 +174,13 @@ func parseWhatIf(name string, w *wireWhatIf, secrets secretSet) (*Plan, error) {
 		}
 		ch, err := newARMChange(addr, typ, ids[i], &changes[i], secrets)
 		if err != nil {
-			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: redactKnown(fmt.Sprintf("changes[%d] (%s): %v", i, ShownName(c.ResourceID), err), secrets),
+			return nil, &Error{File: name, Kind: ErrNotPlan, Detail: secret.RedactKnown(fmt.Sprintf("changes[%d] (%s): %v", i, ShownName(c.ResourceID), err), secrets),
 				Hint: "the file looks hand-edited or truncated; " + whatIfHint}
 		}
 		p.Changes = append(p.Changes, ch)
 	}
 	p.lazy.secrets = secrets
-	remember(secrets)
+	secret.Remember(secrets)
 	return p, nil
 }
 
@@ -285,7 +287,7 @@ func (r armID) address(multiGroup bool) string {
 	return r.path
 }
 
-func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets secretSet) (*Change, error) {
+func newARMChange(addr, typ string, id armID, w *wireARMChange, secrets *secret.Set) (*Change, error) {
 	c := &Change{Address: addr, Mode: ModeManaged, Type: typ, Name: id.name, Provider: strings.SplitN(typ, "/", 2)[0]}
 	var effective int
 	c.whatIf = &whatIfDiff{}
@@ -370,7 +372,7 @@ func armValue(raw json.RawMessage, key string, markUnknown bool) (armPayload, er
 // armMasks returns the sensitivity and unknown masks of v (nil where
 // nothing below is marked). key is the property v sits under.
 func armMasks(v any, key string, markUnknown bool) (sens, unk any) {
-	if key != "" && isARMSecret(key) && hiddenByName(v) {
+	if key != "" && secret.IsARMName(key) && secret.Hideable(v) {
 		return true, nil
 	}
 	switch t := v.(type) {
@@ -426,25 +428,13 @@ func isARMExpression(s string) bool {
 	return len(s) >= 2 && s[0] == '[' && s[len(s)-1] == ']' && !strings.HasPrefix(s, "[[")
 }
 
-// armSecretNames are ARM property names that hold secrets but that
-// IsSecretName, written for Terraform's snake_case, does not catch.
-var armSecretNames = map[string]bool{
-	"customdata": true, "protectedsettings": true, "primarykey": true, "secondarykey": true,
-	"primarymasterkey": true, "secondarymasterkey": true, "sastoken": true, "storageaccountkey": true,
-	"adminpassword": true, "userdata": true,
-}
-
-func isARMSecret(name string) bool {
-	return armSecretNames[strings.ToLower(name)] || IsSecretName(name)
-}
-
 // whatIfDiff is a what-if change's attribute diff, taken from ARM's delta
 // (or, for a create or delete without one, from its payload), sanitized.
 type whatIfDiff struct{ diffs []AttrDiff }
 
 // add flattens one delta entry under path and returns how many effective
 // (not NoEffect) leaves it holds.
-func (d *whatIfDiff) add(path string, p wireARMProperty, secrets secretSet) (int, error) {
+func (d *whatIfDiff) add(path string, p wireARMProperty, secrets *secret.Set) (int, error) {
 	kind := strings.ToLower(p.PropertyChangeType)
 	if kind == "noeffect" {
 		return 0, nil
@@ -481,7 +471,7 @@ func (d *whatIfDiff) add(path string, p wireARMProperty, secrets secretSet) (int
 	if before.Equal(after) && kind != "create" && kind != "delete" {
 		return 0, nil
 	}
-	d.diffs = append(d.diffs, AttrDiff{Path: redactKnown(path, secrets), Before: before, After: after,
+	d.diffs = append(d.diffs, AttrDiff{Path: secret.RedactKnown(path, secrets), Before: before, After: after,
 		Unknown: after.IsUnknown(), Sensitive: before.IsSensitive() || after.IsSensitive()})
 	return 1, nil
 }
@@ -498,7 +488,7 @@ func childPath(parent, child string) string {
 	return parent + "." + child
 }
 
-func deltaValue(raw json.RawMessage, key string, markUnknown bool, secrets secretSet) (Value, error) {
+func deltaValue(raw json.RawMessage, key string, markUnknown bool, secrets *secret.Set) (Value, error) {
 	p, err := armValue(raw, key, markUnknown)
 	if err != nil || len(p.raw) == 0 {
 		return Value{}, err
@@ -509,7 +499,7 @@ func deltaValue(raw json.RawMessage, key string, markUnknown bool, secrets secre
 // fromPayload lists every leaf of a created (or deleted) resource's
 // payload, as Terraform's plan shows a create, skipping ARM's own
 // bookkeeping (id, type, apiVersion).
-func (d *whatIfDiff) fromPayload(p armPayload, deleted bool, secrets secretSet) {
+func (d *whatIfDiff) fromPayload(p armPayload, deleted bool, secrets *secret.Set) {
 	v, err := decodeValue(p.raw, p.sens, p.unk, secrets)
 	if err != nil || v.IsNull() {
 		return

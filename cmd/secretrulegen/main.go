@@ -1,4 +1,4 @@
-// Command secretrulegen generates planparse/gitleaks_rules.go, the secret
+// Command secretrulegen generates planparse/internal/secret/gitleaks_rules.go, the secret
 // formats planparse detects by value, from gitleaks' default configuration
 // (config/gitleaks.toml of github.com/zricethezav/gitleaks/v8, MIT). It
 // keeps each rule's id, regex, keywords, entropy and secret group and the
@@ -10,7 +10,7 @@
 // Usage (docs/secrets.md):
 //
 //	go mod download -json github.com/zricethezav/gitleaks/v8@v8.30.1   # prints Dir
-//	go run ./cmd/secretrulegen -gitleaks DIR -version v8.30.1 -out planparse/gitleaks_rules.go
+//	go run ./cmd/secretrulegen -gitleaks DIR -version v8.30.1 -out planparse/internal/secret/gitleaks_rules.go
 package main
 
 import (
@@ -61,7 +61,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("gitleaks", "", "directory of the gitleaks module (go mod download -json github.com/zricethezav/gitleaks/v8@VERSION prints it)")
 	version := fs.String("version", "", "the gitleaks version the directory holds, recorded in the generated file")
-	out := fs.String("out", "planparse/gitleaks_rules.go", "generated Go file")
+	out := fs.String("out", "planparse/internal/secret/gitleaks_rules.go", "generated Go file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -99,7 +99,7 @@ func generate(dir, version string) ([]byte, error) {
 	for _, line := range strings.Split(strings.TrimSpace(string(licence)), "\n") {
 		fmt.Fprintln(&b, strings.TrimRight("// "+line, " "))
 	}
-	fmt.Fprintln(&b, "\npackage planparse")
+	fmt.Fprintln(&b, "\npackage secret")
 	fmt.Fprintf(&b, "\n// gitleaksVersion is the gitleaks release the rules come from.\nconst gitleaksVersion = %q\n", version)
 
 	fmt.Fprintln(&b, "\n// gitleaksGlobal is gitleaks' global allowlist (values that are never secrets).")

@@ -60,7 +60,7 @@ func TestRunNeedsItsFlags(t *testing.T) {
 	}
 }
 
-// TestCommittedRulesAreGenerated regenerates planparse/gitleaks_rules.go
+// TestCommittedRulesAreGenerated regenerates planparse/internal/secret/gitleaks_rules.go
 // when the gitleaks module is in the module cache (go mod download puts it
 // there; see docs/secrets.md) and compares it with the committed file.
 func TestCommittedRulesAreGenerated(t *testing.T) {
@@ -78,11 +78,11 @@ func TestCommittedRulesAreGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	committed, err := os.ReadFile("../../planparse/gitleaks_rules.go")
+	committed, err := os.ReadFile("../../planparse/internal/secret/gitleaks_rules.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(src, committed) {
-		t.Errorf("planparse/gitleaks_rules.go is not what secretrulegen makes of gitleaks %s; regenerate it (docs/secrets.md)", version)
+		t.Errorf("planparse/internal/secret/gitleaks_rules.go is not what secretrulegen makes of gitleaks %s; regenerate it (docs/secrets.md)", version)
 	}
 }

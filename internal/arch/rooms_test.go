@@ -37,6 +37,17 @@ var rooms = []struct {
 	{from: []string{""}, except: []string{"app/porttest", "app/githubtest", "app/githubtest/", "app/aws/awstest"},
 		never: []string{module + "/app/porttest", module + "/app/githubtest", module + "/app/aws/awstest"}, deps: true,
 		why: "test doubles (app/porttest, app/githubtest, app/aws/awstest) ship in no binary: only tests import them"},
+	// planparse's rooms: the model (planparse) imports its internal
+	// packages, never the other way round; the scanner (jsonscan) and the
+	// containers (mem) stand alone; the secret detector may use both.
+	{from: []string{"planparse/internal/"}, never: []string{module + "/planparse", module + "/planparse/lockfile", module + "/planparse/plantest"}, deps: true,
+		why: "planparse's internal packages never reach the model: planparse imports them"},
+	{from: []string{"planparse/internal/"}, never: []string{module + "/planparse"},
+		why: "planparse's internal packages do not import the model, tests included"},
+	{from: []string{"planparse/internal/jsonscan", "planparse/internal/mem"}, never: []string{module + "/planparse/internal/"}, deps: true,
+		why: "the JSON scanner and the containers stand alone (the secret detector uses them)"},
+	{from: []string{""}, except: []string{"planparse", "planparse/"}, never: []string{module + "/planparse/internal/"},
+		why: "only planparse reaches its internal packages"},
 }
 
 // roomViolations lists what breaks the rooms' rules in pkgs, one sentence
@@ -98,6 +109,17 @@ func TestWorkerRoomsCatchEachBreak(t *testing.T) {
 		"the binaries import the worker":  {pkg{ImportPath: module + "/cmd/planwarden", Deps: []string{module + "/app", module + "/app/run"}}, ""},
 		"a test uses a test double":       {pkg{ImportPath: module + "/app/run", TestImports: []string{module + "/app/porttest"}}, ""},
 		"a command asks a run":            {pkg{ImportPath: module + "/app/command", Deps: []string{module + "/app/run", module + "/app/publish"}}, ""},
+		"the secret detector reaches the model": {pkg{ImportPath: module + "/planparse/internal/secret", Deps: []string{module + "/planparse"}},
+			"planparse/internal/secret imports planparse: planparse's internal packages never reach the model"},
+		"a test of the scanner imports the model": {pkg{ImportPath: module + "/planparse/internal/jsonscan", XTestImports: []string{module + "/planparse"}},
+			"planparse/internal/jsonscan imports planparse: planparse's internal packages do not import the model"},
+		"the scanner uses the detector": {pkg{ImportPath: module + "/planparse/internal/jsonscan", Deps: []string{module + "/planparse/internal/secret"}},
+			"planparse/internal/jsonscan imports planparse/internal/secret: the JSON scanner and the containers stand alone"},
+		"rules reach into planparse": {pkg{ImportPath: module + "/rules", Imports: []string{module + "/planparse/internal/secret"}},
+			"rules imports planparse/internal/secret: only planparse reaches"},
+		"the model uses its rooms": {pkg{ImportPath: module + "/planparse", Imports: []string{module + "/planparse/internal/secret", module + "/planparse/internal/jsonscan"},
+			Deps: []string{module + "/planparse/internal/secret", module + "/planparse/internal/jsonscan", module + "/planparse/internal/mem"}}, ""},
+		"the detector uses the scanner": {pkg{ImportPath: module + "/planparse/internal/secret", Deps: []string{module + "/planparse/internal/jsonscan", module + "/planparse/internal/mem"}}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := roomViolations([]pkg{tc.pkg})

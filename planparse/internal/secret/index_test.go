@@ -1,4 +1,4 @@
-package planparse
+package secret
 
 import (
 	"fmt"
@@ -11,14 +11,14 @@ import (
 func TestSecretIndexAgreesWithAScan(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{3, linearLimit + 1, 500} {
-		s := newSecretSet()
+		s := NewSet()
 		var secrets []string
 		for i := 0; i < n; i++ {
 			x := fmt.Sprintf("s3cr%04dvalue", i) // shares its first 8 bytes with its neighbours
 			secrets = append(secrets, x)
-			s.add(x)
+			s.Add(x)
 		}
-		s.add("shortpw") // shorter than minContainedLen: only equality counts
+		s.Add("shortpw") // shorter than MinContainedLen: only equality counts
 		probes := []string{
 			"prefix-" + secrets[n-1] + "-suffix", secrets[0] + "x", "x" + secrets[n/2],
 			"s3cr9999valuex", "no secret here at all", "xshortpwx", secrets[1],
@@ -34,17 +34,17 @@ func TestSecretIndexAgreesWithAScan(t *testing.T) {
 			if p == secrets[1] {
 				want = true // equal to a secret
 			}
-			if got := s.contains(p); got != want {
+			if got := s.Contains(p); got != want {
 				t.Errorf("%d secrets: contains(%q) = %v, want %v", n, p, got, want)
 			}
 		}
-		if got := redactText("id "+secrets[n-1]+" and "+secrets[0], s); strings.Contains(got, secrets[0]) || strings.Contains(got, secrets[n-1]) {
-			t.Errorf("%d secrets: redactText left a secret: %q", n, got)
+		if got := Redact("id "+secrets[n-1]+" and "+secrets[0], s); strings.Contains(got, secrets[0]) || strings.Contains(got, secrets[n-1]) {
+			t.Errorf("%d secrets: Redact left a secret: %q", n, got)
 		}
 		// A secret added after a lookup is found by the next one.
-		s.contains("warm the index up")
-		s.add("latecomer-secret")
-		if !s.contains("a latecomer-secret b") {
+		s.Contains("warm the index up")
+		s.Add("latecomer-secret")
+		if !s.Contains("a latecomer-secret b") {
 			t.Errorf("%d secrets: a secret added after the index was built is not found", n)
 		}
 	}

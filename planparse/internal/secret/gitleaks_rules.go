@@ -25,7 +25,7 @@
 // OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
 // SOFTWARE.
 
-package planparse
+package secret
 
 // gitleaksVersion is the gitleaks release the rules come from.
 const gitleaksVersion = "v8.30.1"
@@ -101,7 +101,7 @@ var gitleaksRules = []formatRule{
 	{id: "dropbox-api-token", regex: "(?i)[\\w.-]{0,50}?(?:dropbox)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{15})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"dropbox"}},
 	{id: "dropbox-long-lived-api-token", regex: "(?i)[\\w.-]{0,50}?(?:dropbox)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{11}(AAAAAAAAAA)[a-z0-9\\-_=]{43})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"dropbox"}},
 	{id: "dropbox-short-lived-api-token", regex: "(?i)[\\w.-]{0,50}?(?:dropbox)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}(sl\\.[a-z0-9\\-=_]{135})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"dropbox"}},
-	{id: "duffel-api-token", regex: "duffel_(?:test|live)_(?i)[a-z0-9_\\-=]{43}", keywords: []string{"duffel_"}, entropy: 2},
+	{id: "duffel-api-token", regex: "duffel_(?:test|Live)_(?i)[a-z0-9_\\-=]{43}", keywords: []string{"duffel_"}, entropy: 2},
 	{id: "dynatrace-api-token", regex: "dt0c01\\.(?i)[a-z0-9]{24}\\.[a-z0-9]{64}", keywords: []string{"dt0c01."}, entropy: 4},
 	{id: "easypost-api-token", regex: "\\bEZAK(?i)[a-z0-9]{54}\\b", keywords: []string{"ezak"}, entropy: 2},
 	{id: "easypost-test-api-token", regex: "\\bEZTK(?i)[a-z0-9]{54}\\b", keywords: []string{"eztk"}, entropy: 2},
@@ -182,8 +182,8 @@ var gitleaksRules = []formatRule{
 	{id: "linear-client-secret", regex: "(?i)[\\w.-]{0,50}?(?:linear)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"linear"}, entropy: 2},
 	{id: "linkedin-client-id", regex: "(?i)[\\w.-]{0,50}?(?:linked[_-]?in)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{14})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"linkedin", "linked_in", "linked-in"}, entropy: 2},
 	{id: "linkedin-client-secret", regex: "(?i)[\\w.-]{0,50}?(?:linked[_-]?in)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"linkedin", "linked_in", "linked-in"}, entropy: 2},
-	{id: "lob-api-key", regex: "(?i)[\\w.-]{0,50}?(?:lob)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}((live|test)_[a-f0-9]{35})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"test_", "live_"}},
-	{id: "lob-pub-api-key", regex: "(?i)[\\w.-]{0,50}?(?:lob)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}((test|live)_pub_[a-f0-9]{31})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"test_pub", "live_pub", "_pub"}},
+	{id: "lob-api-key", regex: "(?i)[\\w.-]{0,50}?(?:lob)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}((Live|test)_[a-f0-9]{35})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"test_", "live_"}},
+	{id: "lob-pub-api-key", regex: "(?i)[\\w.-]{0,50}?(?:lob)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}((test|Live)_pub_[a-f0-9]{31})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"test_pub", "live_pub", "_pub"}},
 	{id: "looker-client-id", regex: "(?i)[\\w.-]{0,50}?(?:looker)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"looker"}},
 	{id: "looker-client-secret", regex: "(?i)[\\w.-]{0,50}?(?:looker)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{24})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"looker"}},
 	{id: "mailchimp-api-key", regex: "(?i)[\\w.-]{0,50}?(?:MailchimpSDK.initialize|mailchimp)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-f0-9]{32}-us\\d\\d)(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"mailchimp"}},
@@ -235,7 +235,7 @@ var gitleaksRules = []formatRule{
 	{id: "settlemint-application-access-token", regex: "\\b(sm_aat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sm_aat"}, entropy: 3},
 	{id: "settlemint-personal-access-token", regex: "\\b(sm_pat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sm_pat"}, entropy: 3},
 	{id: "settlemint-service-access-token", regex: "\\b(sm_sat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sm_sat"}, entropy: 3},
-	{id: "shippo-api-token", regex: "\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"shippo_"}, entropy: 2},
+	{id: "shippo-api-token", regex: "\\b(shippo_(?:Live|test)_[a-fA-F0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"shippo_"}, entropy: 2},
 	{id: "shopify-access-token", regex: "shpat_[a-fA-F0-9]{32}", keywords: []string{"shpat_"}, entropy: 2},
 	{id: "shopify-custom-access-token", regex: "shpca_[a-fA-F0-9]{32}", keywords: []string{"shpca_"}, entropy: 2},
 	{id: "shopify-private-app-access-token", regex: "shppa_[a-fA-F0-9]{32}", keywords: []string{"shppa_"}, entropy: 2},
@@ -256,7 +256,7 @@ var gitleaksRules = []formatRule{
 	{id: "sourcegraph-access-token", regex: "(?i)\\b(\\b(sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}|[a-fA-F0-9]{40})\\b)(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sgp_", "sourcegraph"}, entropy: 3},
 	{id: "square-access-token", regex: "\\b((?:EAAA|sq0atp-)[\\w-]{22,60})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sq0atp-", "eaaa"}, entropy: 2},
 	{id: "squarespace-access-token", regex: "(?i)[\\w.-]{0,50}?(?:squarespace)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"squarespace"}},
-	{id: "stripe-access-token", regex: "\\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod"}, entropy: 2},
+	{id: "stripe-access-token", regex: "\\b((?:sk|rk)_(?:test|Live|prod)_[a-zA-Z0-9]{10,99})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod"}, entropy: 2},
 	{id: "sumologic-access-id", regex: "[\\w.-]{0,50}?(?i:[\\w.-]{0,50}?(?:(?-i:[Ss]umo|SUMO))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}(su[a-zA-Z0-9]{12})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sumo"}, entropy: 3},
 	{id: "sumologic-access-token", regex: "(?i)[\\w.-]{0,50}?(?:(?-i:[Ss]umo|SUMO))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"sumo"}, entropy: 3},
 	{id: "telegram-bot-api-token", regex: "(?i)[\\w.-]{0,50}?(?:telegr)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9]{5,16}:(?-i:A)[a-z0-9_\\-]{34})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", keywords: []string{"telegr"}},

@@ -1,6 +1,10 @@
-package planparse
+package secret
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+)
 
 // markPair is a member of a sensitivity mark object whose value marks
 // something: its key (decoded) and its value.
@@ -15,7 +19,7 @@ type markPair struct {
 // is walked with its mark. raw's members are walked once for all the
 // mark's keys, where a lookup per key walked them once per key (the
 // brownfield mix's collect cost a third of its read of resource_changes).
-func (s *secretIndex) walkMarkedObject(raw, mark []byte) {
+func (s *Set) walkMarkedObject(raw, mark []byte) {
 	var buf [16]markPair
 	pairs := buf[:0]
 	many := false
@@ -31,28 +35,28 @@ func (s *secretIndex) walkMarkedObject(raw, mark []byte) {
 	})
 	if many { // a mark of many marked keys: a lookup per key
 		eachKey(mark, func(k string, mk []byte) {
-			if e, ok := lookup(raw, k); ok {
+			if e, ok := jsonscan.Lookup(raw, k); ok {
 				s.walkRaw(e, mk)
 			}
 		})
 		return
 	}
 	left := len(pairs)
-	for i := ws(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
-		ke := stringEnd(raw, i)
-		v := ws(raw, ws(raw, ke)+1) // past the colon
-		end, _ := skipValid(raw, v)
+	for i := jsonscan.WS(raw, 1); left > 0 && i < len(raw) && raw[i] == '"'; {
+		ke := jsonscan.StringEnd(raw, i)
+		v := jsonscan.WS(raw, jsonscan.WS(raw, ke)+1) // past the colon
+		end, _ := jsonscan.SkipValid(raw, v)
 		for j := range pairs {
-			if p := &pairs[j]; !p.done && keyIs(raw[i+1:ke-1], p.key) {
+			if p := &pairs[j]; !p.done && jsonscan.KeyIs(raw[i+1:ke-1], p.key) {
 				p.done = true
 				left--
 				s.walkRaw(raw[v:end:end], p.mark)
 			}
 		}
-		i = ws(raw, end)
+		i = jsonscan.WS(raw, end)
 		if i >= len(raw) || raw[i] != ',' {
 			break
 		}
-		i = ws(raw, i+1)
+		i = jsonscan.WS(raw, i+1)
 	}
 }

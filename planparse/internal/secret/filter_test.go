@@ -1,4 +1,4 @@
-package planparse
+package secret
 
 import (
 	"strings"
@@ -10,18 +10,18 @@ import (
 // and first byte (above 0x7f too), and strings it rules out are not in it.
 func TestSecretFilterNeverHidesASecret(t *testing.T) {
 	t.Parallel()
-	s := newSecretSet()
+	s := NewSet()
 	secrets := []string{"hunter2-hunter2", "\xc3\xa9t\xc3\xa9-passw0rd", "0123456789", strings.Repeat("k", 255), strings.Repeat("z", 256), strings.Repeat("Q", 1000), "~tilde-secret-63"}
 	for _, x := range secrets {
-		s.add(x)
+		s.Add(x)
 	}
 	for _, x := range secrets {
-		if !s.mayHold(x) || !s.has(x) || !s.contains(x) {
-			t.Errorf("secret %.20q: mayHold %v has %v contains %v; want all true", x, s.mayHold(x), s.has(x), s.contains(x))
+		if !s.mayHold(x) || !s.Has(x) || !s.Contains(x) {
+			t.Errorf("secret %.20q: mayHold %v has %v contains %v; want all true", x, s.mayHold(x), s.Has(x), s.Contains(x))
 		}
 	}
 	for _, x := range []string{"hunter2-hunter3", strings.Repeat("z", 257), strings.Repeat("Q", 999)} {
-		if s.has(x) {
+		if s.Has(x) {
 			t.Errorf("%.20q is not a secret of the set", x)
 		}
 	}

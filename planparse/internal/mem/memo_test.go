@@ -1,4 +1,4 @@
-package planparse
+package mem
 
 import (
 	"fmt"
@@ -9,35 +9,35 @@ import (
 
 func TestMemo(t *testing.T) {
 	t.Parallel()
-	m := newMemo[int](8, 16)
-	if _, ok := m.get("a"); ok {
+	m := NewMemo[int](8, 16)
+	if _, ok := m.Get("a"); ok {
 		t.Error("an empty memo answers")
 	}
 	buf := []byte("region-eastus")
 	k := string(buf[:6]) // a view: put keeps a copy
-	m.put(k, 1)
+	m.Put(k, 1)
 	buf[0] = 'X'
-	if v, ok := m.get("region"); !ok || v != 1 {
+	if v, ok := m.Get("region"); !ok || v != 1 {
 		t.Errorf("get(region) = %v, %v; want 1, true", v, ok)
 	}
-	m.put("region", 2)
-	if v, _ := m.get("region"); v != 2 {
+	m.Put("region", 2)
+	if v, _ := m.Get("region"); v != 2 {
 		t.Errorf("after a second put, get(region) = %v; want 2", v)
 	}
 	long := strings.Repeat("k", 17)
-	m.put(long, 3)
-	if _, ok := m.get(long); ok {
+	m.Put(long, 3)
+	if _, ok := m.Get(long); ok {
 		t.Error("a key longer than the memo keeps was kept")
 	}
 	// Bounded: never more entries than slots, however many keys.
 	for i := range 1000 {
-		m.put(fmt.Sprintf("key-%d", i), i)
+		m.Put(fmt.Sprintf("key-%d", i), i)
 	}
 	kept := 0
 	for i := range m.slots {
 		if e := m.slots[i].Load(); e != nil {
 			kept++
-			if v, ok := m.get(e.key); !ok || v != e.val {
+			if v, ok := m.Get(e.key); !ok || v != e.val {
 				t.Errorf("slot %d holds %q=%d but get answers %d, %v", i, e.key, e.val, v, ok)
 			}
 		}
@@ -47,7 +47,7 @@ func TestMemo(t *testing.T) {
 	}
 	// Only ever the answer put for the key itself, never another key's.
 	for i := range 1000 {
-		if v, ok := m.get(fmt.Sprintf("key-%d", i)); ok && v != i {
+		if v, ok := m.Get(fmt.Sprintf("key-%d", i)); ok && v != i {
 			t.Errorf("key-%d answers %d", i, v)
 		}
 	}
@@ -56,7 +56,7 @@ func TestMemo(t *testing.T) {
 // TestMemoConcurrent: readers and writers of one memo (run with -race).
 func TestMemoConcurrent(t *testing.T) {
 	t.Parallel()
-	m := newMemo[string](64, 32)
+	m := NewMemo[string](64, 32)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
@@ -64,11 +64,11 @@ func TestMemoConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 2000 {
 				k := fmt.Sprintf("k%d", (i*7+g)%300)
-				if v, ok := m.get(k); ok && v != k {
+				if v, ok := m.Get(k); ok && v != k {
 					t.Errorf("%s answers %s", k, v)
 					return
 				}
-				m.put(k, k)
+				m.Put(k, k)
 			}
 		}()
 	}

@@ -1,11 +1,12 @@
-package planparse
+package secret
 
 import (
 	"bytes"
 	"encoding/binary"
 	"strings"
-	"sync"
-	"weak"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
+	"github.com/planwarden/planwarden/planparse/internal/mem"
 )
 
 // A value found secret by its name or its context (environment.DB_PASS, an
@@ -16,17 +17,17 @@ import (
 // Finding them all up front must not cost the decode of every value that
 // the lazy reader avoids, so the one-pass reader takes notes as it
 // validates the value sections (skipNoting): the byte offsets of members
-// whose key names a secret (a cheap hint filter, then classify, cached per
+// whose key names a secret (a cheap hint filter, then Classify, cached per
 // key), of objects with a "value" string (a {name, value} pair whose name
 // may say secret), and of strings that may hold a secret in context (an
 // assignment, a URL with userinfo, a document or script, a base64 blob).
 // After the read, only those are decoded and judged (learn), by the same
 // rules that hide values on display.
 
-// secretNotes are the reader's notes on one plan's bytes.
-type secretNotes struct {
+// Notes are the reader's notes on one plan's bytes.
+type Notes struct {
 	data  []byte
-	named chunks[namedNote]
+	named mem.Chunks[namedNote]
 	pairs []int // offsets of objects with a "value" string (a {name, value} pair?)
 	texts []int // start and end offsets of string literals worth a search
 	// keys remembers, per slot of a small direct-mapped cache, a key seen
@@ -36,6 +37,14 @@ type secretNotes struct {
 	// texts0 remembers literals mayHide judged (a cache as keys is).
 	texts0 [1024]textSeen
 }
+
+// NewNotes returns empty notes on the bytes data.
+func NewNotes(data []byte) *Notes { return &Notes{data: data} }
+
+// The notes are told of the strings a search may find a secret in: the
+// scanner's jsonscan.TextMin is MinScanLen (this constant overflows when
+// they differ).
+const _ = uint(MinScanLen-jsonscan.TextMin) + uint(jsonscan.TextMin-MinScanLen)
 
 type keySeen struct {
 	head   uint64 // the key's first eight bytes (keyHead)
@@ -48,9 +57,9 @@ type keySeen struct {
 // brownfield plan has a note on most resources).
 type namedNote struct{ k0, v1 int }
 
-// member notes an object member: the object starts at obj, its key literal
+// Member notes an object member: the object starts at obj, its key literal
 // is data[k0:k1], its value data[v0:v1].
-func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
+func (n *Notes) Member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 int) {
 	if c := data[v0]; c != '"' && c != '[' && c != '{' {
 		return // a number, true, false or null: nothing to note under any key
 	}
@@ -62,13 +71,13 @@ func (n *secretNotes) member(data []byte, obj, k0, k1 int, escaped bool, v0, v1 
 		secret = slot.secret
 	} else {
 		if escaped || nameHints.in(key) {
-			name := stringAt(data[k0:k1])
-			secret = classify(name) != 0 || armSecretNames[strings.ToLower(name)]
+			name := jsonscan.StringAt(data[k0:k1])
+			secret = Classify(name) != 0 || armSecretNames[strings.ToLower(name)]
 		}
 		*slot = keySeen{head, k0 + 1, k1 - 1, secret}
 	}
 	if secret {
-		n.named.add(namedNote{k0, v1})
+		n.named.Add(namedNote{k0, v1})
 		return
 	}
 	// {name, value}: learn reads the name (values are fewer than names).
@@ -94,9 +103,9 @@ func keyHead(data []byte, i, l int) uint64 {
 	return w
 }
 
-// text notes the string literal data[i:end] when it may hold a secret that
+// Text notes the string literal data[i:end] when it may hold a secret that
 // only its context gives away.
-func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
+func (n *Notes) Text(data []byte, i, end int, escaped bool) {
 	if n.mayHide(data, i, end, escaped) {
 		n.texts = append(n.texts, i, end)
 	}
@@ -108,7 +117,7 @@ func (n *secretNotes) text(data []byte, i, end int, escaped bool) {
 // kind, in its change and in both state sections, and a comparison costs
 // less than a look at each byte's class, or a search of the hint words
 // and rule keywords.
-func (n *secretNotes) mayHide(data []byte, i, end int, escaped bool) bool {
+func (n *Notes) mayHide(data []byte, i, end int, escaped bool) bool {
 	s := data[i+1 : end-1]
 	lit := data[i:end]
 	h := keyHead(data, i+1, len(s)) ^ uint64(len(s))<<56
@@ -129,16 +138,6 @@ func (n *secretNotes) mayHide(data []byte, i, end int, escaped bool) bool {
 type textSeen struct {
 	k0, k1 int
 	hide   bool
-}
-
-// readValueInto is readRawInto for a value section: the reader takes notes.
-func readValueInto(data []byte, v, d int, into *rawJSON, n *secretNotes) (int, error) {
-	end, err := skipNoting(data, v, d, n)
-	*into = nil
-	if err == nil && !isNull(data, v) {
-		*into = data[v:end:end]
-	}
-	return end, err
 }
 
 // hintSet is a set of hint words (lower case, 3 bytes or more) looked for
@@ -189,7 +188,7 @@ func (h *hintSet) in(b []byte) bool {
 }
 
 var (
-	// nameHints: every name classify calls secret holds one of them (the
+	// nameHints: every name Classify calls secret holds one of them (the
 	// secretHints and the name shapes of classifyName).
 	nameHints = newHintSet("pass", "pwd", "secret", "sas", "token", "key", "conn", "config", "cred", "cert", "data", "dsn", "auth")
 	// textHints: the detector's rules for text find a secret in context
@@ -299,28 +298,28 @@ func wrappedBase64(s []byte) bool {
 }
 
 // learn judges what the notes point at and adds what is secret to s.
-func (n *secretNotes) learn(s *secretIndex) {
+func (n *Notes) Learn(s *Set) {
 	if n == nil {
 		return
 	}
 	data := n.data
-	n.named.each(func(m *namedNote) {
-		k1 := stringEnd(data, m.k0)
+	n.named.Each(func(m *namedNote) {
+		k1 := jsonscan.StringEnd(data, m.k0)
 		lit := data[m.k0:k1]
-		v := data[ws(data, ws(data, k1)+1):m.v1] // past the colon
+		v := data[jsonscan.WS(data, jsonscan.WS(data, k1)+1):m.v1] // past the colon
 		if _, known := s.m[string(v[1:max(1, len(v)-1)])]; known && v[0] == '"' {
 			return // marked: already in (a literal without escapes reads as itself)
 		}
-		s.learnNamed(stringAt(lit), v)
+		s.LearnNamed(jsonscan.StringAt(lit), v)
 	})
 	for _, o := range n.pairs {
-		nameRaw, _ := lookup(data[o:], "name") // lookup stops at the object's end
+		nameRaw, _ := jsonscan.Lookup(data[o:], "name") // lookup stops at the object's end
 		if len(nameRaw) == 0 || nameRaw[0] != '"' || !nameHints.in(nameRaw) {
 			continue
 		}
-		valueRaw, _ := lookup(data[o:], "value")
-		if v := stringAt(valueRaw); nameSaysSecret(stringAt(nameRaw), v) {
-			s.learn(v)
+		valueRaw, _ := jsonscan.Lookup(data[o:], "value")
+		if v := jsonscan.StringAt(valueRaw); NameSays(jsonscan.StringAt(nameRaw), v) {
+			s.Learn(v)
 		}
 	}
 	searched := map[string]struct{}{}
@@ -330,7 +329,7 @@ func (n *secretNotes) learn(s *secretIndex) {
 			continue
 		}
 		searched[string(lit)] = struct{}{}
-		findSecrets(stringAt(lit), "", s.learn)
+		Find(jsonscan.StringAt(lit), "", s.Learn)
 	}
 }
 
@@ -340,39 +339,44 @@ func (n *secretNotes) learn(s *secretIndex) {
 // configuration expression gives it ("value", "default", "constant_value",
 // "before", "after"). Other members of an object are judged by their own
 // names (the reader noted those it should).
-func (s *secretIndex) learnNamed(name string, raw []byte) {
+func (s *Set) LearnNamed(name string, raw []byte) {
 	if len(raw) == 0 {
 		return
 	}
 	switch raw[0] {
 	case '"':
-		v := stringAt(raw)
-		if classify(name)&nameSecret != 0 || armSecretNames[strings.ToLower(name)] || nameSaysSecret(name, v) {
-			s.learn(v)
+		v := jsonscan.StringAt(raw)
+		if Classify(name)&NameSecret != 0 || armSecretNames[strings.ToLower(name)] || NameSays(name, v) {
+			s.Learn(v)
 		}
 	case '[':
-		for _, e := range elements(raw) {
-			s.learnNamed(name, e)
+		for _, e := range jsonscan.Elements(raw) {
+			s.LearnNamed(name, e)
 		}
 	case '{':
 		for _, k := range []string{"value", "default", "constant_value", "before", "after"} {
-			if v, ok := lookup(raw, k); ok && len(v) > 0 && v[0] != '{' {
-				s.learnNamed(name, v)
+			if v, ok := jsonscan.Lookup(raw, k); ok && len(v) > 0 && v[0] != '{' {
+				s.LearnNamed(name, v)
 			}
 		}
 	}
 }
 
-// learn adds a value found secret by its name or context, unless it is too
-// short or too common to hide everywhere: under minSecretLen, a word or
-// words without a digit or a sign (Required, Bearer, ml-runner: a setting,
-// hidden where it was found but not looked for elsewhere), a placeholder,
-// a reference or a plain URL.
-func (s *secretIndex) learn(v string) {
-	if len(v) < minSecretLen || onlyWords(v) || isPlainURL(v) || isPlaceholderValue(v) {
-		return
+// Learn adds a value found secret by its name or context when it is
+// Learnable.
+func (s *Set) Learn(v string) {
+	if Learnable(v) {
+		s.Add(v)
 	}
-	s.add(v)
+}
+
+// Learnable reports whether a value found secret by its name or context
+// is hidden everywhere else too: not when it is too short or too common,
+// under MinLen, a word or words without a digit or a sign (Required,
+// Bearer, ml-runner: a setting, hidden where it was found but not looked
+// for elsewhere), a placeholder, a reference or a plain URL.
+func Learnable(v string) bool {
+	return len(v) >= MinLen && !onlyWords(v) && !isPlainURL(v) && !isPlaceholderValue(v)
 }
 
 // onlyWords reports whether v holds only letters, spaces, dots, dashes and
@@ -387,108 +391,9 @@ func onlyWords(v string) bool {
 	return true
 }
 
-// collectFound adds to s what the detector finds by name or context in the
-// plan: the reader's notes on values, and the strings outside values that
-// the plan shows (instance keys of addresses, replace paths, import ids,
-// check messages, outputs under secret names).
-func collectFound(w *wirePlan, s *secretIndex) {
-	w.notes.learn(s)
-	search := func(x string) {
-		if len(x) >= minScanLen {
-			findSecrets(x, "", s.learn)
-		}
-	}
-	keys := func(addr string) {
-		if strings.Contains(addr, `["`) {
-			mapAddressKeys(addr, func(k string) (string, bool) { search(k); return "", false })
-		}
-	}
-	for _, rc := range w.searched { // of resource_changes and resource_drift (readChanges)
-		collectChange(rc, keys, search)
-	}
-	for i := range w.DeferredChanges {
-		if c := w.DeferredChanges[i].Change; c != nil {
-			collectChange(c, keys, search)
-		}
-	}
-	for name, o := range w.OutputChanges {
-		if IsSecretName(name) {
-			s.learnNamed(name, o.Before)
-			s.learnNamed(name, o.After)
-		}
-	}
-	for _, c := range w.Checks {
-		keys(c.Address.ToDisplay)
-		for _, in := range c.Instances {
-			keys(in.Address.ToDisplay)
-			for _, p := range in.Problems {
-				search(p.Message)
-			}
-		}
-	}
-}
-
-// searchedOutsideValues reports whether collectChange has anything of c,
-// a change as read (its strings as the plan has them), to search.
-func searchedOutsideValues(c *Change) bool {
-	return strings.Contains(c.Address, `["`) || strings.Contains(c.PreviousAddress, `["`) || strings.Contains(c.ModuleAddress, `["`) ||
-		len(c.Index) > 0 && c.Index[0] == '"' || len(c.ReplacePaths) > 0 || c.Importing != nil
-}
-
-// collectChange searches the strings of c, a change as read, outside its
-// values.
-func collectChange(c *Change, keys, search func(string)) {
-	keys(c.Address)
-	keys(c.PreviousAddress)
-	keys(c.ModuleAddress)
-	if len(c.Index) > 0 && c.Index[0] == '"' {
-		search(stringAt(viewBytes(c.Index)))
-	}
-	for _, p := range c.ReplacePaths {
-		for _, step := range elements(viewBytes(p)) {
-			if len(step) > 0 && step[0] == '"' {
-				search(stringAt(step))
-			}
-		}
-	}
-	if c.Importing != nil {
-		search(c.Importing.ID)
-	}
-}
-
-// liveSets are the secret sets of the plans still in memory, so that a log
-// line quoting a plan string hides what the plan's review hides (RedactText);
-// a set leaves when its plan is collected.
-var liveSets struct {
-	sync.Mutex
-	sets []weak.Pointer[secretIndex]
-}
-
-// remember makes s one of the live sets.
-func remember(s *secretIndex) {
-	if s.size() == 0 {
-		return
-	}
-	liveSets.Lock()
-	defer liveSets.Unlock()
-	kept := liveSets.sets[:0]
-	for _, p := range liveSets.sets {
-		if p.Value() != nil {
-			kept = append(kept, p)
-		}
-	}
-	liveSets.sets = append(kept, weak.Make(s))
-}
-
-// live returns the live sets.
-func live() []*secretIndex {
-	liveSets.Lock()
-	defer liveSets.Unlock()
-	var out []*secretIndex
-	for _, p := range liveSets.sets {
-		if s := p.Value(); s != nil {
-			out = append(out, s)
-		}
-	}
-	return out
+// appendNotes appends o's notes to n's, as if n had taken them itself.
+func (n *Notes) Append(o *Notes) {
+	n.named.AddAll(&o.named)
+	n.pairs = append(n.pairs, o.pairs...)
+	n.texts = append(n.texts, o.texts...)
 }

@@ -1,4 +1,4 @@
-package planparse
+package secret
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ const (
 	blobReaders = 3
 )
 
-// blobBound is what one decodeBlob holds at most: the base64 bytes, the
+// blobBound is what one DecodeBlob holds at most: the base64 bytes, the
 // gzip text with the reader's state (the text read into a buffer of the
 // size the stream's trailer declares, then into one of the cap), and the
 // string it returns.
@@ -44,12 +44,12 @@ const blobBound = maxBlobEncoded/4*3 + 2*maxBlobText + gzipState + maxBlobText
 // goroutine that reads. The worker adds it to each job's fixed cost.
 const DecodeBound = blobReaders * ((maxDepth-1)*maxBlobText + blobBound)
 
-// decodeBlob returns the text inside a base64 (optionally gzip) blob: the
+// DecodeBlob returns the text inside a base64 (optionally gzip) blob: the
 // encoding is chosen from the value's alphabet (+/ or -_, padded or not;
 // line breaks are skipped), the bytes are decoded as a stream into one
 // buffer of their decoded length, and a gzip stream is read into a buffer
 // of at most maxBlobText bytes (a longer text is judged by that prefix).
-func decodeBlob(s string) (string, bool) {
+func DecodeBlob(s string) (string, bool) {
 	if len(s) < 24 || len(s) > maxBlobEncoded {
 		return "", false
 	}

@@ -1,10 +1,11 @@
-package planparse
+package secret
 
 import (
 	"encoding/hex"
 	"net/url"
 	"strings"
-	"unsafe"
+
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 )
 
 // secretForms returns a copy of the secret x (a view of a plan, maybe) and
@@ -36,7 +37,7 @@ func secretForms(x string) [6]string {
 		buf[n+i], buf[2*n+i] = lower, upper
 	}
 	hex.Encode(buf[3*n:], buf[:n])
-	all := unsafe.String(&buf[0], len(buf))
+	all := jsonscan.View(buf)
 	c := all[:n]
 	return [6]string{c, all[n : 2*n], all[2*n : 3*n], url.QueryEscape(c), url.PathEscape(c), all[3*n:]}
 }
