@@ -126,24 +126,33 @@ func findDepth(s, name string, depth int, found func(string)) bool {
 }
 
 func findFormats(s string, found func(string)) bool {
-	if len(s) > MaxScanLen {
-		// Windows overlap by 1 KiB so a secret on a boundary is seen whole.
-		hit := false
-		for start := 0; start < len(s); start += MaxScanLen - 1024 {
-			if findFormats(s[start:min(len(s), start+MaxScanLen)], found) {
-				hit = true
-				if found == nil {
-					return true
-				}
-			}
-			if start+MaxScanLen >= len(s) {
-				break
-			}
-		}
-		return hit
-	}
+	// One scratch for the whole string: a long one is read window by
+	// window, each lowered into the same buffer (a pool may drop what is
+	// put back, and a scratch a window would then cost a window's copy).
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
+	if len(s) <= MaxScanLen {
+		return sc.findFormats(s, found)
+	}
+	// Windows overlap by 1 KiB so a secret on a boundary is seen whole.
+	hit := false
+	for start := 0; start < len(s); start += MaxScanLen - 1024 {
+		if sc.findFormats(s[start:min(len(s), start+MaxScanLen)], found) {
+			hit = true
+			if found == nil {
+				return true
+			}
+		}
+		if start+MaxScanLen >= len(s) {
+			break
+		}
+	}
+	return hit
+}
+
+// findFormats is findFormats on a string of at most MaxScanLen bytes,
+// with sc's buffers.
+func (sc *scratch) findFormats(s string, found func(string)) bool {
 	walkKeywords(sc, s)
 	hit := false
 	for w, b := range sc.hits {
