@@ -19,11 +19,6 @@ import (
 // means nothing outside it.
 var seed = maphash.MakeSeed()
 
-func redact(x any) sensitive {
-	b, _ := json.Marshal(x)
-	return sensitive{sum: maphash.Bytes(seed, b)}
-}
-
 // secretWords are substrings of attribute names whose values are redacted
 // even when the plan does not mark them sensitive (providers forget to).
 var secretWords = []string{
@@ -616,8 +611,7 @@ func (z sanitizer) hide(x any) any {
 	if s, ok := x.(string); ok && isRedactedText(s) {
 		return s
 	}
-	b, _ := json.Marshal(x)
-	return z.placeholder(b)
+	return redactedPrefix + fmt.Sprintf("%08x", uint32(z.digestValue(x)>>32))
 }
 
 // keyText is what a secret map key or for_each key reads as.
