@@ -432,15 +432,7 @@ func (a *compiledAllow) allows(secret, match, line string) bool {
 			return true
 		}
 	}
-	if len(a.stop) > 0 {
-		ls := strings.ToLower(secret)
-		for _, w := range a.stop {
-			if strings.Contains(ls, w) {
-				return true
-			}
-		}
-	}
-	return false
+	return len(a.stop) > 0 && lowerHolds(secret, a.stop)
 }
 
 // shannon is the Shannon entropy of s in bits per byte.

@@ -319,18 +319,21 @@ func (n *secretNotes) learn(s *secretIndex) {
 			continue
 		}
 		valueRaw, _ := lookup(data[o:], "value")
-		if v := stringAt(valueRaw); nameSaysSecret(stringAt(nameRaw), v) {
+		if v := stringView(valueRaw); nameSaysSecret(stringAt(nameRaw), v) {
 			s.learn(v)
 		}
 	}
 	searched := map[string]struct{}{}
 	for i := 0; i < len(n.texts); i += 2 {
 		lit := data[n.texts[i]:n.texts[i+1]]
-		if _, done := searched[string(lit)]; done {
+		// Views of the plan, which outlives learn: a 64 MB text is
+		// neither copied as a key nor unquoted into a copy (the detector
+		// copies what it keeps, and s.add what it learns).
+		if _, done := searched[view(lit)]; done {
 			continue
 		}
-		searched[string(lit)] = struct{}{}
-		findSecrets(stringAt(lit), "", s.learn)
+		searched[view(lit)] = struct{}{}
+		findSecrets(stringView(lit), "", s.learn)
 	}
 }
 
@@ -346,7 +349,7 @@ func (s *secretIndex) learnNamed(name string, raw []byte) {
 	}
 	switch raw[0] {
 	case '"':
-		v := stringAt(raw)
+		v := stringView(raw) // a view of the plan: s.learn copies what it keeps
 		if classify(name)&nameSecret != 0 || armSecretNames[strings.ToLower(name)] || nameSaysSecret(name, v) {
 			s.learn(v)
 		}

@@ -105,7 +105,8 @@ func vmHWM(t *testing.T, pid int) int64 {
 // PLANWARDEN_RSS_BINARIES (name=path,...): a measurement for
 // docs/operations.md, not run by default (PLANWARDEN_RSS_INPUT, when set,
 // keeps the inputs whose name holds it; PLANWARDEN_RSS_ENV adds
-// variables to serve's environment, e.g. GOMEMLIMIT=320MiB).
+// variables to serve's environment, e.g. GOMEMLIMIT=320MiB;
+// PLANWARDEN_RSS_LOGS=1 prints serve's log, e.g. with GODEBUG=gctrace=1).
 //
 //	go build -o /tmp/pw ./cmd/planwarden
 //	PLANWARDEN_RSS_BINARIES=before=/work/helpers/pw-base,after=/tmp/pw \
@@ -158,6 +159,9 @@ func TestServePeakRSSOnHostileInputs(t *testing.T) {
 			peak := vmHWM(t, p.cmd.Process.Pid) >> 10
 			c := checkOf(gh, sha)
 			p.kill(t)
+			if os.Getenv("PLANWARDEN_RSS_LOGS") != "" {
+				t.Logf("%s, %s: serve's log:\n%s", in.name, name, p.logs.String())
+			}
 			ok := "yes"
 			if peak > budgetMB*125/100 {
 				ok = "**no**"
