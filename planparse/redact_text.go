@@ -56,7 +56,7 @@ func textFingerprint(s string) string {
 		return p.fingerprint
 	}
 	m := hmac.New(sha256.New, textFingerprintKey)
-	m.Write([]byte(s))
+	m.Write(viewBytes(s)) // not a copy: a text can be 64 MB
 	return hex.EncodeToString(m.Sum(nil))[:fingerprintHex]
 }
 
@@ -154,7 +154,7 @@ func (z sanitizer) textPlaceholder(s string) string {
 	for _, l := range ls {
 		m.Reset()
 		m.Write([]byte("planwarden line\x00"))
-		m.Write([]byte(l))
+		m.Write(viewBytes(l))
 		b.WriteByte(' ')
 		b.WriteString(hex.EncodeToString(m.Sum(nil)[:digestLen/2]))
 	}
