@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,6 +71,40 @@ var HostileRuns = []HostileRun{
 		zw.Close()
 		return [][]byte{hostilePlanZip(t, `"user_data":"`+base64.StdEncoding.EncodeToString(gz.Bytes())+`"`, `{}`)}
 	}},
+	{"a 41 MB plan of 85,000 resource changes (admitted)", func(t testing.TB) [][]byte {
+		// About the largest plan of small changes a 256 MB budget admits
+		// (3 × its bytes, 1 KiB a change, the job's fixed part).
+		return [][]byte{ManyChanges(t, 85_000)}
+	}},
+	{"a 60 MB plan of 125,000 resource changes", func(t testing.TB) [][]byte {
+		return [][]byte{ManyChanges(t, 125_000)}
+	}},
+}
+
+// ManyChanges is an artifact of one plan (plan.json) creating n GPU
+// instances, about 485 bytes of JSON each.
+func ManyChanges(t testing.TB, n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"address":"aws_instance.gpu[%d]","mode":"managed","type":"aws_instance","name":"gpu","index":%d,"provider_name":"registry.terraform.io/hashicorp/aws",`+
+			`"change":{"actions":["create"],"before":null,"after":{"instance_type":"p4d.24xlarge","ami":"ami-0abcdef1234567890","tags":{"team":"ml-platform","pool":"a100-%d","cost_center":"research-4411"},"user_data":"#!/bin/bash\necho train %d\n"},"after_unknown":{"id":true,"arn":true},"before_sensitive":false,"after_sensitive":{}}}`, i, i, i, i)
+	}
+	b.WriteString(`]}`)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(b.String()))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // hostilePlanZip is an artifact of one plan creating one GPU instance whose

@@ -40,7 +40,7 @@ func newWorker(aws *pwaws.Clients, s settings, secrets port.Secrets, log *slog.L
 // workerOverhead is the worker's heap besides its reviews: the runtime,
 // the SDKs' clients, and room for the garbage of a full budget (serve's
 // runtimeOverhead).
-const workerOverhead = 32 << 20
+const workerOverhead = 16 << 20
 
 // memoryLimit is the soft memory limit the worker gives the Go runtime:
 // its budget (60 % of the function's memory) plus workerOverhead; 0 (no

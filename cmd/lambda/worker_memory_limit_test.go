@@ -13,8 +13,8 @@ func TestTheWorkersHeapIsLimitedToItsBudget(t *testing.T) {
 		memory string
 		want   int64
 	}{
-		"a 1024 MB function": {memory: "1024", want: 1024<<20*6/10 + 32<<20},
-		"a 427 MB function":  {memory: "427", want: 427<<20*6/10 + 32<<20},
+		"a 1024 MB function": {memory: "1024", want: 1024<<20*6/10 + 16<<20},
+		"a 427 MB function":  {memory: "427", want: 427<<20*6/10 + 16<<20},
 		"not on Lambda":      {want: 0},
 	}
 	for name, tc := range tests {

@@ -13,7 +13,7 @@ import (
 )
 
 // serve gives the Go runtime a soft memory limit of the reviews' budget
-// plus a small fixed overhead (32 MiB), so the heap is collected before it
+// plus a small fixed overhead (16 MiB), so the heap is collected before it
 // passes them and the process stays within the budget + 25 %; a
 // GOMEMLIMIT the operator set wins.
 // The limit shows on /metrics as go_gc_gomemlimit_bytes.
@@ -37,8 +37,8 @@ func TestServeLimitsItsHeapToItsBudgets(t *testing.T) {
 		env  []string
 		want int64
 	}{
-		"a 256 MB budget":                {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256"}, want: (256 + 32) << 20},
-		"the default budget":             {want: (1024 + 32) << 20},
+		"a 256 MB budget":                {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256"}, want: (256 + 16) << 20},
+		"the default budget":             {want: (1024 + 16) << 20},
 		"GOMEMLIMIT set by the operator": {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256", "GOMEMLIMIT=300MiB"}, want: 300 << 20},
 	}
 	for name, tc := range tests {
