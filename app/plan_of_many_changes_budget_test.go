@@ -25,7 +25,7 @@ func TestAPlanOfManySmallChangesIsChargedForThem(t *testing.T) {
 	}
 	size := int64(zr.File[0].UncompressedSize64)
 	// The job's fixed part, three times the plan, the zip and its
-	// directory, and 8 MiB more: the bytes fit, 20,000 KiB of changes do not.
+	// directory, and 8 MiB more: the bytes fit, 20,000 changes do not.
 	budget := 16<<20 + planparse.DecodeBound + 3*size + int64(len(many)) + 8<<20
 
 	h := newHarness(t, func(c *app.Config) { c.MemoryBudget = budget })

@@ -71,10 +71,10 @@ var HostileRuns = []HostileRun{
 		zw.Close()
 		return [][]byte{hostilePlanZip(t, `"user_data":"`+base64.StdEncoding.EncodeToString(gz.Bytes())+`"`, `{}`)}
 	}},
-	{"a 41 MB plan of 85,000 resource changes (admitted)", func(t testing.TB) [][]byte {
+	{"a 34 MB plan of 70,000 resource changes (admitted)", func(t testing.TB) [][]byte {
 		// About the largest plan of small changes a 256 MB budget admits
-		// (3 × its bytes, 1 KiB a change, the job's fixed part).
-		return [][]byte{ManyChanges(t, 85_000)}
+		// (3 × its bytes, 1.5 KiB a change, the job's fixed part).
+		return [][]byte{ManyChanges(t, 70_000)}
 	}},
 	{"a 60 MB plan of 125,000 resource changes", func(t testing.TB) [][]byte {
 		return [][]byte{ManyChanges(t, 125_000)}

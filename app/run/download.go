@@ -203,8 +203,10 @@ func planCost(zips []openedZip) int64 {
 // analysis, the rules' findings and the change digests of the change it
 // names. A plan of many small changes holds more than its bytes times
 // planOverhead: one of 125,000 one-instance changes (58 MiB) held a live
-// heap of 350 MiB, 125 MiB over its charge by bytes.
-const addressCost = 1 << 10
+// heap of 350 MiB, 125 MiB (1 KiB a change) over its charge by bytes.
+// Half as much again leaves the collector room: at 1 KiB, the largest
+// such plan a 256 MiB budget admitted took serve to 324 MiB.
+const addressCost = 1536
 
 // changesCost is addressCost for each "address" member of the zips' plan
 // entries, counted by streaming each entry (up to maxBytes of them in

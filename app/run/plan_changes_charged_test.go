@@ -39,7 +39,7 @@ func TestAPlanIsChargedForItsChangesBeforeTheyAreParsed(t *testing.T) {
 	w.Write([]byte(head + strings.Repeat("x", size-len(head)-20) + `"},"after_unknown":{}}}]}`))
 	zw.Close()
 	if got := changesCost([]openedZip{openedOf(t, one.Bytes())}, 1<<30); got != addressCost {
-		t.Errorf("a plan of one change is charged %d KiB for its changes; want 1", got>>10)
+		t.Errorf("a plan of one change is charged %d bytes for its changes; want %d, one change's", got, addressCost)
 	}
 
 	// Counted across reads of any size, and only as far as the limit.
