@@ -77,8 +77,8 @@ that fails is retried with backoff; after 5 attempts it is kept as dead
 // at rest), and room for the garbage of a full budget. The process's
 // resident memory passes the soft limit by about 40 MiB more (the binary,
 // memory the runtime has not yet returned): on a 256 MiB budget, 16 MiB
-// keeps the largest admitted plan within the budget + 25 % (312 MiB
-// measured; 323 MiB with 32).
+// keeps the largest plan of small changes it admits within the budget
+// + 25 % (about 295 MiB measured).
 const runtimeOverhead = 16 << 20
 
 // memoryLimit is the soft memory limit serve gives the Go runtime: the
