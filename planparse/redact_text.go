@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planwarden/planwarden/planparse/internal/jsonscan"
 	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
@@ -58,7 +59,7 @@ func textFingerprint(s string) string {
 		return p.fingerprint
 	}
 	m := hmac.New(sha256.New, textFingerprintKey)
-	m.Write([]byte(s))
+	m.Write(jsonscan.Bytes(s)) // not a copy: a text can be 64 MB
 	return hex.EncodeToString(m.Sum(nil))[:fingerprintHex]
 }
 
@@ -156,7 +157,7 @@ func (z sanitizer) textPlaceholder(s string) string {
 	for _, l := range ls {
 		m.Reset()
 		m.Write([]byte("planwarden line\x00"))
-		m.Write([]byte(l))
+		m.Write(jsonscan.Bytes(l))
 		b.WriteByte(' ')
 		b.WriteString(hex.EncodeToString(m.Sum(nil)[:secret.DigestLen/2]))
 	}

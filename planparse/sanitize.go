@@ -18,11 +18,6 @@ import (
 // means nothing outside it.
 var seed = maphash.MakeSeed()
 
-func redact(x any) sensitive {
-	b, _ := json.Marshal(x)
-	return sensitive{sum: maphash.Bytes(seed, b)}
-}
-
 // decodeValue decodes raw JSON, then redacts what the sensitivity tree
 // marks, secret-looking keys and known secret values, and marks what the
 // unknown tree marks.
@@ -91,8 +86,7 @@ func (z sanitizer) hide(x any) any {
 	if s, ok := x.(string); ok && secret.IsRedacted(s) {
 		return s
 	}
-	b, _ := json.Marshal(x)
-	return z.placeholder(b)
+	return secret.RedactedPrefix + fmt.Sprintf("%08x", uint32(z.digestValue(x)>>32))
 }
 
 // keyText is what a secret map key or for_each key reads as.

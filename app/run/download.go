@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 
@@ -44,7 +45,8 @@ func dirCost(e artifactzip.End) int64 {
 // (upfrontCost); while a zip is read, what it holds beyond its listed size
 // is charged before it is allocated, and so is its directory, counted
 // from its end record before it is parsed. Once the zips are opened their
-// headers give the exact cost (planCost): what was charged too much is
+// headers and their plans' count of changes give the cost (planCost,
+// changesCost): what was charged too much is
 // given back, and what is missing is taken at once or, when it does not
 // fit now, waited for without the zips, which are fetched again after the
 // wait. More than the budget ends the review as too large. What the PR
@@ -87,7 +89,7 @@ func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port
 		if err != nil {
 			return nil, err
 		}
-		need, charged := planCost(zips), adm.held-start
+		need, charged := planCost(zips)+changesCost(zips, lim.MaxTotal), adm.held-start
 		if need <= charged {
 			adm.shrink(charged - need)
 			break
@@ -194,6 +196,65 @@ func planCost(zips []openedZip) int64 {
 		}
 	}
 	return cost
+}
+
+// addressCost is what one "address" member of a plan costs reviewed
+// beyond the plan's bytes (planOverhead): the change model, infra's
+// analysis, the rules' findings and the change digests of the change it
+// names. A plan of many small changes holds more than its bytes times
+// planOverhead: one of 125,000 one-instance changes (58 MiB) held a live
+// heap of 350 MiB, 125 MiB (1 KiB a change) over its charge by bytes.
+// Half as much again leaves the collector room: at 1 KiB, the largest
+// such plan a 256 MiB budget admitted took serve to 324 MiB.
+const addressCost = 1536
+
+// changesCost is addressCost for each "address" member of the zips' plan
+// entries, counted by streaming each entry (up to maxBytes of them in
+// all) before any is extracted: a plan's changes are charged before they
+// are parsed. A string value "address" counts too (a charge too high by
+// a KiB).
+func changesCost(zips []openedZip, maxBytes int64) int64 {
+	var n int64
+	buf := make([]byte, 64<<10)
+	left := maxBytes
+	for _, z := range zips {
+		for _, f := range z.zr.File {
+			if left <= 0 || !strings.HasSuffix(strings.ToLower(f.Name), ".json") {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				continue // extractFrom refuses it
+			}
+			r := io.LimitReader(rc, min(left, int64(min(f.UncompressedSize64, 1<<40))))
+			c, read := countAddresses(r, buf)
+			rc.Close()
+			n += c
+			left -= read
+		}
+	}
+	return n * addressCost
+}
+
+// countAddresses counts the "address" members r holds, reading it into
+// buf, and returns how many bytes it read.
+func countAddresses(r io.Reader, buf []byte) (n, read int64) {
+	pat := []byte(`"address"`)
+	keep, have := len(pat)-1, 0
+	for {
+		k, err := r.Read(buf[have:])
+		read += int64(k)
+		have += k
+		n += int64(bytes.Count(buf[:have], pat))
+		if err != nil {
+			return n, read
+		}
+		// The last len(pat)-1 bytes hold no whole match: kept, a match
+		// across two reads is counted once, in the next.
+		if have > keep {
+			have = copy(buf, buf[have-keep:have])
+		}
+	}
 }
 
 // meter charges what a run's downloads hold to the job's admission:

@@ -12,9 +12,10 @@ import (
 	"testing"
 )
 
-// serve gives the Go runtime a soft memory limit of its budgets (the
-// reviews' and the webhook bodies') plus a fixed overhead, so the heap is
-// collected before it passes them; a GOMEMLIMIT the operator set wins.
+// serve gives the Go runtime a soft memory limit of the reviews' budget
+// plus a small fixed overhead (16 MiB), so the heap is collected before it
+// passes them and the process stays within the budget + 25 %; a
+// GOMEMLIMIT the operator set wins.
 // The limit shows on /metrics as go_gc_gomemlimit_bytes.
 func TestServeLimitsItsHeapToItsBudgets(t *testing.T) {
 	t.Parallel()
@@ -36,8 +37,8 @@ func TestServeLimitsItsHeapToItsBudgets(t *testing.T) {
 		env  []string
 		want int64
 	}{
-		"a 256 MB budget":                {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256"}, want: (256 + 100 + 64) << 20},
-		"the default budget":             {want: (1024 + 100 + 64) << 20},
+		"a 256 MB budget":                {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256"}, want: (256 + 16) << 20},
+		"the default budget":             {want: (1024 + 16) << 20},
 		"GOMEMLIMIT set by the operator": {env: []string{"PLANWARDEN_MEMORY_BUDGET_MB=256", "GOMEMLIMIT=300MiB"}, want: 300 << 20},
 	}
 	for name, tc := range tests {

@@ -318,18 +318,21 @@ func (n *Notes) Learn(s *Set) {
 			continue
 		}
 		valueRaw, _ := jsonscan.Lookup(data[o:], "value")
-		if v := jsonscan.StringAt(valueRaw); NameSays(jsonscan.StringAt(nameRaw), v) {
+		if v := jsonscan.StringView(valueRaw); NameSays(jsonscan.StringAt(nameRaw), v) {
 			s.Learn(v)
 		}
 	}
 	searched := map[string]struct{}{}
 	for i := 0; i < len(n.texts); i += 2 {
 		lit := data[n.texts[i]:n.texts[i+1]]
-		if _, done := searched[string(lit)]; done {
+		// Views of the plan, which outlives learn: a 64 MB text is
+		// neither copied as a key nor unquoted into a copy (the detector
+		// copies what it keeps, and s.add what it learns).
+		if _, done := searched[jsonscan.View(lit)]; done {
 			continue
 		}
-		searched[string(lit)] = struct{}{}
-		Find(jsonscan.StringAt(lit), "", s.Learn)
+		searched[jsonscan.View(lit)] = struct{}{}
+		Find(jsonscan.StringView(lit), "", s.Learn)
 	}
 }
 
@@ -345,7 +348,7 @@ func (s *Set) LearnNamed(name string, raw []byte) {
 	}
 	switch raw[0] {
 	case '"':
-		v := jsonscan.StringAt(raw)
+		v := jsonscan.StringView(raw) // a view of the plan: s.Learn copies what it keeps
 		if Classify(name)&NameSecret != 0 || armSecretNames[strings.ToLower(name)] || NameSays(name, v) {
 			s.Learn(v)
 		}

@@ -3,7 +3,6 @@ package secret
 import (
 	"math"
 	"regexp"
-	"strings"
 	"sync"
 )
 
@@ -279,15 +278,7 @@ func (a *compiledAllow) allows(secret, match, line string) bool {
 			return true
 		}
 	}
-	if len(a.stop) > 0 {
-		ls := strings.ToLower(secret)
-		for _, w := range a.stop {
-			if strings.Contains(ls, w) {
-				return true
-			}
-		}
-	}
-	return false
+	return len(a.stop) > 0 && lowerHolds(secret, a.stop)
 }
 
 // shannon is the Shannon entropy of s in bits per byte.
