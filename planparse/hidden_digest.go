@@ -1,7 +1,6 @@
 package planparse
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
@@ -9,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 
+	"github.com/planwarden/planwarden/jsontext"
 	"github.com/planwarden/planwarden/planparse/internal/secret"
 )
 
@@ -30,19 +30,16 @@ func writeJSON(w io.Writer, x any) {
 }
 
 // writeJSONString writes json.Marshal(s), encoding chunks of about n bytes
-// cut where no rune is: Marshal escapes a string rune by rune (an invalid
-// byte alone), so the chunks' encodings joined are the string's. One
-// encoder and one buffer serve every chunk.
+// cut where no rune is (secret.RuneCut): Marshal escapes a string rune by
+// rune (an invalid byte alone), so the chunks' encodings joined are the
+// string's. One buffer serves every chunk.
 func writeJSONString(w io.Writer, s string, n int) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var buf []byte
 	io.WriteString(w, `"`)
 	for len(s) > 0 {
 		cut := secret.RuneCut(s, min(n, len(s)))
-		buf.Reset()
-		enc.Encode(s[:cut]) // a string always encodes: "…"\n
-		b := buf.Bytes()
-		w.Write(b[1 : len(b)-2])
+		buf = jsontext.AppendString(buf[:0], s[:cut]) // "…"
+		w.Write(buf[1 : len(buf)-1])
 		s = s[cut:]
 	}
 	io.WriteString(w, `"`)

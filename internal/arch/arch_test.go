@@ -144,11 +144,12 @@ func matches(path string, prefixes []string) bool {
 var pureAllowed = map[string][]string{
 	"prose":     {},
 	"par":       {},
+	"jsontext":  {},
 	"record":    {},
-	"planparse": {"prose", "par"},
+	"planparse": {"prose", "par", "jsontext"},
 	"infra":     {"planparse", "prose", "par"},
 	"rules":     {"infra", "planparse", "prose", "par"},
-	"review":    {"rules", "infra", "planparse", "prose", "par"},
+	"review":    {"rules", "infra", "planparse", "prose", "par", "jsontext"},
 	"comment":   {"review", "rules", "infra", "planparse", "prose", "par", "record"},
 	"trust":     {"rules", "infra", "planparse", "prose", "par", "record"},
 }

@@ -5,7 +5,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/planwarden/planwarden/jsontext"
 )
 
 // float writes a finite float64 in encoding/json's (ES6) format:
@@ -31,72 +32,8 @@ func (e *encoder) str(s string) {
 		e.byte('"')
 		return
 	}
-	e.out = appendString(e.out, s)
+	e.out = jsontext.AppendString(e.out, s)
 }
-
-// appendString is encoding/json's appendString with escapeHTML: control
-// characters, quotes, backslashes, <, > and & escaped, invalid UTF-8 as
-// U+FFFD, U+2028 and U+2029 escaped.
-func appendString(dst []byte, src string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(src); {
-		if b := src[i]; b < utf8.RuneSelf {
-			if safeByte[b] {
-				i++
-				continue
-			}
-			dst = append(dst, src[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(src[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, src[start:]...)
-	return append(dst, '"')
-}
-
-// safeByte marks the ASCII bytes encoding/json writes as they are: the
-// printable ones and DEL, but quotes, backslashes and the HTML characters.
-var safeByte = func() (t [256]bool) {
-	for c := 0x20; c <= 0x7f; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
 
 // deeper is the indent one level below prefix (indents are spaces only),
 // cut from a constant where it fits, so indenting allocates nothing.
@@ -139,7 +76,7 @@ func (e *encoder) marshal(v reflect.Value, prefix string) error {
 // htmlSafe reports whether encoding/json writes s as it is: printable
 // ASCII without quotes, backslashes or the HTML characters it escapes.
 // It tests eight bytes at a time (SWAR: a byte below 0x20, a byte with the
-// high bit, or one of the five characters safeByte refuses sets a high bit
+// high bit, or one of the five characters jsontext.SafeByte refuses sets a high bit
 // in bad), then the tail byte by byte.
 func htmlSafe(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
@@ -159,7 +96,7 @@ func htmlSafe(s string) bool {
 		}
 	}
 	for ; i < len(s); i++ {
-		if !safeByte[s[i]] {
+		if !jsontext.SafeByte[s[i]] {
 			return false
 		}
 	}
