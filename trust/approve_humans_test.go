@@ -106,3 +106,49 @@ func TestJudgeBindsGrantsToContent(t *testing.T) {
 		}
 	}
 }
+
+// CheckApprover answers as Check for everyone MayApprove lets approve: a
+// person, a listed bot, the author, one the policy does not name, one
+// without a reason, a finding nobody may override. For a bot it does not
+// list, only Check says no (an /override's commenter is asked MayApprove
+// first).
+func TestCheckApproverAnswersAsCheckForAnApprover(t *testing.T) {
+	t.Parallel()
+	cfg := config(t, `version: 1
+projects: [{name: gpu, environment: prod}]
+approving_bots: ["renovate[bot]"]
+overrides:
+  "*":
+    users: ["renovate[bot]", "dependabot[bot]", alice, erin]
+`)
+	gpu := record.Blocking{Rule: rules.RuleGPUSKULoss, Project: "gpu", Address: "pool.gpu", Environment: "prod"}
+	errored := record.Blocking{Rule: rules.RulePlanErrored, Project: "gpu", Address: "pool.gpu", Environment: "prod"}
+	people := People{Author: "erin"}
+	tests := map[string]struct {
+		f      record.Blocking
+		by     string
+		reason string
+	}{
+		"a person the policy names":      {gpu, "alice", "checked"},
+		"a listed bot the policy names":  {gpu, "renovate[bot]", "checked"},
+		"the author":                     {gpu, "erin", "checked"},
+		"a person the policy leaves out": {gpu, "mallory", "checked"},
+		"no reason":                      {gpu, "alice", " "},
+		"a finding nobody overrides":     {errored, "alice", "checked"},
+	}
+	for name, tc := range tests {
+		if ok, _ := MayApprove(cfg, Actor{Login: tc.by}); !ok {
+			t.Fatalf("%s: %s may not approve", name, tc.by)
+		}
+		if got, want := CheckApprover(cfg, tc.f, tc.by, tc.reason, people), Check(cfg, tc.f, tc.by, tc.reason, people); got != want {
+			t.Errorf("%s: CheckApprover = %q, Check = %q", name, got, want)
+		}
+	}
+	bot := "dependabot[bot] is a bot, and the base branch's config does not list it under approving_bots"
+	if got := Check(cfg, gpu, "dependabot[bot]", "checked", people); got != bot {
+		t.Errorf("Check of an unlisted bot = %q, want %q", got, bot)
+	}
+	if got := CheckApprover(cfg, gpu, "dependabot[bot]", "checked", people); got != "" {
+		t.Errorf("CheckApprover of an unlisted bot = %q, want \"\" (MayApprove is asked before it)", got)
+	}
+}
