@@ -109,9 +109,10 @@ func TestJudgeBindsGrantsToContent(t *testing.T) {
 
 // CheckApprover answers as Check for everyone MayApprove lets approve: a
 // person, a listed bot, the author, one the policy does not name, one
-// without a reason, a finding nobody may override. For a bot it does not
-// list, only Check says no (an /override's commenter is asked MayApprove
-// first).
+// without a reason, a finding nobody may override. Only Check refuses a
+// bot the config does not list (an /override's commenter is asked
+// MayApprove first), and it says first that a finding nobody may override
+// cannot be.
 func TestCheckApproverAnswersAsCheckForAnApprover(t *testing.T) {
 	t.Parallel()
 	cfg := config(t, `version: 1
@@ -124,31 +125,32 @@ overrides:
 	gpu := record.Blocking{Rule: rules.RuleGPUSKULoss, Project: "gpu", Address: "pool.gpu", Environment: "prod"}
 	errored := record.Blocking{Rule: rules.RulePlanErrored, Project: "gpu", Address: "pool.gpu", Environment: "prod"}
 	people := People{Author: "erin"}
+	bot := "dependabot[bot] is a bot, and the base branch's config does not list it under approving_bots"
 	tests := map[string]struct {
-		f      record.Blocking
-		by     string
-		reason string
+		f        record.Blocking
+		by       string
+		reason   string
+		approver bool // MayApprove lets by approve
+		want     string
 	}{
-		"a person the policy names":      {gpu, "alice", "checked"},
-		"a listed bot the policy names":  {gpu, "renovate[bot]", "checked"},
-		"the author":                     {gpu, "erin", "checked"},
-		"a person the policy leaves out": {gpu, "mallory", "checked"},
-		"no reason":                      {gpu, "alice", " "},
-		"a finding nobody overrides":     {errored, "alice", "checked"},
+		"a person the policy names":      {gpu, "alice", "checked", true, ""},
+		"a listed bot the policy names":  {gpu, "renovate[bot]", "checked", true, ""},
+		"the author":                     {gpu, "erin", "checked", true, "erin wrote this pull request, and the config does not let authors override their own findings (allow_author)"},
+		"a person the policy leaves out": {gpu, "mallory", "checked", true, "mallory may not override gpu-sku-loss in prod under the base branch's config"},
+		"no reason":                      {gpu, "alice", " ", true, "it gives no reason (write /override RULE [ADDRESS] -- reason)"},
+		"a finding nobody overrides":     {errored, "alice", "checked", true, "plan-errored cannot be overridden"},
+		"an unlisted bot":                {gpu, "dependabot[bot]", "checked", false, bot},
+		"an unlisted bot, plan-errored":  {errored, "dependabot[bot]", "checked", false, "plan-errored cannot be overridden"},
 	}
 	for name, tc := range tests {
-		if ok, _ := MayApprove(cfg, Actor{Login: tc.by}); !ok {
-			t.Fatalf("%s: %s may not approve", name, tc.by)
+		if ok, _ := MayApprove(cfg, Actor{Login: tc.by}); ok != tc.approver {
+			t.Fatalf("%s: MayApprove(%s) = %v", name, tc.by, ok)
 		}
-		if got, want := CheckApprover(cfg, tc.f, tc.by, tc.reason, people), Check(cfg, tc.f, tc.by, tc.reason, people); got != want {
-			t.Errorf("%s: CheckApprover = %q, Check = %q", name, got, want)
+		if got := Check(cfg, tc.f, tc.by, tc.reason, people); got != tc.want {
+			t.Errorf("%s: Check = %q, want %q", name, got, tc.want)
 		}
-	}
-	bot := "dependabot[bot] is a bot, and the base branch's config does not list it under approving_bots"
-	if got := Check(cfg, gpu, "dependabot[bot]", "checked", people); got != bot {
-		t.Errorf("Check of an unlisted bot = %q, want %q", got, bot)
-	}
-	if got := CheckApprover(cfg, gpu, "dependabot[bot]", "checked", people); got != "" {
-		t.Errorf("CheckApprover of an unlisted bot = %q, want \"\" (MayApprove is asked before it)", got)
+		if got := CheckApprover(cfg, tc.f, tc.by, tc.reason, people); tc.approver && got != tc.want {
+			t.Errorf("%s: CheckApprover = %q, want %q", name, got, tc.want)
+		}
 	}
 }
