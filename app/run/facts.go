@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/trust"
 )
 
@@ -59,4 +60,9 @@ func (r *Review) baseFacts(ctx context.Context, b *base) error {
 	}
 	b.botLabels = botLabels(b.cfg, b.adders)
 	return nil
+}
+
+// changesOf is what trust sees of a pull request's changed files.
+func changesOf(c port.Changes) trust.Changes {
+	return trust.Changes{Files: c.Files, Complete: c.Complete, SHAs: c.SHAs}
 }
