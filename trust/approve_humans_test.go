@@ -106,3 +106,51 @@ func TestJudgeBindsGrantsToContent(t *testing.T) {
 		}
 	}
 }
+
+// CheckApprover answers as Check for everyone MayApprove lets approve: a
+// person, a listed bot, the author, one the policy does not name, one
+// without a reason, a finding nobody may override. Only Check refuses a
+// bot the config does not list (an /override's commenter is asked
+// MayApprove first), and it says first that a finding nobody may override
+// cannot be.
+func TestCheckApproverAnswersAsCheckForAnApprover(t *testing.T) {
+	t.Parallel()
+	cfg := config(t, `version: 1
+projects: [{name: gpu, environment: prod}]
+approving_bots: ["renovate[bot]"]
+overrides:
+  "*":
+    users: ["renovate[bot]", "dependabot[bot]", alice, erin]
+`)
+	gpu := record.Blocking{Rule: rules.RuleGPUSKULoss, Project: "gpu", Address: "pool.gpu", Environment: "prod"}
+	errored := record.Blocking{Rule: rules.RulePlanErrored, Project: "gpu", Address: "pool.gpu", Environment: "prod"}
+	people := People{Author: "erin"}
+	bot := "dependabot[bot] is a bot, and the base branch's config does not list it under approving_bots"
+	tests := map[string]struct {
+		f        record.Blocking
+		by       string
+		reason   string
+		approver bool // MayApprove lets by approve
+		want     string
+	}{
+		"a person the policy names":      {gpu, "alice", "checked", true, ""},
+		"a listed bot the policy names":  {gpu, "renovate[bot]", "checked", true, ""},
+		"the author":                     {gpu, "erin", "checked", true, "erin wrote this pull request, and the config does not let authors override their own findings (allow_author)"},
+		"a person the policy leaves out": {gpu, "mallory", "checked", true, "mallory may not override gpu-sku-loss in prod under the base branch's config"},
+		"no reason":                      {gpu, "alice", " ", true, "it gives no reason (write /override RULE [ADDRESS] -- reason)"},
+		"a finding nobody overrides":     {errored, "alice", "checked", true, "plan-errored cannot be overridden"},
+		"an unlisted bot":                {gpu, "dependabot[bot]", "checked", false, bot},
+		"an unlisted bot, plan-errored":  {errored, "dependabot[bot]", "checked", false, "plan-errored cannot be overridden"},
+	}
+	for name, tc := range tests {
+		if ok, _ := MayApprove(cfg, Actor{Login: tc.by}); ok != tc.approver {
+			t.Fatalf("%s: MayApprove(%s) = %v", name, tc.by, ok)
+		}
+		if got := Check(cfg, tc.f, tc.by, tc.reason, people); got != tc.want {
+			t.Errorf("%s: Check = %q, want %q", name, got, tc.want)
+		}
+		if got := CheckApprover(cfg, tc.f, tc.by, tc.reason, people); tc.approver && got != tc.want {
+			t.Errorf("%s: CheckApprover = %q, want %q", name, got, tc.want)
+		}
+	}
+}

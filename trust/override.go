@@ -140,12 +140,19 @@ func listed(p rules.OverridePolicy, user string, teams []string) bool {
 // now: "" when it would, else why not. A bot's or an App's grant never
 // counts unless cfg lists it (MayApprove).
 func Check(cfg *rules.Config, f record.Blocking, by, reason string, people People) string {
-	ok, notHuman := MayApprove(cfg, people.actor(by))
+	if ok, notHuman := MayApprove(cfg, people.actor(by)); !ok && cfg.Overridable(f.Rule) {
+		return notHuman
+	}
+	return CheckApprover(cfg, f, by, reason, people)
+}
+
+// CheckApprover is Check for someone MayApprove already lets approve (an
+// /override's commenter, asked with the account type GitHub gave): the
+// same answer, without asking MayApprove again.
+func CheckApprover(cfg *rules.Config, f record.Blocking, by, reason string, people People) string {
 	switch {
 	case !cfg.Overridable(f.Rule):
 		return fmt.Sprintf("%s cannot be overridden", f.Rule)
-	case !ok:
-		return notHuman
 	case strings.TrimSpace(reason) == "":
 		return "it gives no reason (write /override RULE [ADDRESS] -- reason)"
 	case strings.EqualFold(by, people.Author) && !AuthorMay(cfg, f.Rule, f.Environment, by, people.teamsOf(by)):

@@ -268,7 +268,8 @@ func (x *Commands) decideGrants(ctx context.Context, c command, pr port.PullRequ
 	}
 	var d grantDecision
 	for _, s := range match {
-		why := trust.Check(cfg, s, c.sender, reason, people)
+		// decide let the commenter approve (trust.MayApprove).
+		why := trust.CheckApprover(cfg, s, c.sender, reason, people)
 		switch {
 		case why == "":
 			d.grants = append(d.grants, record.Grant{Rule: rule, Project: s.Project, Address: s.Address, Environment: s.Environment,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
+	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
 	"github.com/planwarden/planwarden/planparse"
 )
@@ -111,3 +112,10 @@ func (a *admission) shrink(n int64) {
 
 // release gives back everything the job holds.
 func (a *admission) release() { a.shrink(a.held) }
+
+// notAdmitted logs that the job's plans were not admitted, and returns
+// err.
+func (a *admission) notAdmitted(ctx context.Context, err error) error {
+	worklog.From(ctx).Warn("plans not admitted", "need_mib", a.want>>20, "budget_mib", a.gate.budget>>20, "err", err)
+	return err
+}

@@ -3,7 +3,6 @@ package run
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"log/slog"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -271,56 +269,6 @@ type fetchedFile struct {
 	parsed bool
 	plan   *planparse.Plan
 	err    error
-}
-
-// fetch reads the plans of the pull request's runs (trust.Record's: the
-// newest run of each plan workflow and the older runs that may hold a
-// project's newest plan), bounded and within the worker's memory budget
-// (adm), and gives each base the plans of the runs it trusts: the other
-// bases' runs are some of the pull request's. What the pull request's base
-// cannot take ends the review; what another base cannot take is its
-// outcome.
-func (r *Review) fetch(ctx context.Context, adm *admission) error {
-	budget := &budget{left: r.x.limits.MaxTotal}
-	for _, run := range r.bases[0].runs {
-		f := fetchedRun{run: run}
-		if run.Conclusion == "success" {
-			arts, err := r.gh.ListRunArtifacts(ctx, r.repo, run.ID)
-			if err != nil {
-				return fmt.Errorf("list the artifacts of %s (run %d): %w", run.Path, run.ID, err)
-			}
-			arts = planArtifacts(arts)
-			f.arts = len(arts)
-			if len(arts) > r.x.limits.MaxArtifacts {
-				return &publish.Final{Why: comment.TooManyArtifacts{Path: run.Path, ID: run.ID, N: len(arts), Limit: r.x.limits.MaxArtifacts}}
-			}
-			if len(arts) > 0 {
-				files, err := r.x.downloadWithin(ctx, r.gh, r.repo, arts, budget, adm)
-				if ar := artifactRefusal(err); ar != nil && trust.Superseded(r.bases[0].runs, run) {
-					r.log.Info("refused artifact of an older run skipped", "run", run.ID, "artifact", ar.Artifact)
-					f.refused, err = ar, nil
-				}
-				if err != nil {
-					return err
-				}
-				for _, pf := range files {
-					f.files = append(f.files, &fetchedFile{planFile: pf})
-				}
-			}
-		}
-		r.fetched = append(r.fetched, f)
-		for i, b := range r.bases {
-			if b.out != nil || b.fin != nil || !slices.Contains(b.runs, run) {
-				continue
-			}
-			err := b.plans.takeRun(r.log, f, b.runs)
-			if i == 0 && err != nil {
-				return err
-			}
-			errors.As(err, &b.fin)
-		}
-	}
-	return nil
 }
 
 // takeRun takes the plans of one run of runs into col. An older run of a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/planwarden/planwarden/app/artifactzip"
@@ -15,10 +16,63 @@ import (
 	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
+	"github.com/planwarden/planwarden/trust"
 )
 
-// Downloading a run's artifacts within the worker's memory budget: every
-// byte held is charged before it is allocated.
+// Fetching the plans of a review's runs: each run's artifacts downloaded
+// within the worker's memory budget (admit.go), every byte held charged
+// before it is allocated, and each base given the plans of the runs it
+// trusts (collected.takeRun).
+
+// fetch reads the plans of the pull request's runs (trust.Record's: the
+// newest run of each plan workflow and the older runs that may hold a
+// project's newest plan), bounded and within the worker's memory budget
+// (adm), and gives each base the plans of the runs it trusts: the other
+// bases' runs are some of the pull request's. What the pull request's base
+// cannot take ends the review; what another base cannot take is its
+// outcome.
+func (r *Review) fetch(ctx context.Context, adm *admission) error {
+	budget := &budget{left: r.x.limits.MaxTotal}
+	for _, run := range r.bases[0].runs {
+		f := fetchedRun{run: run}
+		if run.Conclusion == "success" {
+			arts, err := r.gh.ListRunArtifacts(ctx, r.repo, run.ID)
+			if err != nil {
+				return fmt.Errorf("list the artifacts of %s (run %d): %w", run.Path, run.ID, err)
+			}
+			arts = planArtifacts(arts)
+			f.arts = len(arts)
+			if len(arts) > r.x.limits.MaxArtifacts {
+				return &publish.Final{Why: comment.TooManyArtifacts{Path: run.Path, ID: run.ID, N: len(arts), Limit: r.x.limits.MaxArtifacts}}
+			}
+			if len(arts) > 0 {
+				files, err := r.x.downloadWithin(ctx, r.gh, r.repo, arts, budget, adm)
+				if ar := artifactRefusal(err); ar != nil && trust.Superseded(r.bases[0].runs, run) {
+					r.log.Info("refused artifact of an older run skipped", "run", run.ID, "artifact", ar.Artifact)
+					f.refused, err = ar, nil
+				}
+				if err != nil {
+					return err
+				}
+				for _, pf := range files {
+					f.files = append(f.files, &fetchedFile{planFile: pf})
+				}
+			}
+		}
+		r.fetched = append(r.fetched, f)
+		for i, b := range r.bases {
+			if b.out != nil || b.fin != nil || !slices.Contains(b.runs, run) {
+				continue
+			}
+			err := b.plans.takeRun(r.log, f, b.runs)
+			if i == 0 && err != nil {
+				return err
+			}
+			errors.As(err, &b.fin)
+		}
+	}
+	return nil
+}
 
 // openedZip is an artifact's zip in hand: its bytes, and its directory,
 // parsed once (within the limits its end record was checked against).
@@ -63,7 +117,7 @@ func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port
 	}
 	start := adm.held
 	if err := adm.grow(ctx, min(upfrontCost(arts, lim.MaxTotal), x.memory.budget-start)); err != nil {
-		return nil, x.notAdmitted(ctx, adm, err)
+		return nil, adm.notAdmitted(ctx, err)
 	}
 	// m.room is the part of the charge beyond the fixed part: the zips
 	// and their directories take from it as they are read (what is left is
@@ -81,7 +135,7 @@ func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port
 			zips = nil
 			worklog.From(ctx).Info("artifacts need more memory than charged; waiting without the zips", "more_mib", short.n>>20, "held_mib", adm.held>>20)
 			if err := adm.grow(ctx, short.n); err != nil {
-				return nil, x.notAdmitted(ctx, adm, err)
+				return nil, adm.notAdmitted(ctx, err)
 			}
 			m.room += short.n
 			continue
@@ -100,7 +154,7 @@ func (x *Runner) downloadWithin(ctx context.Context, gh port.PRReader, repo port
 		zips = nil
 		worklog.From(ctx).Info("plans need more memory than charged; waiting without the zips", "need_mib", need>>20, "charged_mib", charged>>20)
 		if err := adm.grow(ctx, need-charged); err != nil {
-			return nil, x.notAdmitted(ctx, adm, err)
+			return nil, adm.notAdmitted(ctx, err)
 		}
 		m.room += need - charged
 	}
@@ -297,9 +351,4 @@ type shortOfMemory struct{ n int64 }
 
 func (s *shortOfMemory) Error() string {
 	return fmt.Sprintf("%d MiB more of the worker's memory needed", s.n>>20)
-}
-
-func (x *Runner) notAdmitted(ctx context.Context, adm *admission, err error) error {
-	worklog.From(ctx).Warn("plans not admitted", "need_mib", adm.want>>20, "budget_mib", x.memory.budget>>20, "err", err)
-	return err
 }

@@ -17,24 +17,14 @@ import (
 
 // What the check believes comes from GitHub's facts and the base branch's
 // config, and package trust decides what they are worth. Here the review
-// finds the pull request the run is for and asks trust whether the run
-// counts (trust.PlanRun); collect asks which runs the check concludes from
+// finds the pull request the run is for (pullrequest.go) and asks trust
+// whether the run counts (trust.PlanRun; and for a plan planwarden
+// dispatched, trust.DispatchedRun: dispatch.go); collect asks which runs the check concludes from
 // (trust.Record), evaluate which plan is each project's and what the pull
 // request changes that a plan cannot speak for (trust.Assign,
 // WorkflowChanges, Missing), publish which runs stay (trust.Keep). A pull
 // request that needs no plan, and one retargeted at another base, are
 // decided here too.
-
-// trustRun is what trust sees of a workflow run.
-func trustRun(run port.WorkflowRun) record.Run {
-	return record.Run{ID: run.ID, Attempt: max(run.Attempt, 1), Path: run.Path, Event: run.Event, HeadSHA: run.HeadSHA,
-		HeadRepo: run.HeadRepo, Conclusion: run.Conclusion}
-}
-
-// trustPR is what trust sees of a pull request of repo.
-func trustPR(repo port.Repo, pr port.PullRequest) trust.PullRequest {
-	return trust.PullRequest{Number: pr.Number, Repo: repo.String(), HeadSHA: pr.HeadSHA, Author: pr.Author}
-}
 
 // provenance finds the run's open pull request and its base branch's
 // config, says whether the run may be reviewed for it (ok), and, when it
@@ -113,38 +103,6 @@ func (r *Review) provenance(ctx context.Context) (unlock func(), ok bool, err er
 	}
 	r.checkRun, err = r.w.EnsureCheck(ctx, r.run.HeadSHA, comment.ReviewingTitle)
 	return unlock, err == nil, err
-}
-
-// findPR finds the open PR whose head is the run's head: from the run's
-// pull_requests, else from the commit.
-func findPR(ctx context.Context, gh port.PRReader, repo port.Repo, run port.WorkflowRun) (port.PullRequest, bool, error) {
-	for _, n := range run.PullRequests {
-		pr, err := gh.GetPullRequest(ctx, repo, n)
-		if err != nil {
-			return port.PullRequest{}, false, err
-		}
-		if pr.State == "open" {
-			return pr, true, nil
-		}
-	}
-	if len(run.PullRequests) > 0 {
-		return port.PullRequest{}, false, nil
-	}
-	prs, err := gh.ListPRsForCommit(ctx, repo, run.HeadSHA)
-	if err != nil {
-		return port.PullRequest{}, false, err
-	}
-	for _, pr := range prs {
-		if pr.State == "open" && pr.HeadSHA == run.HeadSHA {
-			return pr, true, nil
-		}
-	}
-	for _, pr := range prs {
-		if pr.State == "open" {
-			return pr, true, nil // the PR moved on: reported stale
-		}
-	}
-	return port.PullRequest{}, false, nil
 }
 
 // Base changes.
@@ -264,21 +222,4 @@ func (r *Review) stricterOnCommit(ctx context.Context) (int, error) {
 		return s.Number, nil
 	}
 	return 0, nil
-}
-
-// dispatchedRun asks GitHub what trust.DispatchedRun needs (planwarden's
-// own account, the default branch) and whether claim, a run as GitHub
-// describes it, is a plan planwarden dispatched for pr.
-func dispatchedRun(ctx context.Context, gh GitHub, repo port.Repo, cfg *rules.Config, pr trust.PullRequest, claim port.WorkflowRun) (bool, string, error) {
-	bot, err := gh.BotLogin(ctx)
-	if err != nil {
-		return false, "", err
-	}
-	branch, err := gh.DefaultBranch(ctx, repo)
-	if err != nil {
-		return false, "", err
-	}
-	ok, why := trust.DispatchedRun(cfg, pr, trust.Dispatched{Title: claim.DisplayTitle, Actor: claim.Actor, Branch: claim.HeadBranch,
-		Event: claim.Event, Path: claim.Path, HeadRepo: claim.HeadRepo}, bot, branch)
-	return ok, why, nil
 }

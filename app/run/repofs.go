@@ -79,8 +79,3 @@ var _ io.Reader = (*repoFile)(nil)
 func readPlanWorkflows(ctx context.Context, gh port.PRReader, repo port.Repo, cfg *rules.Config, ref string) (trust.Reading, error) {
 	return trust.ReadPlanWorkflows(cfg, repo.String(), repoFS{ctx: ctx, gh: gh, repo: repo, ref: ref})
 }
-
-// changesOf is what trust sees of a pull request's changed files.
-func changesOf(c port.Changes) trust.Changes {
-	return trust.Changes{Files: c.Files, Complete: c.Complete, SHAs: c.SHAs}
-}

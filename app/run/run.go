@@ -3,10 +3,11 @@
 // Review is the unit of work, a value that holds what its stages need and
 // what they found, and the stages are named for what they do:
 //
-//   - provenance (provenance.go) finds the pull request the run is for and
-//     its base branch's config, and decides, with package trust, whether
-//     the run may be believed at all;
-//   - collect (collect.go, artifact.go, admit.go, facts.go) reads what the
+//   - provenance (provenance.go, pullrequest.go, dispatch.go) finds the
+//     pull request the run is for and its base branch's config, and
+//     decides, with package trust, whether the run may be believed at all;
+//   - collect (collect.go, bases.go, download.go, admit.go, artifact.go,
+//     facts.go, upgrades.go, prcode.go, repofs.go, people.go) reads what the
 //     review needs from GitHub and nothing else: the runs the check
 //     concludes from (trust.Record) and their plan artifacts (bounded,
 //     within the worker's memory budget), the files the pull request
@@ -21,8 +22,9 @@
 //     PR's state (app/publish).
 //
 // What the check may believe is decided by package trust; provenance.go
-// is where the review asks it first, and where a pull request's new head,
-// a new base and a pull request that needs no plan are decided. The
+// is where the review asks it first. A pull request's new head (head.go),
+// a new base (provenance.go) and a pull request that needs no plan
+// (noplan.go) are decided beside the review. The
 // package never imports app/command: a command that wants a review asks
 // for it here, and learns of every review through Config.Reviewed.
 package run
