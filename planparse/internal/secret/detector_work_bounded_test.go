@@ -42,10 +42,10 @@ func keywordSoup(size int) string {
 }
 
 // hostileValues are values whose search, unbounded, costs minutes at 20 MB
-// (a match on every line, or every rule's regex on every window); at half
-// a megabyte they are past the value's budget.
+// (a match on every line, or every rule's regex on every window); at 320
+// KiB they are past the value's budget.
 func hostileValues() map[string]string {
-	const size = 512 << 10
+	const size = 320 << 10
 	return map[string]string{
 		"WEIGHTS_KEY= lines": lines(size, func(r *rand.Rand, _ int) string { return "WEIGHTS_KEY=" + randomOf(r, alnum, 40) }),
 		"password= lines":    lines(size, func(r *rand.Rand, _ int) string { return "password=" + randomOf(r, alnum, 20) }),
@@ -115,8 +115,8 @@ func honestScript(withSecret bool) string {
 		"echo \"key rotation handled by KMS\" >> /var/log/bootstrap.log",
 	}
 	var b strings.Builder
-	for i := 0; b.Len() < 256<<10; i++ {
-		if withSecret && i == 1000 {
+	for i := 0; b.Len() < 128<<10; i++ {
+		if withSecret && i == 900 {
 			b.WriteString("export DB_PASS=Hunter2-prod-9x\n")
 		}
 		b.WriteString(body[i%len(body)])
