@@ -25,7 +25,7 @@ func collectFound(w *wirePlan, s *secret.Set) {
 	w.notes.Learn(s)
 	search := func(x string) {
 		if len(x) >= secret.MinScanLen {
-			secret.Find(x, "", s.Learn)
+			s.Find(x, "", s.Learn)
 		}
 	}
 	keys := func(addr string) {

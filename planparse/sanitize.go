@@ -116,7 +116,7 @@ func (z sanitizer) secretString(s, name string, c secret.NameClass) bool {
 			return true
 		}
 	}
-	return secret.HasClass(s, name, c)
+	return z.secrets.HasClass(s, name, c)
 }
 
 // secretKey reports whether a map key or an instance key is secret.

@@ -45,7 +45,29 @@ const MaxScanLen = 64 << 10
 // blob or document that holds one, else the secret substrings. name is the
 // attribute or key s sits under ("" for none).
 func Find(s, name string, found func(string)) {
-	findDepth(s, name, 0, found)
+	findValue(s, name, nil, found)
+}
+
+// findValue is Find charged to plan (nil for none) within the value's own
+// budget (work.go). When the budget does not cover the search, s is found
+// whole, after what the search found before it stopped.
+func findValue(s, name string, plan *Budget, found func(string)) bool {
+	return findWork(s, name, newWork(plan), found)
+}
+
+// findWork is findValue with the value's budget w.
+func findWork(s, name string, w *work, found func(string)) bool {
+	if len(s) < MinScanLen {
+		return findDepth(s, name, 0, found, &work{}) // a name's verdict: nothing to charge
+	}
+	hit := !w.over && findDepth(s, name, 0, found, w)
+	if w.over {
+		if found != nil {
+			found(s)
+		}
+		return true
+	}
+	return hit
 }
 
 // Has reports whether Find would find anything. It is
@@ -63,6 +85,12 @@ func Has(s, name string) bool {
 
 // HasClass is Has with name's class (Classify) given.
 func HasClass(s, name string, c NameClass) bool {
+	return hasClass(s, name, c, nil)
+}
+
+// hasClass is HasClass charged to plan (nil for none): true when the
+// budget does not cover the search (work.go).
+func hasClass(s, name string, c NameClass, plan *Budget) bool {
 	if name != "" && classSaysSecret(c, s) {
 		return true
 	}
@@ -72,14 +100,15 @@ func HasClass(s, name string, c NameClass) bool {
 	if _, clean := cleanValues.Get(s); clean {
 		return false
 	}
-	if findFormats(s, nil) {
+	w := newWork(plan)
+	if w.over || findFormats(s, nil, w) || w.over {
 		return true
 	}
 	if text, ok := DecodeBlob(s); ok {
 		// What a blob holds is judged by the name too: not memoized.
-		return findDepth(text, name, 1, nil)
+		return findDepth(text, name, 1, nil, w) || w.over
 	}
-	if findInDocument(s, 0, nil) {
+	if findInDocument(s, 0, nil, w) || w.over {
 		return true
 	}
 	cleanValues.Put(s, struct{}{})
@@ -95,8 +124,9 @@ var cleanValues = mem.NewMemo[struct{}](4096, 256)
 const maxDepth = 3
 
 // findDepth reports whether s holds a secret, calling found (when not nil)
-// with each; with a nil found it stops at the first.
-func findDepth(s, name string, depth int, found func(string)) bool {
+// with each; with a nil found it stops at the first. It stops when w is
+// over (the caller then finds the whole value).
+func findDepth(s, name string, depth int, found func(string), w *work) bool {
 	if name != "" && NameSays(name, s) {
 		if found != nil {
 			found(s)
@@ -106,44 +136,44 @@ func findDepth(s, name string, depth int, found func(string)) bool {
 	if len(s) < MinScanLen || depth > maxDepth {
 		return false
 	}
-	hit := findFormats(s, found)
-	if hit && found == nil {
-		return true
+	hit := findFormats(s, found, w)
+	if hit && found == nil || w.over {
+		return hit
 	}
 	if text, ok := DecodeBlob(s); ok {
 		if found == nil {
-			return findDepth(text, name, depth+1, nil) || hit
+			return findDepth(text, name, depth+1, nil, w) || hit
 		}
 		// The secrets inside are reported too, so that the plan-wide set
 		// (secretnotes.go) hides them where they show unencoded.
-		if findDepth(text, name, depth+1, found) {
+		if findDepth(text, name, depth+1, found, w) {
 			found(s)
 			return true
 		}
 		return hit
 	}
-	return findInDocument(s, depth, found) || hit
+	return findInDocument(s, depth, found, w) || hit
 }
 
-func findFormats(s string, found func(string)) bool {
+func findFormats(s string, found func(string), w *work) bool {
 	// One scratch for the whole string: a long one is read window by
 	// window, each lowered into the same buffer (a pool may drop what is
 	// put back, and a scratch a window would then cost a window's copy).
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	if len(s) <= MaxScanLen {
-		return sc.findFormats(s, found)
+		return sc.findFormats(s, found, w)
 	}
 	// Windows overlap by 1 KiB so a secret on a boundary is seen whole.
 	hit := false
 	for start := 0; start < len(s); start += MaxScanLen - 1024 {
-		if sc.findFormats(s[start:min(len(s), start+MaxScanLen)], found) {
+		if sc.findFormats(s[start:min(len(s), start+MaxScanLen)], found, w) {
 			hit = true
 			if found == nil {
 				return true
 			}
 		}
-		if start+MaxScanLen >= len(s) {
+		if w.over || start+MaxScanLen >= len(s) {
 			break
 		}
 	}
@@ -152,18 +182,21 @@ func findFormats(s string, found func(string)) bool {
 
 // findFormats is findFormats on a string of at most MaxScanLen bytes,
 // with sc's buffers.
-func (sc *scratch) findFormats(s string, found func(string)) bool {
+func (sc *scratch) findFormats(s string, found func(string), w *work) bool {
 	walkKeywords(sc, s)
 	hit := false
-	for w, b := range sc.hits {
+	for k, b := range sc.hits {
 		for b != 0 {
-			i := w*64 + bits.TrailingZeros64(b)
+			i := k*64 + bits.TrailingZeros64(b)
 			b &= b - 1
-			if sc.d.rules[i].find(s, sc.d, found) {
+			if sc.d.rules[i].find(s, sc.d, found, w) {
 				hit = true
 				if found == nil {
 					return true
 				}
+			}
+			if w.over {
+				return hit
 			}
 		}
 	}
@@ -183,7 +216,7 @@ func mostlyText(b []byte) bool {
 // findInDocument walks a JSON or YAML document held in a string (Helm
 // values, kubeconfig, cloud-config, container definitions) and reports the
 // secrets its names and values hold.
-func findInDocument(s string, depth int, found func(string)) bool {
+func findInDocument(s string, depth int, found func(string), w *work) bool {
 	t := strings.TrimSpace(s)
 	if len(t) < MinScanLen {
 		return false
@@ -192,10 +225,13 @@ func findInDocument(s string, depth int, found func(string)) bool {
 	if !isJSON && !(strings.Contains(t, "\n") && (strings.Contains(t, ":\n") || strings.Contains(t, ": "))) {
 		return false
 	}
-	return decodeDocument(t, isJSON, depth, found)
+	return decodeDocument(t, isJSON, depth, found, w)
 }
 
-func decodeDocument(t string, isJSON bool, depth int, found func(string)) bool {
+func decodeDocument(t string, isJSON bool, depth int, found func(string), w *work) bool {
+	if !w.scan(len(t)) {
+		return false
+	}
 	var doc any
 	if isJSON {
 		if json.Unmarshal([]byte(t), &doc) != nil {
@@ -204,11 +240,14 @@ func decodeDocument(t string, isJSON bool, depth int, found func(string)) bool {
 	} else if yaml.Unmarshal([]byte(t), &doc) != nil {
 		return false
 	}
-	return walkDocument(doc, "", depth+1, found)
+	return walkDocument(doc, "", depth+1, found, w)
 }
 
-func walkDocument(x any, name string, depth int, found func(string)) bool {
+func walkDocument(x any, name string, depth int, found func(string), w *work) bool {
 	hit := false
+	if w.over {
+		return false
+	}
 	switch t := x.(type) {
 	case map[string]any:
 		// {name: X, value: Y} lists of environment variables (ECS
@@ -218,33 +257,36 @@ func walkDocument(x any, name string, depth int, found func(string)) bool {
 				if found == nil {
 					return true
 				}
+				if !w.match() {
+					return hit
+				}
 				found(v)
 				hit = true
 			}
 		}
 		for k, e := range t {
-			hit = walkDocument(e, k, depth, found) || hit
-			if hit && found == nil {
+			hit = walkDocument(e, k, depth, found, w) || hit
+			if hit && found == nil || w.over {
 				return true
 			}
 		}
 	case map[any]any:
 		for k, e := range t {
 			ks, _ := k.(string)
-			hit = walkDocument(e, ks, depth, found) || hit
-			if hit && found == nil {
+			hit = walkDocument(e, ks, depth, found, w) || hit
+			if hit && found == nil || w.over {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range t {
-			hit = walkDocument(e, name, depth, found) || hit
-			if hit && found == nil {
+			hit = walkDocument(e, name, depth, found, w) || hit
+			if hit && found == nil || w.over {
 				return true
 			}
 		}
 	case string:
-		return findDepth(t, name, depth, found)
+		return findDepth(t, name, depth, found, w)
 	}
 	return hit
 }

@@ -332,7 +332,7 @@ func (n *Notes) Learn(s *Set) {
 			continue
 		}
 		searched[jsonscan.View(lit)] = struct{}{}
-		Find(jsonscan.StringView(lit), "", s.Learn)
+		s.Find(jsonscan.StringView(lit), "", s.Learn)
 	}
 }
 

@@ -207,10 +207,18 @@ func appendLower[S string | []byte](dst []byte, s S) []byte {
 }
 
 // find reports whether the rule matches a secret in s, calling found
-// (when not nil) with each.
-func (r *compiledRule) find(s string, d *detector, found func(string)) bool {
+// (when not nil) with each. It charges w for reading s and for each match,
+// and stops when w is over.
+func (r *compiledRule) find(s string, d *detector, found func(string), w *work) bool {
+	if !w.scan(len(s)) {
+		return false
+	}
 	r.compile()
 	hit := false
+	// An allow-list of target "line" reads the whole of s: judged once per
+	// s, not once per match.
+	var lineAllows [4]int8 // per r.allow: 0 not judged yet, 1 allows, -1 does not
+
 	report := func(secret string) bool {
 		hit = true
 		if found == nil {
@@ -220,6 +228,9 @@ func (r *compiledRule) find(s string, d *detector, found func(string)) bool {
 		return true
 	}
 	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
+		if !w.match() {
+			return hit
+		}
 		if r.named {
 			if len(m) >= 6 && m[2] >= 0 && m[4] >= 0 {
 				k, v := s[m[2]:m[3]], s[m[4]:m[5]]
@@ -253,7 +264,21 @@ func (r *compiledRule) find(s string, d *detector, found func(string)) bool {
 		}
 		allowed := false
 		for i := range r.allow {
-			if r.allow[i].allows(secret, match, s) {
+			a := &r.allow[i]
+			if a.target == "line" && len(a.stop) == 0 && i < len(lineAllows) {
+				if lineAllows[i] == 0 {
+					lineAllows[i] = -1
+					if a.allows(secret, match, s) {
+						lineAllows[i] = 1
+					}
+				}
+				if lineAllows[i] == 1 {
+					allowed = true
+					break
+				}
+				continue
+			}
+			if a.allows(secret, match, s) {
 				allowed = true
 				break
 			}

@@ -39,6 +39,8 @@ type Set struct {
 	sigs [1 << sigBits / 64]uint64
 	mu   sync.Mutex                // serializes building idx
 	idx  atomic.Pointer[longIndex] // built on first use and again after an add
+	// work is the detector's budget for the plan (work.go).
+	work Budget
 }
 
 // longIndex is the index of a Set's long secrets, built when it

@@ -14,7 +14,9 @@ const unknownText = "(known after apply)"
 // check messages, import ids, log lines.
 func Redact(s string, sets ...*Set) string {
 	var hits []string
-	Find(s, "", func(x string) { hits = append(hits, x) })
+	// The value's budget only: the sets may be the live sets of other
+	// plans (RedactText), whose budgets a log line must not spend.
+	findValue(s, "", nil, func(x string) { hits = append(hits, x) })
 	return replaceHits(s, hits, sets)
 }
 
