@@ -56,13 +56,36 @@ func recordBlock(r *review.Report) string {
 	if !ok {
 		return ""
 	}
-	if b := encodeRecord(rec); len(b) <= MaxRecordBytes {
-		return b
+	if !beyondRecord(rec) {
+		if b := encodeRecord(rec); len(b) <= MaxRecordBytes {
+			return b
+		}
 	}
 	for i := range rec.Projects {
 		rec.Projects[i].Changes = nil
 	}
 	return encodeRecord(rec)
+}
+
+// beyondRecord reports whether rec's change IDs cannot fit in
+// MaxRecordBytes whatever the compression: each distinct diff digest is
+// 16 bytes of keyed hash no compressor shortens, written as base64. It
+// says so at twice the limit's worth only (a large plan is then encoded
+// once, without its IDs, not first with them in vain).
+func beyondRecord(rec Record) bool {
+	const digestBytes = review.DigestHex / 2
+	seen := map[string]struct{}{}
+	for _, p := range rec.Projects {
+		for _, id := range p.Changes {
+			if id.DiffDigest == "" {
+				continue
+			}
+			if seen[id.DiffDigest] = struct{}{}; len(seen)*digestBytes*4/3 > 2*MaxRecordBytes {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func encodeRecord(rec Record) string {

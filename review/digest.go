@@ -36,9 +36,9 @@ var digestKey = func() []byte {
 	return k[:]
 }()
 
-// digestHex is how many hex digits a digest keeps: 128 bits, so two
+// DigestHex is how many hex digits a digest keeps: 128 bits, so two
 // change sets made to collide cost 2^64 tries.
-const digestHex = 32
+const DigestHex = 32
 
 // ChangeID is what identifies a change for verify: the reviewed change and
 // the change about to be applied are the same change when their IDs are
@@ -300,7 +300,7 @@ func (d *digester) field(f []byte) {
 
 func (d *digester) sum() string {
 	hex.Encode(d.hex[:], d.h.Sum(d.out[:0]))
-	return string(d.hex[:digestHex])
+	return string(d.hex[:DigestHex])
 }
 
 // instances is a side's instance count: the expected count of its priced
