@@ -370,13 +370,23 @@ func SetDigest(ids []ChangeID) string {
 // the set's digest. Its verdict is that of the project's findings,
 // overrides counted.
 func (p *Project) ChangeSet() ChangeSet {
+	ids, digest := slices.Clone(p.ids), p.ChangeSetDigest
+	if p.ids == nil || len(ids) != len(p.Changes) {
+		ids = p.changeIDs()
+		digest = SetDigest(ids)
+	}
+	return ChangeSet{Project: p.Name, Environment: p.Environment, Verdict: rules.VerdictOf(p.Findings),
+		Complete: p.Complete, Digest: digest, Count: len(ids), Changes: ids}
+}
+
+// changeIDs is every change's ID, sorted.
+func (p *Project) changeIDs() []ChangeID {
 	ids := make([]ChangeID, len(p.Changes))
 	for i, c := range p.Changes {
 		ids[i] = c.ID()
 	}
 	SortIDs(ids)
-	return ChangeSet{Project: p.Name, Environment: p.Environment, Verdict: rules.VerdictOf(p.Findings),
-		Complete: p.Complete, Digest: SetDigest(ids), Count: len(ids), Changes: ids}
+	return ids
 }
 
 // MakeDigests makes the digests Build makes with Options.Digests, for the
@@ -403,7 +413,8 @@ func (p *Project) digestChanges(pol par.Policy) {
 			c.computeDigests(d)
 		}
 	})
-	p.ChangeSetDigest, p.DigestScheme = p.ChangeSet().Digest, DigestScheme
+	p.ids = p.changeIDs()
+	p.ChangeSetDigest, p.DigestScheme = SetDigest(p.ids), DigestScheme
 }
 
 // upgrade records the provider upgrades on the project and on each of its

@@ -123,6 +123,9 @@ type Project struct {
 	// what `planwarden verify` compares with the plan about to be applied.
 	ChangeSetDigest string `json:"change_set_digest,omitempty"`
 	DigestScheme    string `json:"digest_scheme,omitempty"`
+	// ids is the change set's IDs, sorted, as the digests were made of
+	// them (ChangeSet gives copies).
+	ids []ChangeID
 	// ProviderUpgrades are the providers the pull request moves to
 	// another version (base and head lock files), when they were given.
 	ProviderUpgrades []ProviderUpgrade `json:"provider_upgrades,omitempty"`
