@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -50,7 +51,8 @@ func (c *Config) Dispatches() bool { return c.PlanSource == PlanSourceDispatch }
 // BotMayApprove reports whether the config lists the bot login under
 // approving_bots (case-insensitively). ActionsBot never may.
 func (c *Config) BotMayApprove(login string) bool {
-	return !strings.EqualFold(login, ActionsBot) && containsFold(c.ApprovingBots, login)
+	return !strings.EqualFold(login, ActionsBot) &&
+		slices.ContainsFunc(c.ApprovingBots, func(b string) bool { return strings.EqualFold(b, login) })
 }
 
 // checkGate validates the gate's keys.

@@ -123,13 +123,7 @@ func (x *Commands) refuseWith(ctx context.Context, c command, reaction, reason s
 		return err
 	}
 	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: x.state.Now(), Note: &record.Note{Command: "refused"}}
-	id, err := c.gh.CreateComment(ctx, c.repo, c.job.PR, comment.Refusal(t.ID, c.name, reason))
-	if err != nil {
-		return err
-	}
-	t.ReplyID = id
-	_, err = x.state.Edit(ctx, c.job.GroupKey(), func(st *port.PRState) bool { publish.AddThread(st, t); return true })
-	return err
+	return x.postThread(ctx, c, nil, t, comment.Refusal(t.ID, c.name, reason), nil)
 }
 
 // answer reacts to an /override and replies in a thread of its own: a

@@ -72,7 +72,7 @@ func (x *Commands) postThread(ctx context.Context, c command, cfg *rules.Config,
 	}); err != nil {
 		return err
 	}
-	if cfg.MinimizesOutdated() {
+	if cfg != nil && cfg.MinimizesOutdated() {
 		c.w.HideOutdated(ctx, x.state, c.job.PR, t.ID)
 	}
 	return nil
