@@ -20,10 +20,7 @@ import (
 	"github.com/planwarden/planwarden/app/port"
 	"github.com/planwarden/planwarden/app/publish"
 	"github.com/planwarden/planwarden/app/repoconfig"
-	"github.com/planwarden/planwarden/app/worklog"
 	"github.com/planwarden/planwarden/comment"
-	"github.com/planwarden/planwarden/record"
-	"github.com/planwarden/planwarden/rules"
 )
 
 // Config configures the Commands.
@@ -109,37 +106,4 @@ func (x *Commands) Run(ctx context.Context, gh port.GitHub, j job.Job) error {
 		return x.confirmDestroy(ctx, c, pr, cfg, branch)
 	}
 	return x.requestDestroy(ctx, c, pr, cfg, branch)
-}
-
-// refuse reacts 👎 and replies why; the reply is a thread of its own, so
-// a later reply hides it.
-func (x *Commands) refuse(ctx context.Context, c command, reason string) error {
-	return x.refuseWith(ctx, c, "-1", reason)
-}
-
-func (x *Commands) refuseWith(ctx context.Context, c command, reaction, reason string) error {
-	worklog.From(ctx).Info("command refused", "command", c.name, "sender", c.sender, "reason", reason)
-	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
-		return err
-	}
-	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: x.state.Now(), Note: &record.Note{Command: "refused"}}
-	return x.postThread(ctx, c, nil, t, comment.Refusal(t.ID, c.name, reason), nil)
-}
-
-// answer reacts to an /override and replies in a thread of its own: a
-// refusal (👎), a note (👀), or what it recorded or revoked (👍). A note's
-// thread hides the older replies it supersedes.
-func (x *Commands) answer(ctx context.Context, c command, cfg *rules.Config, a comment.OverrideAnswer) error {
-	if a.Refused() {
-		return x.refuse(ctx, c, a.Words())
-	}
-	reaction := "eyes"
-	if a.Command() == "override" {
-		reaction = "+1"
-	}
-	if err := c.gh.React(ctx, c.repo, c.commentID, reaction); err != nil {
-		return err
-	}
-	t := record.Thread{ID: job.ThreadID(c.job.PR, c.commentID), By: c.sender, At: x.state.Now(), Note: &record.Note{Command: a.Command()}}
-	return x.postThread(ctx, c, cfg, t, comment.Note(t.ID, a.Command(), a.Words()), nil)
 }
