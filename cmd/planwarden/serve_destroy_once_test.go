@@ -3,15 +3,10 @@
 package main
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,19 +22,7 @@ const destroyConfig = "version: 1\nprojects:\n  - {name: stack, environment: sta
 func destroyWorld(t *testing.T) (*githubtest.Server, []string) {
 	t.Helper()
 	gh := githubtest.New(t)
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"PLANWARDEN_APP_ID=" + strconv.FormatInt(githubtest.AppID, 10),
-		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
-		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
-		"PLANWARDEN_GITHUB_API_URL=" + gh.APIURL,
-		"PLANWARDEN_ADDR=127.0.0.1:0",
-		"PLANWARDEN_DATA_DIR=" + t.TempDir(),
-		"PLANWARDEN_RETRY_BASE_SECONDS=0",
-	}
+	env := append(processEnv(t, gh.APIURL, t.TempDir()), "PLANWARDEN_RETRY_BASE_SECONDS=0")
 	gh.SetFile(rOwner, rRepo, "main", ".github/planwarden.yml", []byte(destroyConfig))
 	wf, err := os.ReadFile("../../examples/workflows/destroy-staging.yml")
 	if err != nil {

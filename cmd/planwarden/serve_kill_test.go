@@ -3,17 +3,12 @@
 package main
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,18 +55,7 @@ func TestServeKilledBetweenMarkAndEnqueueRunsTheRedelivery(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	gh := githubtest.New(t)
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"PLANWARDEN_APP_ID=" + strconv.FormatInt(githubtest.AppID, 10),
-		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
-		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
-		"PLANWARDEN_GITHUB_API_URL=" + gh.APIURL,
-		"PLANWARDEN_ADDR=127.0.0.1:0",
-		"PLANWARDEN_DATA_DIR=" + t.TempDir(),
-	}
+	env := processEnv(t, gh.APIURL, t.TempDir())
 	const sha = "dddddddddddddddddddddddddddddddddddddddd"
 	gh.AddPR(githubtest.PR{Owner: rOwner, Repo: rRepo, Number: 4, HeadSHA: sha})
 	gh.AddRun(githubtest.Run{Owner: rOwner, Repo: rRepo, ID: 401, Name: "planwarden plan", Path: ".github/workflows/planwarden-plan.yml",

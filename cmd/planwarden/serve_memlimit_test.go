@@ -1,10 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
 	"io"
 	"net/http"
 	"strconv"
@@ -22,17 +18,7 @@ func TestServeLimitsItsHeapToItsBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := []string{
-		"PLANWARDEN_APP_ID=1",
-		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
-		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
-		"PLANWARDEN_GITHUB_API_URL=http://127.0.0.1:1/",
-		"PLANWARDEN_ADDR=127.0.0.1:0",
-	}
+	base := processEnv(t, "http://127.0.0.1:1/", "")
 	tests := map[string]struct {
 		env  []string
 		want int64

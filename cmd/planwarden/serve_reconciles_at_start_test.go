@@ -1,11 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -23,18 +18,7 @@ func TestServeReconcilesAtStart(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	gh := githubtest.New(t)
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"PLANWARDEN_APP_ID=" + strconv.FormatInt(githubtest.AppID, 10),
-		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
-		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
-		"PLANWARDEN_GITHUB_API_URL=" + gh.APIURL,
-		"PLANWARDEN_ADDR=127.0.0.1:0",
-		"PLANWARDEN_DATA_DIR=" + t.TempDir(),
-	}
+	env := processEnv(t, gh.APIURL, t.TempDir())
 	gh.SetFile(rOwner, rRepo, "main", ".github/planwarden.yml", []byte(rConfig))
 	const left, concluded = "dddddddddddddddddddddddddddddddddddddddd", "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	gh.AddPR(githubtest.PR{Owner: rOwner, Repo: rRepo, Number: 4, HeadSHA: left})

@@ -156,6 +156,28 @@ func (p *serveProc) post(t *testing.T, event, delivery string, payload any) int 
 	return code
 }
 
+// processEnv is the environment of a serve process against the GitHub API
+// at apiURL, with a fresh App key, the test webhook secret, a loopback
+// port of its own and, unless dataDir is "", that data directory.
+func processEnv(t *testing.T, apiURL, dataDir string) []string {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"PLANWARDEN_APP_ID=" + strconv.FormatInt(githubtest.AppID, 10),
+		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
+		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
+		"PLANWARDEN_GITHUB_API_URL=" + apiURL,
+		"PLANWARDEN_ADDR=127.0.0.1:0",
+	}
+	if dataDir != "" {
+		env = append(env, "PLANWARDEN_DATA_DIR="+dataDir)
+	}
+	return env
+}
+
 // postBody delivers body signed and returns the status, or the error of a
 // delivery that got no answer.
 func (p *serveProc) postBody(event, delivery string, body []byte) (int, error) {
@@ -232,21 +254,8 @@ func TestServeKilledMidQueueLosesNothing(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	gh := githubtest.New(t)
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dataDir := t.TempDir()
-	env := []string{
-		"PLANWARDEN_APP_ID=" + strconv.FormatInt(githubtest.AppID, 10),
-		"PLANWARDEN_PRIVATE_KEY=" + string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})),
-		"PLANWARDEN_WEBHOOK_SECRET=" + rSecret,
-		"PLANWARDEN_GITHUB_API_URL=" + gh.APIURL,
-		"PLANWARDEN_ADDR=127.0.0.1:0",
-		"PLANWARDEN_DATA_DIR=" + dataDir,
-		"PLANWARDEN_MAX_ATTEMPTS=2",
-		"PLANWARDEN_RETRY_BASE_SECONDS=0",
-	}
+	env := append(processEnv(t, gh.APIURL, dataDir), "PLANWARDEN_MAX_ATTEMPTS=2", "PLANWARDEN_RETRY_BASE_SECONDS=0")
 	gh.SetFile(rOwner, rRepo, "main", ".github/planwarden.yml", []byte(rConfig))
 	typo := planZip(t, "aks-gpu-typo.json")
 	const shaA, shaB, shaC = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "cccccccccccccccccccccccccccccccccccccccc"
